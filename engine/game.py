@@ -1,0 +1,233 @@
+"""Provides the Game facade: the one object tests, tools, saves and the TUI play through."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+from .actions import Action
+from .board import Board
+from .dice import Dice, DiceSource
+from .errors import ActionError, IllegalActionError, InvalidActionError, ReplayError
+from .events import Event
+from .hexgrid import Hex
+from .los import LosResult, line_of_sight
+from .odds import Odds
+from .pathing import Route, reachable, route
+from .rules import Ruleset, Transition, get_ruleset
+from .scenario import Scenario
+from .state import GameState, Outcome
+
+__all__ = ["Game", "board_for", "new_game", "replay"]
+
+_boards: dict[tuple[str, str, str], Board] = {}
+
+
+def board_for(scenario: Scenario, ruleset: Ruleset) -> Board:
+    """The board of a scenario's map under a ruleset, built once and shared (with its LOS cache)."""
+    digest = hashlib.sha256(scenario.map.text.encode()).hexdigest() if scenario.map.text else repr(id(scenario.map))
+    key = (ruleset.id, scenario.map.id, digest)
+    board = _boards.get(key)
+    if board is None:
+        board = Board(scenario.map, ruleset.terrain_codes)
+        _boards[key] = board
+    return board
+
+
+class Game:
+    """A game in progress: the scenario, the seed, the history and the current state.
+
+    States are never changed once made: ``apply`` builds a new one, so undo is a step back.
+    """
+
+    def __init__(self, scenario: Scenario, seed: int = 0, dice: DiceSource | None = None) -> None:
+        self.scenario = scenario
+        self.ruleset: Ruleset = get_ruleset(scenario.ruleset)
+        self.seed = seed
+        self.board = board_for(scenario, self.ruleset)
+        first = self.ruleset.setup(scenario, self.board, dice if dice is not None else Dice(seed))
+        self._states: list[GameState] = [first]
+        self._history: list[Action] = []
+        self._events: list[tuple[Event, ...]] = []
+        self._undo_floor = 0
+        self._views: dict[tuple[int, str], GameState] = {}
+
+    def __repr__(self) -> str:
+        return f"<Game {self.scenario.ruleset}/{self.scenario.id} seed={self.seed} actions={len(self._history)}>"
+
+    # --- State ------------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The current state (the full state: show players a :meth:`view`)."""
+        return self._states[-1]
+
+    @property
+    def to_act(self) -> str | None:
+        """The side that must decide now, or None when the game is over."""
+        return None if self.state.outcome is not None else self.state.to_act
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, then ``Outcome(winner | "draw", reason)``."""
+        return self.state.outcome
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action applied so far, in order."""
+        return tuple(self._history)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event so far, in order."""
+        return tuple(e for batch in self._events for e in batch)
+
+    def events_since(self, index: int, side: str | None = None) -> list[Event]:
+        """Events after the first ``index`` events, only those ``side`` may see."""
+        return [e for e in self.events[index:] if e.is_visible_to(side)]
+
+    def view(self, side: str) -> GameState:
+        """The current state as ``side`` may see it."""
+        if side not in self.state.sides:
+            raise InvalidActionError(f"unknown side {side!r} (sides: {', '.join(self.state.sides)})")
+        key = (len(self._states), side)
+        v = self._views.get(key)
+        if v is None:
+            v = self.ruleset.view(self.state, side)
+            self._views = {key: v, **{k: x for k, x in self._views.items() if k[0] == key[0]}}
+        return v
+
+    def _scoped(self, side: str | None) -> GameState:
+        return self.state if side is None else self.view(side)
+
+    # --- Actions ----------------------------------------------------------------------------------------
+
+    def legal_actions(self, side: str | None = None) -> list[Action]:
+        """Legal actions for the side to act, in a deterministic order (empty if ``side`` is not to act)."""
+        if self.to_act is None or (side is not None and side != self.to_act):
+            return []
+        return self.ruleset.legal_actions(self._scoped(side))
+
+    def parse(self, text: str, side: str | None = None) -> Action:
+        """Read notation into an action (no legality check). Raises InvalidActionError."""
+        return self.ruleset.parse_action(self._scoped(side), text)
+
+    def describe(self, action: Action, side: str | None = None) -> str:
+        """Write an action as notation; ``parse(describe(a)) == a``."""
+        return self.ruleset.describe(self._scoped(side), action)
+
+    def explain(self, action: Action, side: str | None = None) -> str:
+        """A sentence saying what the action does."""
+        return self.ruleset.explain(self._scoped(side), action)
+
+    def odds(self, action: Action | str, side: str | None = None) -> Odds | None:
+        """The exact result distribution of a chance action (None if it involves no chance)."""
+        st = self._scoped(side)
+        if isinstance(action, str):
+            action = self.ruleset.parse_action(st, action)
+        return self.ruleset.odds(st, action)
+
+    def apply(self, action: Action | str, side: str | None = None) -> list[Event]:
+        """Apply an action (or its notation) for the side to act; returns the events.
+
+        Args:
+            action: the action or its notation.
+            side: when given, the side that is acting; refused if it is not that side's decision.
+
+        Raises:
+            InvalidActionError: malformed notation.
+            IllegalActionError: not legal now; the message says why and cites the rule.
+        """
+        state = self.state
+        if isinstance(action, str):
+            action = self.ruleset.parse_action(state, action)
+        if self.to_act is None:
+            reason = self.outcome.reason if self.outcome else "nobody is to act"
+            raise IllegalActionError(f"the game is over: {reason}")
+        if side is not None and side != self.to_act:
+            raise IllegalActionError(f"it is not {side}'s decision: {self.to_act} is to act")
+        self.ruleset.check(state, action)
+        tr = Transition(state.clone())
+        self.ruleset.apply(tr, action)
+        self._states.append(tr.state)
+        self._history.append(action)
+        self._events.append(tuple(tr.events))
+        if tr.rolled or tr.revealed:
+            self._undo_floor = len(self._history)
+        return list(tr.events)
+
+    @property
+    def can_undo(self) -> bool:
+        """True if the last action may be taken back (it rolled no dice and revealed nothing)."""
+        return len(self._history) > self._undo_floor
+
+    def undo(self) -> Action:
+        """Take back the last action and return it.
+
+        Raises:
+            IllegalActionError: nothing to undo, or the last action rolled dice or revealed hidden
+                information.
+        """
+        if not self._history:
+            raise IllegalActionError("nothing to undo")
+        if not self.can_undo:
+            raise IllegalActionError("cannot undo: dice were rolled or hidden information was revealed since")
+        self._states.pop()
+        self._events.pop()
+        return self._history.pop()
+
+    # --- Map queries ------------------------------------------------------------------------------------
+
+    def _hex(self, value: str | Hex) -> Hex:
+        if isinstance(value, Hex):
+            return value
+        try:
+            return self.board.parse(value)
+        except ValueError as err:
+            raise InvalidActionError(str(err)) from None
+
+    def line_of_sight(self, a: str | Hex, b: str | Hex, side: str | None = None) -> LosResult:
+        """Line of sight between two hexes under this ruleset's policy (terrain only)."""
+        return line_of_sight(self.board, self._hex(a), self._hex(b), self.ruleset.los_policy(self._scoped(side)))
+
+    def _unit(self, st: GameState, unit_id: str) -> Any:
+        u = st.units.get(unit_id)
+        if u is None or not u.is_on_map:
+            raise InvalidActionError(f"no unit {unit_id!r} on the map")
+        return u
+
+    def reachable(self, unit_id: str, side: str | None = None) -> dict[str, float]:
+        """``{hex label: cost}`` of every hex the unit can reach now (its own hex at 0)."""
+        st = self._scoped(side)
+        u = self._unit(st, unit_id)
+        mp = self.ruleset.movement_points(st, u)
+        found = reachable(self.board, u.hex, mp, self.ruleset.move_weight(st, u))
+        return {self.board.label(h): r.cost for h, r in sorted(found.items())}
+
+    def route(self, unit_id: str, goal: str | Hex, side: str | None = None) -> Route | None:
+        """The cheapest route for the unit to ``goal`` within its movement points, or None."""
+        st = self._scoped(side)
+        u = self._unit(st, unit_id)
+        mp = self.ruleset.movement_points(st, u)
+        return route(self.board, u.hex, self._hex(goal), self.ruleset.move_weight(st, u), mp)
+
+
+def new_game(scenario: Scenario, seed: int = 0, dice: DiceSource | None = None) -> Game:
+    """Start a game of ``scenario`` with seeded dice (or ``dice``, e.g. ``ScriptedDice`` in tests)."""
+    return Game(scenario, seed, dice)
+
+
+def replay(scenario: Scenario, seed: int, history: Iterable[Action | str], dice: DiceSource | None = None) -> Game:
+    """Rebuild a game by applying ``history`` from the start.
+
+    Raises:
+        ReplayError: an action could not be read or applied (its position is counted from 1).
+    """
+    game = Game(scenario, seed, dice)
+    for i, action in enumerate(history, start=1):
+        try:
+            game.apply(action)
+        except ActionError as err:
+            raise ReplayError(i, str(action), err) from None
+    return game

@@ -1,0 +1,333 @@
+"""Provides the Ruleset base class, the transition context rulesets write into, and the registry.
+
+A ruleset is an interpreter of its data files (``data/*.toml``): terrain classes, unit types, tables.
+Built-in rulesets live in ``engine.rulesets.<id>`` and expose ``RULESET``; others register through the
+entry-point group ``planspiel.rulesets`` (an entry point names a Ruleset subclass or instance).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import logging
+import os
+import tomllib
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .actions import Action, parse_notation
+from .dice import DiceSource, HiddenDice
+from .errors import IllegalActionError, InvalidActionError, Problem, UnknownRulesetError
+from .events import Event, Modifier
+from .los import LosPolicy
+from .pathing import WeightFn, route
+
+if TYPE_CHECKING:
+    from .board import Board
+    from .odds import Odds
+    from .scenario import Scenario
+    from .state import GameState, Unit
+
+__all__ = [
+    "BUILTIN_RULESETS",
+    "Ruleset",
+    "Transition",
+    "get_ruleset",
+    "register_ruleset",
+    "ruleset_names",
+    "unregister_ruleset",
+]
+
+log = logging.getLogger(__name__)
+
+BUILTIN_RULESETS = ("art_of_tactic", "behind_omaha", "blitzkrieg1940", "hacse", "wiener")
+"""Ruleset packages under ``engine.rulesets`` (each is loaded if it is present)."""
+
+
+class Transition:
+    """The working copy a ruleset changes while applying one action, and the events it emits."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+        self.rolled = False
+        """True once a die was rolled (undo stops here)."""
+        self.revealed = False
+        """True once hidden information was revealed (undo stops here)."""
+
+    def emit(self, kind: str, text: str, visible_to: Sequence[str] | None = None, **data: Any) -> Event:
+        """Record an event."""
+        ev = Event(kind, text, data, tuple(visible_to) if visible_to is not None else None)
+        self.events.append(ev)
+        return ev
+
+    def roll(
+        self,
+        sides: int,
+        count: int,
+        purpose: str,
+        *,
+        target: int | None = None,
+        column: str | None = None,
+        modifiers: Sequence[Modifier] = (),
+        visible_to: Sequence[str] | None = None,
+    ) -> tuple[int, ...]:
+        """Roll the game's dice and record the roll with its purpose, target or column and modifiers."""
+        values, self.state.dice = self.state.dice.roll(sides, count)
+        self.rolled = True
+        total = sum(values)
+        net = total + sum(m.value for m in modifiers)
+        dice_text = "+".join(str(v) for v in values)
+        text = f"{purpose}: rolled {dice_text}" + (f" = {total}" if count > 1 else "")
+        if modifiers:
+            text += " " + " ".join(f"{m.value:+d} ({m.reason})" for m in modifiers) + f" = {net}"
+        if column is not None:
+            text += f" on column {column}"
+        if target is not None:
+            text += f", needs {target}"
+        self.emit(
+            "roll",
+            text,
+            visible_to,
+            purpose=purpose,
+            dice=list(values),
+            sides=sides,
+            total=total,
+            net=net,
+            target=target,
+            column=column,
+            modifiers=[[m.value, m.reason] for m in modifiers],
+        )
+        return values
+
+    def reveal(self) -> None:
+        """Mark that hidden information became known (undo stops here)."""
+        self.revealed = True
+
+
+class Ruleset:
+    """Base class of a rule system. Subclasses set ``id``, ``title`` and ``version`` and override hooks.
+
+    The engine calls the hooks with a :class:`~engine.state.GameState`; side-scoped queries pass a view
+    (``state.viewer`` set), so a hook must answer from what the state it is given holds.
+    """
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    version: ClassVar[str] = "1"
+    verbs: ClassVar[Mapping[str, str]] = {}
+    """Notation verbs → a line of help (``"move": "move UNIT HEX... — move along a path"``)."""
+    scenario_keys: ClassVar[frozenset[str]] = frozenset()
+    """Extra top-level scenario keys this ruleset reads."""
+
+    # --- Data -------------------------------------------------------------------------------------------
+
+    @property
+    def data_dir(self) -> Path:
+        """The folder of this ruleset's data files (``data/`` beside its module)."""
+        return Path(inspect.getfile(type(self))).parent / "data"
+
+    @cached_property
+    def data(self) -> dict[str, dict[str, Any]]:
+        """Every ``data/*.toml`` file, by stem."""
+        out: dict[str, dict[str, Any]] = {}
+        d = self.data_dir
+        if d.is_dir():
+            for p in sorted(d.glob("*.toml")):
+                with p.open("rb") as f:
+                    out[p.stem] = tomllib.load(f)
+        return out
+
+    @cached_property
+    def terrain_classes(self) -> dict[str, dict[str, Any]]:
+        """Terrain class → its values, from ``terrain.toml`` ``[classes.<name>]``."""
+        return dict(self.data.get("terrain", {}).get("classes", {}))
+
+    @cached_property
+    def terrain_codes(self) -> dict[str, str]:
+        """Map terrain code → terrain class, from ``terrain.toml`` ``[codes]`` (aliases resolved)."""
+        codes = self.data.get("terrain", {}).get("codes", {})
+        out: dict[str, str] = {}
+        for code, value in codes.items():
+            seen, target = {code}, value
+            while isinstance(target, dict) and "alias_of" in target:
+                nxt = target["alias_of"]
+                if nxt in seen:
+                    raise ValueError(f"{self.id}: terrain alias loop at {code!r}")
+                seen.add(nxt)
+                target = codes.get(nxt, nxt)
+            out[code] = str(target)
+        return out
+
+    @cached_property
+    def unit_types(self) -> dict[str, dict[str, Any]]:
+        """Unit type → its values, from ``units.toml`` ``[types.<name>]``."""
+        return dict(self.data.get("units", {}).get("types", {}))
+
+    def scenario_dirs(self) -> list[Path]:
+        """Extra folders holding this ruleset's scenarios (beyond ``scenarios/<id>/``)."""
+        return []
+
+    # --- Scenario checks --------------------------------------------------------------------------------
+
+    def can_stand(self, unit_type: str, terrain_class: str) -> bool:
+        """True if a unit of ``unit_type`` may stand in terrain of ``terrain_class``."""
+        return True
+
+    def can_reach(self, board: Board, unit_type: str, start: Any, goal: Any) -> bool:
+        """True if a unit of ``unit_type`` could ever walk from ``start`` to ``goal`` (no enemies, no MP limit)."""
+
+        def weight(u: Any, v: Any, edge: Mapping[str, Any]) -> float | None:
+            return 1.0 if self.can_stand(unit_type, board.terrain(v)) else None
+
+        return route(board, start, goal, weight) is not None
+
+    def validate_scenario(self, scenario: Scenario) -> list[Problem]:
+        """Ruleset-specific checks of a scenario (formations, chits, victory...)."""
+        return []
+
+    # --- Play -------------------------------------------------------------------------------------------
+
+    def setup(self, scenario: Scenario, board: Board, dice: DiceSource) -> GameState:
+        """The state at the start of the scenario."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        """Every legal action for ``state.to_act``, in a deterministic order."""
+        raise NotImplementedError
+
+    def check(self, state: GameState, action: Action) -> None:
+        """Raise :class:`IllegalActionError` with the reason and rule if ``action`` is not legal now.
+
+        The default compares with :meth:`legal_actions`; rulesets override it to say *why*.
+        """
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"{action} is not legal now (turn {state.turn}, {state.phase})")
+
+    def apply(self, tr: Transition, action: Action) -> None:
+        """Apply a legal action to ``tr.state``, emitting events and rolling through ``tr.roll``."""
+        raise NotImplementedError
+
+    def parse_action(self, state: GameState, text: str) -> Action:
+        """Read notation. The default splits it and checks the verb and that unit ids exist."""
+        action = parse_notation(text)
+        if self.verbs and action.verb not in self.verbs:
+            raise InvalidActionError(f"unknown verb {action.verb!r}: {self.id} knows {', '.join(sorted(self.verbs))}")
+        return action
+
+    def describe(self, state: GameState, action: Action) -> str:
+        """Write notation (the exact inverse of :meth:`parse_action`)."""
+        return str(action)
+
+    def explain(self, state: GameState, action: Action) -> str:
+        """A sentence saying what the action does (for menus and logs); defaults to its notation."""
+        return self.describe(state, action)
+
+    def odds(self, state: GameState, action: Action) -> Odds | None:
+        """The exact result distribution of a chance action; None for an action without chance."""
+        return None
+
+    def view(self, state: GameState, side: str) -> GameState:
+        """``state`` as ``side`` may see it. The default hides the dice; rulesets remove hidden units,
+        secret orders and pools."""
+        v = state.clone()
+        v.viewer = side
+        v.dice = HiddenDice()
+        return v
+
+    # --- Maps -------------------------------------------------------------------------------------------
+
+    def los_policy(self, state: GameState) -> LosPolicy:
+        """The line-of-sight policy (default: no obstacles, no range limit)."""
+        return LosPolicy(id=f"{self.id}:default")
+
+    def movement_points(self, state: GameState, unit: Unit) -> float:
+        """Movement points the unit has now."""
+        return 0.0
+
+    def move_weight(self, state: GameState, unit: Unit) -> WeightFn:
+        """The unit's weight function for pathing: cost to step from ``u`` into ``v``, None = impassable."""
+
+        def weight(u: Any, v: Any, edge: Mapping[str, Any]) -> float | None:
+            return 1.0 if self.can_stand(unit.type, state.board.terrain(v)) else None
+
+        return weight
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.id} v{self.version}>"
+
+
+# --- Registry -------------------------------------------------------------------------------------------
+
+_registry: dict[str, Ruleset] = {}
+_discovered = False
+
+
+def register_ruleset(ruleset: Ruleset | type[Ruleset], replace: bool = False) -> Ruleset:
+    """Add a ruleset (an instance or a class) to the registry and return the instance."""
+    rs = ruleset() if isinstance(ruleset, type) else ruleset
+    if not rs.id:
+        raise ValueError(f"{rs!r} has no id")
+    if rs.id in _registry and not replace and type(_registry[rs.id]) is not type(rs):
+        raise ValueError(f"ruleset {rs.id!r} is already registered")
+    _registry[rs.id] = rs
+    return rs
+
+
+def unregister_ruleset(ruleset_id: str) -> None:
+    """Remove a ruleset (tests use this to clean up)."""
+    _registry.pop(ruleset_id, None)
+
+
+def _discover() -> None:
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    for name in BUILTIN_RULESETS:
+        mod_name = f"engine.rulesets.{name}"
+        if importlib.util.find_spec(mod_name) is None:
+            continue
+        module = importlib.import_module(mod_name)
+        rs = getattr(module, "RULESET", None)
+        if rs is not None and getattr(rs, "id", "") not in _registry:
+            register_ruleset(rs)
+    # Extra rulesets named in the environment ("module:attr,module:attr"), for plugin development and tests.
+    for spec in filter(None, (x.strip() for x in os.environ.get("PLANSPIEL_RULESETS", "").split(","))):
+        mod_name, _, attr = spec.partition(":")
+        try:
+            register_ruleset(getattr(importlib.import_module(mod_name), attr or "RULESET"), replace=True)
+        except Exception as err:
+            log.warning("ruleset %s from PLANSPIEL_RULESETS could not be loaded: %s", spec, err)
+    for ep in entry_points(group="planspiel.rulesets"):
+        try:
+            obj = ep.load()
+            rs = register_ruleset(obj) if ep.name not in _registry else _registry[ep.name]
+        except Exception as err:  # a broken plugin must not stop the game
+            log.warning("ruleset plugin %s could not be loaded: %s", ep.name, err)
+            continue
+        if rs.id != ep.name:
+            log.warning("ruleset plugin %s registered under id %s", ep.name, rs.id)
+
+
+def ruleset_names() -> list[str]:
+    """Ids of every installed ruleset, sorted."""
+    _discover()
+    return sorted(_registry)
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset with that id.
+
+    Raises:
+        UnknownRulesetError: none is installed under that id.
+    """
+    _discover()
+    try:
+        return _registry[ruleset_id]
+    except KeyError:
+        raise UnknownRulesetError(ruleset_id, sorted(_registry)) from None

@@ -1,0 +1,1 @@
+"""Provides the built-in rulesets, one package per rule system."""

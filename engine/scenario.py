@@ -1,0 +1,681 @@
+"""Provides loading and validation of scenario (``.toml``) and map (``.map``) files.
+
+Every problem names the file, the line (or key) and what was expected; all problems are collected and
+raised together as one :class:`~engine.errors.ScenarioError`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .board import EDGE_NAMES, HEXSIDE_FEATURES, LINE_FEATURES, Board, MapData
+from .errors import Problem, ScenarioError
+from .hexgrid import Hex, distance, hex_label, offset_to_hex, parse_hex
+
+if TYPE_CHECKING:
+    from .rules import Ruleset
+
+__all__ = [
+    "Scenario",
+    "SideSpec",
+    "UnitSpec",
+    "find_scenario",
+    "load_scenario",
+    "parse_map",
+    "parse_scenario",
+    "scenario_ids",
+    "validate_path",
+]
+
+_TOKEN_RE = re.compile(r"^([A-Za-z_.#~^=+*-]+)(\d)$")
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+# --- Locating keys in TOML text -----------------------------------------------------------------------
+
+
+class _Locator:
+    """Finds the line of a key path in TOML text (tables, arrays of tables and top-level keys)."""
+
+    _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+    _KEY = re.compile(r"^\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+)\s*=")
+
+    def __init__(self, text: str) -> None:
+        self.lines: dict[tuple[Any, ...], int] = {}
+        counts: dict[str, int] = {}
+        table: tuple[Any, ...] = ()
+        in_multiline = False
+        for no, line in enumerate(text.splitlines(), start=1):
+            if in_multiline:
+                if line.count('"""') % 2 == 1 or line.count("'''") % 2 == 1:
+                    in_multiline = False
+                continue
+            m = self._HEADER.match(line)
+            if m:
+                name = m.group(2).strip().strip('"')
+                if m.group(1) == "[[":
+                    counts[name] = counts.get(name, -1) + 1
+                    table = (*name.split("."), counts[name])
+                else:
+                    table = tuple(name.split("."))
+                self.lines.setdefault(table, no)
+                continue
+            k = self._KEY.match(line)
+            if k:
+                self.lines.setdefault((*table, k.group(1).strip("\"'")), no)
+                if line.count('"""') % 2 == 1 or line.count("'''") % 2 == 1:
+                    in_multiline = True
+
+    def line(self, *path: Any) -> int | None:
+        """The line of ``path`` or of its nearest enclosing key or table."""
+        p = tuple(path)
+        while p:
+            if p in self.lines:
+                return self.lines[p]
+            p = p[:-1]
+        return None
+
+    def where(self, *path: Any) -> str:
+        """``line N, key`` for a problem report."""
+        key = ""
+        for part in path:
+            key += f"[{part}]" if isinstance(part, int) else (f".{part}" if key else str(part))
+        no = self.line(*path)
+        if no is None:
+            return key
+        return f"line {no}, {key}" if key else f"line {no}"
+
+
+class _Report:
+    """Collects problems for one file."""
+
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
+        self.loc = _Locator(text)
+        self.problems: list[Problem] = []
+
+    def add(self, message: str, *path: Any, line: int | None = None) -> None:
+        where = self.loc.where(*path)
+        if line is not None:
+            key = where.split(", ", 1)[1] if where.startswith("line ") and ", " in where else where
+            where = f"line {line}, {key}" if key else f"line {line}"
+        self.problems.append(Problem(self.file, where, message))
+
+
+def _load_toml(text: str, report: _Report) -> dict[str, Any] | None:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        msg = str(err)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        where = f"line {m.group(1)}, column {m.group(2)}" if m else ""
+        report.problems.append(Problem(report.file, where, f"not valid TOML: {msg.split(' (at', maxsplit=1)[0]}"))
+        return None
+
+
+def _labels(value: Any) -> list[str] | None:
+    """A hex list given as "0101 0102" (spaces, commas or dashes) or as a TOML list of labels."""
+    if isinstance(value, str):
+        return [t for t in re.split(r"[\s,–—]+|(?<=\d)-(?=\d)", value) if t]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+def _hexes(value: Any, report: _Report, on_map: Callable[[Hex], bool] | None, *path: Any) -> tuple[Hex, ...]:
+    labels = _labels(value)
+    if labels is None:
+        report.add(f'expected hex labels like "0706 0707", got {value!r}', *path)
+        return ()
+    out: list[Hex] = []
+    for lab in labels:
+        try:
+            h = parse_hex(lab)
+        except ValueError as err:
+            report.add(str(err), *path)
+            continue
+        if on_map is not None and not on_map(h):
+            report.add(f"hex {lab} is off the map", *path)
+            continue
+        out.append(h)
+    return tuple(out)
+
+
+# --- Maps -----------------------------------------------------------------------------------------------
+
+
+def parse_map(text: str, file: str = "<map>", codes: Mapping[str, str] | None = None) -> MapData:
+    """Parse a map file.
+
+    Args:
+        text: the file's text.
+        file: its name for messages.
+        codes: terrain code → class; when given, unknown codes are reported.
+
+    Raises:
+        ScenarioError: with every problem found.
+    """
+    report = _Report(file, text)
+    data = _load_toml(text, report)
+    if data is None:
+        raise ScenarioError(report.problems)
+    result = _parse_map_data(data, text, file, report, codes)
+    if report.problems or result is None:
+        raise ScenarioError(report.problems)
+    return result
+
+
+def _parse_map_data(
+    data: dict[str, Any], text: str, file: str, report: _Report, codes: Mapping[str, str] | None
+) -> MapData | None:
+    known = {"id", "title", "size", "north", "terrain", "edges", "places", *HEXSIDE_FEATURES, *LINE_FEATURES}
+    for key in data:
+        if key not in known:
+            report.add(f"unknown key {key!r} (expected one of {', '.join(sorted(known))})", key)
+    map_id = data.get("id")
+    if not isinstance(map_id, str) or not _ID_RE.match(map_id):
+        report.add('expected id = "name" (letters, digits, - or _)', "id")
+        map_id = Path(file).stem
+    size = data.get("size")
+    if not (isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) and 0 < v <= 999 for v in size)):
+        report.add(f"expected size = [columns, rows] with two positive integers, got {size!r}", "size")
+        return None
+    cols, rows = size
+    north = data.get("north", "top")
+    if north not in EDGE_NAMES:
+        report.add(f"north must be one of {', '.join(EDGE_NAMES)}, got {north!r}", "north")
+        north = "top"
+    terrain: dict[Hex, tuple[str, int]] = {}
+    grid = data.get("terrain")
+    if not isinstance(grid, str):
+        report.add('expected terrain = """ ... """ with one line per map row', "terrain")
+    else:
+        first = (report.loc.line("terrain") or 0) + 1
+        opening = text.splitlines()[first - 2] if first >= 2 else ""
+        if re.search(r"(\"\"\"|''')\s*\S", opening):  # the first row follows the opening quotes
+            first -= 1
+        grid_lines = grid.splitlines()
+        if len(grid_lines) != rows:
+            report.add(f"terrain has {len(grid_lines)} rows, size says {rows}", "terrain")
+        for ri, line in enumerate(grid_lines):
+            tokens = line.split()
+            row = ri + 1
+            if len(tokens) != cols:
+                report.add(f"row {row:02d} has {len(tokens)} hexes, size says {cols}", "terrain", line=first + ri)
+            for ci, tok in enumerate(tokens[:cols]):
+                col = ci + 1
+                m = _TOKEN_RE.match(tok)
+                label = hex_label(offset_to_hex(col, row), wide=cols > 99 or rows > 99)
+                if not m:
+                    report.add(
+                        f"hex {label}: token {tok!r} is not a terrain code followed by a level digit (e.g. V1)",
+                        "terrain",
+                        line=first + ri,
+                    )
+                    continue
+                code, level = m.group(1), int(m.group(2))
+                if codes is not None and code not in codes:
+                    report.add(
+                        f"hex {label}: unknown terrain code {code!r} (the ruleset knows {', '.join(sorted(codes))})",
+                        "terrain",
+                        line=first + ri,
+                    )
+                if row <= rows:
+                    terrain[offset_to_hex(col, row)] = (code, level)
+
+    def on_map(h: Hex) -> bool:
+        return h in terrain
+
+    hexsides: dict[str, tuple[tuple[Hex, Hex], ...]] = {}
+    for feature in HEXSIDE_FEATURES:
+        raw = data.get(feature, [])
+        if not isinstance(raw, list):
+            report.add(f'expected {feature} = ["0304-0305", ...] (hex pairs)', feature)
+            continue
+        pairs: list[tuple[Hex, Hex]] = []
+        for i, item in enumerate(raw):
+            hs = _hexes(item, report, on_map, feature)
+            if len(hs) != 2 or distance(hs[0], hs[1]) != 1:
+                report.add(f"{feature} entry {i + 1}: expected two adjacent hexes, got {item!r}", feature)
+                continue
+            pairs.append((hs[0], hs[1]))
+        hexsides[feature] = tuple(pairs)
+    lines: dict[str, tuple[tuple[str, tuple[Hex, ...]], ...]] = {}
+    for feature in LINE_FEATURES:
+        raw = data.get(feature, [])
+        if not isinstance(raw, list):
+            report.add(f"expected [[{feature}]] tables with name and path", feature)
+            continue
+        paths: list[tuple[str, tuple[Hex, ...]]] = []
+        for i, item in enumerate(raw):
+            if not isinstance(item, dict) or "path" not in item:
+                report.add('expected a table with name = "..." and path = "0101 0102 ..."', feature, i)
+                continue
+            name = str(item.get("name", f"{feature[:-1]} {i + 1}"))
+            path = _hexes(item["path"], report, on_map, feature, i, "path")
+            for a, b in zip(path, path[1:], strict=False):
+                if distance(a, b) != 1:
+                    report.add(f"{feature[:-1]} {name}: {a} and {b} are not adjacent", feature, i, "path")
+            paths.append((name, path))
+        lines[feature] = tuple(paths)
+    places: dict[str, tuple[Hex, ...]] = {}
+    raw_places = data.get("places", {})
+    if isinstance(raw_places, dict):
+        for name, value in raw_places.items():
+            places[name] = _hexes(value, report, on_map, "places", name)
+    else:
+        report.add('expected a [places] table of name = "hexes"', "places")
+    edges: dict[str, str] = {}
+    raw_edges = data.get("edges", {})
+    if isinstance(raw_edges, dict):
+        for side, edge in raw_edges.items():
+            if edge not in EDGE_NAMES:
+                report.add(f"edge of {side} must be one of {', '.join(EDGE_NAMES)}, got {edge!r}", "edges", side)
+            else:
+                edges[side] = edge
+    else:
+        report.add('expected an [edges] table of side = "left"', "edges")
+    title = data.get("title", map_id)
+    return MapData(
+        id=map_id,
+        title=str(title),
+        cols=cols,
+        rows=rows,
+        terrain=terrain,
+        north=north,
+        hexsides=hexsides,
+        lines=lines,
+        places=places,
+        edges=edges,
+        path=file,
+        text=text,
+    )
+
+
+# --- Scenarios ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SideSpec:
+    """A side of a scenario."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnitSpec:
+    """A unit as the scenario sets it up."""
+
+    id: str
+    """Stable, readable and unique (``ger-5pzr-1``)."""
+    type: str
+    """Key into the ruleset's ``data/units.toml``."""
+    side: str
+    hex: Hex | None
+    """Where it starts; None for a reinforcement that is not yet on the map."""
+    formation: str | None = None
+    steps: int | None = None
+    """Remaining steps; None means the unit type's full strength."""
+    status: Mapping[str, Any] = field(default_factory=dict)
+    arrives: int | None = None
+    """Turn of arrival for reinforcements."""
+    entry: tuple[Hex, ...] = ()
+    """Entry hexes for reinforcements."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A loaded, validated scenario with its map."""
+
+    id: str
+    ruleset: str
+    title: str
+    map: MapData
+    sides: tuple[SideSpec, ...]
+    units: tuple[UnitSpec, ...]
+    turns: int
+    first: str
+    raw: Mapping[str, Any]
+    """The whole scenario table, for ruleset-specific keys (formations, chits, victory, special rules)."""
+    path: str = ""
+    text: str = ""
+    """The scenario file's full text."""
+
+    @property
+    def briefing(self) -> str:
+        """The scenario's briefing (or history note)."""
+        return str(self.raw.get("briefing") or self.raw.get("history") or "")
+
+    def side_ids(self) -> tuple[str, ...]:
+        """The sides' ids in scenario order."""
+        return tuple(s.id for s in self.sides)
+
+    def unit(self, unit_id: str) -> UnitSpec:
+        """The unit spec with that id (KeyError if none)."""
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+    def __repr__(self) -> str:
+        return f"<Scenario {self.ruleset}/{self.id} {self.title!r}>"
+
+
+_SCENARIO_KEYS = {
+    "ruleset", "id", "title", "map", "date", "history", "briefing", "turns", "first", "sides", "units",
+    "formations", "zones", "markers", "victory", "special", "pools", "reinforcements", "notes",
+}  # fmt: skip
+
+
+def parse_scenario(
+    text: str,
+    file: str = "<scenario>",
+    map_text: str | None = None,
+    map_file: str | None = None,
+    ruleset: Ruleset | None = None,
+) -> Scenario:
+    """Parse and validate a scenario.
+
+    Args:
+        text: the scenario's TOML text.
+        file: its name for messages (and the folder its ``map`` key is relative to).
+        map_text: the map's text; when None, the map named by the ``map`` key is read from disk.
+        map_file: the map's name for messages.
+        ruleset: the ruleset to check against; when None, the one the scenario names is looked up.
+
+    Raises:
+        ScenarioError: with every problem found in the scenario and its map.
+    """
+    from .rules import get_ruleset  # noqa: PLC0415 (rules imports this module)
+
+    report = _Report(file, text)
+    data = _load_toml(text, report)
+    if data is None:
+        raise ScenarioError(report.problems)
+    for key in data:
+        if key not in _SCENARIO_KEYS and not (ruleset and key in ruleset.scenario_keys):
+            report.add(f"unknown key {key!r}", key)
+    rs_id = data.get("ruleset")
+    if ruleset is None:
+        if not isinstance(rs_id, str):
+            report.add('expected ruleset = "<ruleset id>"', "ruleset")
+            raise ScenarioError(report.problems)
+        try:
+            ruleset = get_ruleset(rs_id)
+        except LookupError as err:
+            report.add(str(err).strip("'\""), "ruleset")
+            raise ScenarioError(report.problems) from None
+    elif rs_id is not None and rs_id != ruleset.id:
+        report.add(f"scenario is for ruleset {rs_id!r}, not {ruleset.id!r}", "ruleset")
+    for key in ruleset.scenario_keys:
+        if key in _SCENARIO_KEYS:
+            continue
+    sc_id = data.get("id", Path(file).stem)
+    if not isinstance(sc_id, str) or not _ID_RE.match(sc_id):
+        report.add('expected id = "name" (letters, digits, - or _)', "id")
+        sc_id = Path(file).stem
+    # The map.
+    map_data: MapData | None = None
+    map_name = data.get("map")
+    if map_text is None:
+        if not isinstance(map_name, str):
+            report.add('expected map = "<name>.map" (a map file beside the scenario)', "map")
+        else:
+            map_path = Path(file).parent / map_name
+            map_file = str(map_path)
+            try:
+                map_text = map_path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                report.add(f"map file {map_name!r} not found (looked for {map_path})", "map")
+            except (OSError, UnicodeDecodeError) as err:
+                report.add(f"map file {map_name!r} cannot be read: {err}", "map")
+    if map_text is not None:
+        map_report = _Report(map_file or str(map_name or "<map>"), map_text)
+        raw_map = _load_toml(map_text, map_report)
+        if raw_map is not None:
+            map_data = _parse_map_data(raw_map, map_text, map_report.file, map_report, ruleset.terrain_codes)
+        report.problems.extend(map_report.problems)
+    sides: list[SideSpec] = []
+    raw_sides = data.get("sides")
+    if not isinstance(raw_sides, list) or not raw_sides:
+        report.add("expected [[sides]] tables with id and name", "sides")
+    else:
+        for i, s in enumerate(raw_sides):
+            if not isinstance(s, dict) or not isinstance(s.get("id"), str):
+                report.add('expected id = "side" in each [[sides]]', "sides", i)
+                continue
+            if s["id"] in {x.id for x in sides}:
+                report.add(f"duplicate side id {s['id']!r}", "sides", i, "id")
+            sides.append(SideSpec(s["id"], str(s.get("name", s["id"].title()))))
+    side_ids = {s.id for s in sides}
+    turns = data.get("turns")
+    if not isinstance(turns, int) or turns < 1:
+        report.add(f"expected turns = <number of turns, at least 1>, got {turns!r}", "turns")
+        turns = 1
+    first = data.get("first", sides[0].id if sides else "")
+    if sides and first not in side_ids:
+        report.add(f"first must name a side ({', '.join(sorted(side_ids))}), got {first!r}", "first")
+    title = data.get("title")
+    if not isinstance(title, str) or not title:
+        report.add('expected title = "..."', "title")
+        title = sc_id
+    on_map: Callable[[Hex], bool] = (lambda h: h in map_data.terrain) if map_data else (lambda h: True)
+    units: list[UnitSpec] = []
+    seen: dict[str, int] = {}
+    raw_units = data.get("units", [])
+    if not isinstance(raw_units, list):
+        report.add("expected [[units]] tables", "units")
+        raw_units = []
+    unit_types = ruleset.unit_types
+    for i, u in enumerate(raw_units):
+        if not isinstance(u, dict):
+            report.add("expected a table", "units", i)
+            continue
+        uid = u.get("id")
+        if not isinstance(uid, str) or not _ID_RE.match(uid):
+            report.add(f'expected id = "side-unit" (letters, digits, - or _), got {uid!r}', "units", i, "id")
+            continue
+        if uid in seen:
+            first_use = f"units[{seen[uid]}], line {report.loc.line('units', seen[uid], 'id')}"
+            report.add(f"duplicate unit id {uid!r} (first used in {first_use})", "units", i, "id")
+            continue
+        seen[uid] = i
+        utype = u.get("type")
+        if not isinstance(utype, str) or utype not in unit_types:
+            shown = ", ".join(sorted(unit_types)[:12]) + (" ..." if len(unit_types) > 12 else "")
+            report.add(f"unit {uid}: unknown unit type {utype!r} (expected one of {shown})", "units", i, "type")
+            continue
+        side = u.get("side")
+        if side not in side_ids:
+            report.add(
+                f"unit {uid}: side must be one of {', '.join(sorted(side_ids))}, got {side!r}", "units", i, "side"
+            )
+            continue
+        h: Hex | None = None
+        if "hex" in u:
+            before = len(report.problems)
+            hs = _hexes(u["hex"], report, on_map, "units", i, "hex")
+            if len(hs) != 1:
+                if len(report.problems) == before:  # not already reported as off the map or malformed
+                    report.add(f"unit {uid}: expected one hex, got {u['hex']!r}", "units", i, "hex")
+                continue
+            h = hs[0]
+        arrives = u.get("arrives")
+        if arrives is not None and (not isinstance(arrives, int) or arrives < 1):
+            report.add(f"unit {uid}: arrives must be a turn number, got {arrives!r}", "units", i, "arrives")
+            arrives = None
+        entry = _hexes(u.get("entry", ""), report, on_map, "units", i, "entry") if "entry" in u else ()
+        if h is None and arrives is None:
+            report.add(f'unit {uid}: expected hex = "CCRR" or arrives = <turn>', "units", i)
+        steps = u.get("steps")
+        if steps is not None and (not isinstance(steps, int) or steps < 1):
+            report.add(f"unit {uid}: steps must be a positive integer, got {steps!r}", "units", i, "steps")
+            steps = None
+        status = u.get("status", {})
+        if not isinstance(status, dict):
+            report.add(f"unit {uid}: status must be a table", "units", i, "status")
+            status = {}
+        formation = u.get("formation")
+        spec = UnitSpec(
+            uid, utype, side, h, formation if isinstance(formation, str) else None, steps, status, arrives, entry
+        )
+        if h is not None and map_data is not None and h in map_data.terrain:
+            code = map_data.terrain[h][0]
+            terrain_class = ruleset.terrain_codes.get(code)
+            if terrain_class is not None and not ruleset.can_stand(utype, terrain_class):
+                report.add(
+                    f"unit {uid} ({utype}) stands on impassable terrain ({terrain_class}) at {u['hex']}",
+                    "units",
+                    i,
+                    "hex",
+                )
+        units.append(spec)
+    if map_data is None and not report.problems:
+        report.add("no map", "map")
+    if report.problems or map_data is None:
+        raise ScenarioError(report.problems)
+    scenario = Scenario(
+        id=sc_id,
+        ruleset=ruleset.id,
+        title=title,
+        map=map_data,
+        sides=tuple(sides),
+        units=tuple(units),
+        turns=turns,
+        first=str(first),
+        raw=data,
+        path=file,
+        text=text,
+    )
+    # Objectives must be reachable, and the ruleset checks its own keys.
+    _check_objectives(scenario, ruleset, report)
+    for problem in ruleset.validate_scenario(scenario):
+        report.problems.append(problem if problem.where else Problem(file, "", problem.message))
+    if report.problems:
+        raise ScenarioError(report.problems)
+    return scenario
+
+
+def _check_objectives(scenario: Scenario, ruleset: Ruleset, report: _Report) -> None:
+    """Every hex named in ``victory.hexes`` or ``victory.places`` exists and some unit can reach it."""
+    victory = scenario.raw.get("victory", {})
+    if not isinstance(victory, dict):
+        return
+    targets: list[tuple[str, str, Hex]] = []  # (key, what, hex)
+    names = victory.get("places", [])
+    if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+        report.add(f'expected places = ["place name", ...], got {names!r}', "victory", "places")
+        names = []
+    for name in names:
+        if name not in scenario.map.places:
+            report.add(f"victory place {name!r} is not a place on the map", "victory", "places")
+        else:
+            targets.extend(("places", f"{name} at ", h) for h in scenario.map.places[name])
+    if "hexes" in victory:
+        for h in _hexes(victory["hexes"], report, lambda x: x in scenario.map.terrain, "victory", "hexes"):
+            targets.append(("hexes", "", h))
+    if not targets or not scenario.units:
+        return
+    board = Board(scenario.map, ruleset.terrain_codes)
+    for key, what, h in targets:
+        if not any(u.hex is not None and ruleset.can_reach(board, u.type, u.hex, h) for u in scenario.units):
+            report.add(f"objective {what}{board.label(h)} cannot be reached by any unit", "victory", key)
+
+
+# --- Finding and loading --------------------------------------------------------------------------------
+
+
+def _scenario_dir(ruleset_id: str) -> Path | None:
+    root = resources.files("scenarios")
+    d = root / ruleset_id
+    if d.is_dir():
+        return Path(str(d))
+    return None
+
+
+def scenario_ids(ruleset_id: str) -> list[str]:
+    """Ids of the scenarios shipped for a ruleset, sorted."""
+    from .rules import get_ruleset  # noqa: PLC0415
+
+    dirs = [d for d in (_scenario_dir(ruleset_id), *get_ruleset(ruleset_id).scenario_dirs()) if d is not None]
+    return sorted({p.stem for d in dirs for p in d.glob("*.toml")})
+
+
+def find_scenario(ruleset_id: str, scenario_id: str) -> Path:
+    """The path of a shipped scenario.
+
+    Raises:
+        ScenarioError: no such scenario.
+    """
+    from .rules import get_ruleset  # noqa: PLC0415
+
+    dirs = [d for d in (_scenario_dir(ruleset_id), *get_ruleset(ruleset_id).scenario_dirs()) if d is not None]
+    for d in dirs:
+        p = d / f"{scenario_id}.toml"
+        if p.is_file():
+            return p
+    known = ", ".join(scenario_ids(ruleset_id)) or "none"
+    raise ScenarioError(
+        [Problem(f"{ruleset_id}/{scenario_id}", "", f"no such scenario for {ruleset_id} (known: {known})")]
+    )
+
+
+def load_scenario(ruleset_or_path: str | Path, scenario_id: str | None = None) -> Scenario:
+    """Load a scenario: ``load_scenario("blitzkrieg1940", "hannut")`` or ``load_scenario(path)``.
+
+    Raises:
+        ScenarioError: the file is missing or broken (every problem listed).
+        UnknownRulesetError: the ruleset is not installed.
+    """
+    if scenario_id is not None:
+        path = find_scenario(str(ruleset_or_path), scenario_id)
+    else:
+        path = Path(ruleset_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError([Problem(str(path), "", "file not found")]) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError([Problem(str(path), "", f"cannot be read: {err}")]) from None
+    return parse_scenario(text, str(path))
+
+
+def validate_path(target: str) -> list[Problem]:
+    """Check a scenario or map file (a path, or ``RULESET/ID``); the problems found (empty if none).
+
+    A ``.map`` file is checked on its own (syntax, grid, features); a scenario is checked with its map
+    against its ruleset.
+    """
+    from .rules import get_ruleset  # noqa: PLC0415
+
+    path = Path(target)
+    if not path.exists() and "/" in target and not target.endswith((".toml", ".map")):
+        rs_id, _, sc_id = target.partition("/")
+        try:
+            get_ruleset(rs_id)
+            path = find_scenario(rs_id, sc_id)
+        except ScenarioError as err:
+            return err.problems
+        except LookupError as err:
+            return [Problem(target, "", str(err).strip("'\""))]
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return [Problem(str(path), "", "file not found")]
+    except (OSError, UnicodeDecodeError) as err:
+        return [Problem(str(path), "", f"cannot be read: {err}")]
+    try:
+        if path.suffix == ".map":
+            parse_map(text, str(path))
+        else:
+            parse_scenario(text, str(path))
+    except ScenarioError as err:
+        return err.problems
+    return []

@@ -1,0 +1,148 @@
+"""Provides the game state: units, turn and phase, ruleset data, dice and outcome.
+
+A state is changed only by :meth:`engine.game.Game.apply`, which works on a clone, so an earlier state
+object never changes. ``to_dict()`` gives a plain, msgpack-safe dict.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .dice import DiceSource, HiddenDice
+from .hexgrid import Hex, hex_label
+
+if TYPE_CHECKING:
+    from .board import Board
+
+__all__ = ["GameState", "Outcome", "Unit"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: ``winner`` is a side id or ``"draw"``."""
+
+    winner: str
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"winner": self.winner, "reason": self.reason}
+
+
+@dataclass(slots=True)
+class Unit:
+    """A unit in play. Mutable only inside a transition, on the clone being built."""
+
+    id: str
+    """Stable key from the scenario (``ger-5pzr-1``)."""
+    type: str
+    """Key into the ruleset's unit types."""
+    side: str
+    hex: Hex | None
+    """Where it stands; None when off the map (not yet arrived, or eliminated)."""
+    steps: int
+    """Remaining steps (0 = eliminated)."""
+    formation: str | None = None
+    status: dict[str, Any] = field(default_factory=dict)
+    """Ruleset markers and flags (plain values): ``{"neutralised": True}``."""
+
+    @property
+    def is_on_map(self) -> bool:
+        """True if the unit stands on the map and has steps left."""
+        return self.hex is not None and self.steps > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "type": self.type,
+            "side": self.side,
+            "hex": hex_label(self.hex) if self.hex is not None else None,
+            "steps": self.steps,
+            "formation": self.formation,
+            "status": copy.deepcopy(self.status),
+        }
+
+    def clone(self) -> Unit:
+        return Unit(self.id, self.type, self.side, self.hex, self.steps, self.formation, copy.deepcopy(self.status))
+
+
+@dataclass(slots=True)
+class GameState:
+    """Everything needed to continue a game (apart from the scenario it came from)."""
+
+    ruleset: str
+    scenario: str
+    sides: tuple[str, ...]
+    board: Board = field(repr=False, compare=False)
+    """The map under the ruleset's terrain classes (shared, never changed)."""
+    units: dict[str, Unit] = field(default_factory=dict)
+    turn: int = 1
+    phase: str = "setup"
+    to_act: str | None = None
+    """The side that must decide now; None when the game is over."""
+    data: dict[str, Any] = field(default_factory=dict)
+    """Ruleset-specific, plain values (chit cup, markers, pending decisions...)."""
+    dice: DiceSource = field(default_factory=HiddenDice, compare=False)
+    outcome: Outcome | None = None
+    viewer: str | None = None
+    """None for the full state; a side id for that side's view."""
+
+    def __repr__(self) -> str:
+        return (
+            f"GameState(ruleset={self.ruleset!r}, scenario={self.scenario!r}, turn={self.turn}, "
+            f"phase={self.phase!r}, to_act={self.to_act!r}, units={len(self.units)})"
+        )
+
+    def clone(self) -> GameState:
+        """A deep copy that shares the board (used by transitions and views)."""
+        return GameState(
+            self.ruleset,
+            self.scenario,
+            self.sides,
+            self.board,
+            {k: u.clone() for k, u in self.units.items()},
+            self.turn,
+            self.phase,
+            self.to_act,
+            copy.deepcopy(self.data),
+            self.dice,
+            self.outcome,
+            self.viewer,
+        )
+
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with that id (KeyError if none)."""
+        return self.units[unit_id]
+
+    def iter_units(self, side: str | None = None, on_map: bool = True) -> Iterator[Unit]:
+        """Units in id order, optionally of one side and only those on the map."""
+        for uid in sorted(self.units):
+            u = self.units[uid]
+            if (side is None or u.side == side) and (not on_map or u.is_on_map):
+                yield u
+
+    def units_at(self, h: Hex) -> list[Unit]:
+        """Units on the map in hex ``h``, in id order."""
+        return [u for u in self.iter_units() if u.hex == h]
+
+    def enemies_of(self, side: str) -> tuple[str, ...]:
+        """The other sides."""
+        return tuple(s for s in self.sides if s != side)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, msgpack-safe dict of the whole state (the dice included, as a plain dict)."""
+        return {
+            "ruleset": self.ruleset,
+            "scenario": self.scenario,
+            "sides": list(self.sides),
+            "turn": self.turn,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "units": {uid: self.units[uid].to_dict() for uid in sorted(self.units)},
+            "data": copy.deepcopy(self.data),
+            "dice": self.dice.to_dict(),
+            "outcome": self.outcome.to_dict() if self.outcome else None,
+            "viewer": self.viewer,
+        }

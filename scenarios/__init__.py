@@ -1,0 +1,1 @@
+"""Provides the scenario and map data files, found with importlib.resources."""

@@ -1,0 +1,321 @@
+"""Tests of the Game facade (DESIGN §4) through the test-only minirules ruleset (tests/minirules/README.md)."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+import engine
+from engine import Action, IllegalActionError, InvalidActionError, ScriptedDice
+
+
+def play_random(game: engine.Game, seed: int, limit: int = 2000) -> None:
+    """Play random legal actions until the game ends (or ``limit`` actions)."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if game.to_act is None:
+            return
+        game.apply(rng.choice(game.legal_actions()))
+    raise AssertionError(f"game did not end in {limit} actions")
+
+
+def move(game: engine.Game, unit: str, goal: str) -> list[engine.Event]:
+    """Move ``unit`` along its cheapest route to ``goal``, then hold any reaction it triggers."""
+    r = game.route(unit, goal)
+    assert r is not None, f"{unit} cannot reach {goal}"
+    events = game.apply(Action("move", (unit, *(game.board.label(h) for h in r.path[1:]))))
+    return events
+
+
+def hold_reactions(game: engine.Game) -> None:
+    while game.to_act is not None and Action("hold") in game.legal_actions():
+        game.apply("hold")
+
+
+def test_public_api_names() -> None:
+    for name in ("ruleset_names", "scenario_ids", "load_scenario", "new_game", "replay", "ScriptedDice"):
+        assert hasattr(engine, name)
+    assert "minirules" in engine.ruleset_names()
+    assert engine.scenario_ids("minirules") == ["duel"]
+
+
+def test_new_game_starts_with_first_side(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, seed=7)
+    assert game.to_act == "red"
+    assert game.outcome is None
+    assert game.history == ()
+    assert game.state.turn == 1
+
+
+def test_perft_first_decision_count(duel: engine.Scenario) -> None:
+    """Perft-style regression: duel, seed 0, first decision: every move, fire and end for red."""
+    game = engine.new_game(duel, seed=0)
+    actions = game.legal_actions()
+    assert len(actions) == 66
+    assert actions == engine.new_game(duel, seed=99).legal_actions()  # deterministic order
+    assert actions[-1] == Action("end")
+
+
+def test_apply_accepts_notation_and_action(duel: engine.Scenario) -> None:
+    a = engine.new_game(duel)
+    b = engine.new_game(duel)
+    ev_a = a.apply("move red-inf-1 0202 0302")
+    ev_b = b.apply(Action("move", ("red-inf-1", "0202", "0302")))
+    assert [e.text for e in ev_a] == [e.text for e in ev_b]
+    assert a.state.to_dict() == b.state.to_dict()
+    assert a.state.units["red-inf-1"].hex == engine.parse_hex("0302")
+
+
+def test_m1_move_beyond_mp_is_refused_with_rule(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel)
+    with pytest.raises(IllegalActionError) as err:
+        game.apply("move red-inf-1 0202 0302 0402 0502 0602")
+    assert err.value.rule == "M1"
+    assert "4 MP" in str(err.value) and "(rule M1)" in str(err.value)
+
+
+def test_m1_tracked_unit_cannot_enter_woods(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel)
+    with pytest.raises(IllegalActionError, match="cannot enter 0306"):
+        game.apply("move red-tank-1 0204 0305 0306")
+
+
+def test_m1_unit_acts_once_per_turn(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel)
+    game.apply("move red-inf-1 0202")
+    with pytest.raises(IllegalActionError, match="already acted"):
+        game.apply("move red-inf-1 0302")
+
+
+def test_invalid_notation(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel)
+    with pytest.raises(InvalidActionError, match="unknown verb"):
+        game.apply("dance red-inf-1")
+    with pytest.raises(InvalidActionError, match="no unit"):
+        game.apply("fire red-inf-9 blue-inf-1")
+    with pytest.raises(InvalidActionError, match="off the duel map"):
+        game.apply("move red-inf-1 0909")
+    with pytest.raises(InvalidActionError, match="empty"):
+        game.parse("   ")
+
+
+def test_apply_never_changes_an_earlier_state(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, seed=3)
+    rng = random.Random(3)
+    for _ in range(40):
+        if game.to_act is None:
+            break
+        before = game.state
+        snapshot = copy.deepcopy(before.to_dict())
+        game.apply(rng.choice(game.legal_actions()))
+        assert before.to_dict() == snapshot
+        assert game.state is not before
+
+
+def test_describe_and_parse_are_inverses(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, seed=5)
+    rng = random.Random(5)
+    while game.to_act is not None:
+        actions = game.legal_actions()
+        for a in actions:
+            assert game.parse(game.describe(a)) == a
+        game.apply(rng.choice(actions))
+
+
+def test_m2_odds_are_exact(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel)
+    move(game, "red-tank-1", "0604")
+    hold_reactions(game)
+    game.apply("end")
+    # Blue's tank at 0704 fires at the red tank in the clear at 0604: a tank hits on 3+, so 4/6.
+    odds = game.odds("fire blue-tank-1 red-tank-1")
+    assert odds is not None
+    assert sum(e.probability for e in odds) == 1
+    assert odds.probability("hit") == pytest.approx(4 / 6)
+
+
+def test_m2_cover_modifier_in_odds(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel)
+    # red-sniper stands in woods at 0202: a blue infantry (hit 4) needs 5 there.
+    st = game.state.clone()
+    odds = game.ruleset.odds(st, Action("fire", ("blue-inf-1", "red-sniper")))
+    assert odds is not None
+    assert odds.probability("hit") == pytest.approx(2 / 6)
+    assert "needs 5" in odds.note
+
+
+def test_scripted_dice_force_a_hit_and_record_the_roll(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, dice=ScriptedDice([6]))
+    move(game, "red-tank-1", "0604")
+    hold_reactions(game)
+    game.apply("end")
+    events = game.apply("fire blue-tank-1 red-tank-1")
+    rolls = [e for e in events if e.kind == "roll"]
+    assert len(rolls) == 1
+    assert rolls[0].data["dice"] == [6] and rolls[0].data["target"] == 3
+    assert "blue-tank-1 fires at red-tank-1" in rolls[0].data["purpose"]
+    assert game.state.units["red-tank-1"].steps == 1
+
+
+def test_m3_passive_side_decides_and_hold_is_always_offered(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, dice=ScriptedDice([1]))
+    game.apply("move red-tank-1 0204 0305 0405 0505 0604")
+    assert game.to_act == "blue"  # the passive side must decide
+    actions = game.legal_actions()
+    assert Action("hold") in actions
+    assert Action("react", ("blue-tank-1", "red-tank-1")) in actions
+    assert game.legal_actions(side="red") == []
+    with pytest.raises(IllegalActionError, match="reaction first"):
+        game.apply("end")
+    with pytest.raises(IllegalActionError, match="not red's decision"):
+        game.apply("hold", side="red")
+    game.apply("react blue-tank-1 red-tank-1")
+    assert game.to_act == "red"
+
+
+def test_m4_view_hides_the_sniper_and_side_queries_do_not_leak(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, seed=1)
+    assert "red-sniper" not in game.view("blue").units
+    assert "red-sniper" in game.view("red").units
+    assert game.view("blue").to_dict()["dice"] == {"kind": "hidden"}
+    game.apply("end")
+    # Blue's legal actions from its own view equal those from the full state: nothing hidden leaks.
+    assert game.legal_actions(side="blue") == game.legal_actions()
+    assert not any("red-sniper" in str(a) for a in game.legal_actions(side="blue"))
+    with pytest.raises(InvalidActionError):
+        game.parse("fire blue-inf-1 red-sniper", side="blue")
+
+
+def test_m4_bumping_into_a_hidden_unit_reveals_it_and_stops_undo(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, seed=1)
+    game.apply("end")
+    # blue-inf-1 walks west towards the woods at 0202 where the red sniper hides.
+    move(game, "blue-inf-1", "0502")
+    game.apply("end")
+    game.apply("end")
+    move(game, "blue-inf-1", "0302")
+    hold_reactions(game)  # red may fire the sniper in reaction; it holds
+    game.apply("end")
+    game.apply("end")
+    assert "red-sniper" not in game.view("blue").units
+    events = game.apply("move blue-inf-1 0202")
+    assert any(e.kind == "reveal" for e in events)
+    assert game.state.units["blue-inf-1"].hex == engine.parse_hex("0302")
+    assert "red-sniper" in game.view("blue").units
+    assert not game.can_undo
+
+
+def test_undo_until_dice_are_rolled(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, seed=2)
+    before = game.state.to_dict()
+    game.apply("move red-inf-1 0202")
+    assert game.can_undo
+    assert game.undo() == Action("move", ("red-inf-1", "0202"))
+    assert game.state.to_dict() == before
+    move(game, "red-tank-1", "0604")
+    hold_reactions(game)
+    game.apply("end")
+    game.apply("fire blue-tank-1 red-tank-1")
+    assert not game.can_undo
+    with pytest.raises(IllegalActionError, match="dice were rolled"):
+        game.undo()
+
+
+def test_m5_game_ends_after_the_last_turn(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel)
+    for _ in range(duel.turns * 2):
+        game.apply("end")
+    assert game.to_act is None
+    # Nobody holds 0403; blue has 6 steps left to red's 5 (the sniper has one step).
+    assert game.outcome is not None and game.outcome.winner == "blue"
+    assert "more steps" in game.outcome.reason
+    assert game.legal_actions() == []
+    with pytest.raises(IllegalActionError, match="game is over"):
+        game.apply("end")
+
+
+def test_m5_objective_holder_wins(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel)
+    move(game, "red-inf-1", "0403")
+    for _ in range(duel.turns * 2):
+        hold_reactions(game)
+        game.apply("end")
+    assert game.outcome is not None
+    assert game.outcome.winner == "red"
+    assert "0403" in game.outcome.reason
+
+
+def test_replay_rebuilds_the_game(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, seed=11)
+    play_random(game, 11)
+    again = engine.replay(duel, 11, game.history)
+    assert again.state.to_dict() == game.state.to_dict()
+    assert [e.text for e in again.events] == [e.text for e in game.events]
+
+
+def test_replay_reports_the_position_of_an_illegal_action(duel: engine.Scenario) -> None:
+    with pytest.raises(engine.ReplayError) as err:
+        engine.replay(duel, 0, ["move red-inf-1 0202", "move red-inf-1 0302"])
+    assert err.value.position == 2
+    assert "position 2" in str(err.value)
+
+
+def test_map_queries_through_the_facade(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel)
+    reach = game.reachable("red-inf-1", side="red")
+    assert reach["0102"] == 0
+    assert reach["0202"] == 2  # woods cost 2 for foot
+    assert "0304" not in reach  # water
+    assert reach["0204"] == 3
+    r = game.route("red-inf-1", "0403")
+    assert r is not None and r.path[0] == engine.parse_hex("0102") and r.path[-1] == engine.parse_hex("0403")
+    los = game.line_of_sight("0102", "0402")
+    assert not los.visible and los.blocker == engine.parse_hex("0202") and los.rule == "M2"
+    assert game.line_of_sight("0101", "0102").visible
+    with pytest.raises(InvalidActionError, match="no unit"):
+        game.reachable("red-sniper", side="blue")
+
+
+def test_same_seed_same_game(duel: engine.Scenario) -> None:
+    a, b = engine.new_game(duel, seed=21), engine.new_game(duel, seed=21)
+    play_random(a, 4)
+    play_random(b, 4)
+    assert a.state.to_dict() == b.state.to_dict()
+
+
+def _check_invariants(game: engine.Game) -> None:
+    st = game.state
+    for u in st.units.values():
+        assert 0 <= u.steps <= game.ruleset.unit_types[u.type]["steps"]
+        assert (u.hex is None) == (u.steps == 0) or u.hex is None
+        if u.hex is not None:
+            assert u.hex in game.board, f"{u.id} off the map"
+            assert game.ruleset.can_stand(u.type, game.board.terrain(u.hex))
+    for h in {u.hex for u in st.iter_units()}:
+        assert len({u.side for u in st.units_at(h)}) == 1, "enemies share a hex"
+    for side in st.sides:
+        assert not any(u.side != side and u.status.get("hidden") for u in game.view(side).units.values()), (
+            "a view shows a hidden enemy"
+        )
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_random_playout_ends_cleanly_and_replays(duel: engine.Scenario, seed: int) -> None:
+    game = engine.new_game(duel, seed=seed)
+    rng = random.Random(seed)
+    while game.to_act is not None:
+        game.apply(rng.choice(game.legal_actions()))
+        _check_invariants(game)
+    assert game.outcome is not None
+    assert engine.replay(duel, seed, game.history).state.to_dict() == game.state.to_dict()
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seed", range(50, 1050))
+def test_soak_random_playouts(duel: engine.Scenario, seed: int) -> None:
+    game = engine.new_game(duel, seed=seed)
+    play_random(game, seed)
+    _check_invariants(game)
+    assert engine.replay(duel, seed, game.history).state.to_dict() == game.state.to_dict()

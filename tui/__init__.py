@@ -1,0 +1,1 @@
+"""Provides the Textual game client and the planspiel command line."""

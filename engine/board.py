@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 import networkx as nx
@@ -94,15 +95,18 @@ class Board:
             g.add_node(h, terrain=c.terrain, code=c.code, level=c.level)
         for h in self.cells:
             for n in h.neighbours():
-                if n in self.cells and not g.has_edge(h, n):
-                    g.add_edge(h, n)
+                other = self.cells.get(n)
+                # Join the node's own Hex object, not the equal one from neighbours(): networkx keys its
+                # adjacency by the object given here, and dict lookups on identical keys skip Hex.__eq__.
+                if other is not None and not g.has_edge(h, other.hex):
+                    g.add_edge(h, other.hex)
         for feature, pairs in data.hexsides.items():
             for a, b in pairs:
                 if g.has_edge(a, b):
                     g.edges[a, b][feature] = True
         for feature, paths in data.lines.items():
             for name, path in paths:
-                for a, b in zip(path, path[1:], strict=False):
+                for a, b in pairwise(path):
                     if g.has_edge(a, b):
                         g.edges[a, b].setdefault(feature, name)
         self.graph = g

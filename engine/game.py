@@ -47,7 +47,10 @@ class Game:
         self.seed = seed
         self.board = board_for(scenario, self.ruleset)
         first = self.ruleset.setup(scenario, self.board, dice if dice is not None else Dice(seed))
-        self._states: list[GameState] = [first]
+        tr = Transition(first)
+        self.ruleset.begin(tr)
+        self._setup_events: tuple[Event, ...] = tuple(tr.events)
+        self._states: list[GameState] = [tr.state]
         self._history: list[Action] = []
         self._events: list[tuple[Event, ...]] = []
         self._undo_floor = 0
@@ -81,7 +84,7 @@ class Game:
     @property
     def events(self) -> tuple[Event, ...]:
         """Every event so far, in order."""
-        return tuple(e for batch in self._events for e in batch)
+        return self._setup_events + tuple(e for batch in self._events for e in batch)
 
     def events_since(self, index: int, side: str | None = None) -> list[Event]:
         """Events after the first ``index`` events, only those ``side`` may see."""

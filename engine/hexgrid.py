@@ -230,21 +230,20 @@ def hex_line(a: Hex, b: Hex) -> HexLine:
 
 
 # --- Exact segment tracer ----------------------------------------------------------------------------
-# In the plane scaled by 1/sqrt(3) vertically, a flat-topped hex of size 1 has rational corners, so the
-# segment between two centres can be tested against each hexagon exactly with fractions.
+# In the plane scaled by 1/sqrt(3) vertically and then doubled, a flat-topped hex of size 1 has integer
+# centre and corners, so the segment between two centres is tested against each hexagon exactly with
+# integers; parameters along the segment are kept as integer fractions and become Fractions only at the end.
 
-_CORNERS = (
-    (Fraction(1), Fraction(0)),
-    (Fraction(1, 2), Fraction(1, 2)),
-    (Fraction(-1, 2), Fraction(1, 2)),
-    (Fraction(-1), Fraction(0)),
-    (Fraction(-1, 2), Fraction(-1, 2)),
-    (Fraction(1, 2), Fraction(-1, 2)),
+_CORNERS = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
+"""Corners of a hexagon relative to its centre, counter-clockwise, in doubled scaled coordinates."""
+_EDGES = tuple(
+    (ax, ay, bx - ax, by - ay) for (ax, ay), (bx, by) in zip(_CORNERS, _CORNERS[1:] + _CORNERS[:1], strict=True)
 )
+"""Each edge as (corner x, corner y, edge x, edge y); the inside is to the left of the edge."""
 
 
-def _centre(h: Hex) -> tuple[Fraction, Fraction]:
-    return Fraction(3 * h.q, 2), Fraction(h.r) + Fraction(h.q, 2)
+def _centre(h: Hex) -> tuple[int, int]:
+    return 3 * h.q, 2 * h.r + h.q
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,41 +258,41 @@ class SegmentHit:
     """Where along the segment (0 at the start, 1 at the end) it first meets the hexagon."""
 
 
-def _clip(p0: tuple[Fraction, Fraction], p1: tuple[Fraction, Fraction], h: Hex) -> tuple[Fraction, Fraction] | None:
-    """Cyrus–Beck clip of the segment against hexagon ``h``: the closed parameter interval, or None."""
+def _clip(p0: tuple[int, int], p1: tuple[int, int], h: Hex) -> tuple[int, int, int, int] | None:
+    """Cyrus–Beck clip of the segment against hexagon ``h``.
+
+    Returns the closed parameter interval ``[n0/d0, n1/d1]`` (denominators positive), or None.
+    """
     cx, cy = _centre(h)
     dx, dy = p1[0] - p0[0], p1[1] - p0[1]
-    t0, t1 = Fraction(0), Fraction(1)
-    for i in range(6):
-        ax, ay = _CORNERS[i]
-        bx, by = _CORNERS[(i + 1) % 6]
-        ax, ay, bx, by = ax + cx, ay + cy, bx + cx, by + cy
-        # Inside is to the left of the counter-clockwise edge a->b: cross(b-a, p-a) >= 0.
-        ex, ey = bx - ax, by - ay
+    n0, d0, n1, d1 = 0, 1, 1, 1
+    for ox, oy, ex, ey in _EDGES:
+        ax, ay = cx + ox, cy + oy
+        # Inside is to the left of the counter-clockwise edge: cross(edge, p - corner) >= 0.
         num = ex * (p0[1] - ay) - ey * (p0[0] - ax)  # cross at t = 0
         den = ex * dy - ey * dx  # change of cross per unit t
         if den == 0:
             if num < 0:
                 return None
             continue
-        t = -num / den
-        if den > 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-        if t0 > t1:
+        if den > 0:  # entering: t0 = max(t0, -num / den)
+            if -num * d0 > n0 * den:
+                n0, d0 = -num, den
+        elif num * d1 < n1 * -den:  # leaving: t1 = min(t1, num / -den)
+            n1, d1 = num, -den
+        if n0 * d1 > n1 * d0:
             return None
-    return t0, t1
+    return n0, d0, n1, d1
 
 
-def _strictly_inside(p: tuple[Fraction, Fraction], h: Hex) -> bool:
+def _mid_strictly_inside(p0: tuple[int, int], p1: tuple[int, int], iv: tuple[int, int, int, int], h: Hex) -> bool:
+    """True if the middle of the clipped interval ``iv`` lies strictly inside hexagon ``h``."""
+    n0, d0, n1, d1 = iv
+    # mid t = (n0/d0 + n1/d1) / 2 = n / d; the point is (m_x / d, m_y / d) with d > 0.
+    n, d = n0 * d1 + n1 * d0, 2 * d0 * d1
+    mx, my = p0[0] * d + (p1[0] - p0[0]) * n, p0[1] * d + (p1[1] - p0[1]) * n
     cx, cy = _centre(h)
-    for i in range(6):
-        ax, ay = _CORNERS[i]
-        bx, by = _CORNERS[(i + 1) % 6]
-        if (bx - ax) * (p[1] - (ay + cy)) - (by - ay) * (p[0] - (ax + cx)) <= 0:
-            return False
-    return True
+    return all(ex * (my - (cy + oy) * d) - ey * (mx - (cx + ox) * d) > 0 for ox, oy, ex, ey in _EDGES)
 
 
 def trace_segment(a: Hex, b: Hex) -> tuple[SegmentHit, ...]:
@@ -315,9 +314,8 @@ def trace_segment(a: Hex, b: Hex) -> tuple[SegmentHit, ...]:
         iv = _clip(p0, p1, h)
         if iv is None:
             continue
-        t0, t1 = iv
-        mid_t = (t0 + t1) / 2
-        mid = (p0[0] + (p1[0] - p0[0]) * mid_t, p0[1] + (p1[1] - p0[1]) * mid_t)
-        hits.append(SegmentHit(h, t0 < t1 and _strictly_inside(mid, h), t0))
+        n0, d0, n1, d1 = iv
+        interior = n0 * d1 < n1 * d0 and _mid_strictly_inside(p0, p1, iv, h)
+        hits.append(SegmentHit(h, interior, Fraction(n0, d0)))
     hits.sort(key=lambda hit: (hit.t, hit.hex))
     return tuple(hits)

@@ -6,11 +6,13 @@ hexes, the hexside rule, a maximum range); rulesets set its values from their da
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
-from .board import Board
+from .board import Board, Cell
 from .hexgrid import Hex, distance, hex_line, trace_segment
 
 __all__ = ["LosPolicy", "LosResult", "line_of_sight"]
@@ -55,29 +57,38 @@ class LosPolicy:
     tracer: Literal["nudge", "exact"] = "nudge"
     """"nudge": hex_line with both nudges; "exact": segment against each hexagon (touching never blocks)."""
     rules: Mapping[str, str] = field(default_factory=dict)
-    """Rule section for each reason key: range, obstacle, higher, blind, hexside, adjacent."""
+    """Rule section for each reason key: range, obstacle, higher, crest, blind, hexside, adjacent."""
     names: Mapping[str, str] = field(default_factory=dict)
     """Display names of terrain classes for messages (``woods``, ``village``)."""
 
     def blocks(self, board: Board, x: Hex, high: Hex, low: Hex) -> str | None:
         """The reason key if hex ``x`` blocks the line between ``high`` (the higher end) and ``low``.
 
-        Reason keys: ``"obstacle"``, ``"higher"``, ``"blind"``; None if ``x`` does not block. Off-map
-        hexes never block.
+        Reason keys: ``"obstacle"``, ``"higher"`` (ground above the viewers), ``"crest"`` (ground at the higher
+        viewer's level hides the lower ground: the higher viewer is not on a crest), ``"blind"``; None if ``x``
+        does not block. Off-map hexes never block.
         """
         cell = board.cells.get(x)
         if cell is None:
             return None
+        if not self.levels:
+            return "obstacle" if cell.terrain in self.obstacles else None
+        return self._blocks(cell, board.level(high), board.level(low), high, low)
+
+    def _blocks(self, cell: Cell, hi: int, lo: int, high: Hex, low: Hex) -> str | None:
+        """:meth:`blocks` for an on-map ``cell``, with the levels of both ends already looked up."""
         ob = cell.terrain in self.obstacles
         if not self.levels:
             return "obstacle" if ob else None
-        g, hi, lo = cell.level, board.level(high), board.level(low)
+        g, x = cell.level, cell.hex
         if hi == lo:
             if g > hi:
                 return "higher"
             return "obstacle" if ob and g == hi else None
-        if g >= hi:
+        if g > hi:
             return "higher"
+        if g == hi:
+            return "crest"
         if ob and g >= lo:
             if not self.blind_hexes:
                 return "obstacle"
@@ -88,20 +99,36 @@ class LosPolicy:
         """The rule section for a reason key."""
         return self.rules.get(key)
 
-    def describe(self, board: Board, key: str, x: Hex, hexside: bool, low: Hex | None = None) -> str:
+    def describe(
+        self, board: Board, key: str, x: Hex, hexside: bool, low: Hex | None = None, high: Hex | None = None
+    ) -> str:
         """A sentence for a blocked line."""
         cell = board.cells[x]
         name = self.names.get(cell.terrain, cell.terrain)
         where = board.label(x)
         if key == "higher":
             text = f"blocked by higher ground at {where} (level {cell.level})"
+        elif key == "crest":
+            viewer = board.label(high) if high is not None else "the higher viewer"
+            if high is not None and not board.is_crest(high):
+                text = (
+                    f"{viewer} is not a crest hex: the ground at {where} is at its level ({cell.level}) "
+                    "and hides the lower ground"
+                )
+            else:
+                text = (
+                    f"the line crosses {where} at level {cell.level}, as high as {viewer}: a higher unit sees "
+                    "lower ground only over its own crest, not across level ground"
+                )
         elif key == "blind":
             behind = board.label(low) if low is not None else "the target"
             text = f"{behind} is a blind hex behind the {name} at {where}"
         else:
             text = f"blocked by {name} at {where}"
         if hexside:
-            text += " (along a hexside where both hexes block)"
+            text += " (the line runs along a hexside and " + (
+                "both hexes block)" if self.hexside == "both" else "one of its hexes blocks)"
+            )
         return text
 
 
@@ -119,10 +146,52 @@ def line_of_sight(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosResult:
     return result
 
 
+@lru_cache(maxsize=4096)
+def _template(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], bool]:
+    """The traced line from the origin to ``Hex(dq, dr)``, for reuse by every pair with that difference.
+
+    Returns the line's hexes as ``(q, r)`` offsets (the order of :attr:`HexLine.hexes`), its inner steps as
+    indexes into them (both ends dropped), and whether it runs along a hexside. :func:`hex_line` is
+    translation invariant (tests/test_hexgrid.py checks it), so ``a + offset`` is the line from ``a``.
+    """
+    line = hex_line(Hex(0, 0), Hex(dq, dr))
+    hexes = line.hexes
+    index = {h: i for i, h in enumerate(hexes)}
+    steps = tuple(tuple(index[h] for h in step) for step in line.steps[1:-1])
+    return tuple((h.q, h.r) for h in hexes), steps, line.along_hexside
+
+
+@lru_cache(maxsize=4096)
+def _crossed(dq: int, dr: int) -> tuple[tuple[int, int], ...]:
+    """For the exact tracer: the hexes whose inside the segment from the origin to ``Hex(dq, dr)`` crosses.
+
+    As ``(q, r)`` offsets in the order of :func:`trace_segment`, both ends left out. The tracer's arithmetic is
+    exact, so the answer for any pair with the same difference is these offsets added to its start.
+    """
+    a, b = Hex(0, 0), Hex(dq, dr)
+    return tuple((hit.hex.q, hit.hex.r) for hit in trace_segment(a, b) if hit.interior and hit.hex not in (a, b))
+
+
+_CELLS_BY_QR: weakref.WeakKeyDictionary[Board, dict[tuple[int, int], Cell]] = weakref.WeakKeyDictionary()
+"""Each board's cells keyed by ``(q, r)``: tuples hash far faster than :class:`Hex` in the tracing loop."""
+
+
+def _cells_by_qr(board: Board) -> dict[tuple[int, int], Cell]:
+    cells = _CELLS_BY_QR.get(board)
+    if cells is None or len(cells) != len(board.cells):
+        cells = {(h.q, h.r): c for h, c in board.cells.items()}
+        _CELLS_BY_QR[board] = cells
+    return cells
+
+
 def _trace(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosResult:
-    d = distance(a, b)
-    line = hex_line(a, b)
-    path = line.hexes
+    dq, dr = b.q - a.q, b.r - a.r
+    d = max(abs(dq), abs(dr), abs(dq + dr))  # distance(a, b), inlined
+    offsets, steps, along_hexside = _template(dq, dr)
+    aq, ar = a.q, a.r
+    by_qr = _cells_by_qr(board)
+    found = [by_qr.get((aq + q, ar + r)) for q, r in offsets]
+    path = tuple([Hex(aq + q, ar + r) if c is None else c.hex for c, (q, r) in zip(found, offsets, strict=True)])
     if d <= 1:
         return LosResult(True, path, None, "adjacent hexes always see each other", policy.rule("adjacent"))
     if policy.max_range is not None and d > policy.max_range:
@@ -132,30 +201,37 @@ def _trace(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosResult:
             None,
             f"out of sight: {d} hexes, more than the maximum of {policy.max_range}",
             policy.rule("range"),
-            line.along_hexside,
+            along_hexside,
         )
-    high, low = (a, b) if board.level(a) >= board.level(b) else (b, a)
+    ca, cb = found[0], found[-1]
+    if ca is None or cb is None:
+        raise KeyError(a if ca is None else b)
+    high, low, hi_level, lo_level = (a, b, ca.level, cb.level) if ca.level >= cb.level else (b, a, cb.level, ca.level)
     if policy.tracer == "exact":
-        for hit in trace_segment(a, b):
-            if hit.hex in (a, b) or not hit.interior:
-                continue
-            reason = policy.blocks(board, hit.hex, high, low)
+        for q, r in _crossed(dq, dr):
+            x = Hex(aq + q, ar + r)
+            reason = policy.blocks(board, x, high, low)
             if reason is not None:
-                text = policy.describe(board, reason, hit.hex, False, low)
-                return LosResult(False, path, hit.hex, text, policy.rule(reason))
+                text = policy.describe(board, reason, x, False, low, high)
+                return LosResult(False, path, x, text, policy.rule(reason))
         return LosResult(True, path, None, "clear", None)
-    for step in line.steps[1:-1]:
-        reasons = [policy.blocks(board, x, high, low) for x in step]
-        along = len(step) == 2
-        if along and policy.hexside == "both":
-            blocked = all(r is not None for r in reasons)
+    # The hot loop calls LosPolicy._blocks on the looked-up cell; a subclass that overrides blocks() gets it called.
+    own = type(policy).blocks is LosPolicy.blocks
+    cell_blocks = policy._blocks
+    both = policy.hexside == "both"
+    for step in steps:
+        if own:
+            reasons = [None if (c := found[i]) is None else cell_blocks(c, hi_level, lo_level, high, low) for i in step]
         else:
-            blocked = any(r is not None for r in reasons)
+            reasons = [policy.blocks(board, path[i], high, low) for i in step]
+        along = len(step) == 2
+        # Along a hexside under "both", every hex of the pair must block; otherwise any one hex does.
+        blocked = None not in reasons if along and both else reasons.count(None) < len(reasons)
         if blocked:
-            i = next(i for i, r in enumerate(reasons) if r is not None)
-            x, reason = step[i], reasons[i]
+            j = next(j for j, r in enumerate(reasons) if r is not None)
+            x, reason = path[step[j]], reasons[j]
             assert reason is not None
             rule = policy.rule("hexside") if along and policy.rule("hexside") else policy.rule(reason)
-            return LosResult(False, path, x, policy.describe(board, reason, x, along, low), rule, line.along_hexside)
-    note = "clear (along a hexside: one side is open)" if line.along_hexside else "clear"
-    return LosResult(True, path, None, note, None, line.along_hexside)
+            return LosResult(False, path, x, policy.describe(board, reason, x, along, low, high), rule, along_hexside)
+    note = "clear (along a hexside: one side is open)" if along_hexside else "clear"
+    return LosResult(True, path, None, note, None, along_hexside)

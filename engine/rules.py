@@ -74,9 +74,14 @@ class Transition:
         target: int | None = None,
         column: str | None = None,
         modifiers: Sequence[Modifier] = (),
+        shifts: Sequence[Modifier] = (),
         visible_to: Sequence[str] | None = None,
     ) -> tuple[int, ...]:
-        """Roll the game's dice and record the roll with its purpose, target or column and modifiers."""
+        """Roll the game's dice and record the roll with its purpose, target or column and modifiers.
+
+        ``modifiers`` are added to the roll; ``shifts`` are the modifiers that chose the ``column`` (recorded
+        for the log, not added to the roll).
+        """
         values, self.state.dice = self.state.dice.roll(sides, count)
         self.rolled = True
         total = sum(values)
@@ -87,6 +92,8 @@ class Transition:
             text += " " + " ".join(f"{m.value:+d} ({m.reason})" for m in modifiers) + f" = {net}"
         if column is not None:
             text += f" on column {column}"
+            if shifts:
+                text += " (" + ", ".join(f"{m.value:+d} {m.reason}" for m in shifts) + ")"
         if target is not None:
             text += f", needs {target}"
         self.emit(
@@ -101,6 +108,7 @@ class Transition:
             target=target,
             column=column,
             modifiers=[[m.value, m.reason] for m in modifiers],
+            shifts=[[m.value, m.reason] for m in shifts],
         )
         return values
 
@@ -195,6 +203,9 @@ class Ruleset:
     def setup(self, scenario: Scenario, board: Board, dice: DiceSource) -> GameState:
         """The state at the start of the scenario."""
         raise NotImplementedError
+
+    def begin(self, tr: Transition) -> None:
+        """Automatic steps right after setup (first phase, first draw), recorded as the game's first events."""
 
     def legal_actions(self, state: GameState) -> list[Action]:
         """Every legal action for ``state.to_act``, in a deterministic order."""

@@ -11,6 +11,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -259,7 +260,7 @@ def _parse_map_data(
                 continue
             name = str(item.get("name", f"{feature[:-1]} {i + 1}"))
             path = _hexes(item["path"], report, on_map, feature, i, "path")
-            for a, b in zip(path, path[1:], strict=False):
+            for a, b in pairwise(path):
                 if distance(a, b) != 1:
                     report.add(f"{feature[:-1]} {name}: {a} and {b} are not adjacent", feature, i, "path")
             paths.append((name, path))
@@ -399,9 +400,6 @@ def parse_scenario(
     data = _load_toml(text, report)
     if data is None:
         raise ScenarioError(report.problems)
-    for key in data:
-        if key not in _SCENARIO_KEYS and not (ruleset and key in ruleset.scenario_keys):
-            report.add(f"unknown key {key!r}", key)
     rs_id = data.get("ruleset")
     if ruleset is None:
         if not isinstance(rs_id, str):
@@ -414,9 +412,10 @@ def parse_scenario(
             raise ScenarioError(report.problems) from None
     elif rs_id is not None and rs_id != ruleset.id:
         report.add(f"scenario is for ruleset {rs_id!r}, not {ruleset.id!r}", "ruleset")
-    for key in ruleset.scenario_keys:
-        if key in _SCENARIO_KEYS:
-            continue
+    known_keys = _SCENARIO_KEYS | ruleset.scenario_keys
+    for key in data:  # after the lookup, so that the keys the ruleset declares are known
+        if key not in known_keys:
+            report.add(f"unknown key {key!r} (expected one of {', '.join(sorted(known_keys))})", key)
     sc_id = data.get("id", Path(file).stem)
     if not isinstance(sc_id, str) or not _ID_RE.match(sc_id):
         report.add('expected id = "name" (letters, digits, - or _)', "id")
@@ -634,10 +633,7 @@ def load_scenario(ruleset_or_path: str | Path, scenario_id: str | None = None) -
         ScenarioError: the file is missing or broken (every problem listed).
         UnknownRulesetError: the ruleset is not installed.
     """
-    if scenario_id is not None:
-        path = find_scenario(str(ruleset_or_path), scenario_id)
-    else:
-        path = Path(ruleset_or_path)
+    path = find_scenario(str(ruleset_or_path), scenario_id) if scenario_id is not None else Path(ruleset_or_path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -656,7 +652,7 @@ def validate_path(target: str) -> list[Problem]:
     from .rules import get_ruleset  # noqa: PLC0415
 
     path = Path(target)
-    if not path.exists() and "/" in target and not target.endswith((".toml", ".map")):
+    if not path.exists() and target.count("/") == 1 and not target.endswith((".toml", ".map")):
         rs_id, _, sc_id = target.partition("/")
         try:
             get_ruleset(rs_id)
@@ -664,7 +660,7 @@ def validate_path(target: str) -> list[Problem]:
         except ScenarioError as err:
             return err.problems
         except LookupError as err:
-            return [Problem(target, "", str(err).strip("'\""))]
+            return [Problem(target, "", f"no such file, and {str(err).strip(chr(39) + chr(34))}")]
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -17,7 +17,16 @@ from .hexgrid import Hex, hex_label
 if TYPE_CHECKING:
     from .board import Board
 
-__all__ = ["GameState", "Outcome", "Unit"]
+__all__ = ["GameState", "Outcome", "Unit", "copy_plain"]
+
+
+def copy_plain(value: Any) -> Any:
+    """A deep copy of plain data (dicts, lists, scalars), much faster than ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {k: copy_plain(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_plain(v) if isinstance(v, (dict, list)) else v for v in value]
+    return copy.deepcopy(value) if isinstance(value, set) else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +59,8 @@ class Unit:
 
     @property
     def is_on_map(self) -> bool:
-        """True if the unit stands on the map and has steps left."""
-        return self.hex is not None and self.steps > 0
+        """True if the unit stands on the map (eliminated units and units not yet arrived have no hex)."""
+        return self.hex is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -65,7 +74,7 @@ class Unit:
         }
 
     def clone(self) -> Unit:
-        return Unit(self.id, self.type, self.side, self.hex, self.steps, self.formation, copy.deepcopy(self.status))
+        return Unit(self.id, self.type, self.side, self.hex, self.steps, self.formation, copy_plain(self.status))
 
 
 @dataclass(slots=True)
@@ -89,6 +98,11 @@ class GameState:
     viewer: str | None = None
     """None for the full state; a side id for that side's view."""
 
+    def __post_init__(self) -> None:
+        # Units are kept in id order so that iteration is deterministic without sorting on every query.
+        if list(self.units) != sorted(self.units):
+            self.units = dict(sorted(self.units.items()))
+
     def __repr__(self) -> str:
         return (
             f"GameState(ruleset={self.ruleset!r}, scenario={self.scenario!r}, turn={self.turn}, "
@@ -106,7 +120,7 @@ class GameState:
             self.turn,
             self.phase,
             self.to_act,
-            copy.deepcopy(self.data),
+            copy_plain(self.data),
             self.dice,
             self.outcome,
             self.viewer,
@@ -118,9 +132,8 @@ class GameState:
 
     def iter_units(self, side: str | None = None, on_map: bool = True) -> Iterator[Unit]:
         """Units in id order, optionally of one side and only those on the map."""
-        for uid in sorted(self.units):
-            u = self.units[uid]
-            if (side is None or u.side == side) and (not on_map or u.is_on_map):
+        for u in self.units.values():
+            if (side is None or u.side == side) and (not on_map or u.hex is not None):
                 yield u
 
     def units_at(self, h: Hex) -> list[Unit]:

@@ -1,0 +1,979 @@
+"""Provides the Blitzkrieg 1940 unit actions, reaction windows and owner choices (digest 6, 7, 8, 8.6).
+
+Frames decided here (see :mod:`.model`):
+
+- ``activation`` (active player): unit actions of the activated formation(s) and combined barrages; ``end``.
+- ``window`` (passive player): a reaction window of 6.3.4 — return fire, opportunity fire, retreats; ``close``.
+- ``n_choice`` (a unit's owner): accept a Neutralised result or take a step loss instead (8.3).
+
+Movement is entered one hex at a time (``move UNIT HEX`` also takes a path), so that every hex entered can open
+a movement window for the passive side.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action
+from engine.errors import IllegalActionError, InvalidActionError
+from engine.events import Modifier
+from engine.hexgrid import Hex, distance
+from engine.odds import Odds
+from engine.pathing import WeightFn
+from engine.rules import Transition
+from engine.state import GameState, Unit
+
+from . import combat, movement, sight
+from .model import formation, formation_units, frame, opponent, push
+
+if TYPE_CHECKING:
+    from .ruleset import Blitzkrieg1940
+
+__all__ = [
+    "VERBS",
+    "activation_effects",
+    "apply_frame",
+    "auto_frame",
+    "check_frame",
+    "command_check",
+    "demoralised_retreat",
+    "explain",
+    "frame_actions",
+    "move_weight",
+    "movement_points",
+    "odds",
+]
+
+VERBS: dict[str, str] = {
+    "move": "move UNIT HEX... — move (all MP), one hex or a path (6.1, 7)",
+    "road": "road UNIT HEX... — move in column along roads at the road rate (7.2.1)",
+    "mf": "mf UNIT HEX... — move-and-fire: move with half MP, then fire at reduced strength (6.1)",
+    "fm": "fm UNIT TARGET — fire at reduced strength, then move with half MP (6.1)",
+    "fire": "fire UNIT TARGET — direct fire at full strength (8.1)",
+    "stop": "stop UNIT — end the unit's action here (6.1)",
+    "end": "end — end the activation (5.2)",
+    "salvo": "salvo HEX CALIBRE OBSERVER [COUNT] — fire artillery salvos at a hex, observed by an HQ (8.6.1)",
+    "stuka": "stuka HEX [COUNT] — Stuka attacks on a hex (8.6.1)",
+    "opp": "opp UNIT TARGET — opportunity fire at the moving or firing enemy unit (6.3.1)",
+    "retfire": "retfire UNIT TARGET — return fire at the unit that fired (6.3.2)",
+    "retreat": "retreat UNIT HEX — retreat one hex (6.3.3)",
+    "close": "close — no (more) reactions in this window (6.3.4)",
+    "accept": "accept UNIT — keep the Neutralised result (8.3)",
+    "steploss": "steploss UNIT — take a step loss instead of the Neutralised result (8.3)",
+}
+
+# --- Unit facts -------------------------------------------------------------------------------------------
+
+
+def _t(rs: Blitzkrieg1940, u: Unit) -> Any:
+    return rs.tables.units[u.type]
+
+
+def _is_hq(rs: Blitzkrieg1940, u: Unit) -> bool:
+    return bool(_t(rs, u).category == "hq")
+
+
+def _label(st: GameState, h: Hex | None) -> str:
+    return st.board.label(h) if h is not None else "off map"
+
+
+def _combat_hexes(rs: Blitzkrieg1940, st: GameState, side: str) -> set[Hex]:
+    """Hexes holding a combat unit (not an HQ) of ``side``."""
+    return {e.hex for e in st.iter_units(side) if e.hex is not None and not _is_hq(rs, e)}
+
+
+def _enemy_adjacent(rs: Blitzkrieg1940, st: GameState, u: Unit, enemy_hexes: set[Hex] | None = None) -> bool:
+    """4.2: an enemy combat unit (not an HQ) adjacent to ``u``."""
+    assert u.hex is not None
+    if enemy_hexes is None:
+        enemy_hexes = _combat_hexes(rs, st, opponent(st, u.side))
+    return any(n in enemy_hexes for n in u.hex.neighbours())
+
+
+def _demoralised(st: GameState, u: Unit) -> bool:
+    return u.formation is not None and bool(formation(st, u.formation)["demoralised"])
+
+
+def _terrain_open(rs: Blitzkrieg1940, st: GameState, h: Hex) -> bool:
+    return bool(rs.tables.terrain.classes[st.board.terrain(h)].open)
+
+
+def _visibility_class(rs: Blitzkrieg1940, u: Unit) -> str:
+    if u.status.get("carrying"):
+        return "vehicle"
+    return str(_t(rs, u).visibility)
+
+
+def sees(rs: Blitzkrieg1940, st: GameState, a: Unit, b: Unit) -> sight.SightResult:
+    """4.1/4.4: ``a`` sees ``b`` (line of sight, then ``b``'s visibility)."""
+    assert a.hex is not None and b.hex is not None
+    return sight.can_see(st.board, a.hex, b.hex, _visibility_class(rs, b), _terrain_open(rs, st, b.hex), rs.sight_rules)
+
+
+def fire_problem(
+    rs: Blitzkrieg1940,
+    st: GameState,
+    shooter: Unit,
+    target: Unit,
+    mode: str,
+    reduced: bool,
+    enemy_hexes: set[Hex] | None = None,
+) -> str | None:
+    """None if ``shooter`` may fire at ``target`` now, else a sentence citing the rule.
+
+    ``enemy_hexes`` (hexes of the shooter's enemies' combat units) may be passed to save work in loops.
+    """
+    t = _t(rs, shooter)
+    if shooter.hex is None or target.hex is None:
+        return "a unit is not on the map"
+    if _is_hq(rs, shooter) or not t.may_fire_directly:
+        return f"{shooter.id} cannot fire (rule 8.1)"
+    if target.side == shooter.side:
+        return f"{target.id} is not an enemy unit"
+    d = distance(shooter.hex, target.hex)
+    printed = int(t.range or 0)
+    neutralised = bool(shooter.status.get("neutralised"))
+    limited = neutralised or (mode == "opportunity" and _demoralised(st, shooter))
+    if d > max(1, printed):
+        return f"{target.id} is {d} hexes away, beyond {shooter.id}'s range of {max(1, printed)} (rule 4.2)"
+    adjacent = _enemy_adjacent(rs, st, shooter, enemy_hexes)
+    if not sight.can_fire(printed, d, mode, enemy_adjacent=adjacent, neutralised=limited):  # type: ignore[arg-type]
+        if mode != "return" and printed == 0:
+            return f"{shooter.id} has range 0 and may only return fire (rule 4.2)"
+        rng = sight.effective_range(printed, adjacent, limited)
+        return f"{target.id} is {d} hexes away, beyond {shooter.id}'s range of {rng} (rule 4.2)"
+    seen = sees(rs, st, shooter, target)
+    if not seen.visible:
+        return seen.reason
+    factor = _factor(rs, st, shooter, target, "direct", reduced)
+    if factor.column is None:
+        return f"final attack factor {factor.final} is below the lowest column (rule 8.2)"
+    return None
+
+
+def _factor(rs: Blitzkrieg1940, st: GameState, shooter: Unit, target: Unit, fire: str, reduced: bool) -> Any:
+    assert shooter.hex is not None and target.hex is not None
+    carried = _carried(st, shooter)
+    return combat.attack_factor(
+        rs.tables,
+        st,
+        shooter,
+        target,
+        fire=fire,
+        reduced=reduced,
+        distance=distance(shooter.hex, target.hex),
+        combined_with=carried,
+    )
+
+
+def _carried(st: GameState, apc: Unit) -> Unit | None:
+    cid = apc.status.get("carrying")
+    return st.units[cid] if cid else None
+
+
+# --- Activation effects, command, retreats ---------------------------------------------------------------
+
+
+def activation_effects(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
+    """2.5 step 5: the overrun HQ returns, rally rolls, OPP-used markers off the formation's units."""
+    st = tr.state
+    f = formation(st, fid)
+    if f["overrun"] and f["hq"]:
+        hq = st.units[f["hq"]]
+        host = next((u for u in formation_units(st, fid, hq=False) if u.hex is not None), None)
+        if host is not None:
+            hq.hex = host.hex
+            f["overrun"] = False
+            tr.emit("hq", f"{hq.id} returns, stacked with {host.id} at {_label(st, host.hex)} (rule 3.2)")
+            command_check(rs, tr, formation_units(st, fid, hq=False))
+    for u in formation_units(st, fid):
+        u.status.pop("opp_used", None)
+        if u.status.get("neutralised"):
+            combat.rally_roll(tr, rs.tables, u)
+
+
+def command_check(rs: Blitzkrieg1940, tr: Transition, units: list[Unit] | None) -> None:
+    """3.5: out-of-command markers on and off."""
+    movement.command_check(tr, rs.tables, units)
+
+
+def demoralised_retreat(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
+    """8.5.1: move every unit of the formation along its retreat path; units may exit at their own edge."""
+    st = tr.state
+    paths = movement.demoralised_retreat_paths(rs.tables, st, fid)
+    for uid, path in sorted(paths.items()):
+        u = st.units[uid]
+        if not path:
+            continue
+        if path[-1] is None:
+            u.hex = None
+            u.status["exited"] = True
+            tr.emit("retreat", f"{uid} leaves the map at its own edge (rule 8.5.1)")
+            continue
+        u.hex = path[-1]
+        tr.emit("retreat", f"{uid} retreats to {_label(st, u.hex)} (rule 8.5.1)")
+    if not any(u.hex is not None for u in formation_units(st, fid)) and fid in st.data["chits"]:
+        st.data["removed_chits"].append(fid)
+        formation(st, fid)["removed"] = True
+        tr.emit("retreat", f"{formation(st, fid)['name']} has left the map: its chit is removed (rule 8.5.1)")
+
+
+# --- Legal actions ---------------------------------------------------------------------------------------
+
+
+def movement_points(rs: Blitzkrieg1940, st: GameState, unit: Unit) -> float:
+    """MP the unit has now: what is left of its current move, or its full allowance."""
+    moving = unit.status.get("moving")
+    if moving:
+        return float(moving["mp"] - moving["spent"])
+    return float(movement.mp_allowance(rs.tables, st, unit, action="move"))
+
+
+def move_weight(rs: Blitzkrieg1940, st: GameState, unit: Unit) -> WeightFn:
+    """Weight function for the reachable-hexes overlay."""
+    moving = unit.status.get("moving") or {}
+    return movement.weight_fn(rs.tables, st, unit, in_column=bool(moving.get("column")))
+
+
+def _activation(st: GameState) -> dict[str, Any] | None:
+    return next((x for x in reversed(st.data["frames"]) if x["kind"] == "activation"), None)
+
+
+def _active_units(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Unit]:
+    """Units of the activated formation(s) on the map that have not finished an action."""
+    out = []
+    for fid in f["formations"]:
+        for u in formation_units(st, fid):
+            if u.hex is not None and not u.status.get("acted"):
+                out.append(u)
+    return out
+
+
+def _entering_units(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Unit]:
+    """Reinforcements of the activated formations that may enter now (12.2 [P])."""
+    out = []
+    for fid in f["formations"]:
+        for u in st.units.values():
+            if u.formation == fid and u.hex is None and not u.status.get("exited") and u.steps > 0:
+                arrives = u.status.get("arrives")
+                if arrives is not None and arrives <= st.turn and not u.status.get("acted"):
+                    out.append(u)
+    return sorted(out, key=lambda u: u.id)
+
+
+def _step_options(rs: Blitzkrieg1940, st: GameState, u: Unit, verb: str) -> list[Action]:
+    """One-hex steps ``verb UNIT HEX`` the unit may take now."""
+    out = []
+    for h in _next_hexes(rs, st, u, column=verb == "road", verb=verb):
+        out.append(Action(verb, (u.id, st.board.label(h))))
+    return out
+
+
+def _next_hexes(rs: Blitzkrieg1940, st: GameState, u: Unit, column: bool, verb: str = "move") -> list[Hex]:
+    here = u.hex
+    enemies = movement.enemy_hexes(rs.tables, st, u.side)
+    if here is None:
+        entry = [st.board.parse(x) for x in u.status.get("entry", [])]
+        return [h for h in entry if _step_problem(rs, st, u, None, h, column, verb, enemies) is None]
+    return sorted(
+        h
+        for h in here.neighbours()
+        if h in st.board and _step_problem(rs, st, u, here, h, column, verb, enemies) is None
+    )
+
+
+def _edge_entry_cost(rs: Blitzkrieg1940, st: GameState, u: Unit, b: Hex) -> float | None:
+    """12.2 [P]: a reinforcement pays the entry hex's terrain cost for its movement class (no road rate)."""
+    mclass = movement.move_class(rs.tables, st, u)
+    return movement.terrain_cost(rs.tables, st.board.terrain(b), mclass, along_road=False)
+
+
+def _step_problem(
+    rs: Blitzkrieg1940,
+    st: GameState,
+    u: Unit,
+    a: Hex | None,
+    b: Hex,
+    column: bool,
+    verb: str = "move",
+    enemies: frozenset[Hex] | None = None,
+) -> str | None:
+    """None if ``u`` may step from ``a`` into ``b`` now (``a`` None: entering from off the map); ``verb`` is the
+    action that starts the move (``mf`` moves with half MP)."""
+    moving = u.status.get("moving") or {}
+    label = st.board.label(b)
+    if enemies is None:
+        enemies = movement.enemy_hexes(rs.tables, st, u.side)
+    if b in enemies:
+        return f"{label} holds enemy units: only close combat enters it (rule 9.1)"
+    if column and (a is None or not st.board.has_road(a, b)):
+        return f"no road from {_label(st, a)} to {label} (rule 7.2.1)"
+    if a is None:
+        cost = _edge_entry_cost(rs, st, u, b)
+    else:
+        cost = movement.step_cost(rs.tables, st, u, a, b, in_column=column, enemies=enemies)
+    if cost is None:
+        return f"{u.id} cannot enter {label} ({st.board.terrain(b)}) (rule 7.1, 13.3)"
+    mp = moving.get("mp")
+    if mp is None:
+        action = "move_fire" if verb == "mf" else "move"
+        mp = movement.mp_allowance(rs.tables, st, u, action=action)
+    spent = float(moving.get("spent", 0))
+    if mp <= 0:
+        return f"{u.id} cannot move (rule 8.4, 6.2)"
+    if spent + cost > mp and not (moving.get("moved", 0) == 0 and spent == 0):
+        return f"{u.id} has {mp - spent:g} MP left; {label} costs {cost:g} (rule 7.1)"
+    if a is not None and not movement.doctrine_allows(rs.tables, st, u, a, b):
+        return f"{u.id} may not move farther than its command distance from its HQ (rule 3.4)"
+    if not movement.stacking_ok(rs.tables, st, b, [u]) and not _can_leave(rs, st, u, b, mp - spent - cost, column):
+        limit = rs.tables.sequence.stacking_limit
+        return f"{u.id} could not move on from {label}, which already holds {limit} units (rule 7.3)"
+    return None
+
+
+def _can_leave(rs: Blitzkrieg1940, st: GameState, u: Unit, b: Hex, mp_left: float, column: bool) -> bool:
+    """7.3: a unit may pass through a full hex only if it can go on from it."""
+    for n in b.neighbours():
+        if n not in st.board or any(e.side != u.side and e.hex == n for e in st.iter_units()):
+            continue
+        cost = movement.step_cost(rs.tables, st, u, b, n, in_column=column and st.board.has_road(b, n))
+        if cost is not None and cost <= mp_left and movement.stacking_ok(rs.tables, st, n, [u]):
+            return True
+    return False
+
+
+def _targets(
+    rs: Blitzkrieg1940, st: GameState, shooter: Unit, mode: str, reduced: bool, only: Unit | None = None
+) -> list[Unit]:
+    enemy_hexes = _combat_hexes(rs, st, opponent(st, shooter.side))
+    pool = [only] if only is not None else [t for t in st.iter_units() if t.side != shooter.side]
+    return [t for t in pool if fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None]
+
+
+def frame_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
+    """Legal actions for an activation, window or choice frame."""
+    kind = f["kind"]
+    if kind == "n_choice":
+        return [Action("accept", (f["unit"],)), Action("steploss", (f["unit"],))]
+    if kind == "window":
+        return _window_actions(rs, st, f)
+    if kind != "activation":
+        return []
+    moving = _moving_unit(st, f)
+    if moving is not None:
+        return _unit_actions(rs, st, f, moving)
+    out: list[Action] = []
+    for u in _active_units(rs, st, f):
+        out += _unit_actions(rs, st, f, u)
+    for u in _entering_units(rs, st, f):
+        out += _step_options(rs, st, u, "move")
+    if f.get("salvos"):
+        out += _barrage_actions(rs, st, f)
+    out.append(Action("end"))
+    return out
+
+
+def _moving_unit(st: GameState, f: dict[str, Any]) -> Unit | None:
+    return next((u for u in st.iter_units(f["side"]) if u.status.get("moving")), None)
+
+
+def _unit_actions(
+    rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit, target: Unit | None = None
+) -> list[Action]:
+    """The actions open to one unit now (6.1); ``target`` limits fire to that target."""
+    out: list[Action] = []
+    m = u.status.get("moving")
+    if m:
+        out += _step_options(rs, st, u, "road" if m.get("column") else "move")
+        if m["action"] == "mf" and not m.get("fired"):
+            out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
+        if _stop_problem(rs, st, u) is None:
+            out.append(Action("stop", (u.id,)))
+        return out
+    if u.hex is None:
+        return _step_options(rs, st, u, "move") if u in _entering_units(rs, st, f) else []
+    neutralised = bool(u.status.get("neutralised"))
+    if not neutralised or _is_hq(rs, u):
+        out += _step_options(rs, st, u, "move")
+        if any(st.board.has_road(u.hex, n) for n in u.hex.neighbours() if n in st.board):
+            out += _step_options(rs, st, u, "road")
+    if not _is_hq(rs, u):
+        out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
+        if not neutralised:
+            out += _step_options(rs, st, u, "mf")
+            out += [Action("fm", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
+    return out
+
+
+def _stop_problem(rs: Blitzkrieg1940, st: GameState, u: Unit) -> str | None:
+    """7.3: a unit may not end its action in an overstacked hex."""
+    assert u.hex is not None
+    if not movement.stacking_ok(rs.tables, st, u.hex, []):
+        return f"{_label(st, u.hex)} would hold more than {rs.tables.sequence.stacking_limit} units (rule 7.3)"
+    return None
+
+
+def _barrage_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
+    out: list[Action] = []
+    salvos: list[str] = f["salvos"]
+    side = f["side"]
+    enemy_hexes = sorted({u.hex for u in st.iter_units() if u.side != side and u.hex is not None})
+    if "stuka" in salvos:
+        out += [Action("stuka", (st.board.label(h),)) for h in enemy_hexes]
+    observers = [u for u in st.iter_units(side) if _is_hq(rs, u)]
+    for cal in sorted(set(salvos) - {"stuka"}):
+        for h in enemy_hexes:
+            for obs in observers:
+                if _observer_problem(rs, st, obs, h) is None:
+                    out.append(Action("salvo", (st.board.label(h), cal, obs.id)))
+    return out
+
+
+def _observer_problem(rs: Blitzkrieg1940, st: GameState, obs: Unit, h: Hex) -> str | None:
+    """8.6.1 [P]: an HQ with LOS to the hex and at least one visible enemy unit in it."""
+    assert obs.hex is not None
+    enemies = [u for u in st.units_at(h) if u.side != obs.side]
+    if not enemies:
+        return f"no enemy unit at {st.board.label(h)} (rule 8.6.1)"
+    if not any(sees(rs, st, obs, e).visible for e in enemies):
+        return f"{obs.id} cannot see an enemy unit at {st.board.label(h)} (rule 8.6.1)"
+    return None
+
+
+# --- Checks ------------------------------------------------------------------------------------------------
+
+
+def check_frame(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> None:
+    """Raise IllegalActionError with the reason if ``action`` is not allowed in frame ``f``."""
+    verb = action.verb
+    for arg in action.args[:1]:
+        if verb not in ("salvo", "stuka") and arg not in st.units and verb in VERBS:
+            raise InvalidActionError(f"no unit {arg!r}")
+    kind = f["kind"]
+    legal = _candidate_actions(rs, st, f, action)
+    if action in legal:
+        return
+    if verb in ("move", "road", "mf") and len(action.args) > 2 and kind == "activation":
+        # A path: the first step must be legal; the rest is checked as the unit goes.
+        first = Action(verb, action.args[:2])
+        if first in legal or Action("move" if verb == "mf" else verb, action.args[:2]) in legal:
+            return
+    raise IllegalActionError(_why_not(rs, st, f, action, legal))
+
+
+def _candidate_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> list[Action]:
+    """The legal actions that ``action`` could be one of (only the acting unit's, to keep checks cheap)."""
+    if f["kind"] != "activation":
+        return frame_actions(rs, st, f)
+    verb, args = action.verb, action.args
+    if verb == "end":
+        return [Action("end")] if _moving_unit(st, f) is None else []
+    if verb in ("salvo", "stuka"):
+        return _barrage_actions(rs, st, f) if _moving_unit(st, f) is None else []
+    u = st.units.get(args[0]) if args else None
+    if u is None or u.side != f["side"] or u.formation not in f["formations"] or u.status.get("acted"):
+        return []
+    moving = _moving_unit(st, f)
+    if moving is not None and moving.id != u.id:
+        return []
+    target = st.units.get(args[1]) if verb in ("fire", "fm") and len(args) > 1 else None
+    return _unit_actions(rs, st, f, u, target)
+
+
+def _why_not(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action, legal: list[Action]) -> str:
+    from .sequence import waiting_for  # noqa: PLC0415
+
+    verb, args = action.verb, action.args
+    kind = f["kind"]
+    if kind == "window" and verb not in ("opp", "retfire", "retreat", "close"):
+        return f"Cannot {action}: {waiting_for(st, f)} (rule 6.3.4)"
+    if kind == "n_choice" and verb not in ("accept", "steploss"):
+        owner = st.units[f["unit"]].side.title()
+        return f"Cannot {action}: {owner} must first accept N or take a step loss on {f['unit']} (rule 8.3)"
+    if kind == "activation":
+        if verb in ("fire", "fm", "move", "road", "mf", "stop") and args:
+            u = st.units.get(args[0])
+            if u is None:
+                return f"no unit {args[0]!r}"
+            if u.side != f["side"] or u.formation not in f["formations"]:
+                return f"Cannot {action}: {u.id} is not in the activated formation (rule 5.2)"
+            if u.status.get("acted"):
+                return f"Cannot {action}: {u.id} has already acted in this activation (rule 6.1)"
+            moving = next((x for x in st.iter_units(f["side"]) if x.status.get("moving")), None)
+            if moving is not None and moving.id != u.id:
+                return f"Cannot {action}: {moving.id} must finish its action first (rule 6.1 [P])"
+            if verb in ("fire", "fm") and len(args) == 2 and args[1] in st.units:
+                why = fire_problem(rs, st, u, st.units[args[1]], "active", verb == "fm")
+                if why:
+                    return f"Cannot fire: {why}"
+                if u.status.get("neutralised") and verb == "fm":
+                    return f"Cannot {action}: a neutralised unit cannot move (rule 8.4)"
+            if verb in ("move", "road", "mf") and len(args) >= 2:
+                try:
+                    b = st.board.parse(args[1])
+                except ValueError as err:
+                    return str(err)
+                if u.status.get("neutralised") and not _is_hq(rs, u):
+                    return f"Cannot move {u.id}: a neutralised unit cannot move (rule 8.4)"
+                a = u.hex
+                if a is not None and distance(a, b) != 1:
+                    return f"Cannot move {u.id}: {args[1]} is not adjacent to {_label(st, a)}"
+                why = _step_problem(rs, st, u, a, b, verb == "road", verb)
+                if why:
+                    return f"Cannot move {u.id}: {why}"
+            if verb == "stop":
+                why = _stop_problem(rs, st, u)
+                if why:
+                    return f"Cannot stop {u.id}: {why}"
+        if verb in ("salvo", "stuka"):
+            if not f.get("salvos"):
+                return "Cannot fire a barrage: no artillery or Stuka chit is active (rule 8.6)"
+            if verb == "salvo" and len(args) >= 3 and args[2] in st.units:
+                try:
+                    why = _observer_problem(rs, st, st.units[args[2]], st.board.parse(args[0]))
+                except ValueError as err:
+                    why = str(err)
+                if why:
+                    return f"Cannot fire the salvo: {why}"
+    choices = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
+    return f"Cannot {action} now: {waiting_for(st, f)}; legal now: {choices}"
+
+
+# --- Applying --------------------------------------------------------------------------------------------
+
+
+def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
+    """Apply a legal action to the top frame ``f``."""
+    st = tr.state
+    verb, args = action.verb, action.args
+    kind = f["kind"]
+    if kind == "n_choice":
+        st.data["frames"].remove(f)
+        u = st.units[f["unit"]]
+        if verb == "steploss":
+            combat.take_step_instead(tr, rs.tables, u, f.get("cause", "N result"))
+        else:
+            tr.emit("choice", f"{u.id} stays neutralised (rule 8.3)")
+        return
+    if kind == "window":
+        _apply_window(rs, tr, f, action)
+        return
+    # Activation.
+    if verb == "end":
+        from .sequence import end_activation  # noqa: PLC0415
+
+        end_activation(rs, tr, f)
+        return
+    if verb in ("salvo", "stuka"):
+        _barrage(rs, tr, f, action)
+        return
+    u = st.units[args[0]]
+    if verb in ("move", "road", "mf"):
+        moving = u.status.get("moving")
+        if not moving:
+            act = "mf" if verb == "mf" else "move"
+            mp = movement.mp_allowance(rs.tables, st, u, action="move_fire" if act == "mf" else "move")
+            u.status["moving"] = {
+                "action": act,
+                "mp": mp,
+                "spent": 0.0,
+                "moved": 0,
+                "column": verb == "road",
+                "fired": False,
+                "from": _label(st, u.hex),
+            }
+            if verb == "road":
+                u.status["column"] = True
+        for i, label in enumerate(args[1:]):
+            if i > 0 and _step_problem(rs, st, u, u.hex, st.board.parse(label), verb == "road") is not None:
+                tr.emit("move", f"{u.id} stops at {_label(st, u.hex)}: it cannot go on to {label}")
+                break
+            if not _enter(rs, tr, u, st.board.parse(label), column=verb == "road"):
+                break
+        _maybe_finish(rs, tr, u)
+        return
+    if verb == "stop":
+        _finish_action(rs, tr, u)
+        return
+    if verb in ("fire", "fm"):
+        moving = u.status.get("moving")
+        reduced = verb == "fm" or bool(moving and moving["action"] == "mf")
+        target = st.units[args[1]]
+        if verb == "fm":
+            mp = movement.mp_allowance(rs.tables, st, u, action="move_fire")
+            u.status["moving"] = {"action": "fm", "mp": mp, "spent": 0.0, "moved": 0, "column": False, "fired": True}
+        elif moving:
+            moving["fired"] = True
+        direct_fire(rs, tr, u, target, mode="active", reduced=reduced)
+        if verb == "fire" and not moving:
+            _finish_action(rs, tr, u)
+        else:
+            _maybe_finish(rs, tr, u)
+        return
+    raise IllegalActionError(f"{action} is not possible here")  # pragma: no cover
+
+
+def _enter(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
+    """Move ``u`` one hex; False when its move stops there (neutralised, eliminated, a window opened)."""
+    st = tr.state
+    a = u.hex
+    cost = _edge_entry_cost(rs, st, u, b) if a is None else movement.step_cost(rs.tables, st, u, a, b, in_column=column)
+    assert cost is not None
+    m = u.status["moving"]
+    m["spent"] = float(m["spent"]) + cost
+    m["moved"] = int(m["moved"]) + 1
+    if column and (a is None or not st.board.has_road(a, b)):
+        m["column"] = False
+        u.status.pop("column", None)
+    u.hex = b
+    label = st.board.label(b)
+    tr.emit("move", f"{u.id} enters {label} ({cost:g} MP)", unit=u.id, hex=label)
+    _hold_hex(rs, st, u, b)
+    if a is None:
+        u.status.pop("arrives", None)
+        u.status.pop("entry", None)
+    # 10.1: an enemy minefield attacks the unit entering it.
+    mine_side = st.data["mines"].get(label)
+    if mine_side is not None and mine_side != u.side:
+        combat.mine_attack(tr, rs.tables, u, label)
+        if u.hex is None or u.status.get("neutralised"):
+            return False
+    # 6.3.4: a movement window for the passive side.
+    return not open_window(rs, tr, "move", u, hexes=[b])
+
+
+def _hold_hex(rs: Blitzkrieg1940, st: GameState, u: Unit, h: Hex) -> None:
+    """11: the last side to move a combat unit through an objective hex holds it."""
+    label = st.board.label(h)
+    if label in st.data["held_by"] and not _is_hq(rs, u):
+        st.data["held_by"][label] = u.side
+
+
+def _maybe_finish(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
+    """Finish the unit's action when nothing is left for it to do."""
+    st = tr.state
+    m = u.status.get("moving")
+    if not m or u.hex is None:
+        _finish_action(rs, tr, u)
+        return
+    if u.status.get("neutralised") and not _is_hq(rs, u):
+        _finish_action(rs, tr, u)  # 8.4: a moving unit that becomes neutralised stops at once
+        return
+    if frame(st) is not None and frame(st)["kind"] != "activation":  # type: ignore[index]
+        return  # a window or a choice interrupts; the unit goes on afterwards
+    can_step = bool(_next_hexes(rs, st, u, column=bool(m.get("column"))))
+    can_fire = m["action"] == "mf" and not m.get("fired") and bool(_targets(rs, st, u, "active", True))
+    if not can_step and not can_fire and _stop_problem(rs, st, u) is None:
+        _finish_action(rs, tr, u)
+
+
+def _finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
+    """6.1: the unit's action is over."""
+    u.status.pop("moving", None)
+    u.status.pop("column", None)
+    u.status["acted"] = True
+    act = _activation(tr.state)
+    if act is not None and any(formation(tr.state, fid)["demoralised"] for fid in act["formations"]):
+        act["ending"] = True  # 8.5.1 [P]: the activation ends after the acting unit's action
+
+
+def auto_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
+    """Resolve frames that need no decision; True if something was done."""
+    st = tr.state
+    if f["kind"] == "window":
+        if not _window_actions(rs, st, f, include_close=False):
+            st.data["frames"].remove(f)
+            _resume_mover(rs, tr, f)
+            return True
+        return False
+    if f["kind"] == "activation":
+        if f.get("ending") and not any(u.status.get("moving") for u in st.units.values()):
+            from .sequence import end_activation  # noqa: PLC0415
+
+            tr.emit("activate", "The formation is demoralised: its activation ends (rule 8.5.1)")
+            end_activation(rs, tr, f)
+            return True
+        moving = next((u for u in st.iter_units(f["side"]) if u.status.get("moving")), None)
+        if moving is None:
+            return False
+        stuck = moving.hex is None or (moving.status.get("neutralised") and not _is_hq(rs, moving))
+        if stuck:
+            _finish_action(rs, tr, moving)
+            return True
+    return False
+
+
+def _resume_mover(rs: Blitzkrieg1940, tr: Transition, window: dict[str, Any]) -> None:
+    uid = window.get("active")
+    if uid and uid in tr.state.units and tr.state.units[uid].status.get("moving"):
+        _maybe_finish(rs, tr, tr.state.units[uid])
+
+
+# --- Fire --------------------------------------------------------------------------------------------------
+
+
+def direct_fire(rs: Blitzkrieg1940, tr: Transition, shooter: Unit, target: Unit, *, mode: str, reduced: bool) -> None:
+    """8.1–8.3: one shot; then the fire window (active fire only)."""
+    st = tr.state
+    factor = _factor(rs, st, shooter, target, "direct", reduced)
+    how = {"active": "fires at", "opportunity": "opportunity-fires at", "return": "returns fire at"}[mode]
+    dice = tr.roll(
+        6,
+        2,
+        f"{shooter.id} {how} {target.id} (rule 8.2)",
+        column=str(factor.column),
+        shifts=list(factor.modifiers),
+    )
+    roll = sum(dice)
+    result = combat.resolve(rs.tables, factor.column, roll, target)
+    if mode == "active":
+        # 6.3.4: the fire window follows the result; the owner's N choice (pushed above it) comes first.
+        open_window(rs, tr, "fire", shooter, fired_at=target.id, lazy=True)
+    _apply_result(rs, tr, target, result, f"{shooter.id}'s fire")
+
+
+def _apply_result(rs: Blitzkrieg1940, tr: Transition, target: Unit, result: str, cause: str) -> None:
+    """8.3: apply a CRT result; the owner may take a step loss instead of N (not if already neutralised)."""
+    st = tr.state
+    names = {"-": "no effect", "red_n": "N (red)", "n": "N", "step": "one step loss"}
+    tr.emit("result", f"{cause} on {target.id}: {names[result]} (rule 8.3)", unit=target.id, result=result)
+    if result == "step":
+        combat.step_loss(tr, rs.tables, target, cause)
+    elif result in ("n", "red_n"):
+        fresh = not target.status.get("neutralised") and not _is_hq(rs, target)
+        combat.neutralise(tr, rs.tables, target, cause)
+        if fresh and target.hex is not None and target.status.get("neutralised"):
+            # 8.3: the owner may take a step loss instead (only a unit that was not neutralised before).
+            push(st, "n_choice", target.side, unit=target.id, cause=cause)
+
+
+def _barrage(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
+    """8.6: artillery salvos (observer, transmission) and Stuka attacks; group fire (8.6.2)."""
+    st = tr.state
+    h = st.board.parse(action.args[0])
+    label = st.board.label(h)
+    if action.verb == "stuka":
+        count = int(action.args[1]) if len(action.args) > 1 else 1
+        kind, observer = "stuka", None
+        attack = rs.tables.artillery.stuka_attack
+    else:
+        kind = action.args[1]
+        observer = st.units[action.args[2]]
+        count = int(action.args[3]) if len(action.args) > 3 else 1
+        attack = rs.tables.artillery.calibres[kind].attack
+    salvos: list[str] = f["salvos"]
+    count = min(count, salvos.count(kind))
+    # 6.3.4: after the attacks only units in the target hex may retreat.
+    open_window(rs, tr, "indirect", None, hexes=[h], lazy=True)
+    for n in range(count):
+        salvos.remove(kind)
+        if not any(u.side != f["side"] for u in st.units_at(h)):
+            tr.emit(
+                "barrage",
+                f"No enemy unit is left at {label}: the remaining {count - n} attack(s) are lost (rule 8.6.2)",
+            )
+            for _ in range(count - n - 1):
+                salvos.remove(kind)
+            break
+        if observer is not None and not combat.transmit(tr, rs.tables, observer, h):
+            continue
+        before = {u.id: bool(u.status.get("neutralised")) for u in st.units_at(h)}
+        results = combat.indirect_attack(tr, rs.tables, st, h, attack, f"{kind} attack on {label} (rule 8.6.1)")
+        for uid, res in sorted(results.items(), reverse=True):
+            u = st.units[uid]
+            fresh = not before.get(uid) and not _is_hq(rs, u)
+            if res in ("n", "red_n") and u.hex is not None and fresh and u.status.get("neutralised"):
+                push(st, "n_choice", u.side, unit=uid, cause=f"{kind} attack")
+
+
+# --- Reaction windows ------------------------------------------------------------------------------------
+
+
+def open_window(
+    rs: Blitzkrieg1940,
+    tr: Transition,
+    trigger: str,
+    active: Unit | None,
+    *,
+    hexes: list[Hex] | None = None,
+    fired_at: str | None = None,
+    lazy: bool = False,
+) -> bool:
+    """6.3.4: open a reaction window for the passive side if any reaction is possible; True if opened.
+
+    With ``lazy`` the window is pushed anyway and checked when it comes to the top (it closes by itself when
+    no reaction is possible then).
+    """
+    st = tr.state
+    act = _activation(st)
+    if act is None:
+        return False
+    passive = opponent(st, act["side"])
+    w = {
+        "kind": "window",
+        "side": passive,
+        "trigger": trigger,
+        "active": active.id if active is not None else None,
+        "hexes": [st.board.label(h) for h in (hexes or [])],
+        "fired_at": fired_at,
+        "reacted": [],
+        "step": 0,
+    }
+    if not lazy and not _window_actions(rs, st, w, include_close=False):
+        return False
+    st.data["frames"].append(w)
+    return True
+
+
+def _reaction_value(rs: Blitzkrieg1940, st: GameState, u: Unit) -> int:
+    t = _t(rs, u)
+    return int(rs.tables.reaction.value(u.side, t.kind, u.formation))
+
+
+def _reaction_mods(rs: Blitzkrieg1940, st: GameState, u: Unit, trigger: Unit | None) -> list[Modifier]:
+    """13.5: exhausted +1, out of command +1, neutralised +1, triggering enemy adjacent −1."""
+    mods = rs.tables.reaction.modifiers
+    out = []
+    if u.formation is not None and formation(st, u.formation)["exhausted"]:
+        out.append(Modifier(mods["exhausted"].value, "formation exhausted (rule 5.4)"))
+    if u.status.get("ooc"):
+        out.append(Modifier(mods["out_of_command"].value, "out of command (rule 6.2)"))
+    if u.status.get("neutralised"):
+        out.append(Modifier(mods["neutralised"].value, "neutralised (13.5)"))
+    if trigger is not None and trigger.hex is not None and u.hex is not None and distance(trigger.hex, u.hex) == 1:
+        out.append(Modifier(mods["trigger_adjacent"].value, "the enemy unit is adjacent (13.5)"))
+    return out
+
+
+def _reaction_test(rs: Blitzkrieg1940, tr: Transition, u: Unit, trigger: Unit | None, what: str) -> bool:
+    """6.4: 2d6 + modifiers ≤ the reaction value."""
+    st = tr.state
+    value = _reaction_value(rs, st, u)
+    mods = _reaction_mods(rs, st, u, trigger)
+    roll = sum(tr.roll(6, 2, f"{u.id} reaction test: {what} (rule 6.4)", target=value, modifiers=mods))
+    ok = roll + sum(m.value for m in mods) <= value
+    tr.emit("reaction", f"{u.id} {'passes' if ok else 'fails'} its reaction test (rule 6.4)")
+    return ok
+
+
+def _window_actions(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], include_close: bool = True) -> list[Action]:
+    out: list[Action] = []
+    side = w["side"]
+    active = st.units.get(w["active"]) if w.get("active") else None
+    reacted = set(w["reacted"])
+    step = w["step"]
+    active_ok = active is not None and active.hex is not None
+    # 1. Return fire (fire windows only).
+    if w["trigger"] == "fire" and step <= 0 and active_ok and w.get("fired_at"):
+        u = st.units[w["fired_at"]]
+        able = u.hex is not None and u.id not in reacted and not u.status.get("returned") and active is not None
+        if able and active is not None and fire_problem(rs, st, u, active, "return", False) is None:
+            out.append(Action("retfire", (u.id, active.id)))
+    # 2. Opportunity fire.
+    if w["trigger"] in ("move", "fire") and step <= 1 and active_ok and active is not None:
+        for u in st.iter_units(side):
+            if u.id in reacted or u.status.get("opp_used") or _is_hq(rs, u):
+                continue
+            if fire_problem(rs, st, u, active, "opportunity", False) is None:
+                out.append(Action("opp", (u.id, active.id)))
+    # 3. Retreats.
+    for u in _retreat_candidates(rs, st, w, active):
+        if u.id in reacted:
+            continue
+        for h in movement.retreat_options(rs.tables, st, u):
+            out.append(Action("retreat", (u.id, st.board.label(h))))
+    if out and include_close:
+        out.append(Action("close"))
+    return out
+
+
+def _retreat_candidates(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], active: Unit | None) -> list[Unit]:
+    """6.3.3: LOS to the moving enemy, the enemy moved adjacent, just fired at, or in the barrage hex."""
+    side = w["side"]
+    out = []
+    for u in st.iter_units(side):
+        if u.status.get("retreated") or u.hex is None:
+            continue
+        if w["trigger"] == "indirect":
+            ok = st.board.label(u.hex) in w["hexes"]
+        elif w["trigger"] == "fire":
+            ok = u.id == w.get("fired_at")
+        else:
+            ok = (
+                active is not None
+                and active.hex is not None
+                and (distance(u.hex, active.hex) == 1 or sees(rs, st, u, active).visible)
+            )
+        if ok:
+            out.append(u)
+    return out
+
+
+def _apply_window(rs: Blitzkrieg1940, tr: Transition, w: dict[str, Any], action: Action) -> None:
+    st = tr.state
+    verb, args = action.verb, action.args
+    if verb == "close":
+        st.data["frames"].remove(w)
+        _resume_mover(rs, tr, w)
+        return
+    u = st.units[args[0]]
+    w["reacted"].append(u.id)
+    active = st.units.get(w["active"]) if w.get("active") else None
+    if verb == "retfire":
+        w["step"] = max(w["step"], 1)
+        u.status["returned"] = True
+        if _reaction_test(rs, tr, u, active, "return fire") and active is not None:
+            direct_fire(rs, tr, u, active, mode="return", reduced=False)
+    elif verb == "opp":
+        w["step"] = max(w["step"], 1)
+        u.status["opp_used"] = True
+        if _reaction_test(rs, tr, u, active, "opportunity fire") and active is not None:
+            direct_fire(rs, tr, u, active, mode="opportunity", reduced=False)
+    elif verb == "retreat":
+        w["step"] = 2
+        if u.status.get("neutralised") and not _reaction_test(rs, tr, u, active, "retreat while neutralised"):
+            return
+        u.status["retreated"] = True
+        dest = st.board.parse(args[1])
+        path = movement.retreat_path(rs.tables, st, u, dest)
+        if path is None:
+            tr.emit("retreat", f"{u.id} cannot retreat to {args[1]} (rule 6.3.3)")
+            return
+        for h in path:
+            u.hex = h
+            label = st.board.label(h)
+            mine_side = st.data["mines"].get(label)
+            if mine_side is not None and mine_side != u.side:
+                combat.mine_attack(tr, rs.tables, u, label, retreating=True)
+                if u.hex is None:
+                    break
+        tr.emit("retreat", f"{u.id} retreats to {_label(st, u.hex)} (rule 6.3.3)")
+        command_check(rs, tr, [u])
+
+
+# --- Explanations and odds --------------------------------------------------------------------------------
+
+
+def explain(rs: Blitzkrieg1940, st: GameState, action: Action) -> str:
+    """A sentence saying what ``action`` does."""
+    help_line = {**VERBS}.get(action.verb)
+    if action.verb in ("fire", "fm", "opp", "retfire") and len(action.args) == 2:
+        o = odds(rs, st, action)
+        if o is not None:
+            return f"{action}: {o.note}"
+    return f"{action}" + (f" — {help_line.split(' — ', 1)[1]}" if help_line and " — " in help_line else "")
+
+
+def odds(rs: Blitzkrieg1940, st: GameState, action: Action) -> Odds | None:
+    """Exact result distribution of a shot (fire, move-and-fire, opportunity or return fire)."""
+    if action.verb not in ("fire", "fm", "opp", "retfire") or len(action.args) != 2:
+        return None
+    shooter, target = st.units.get(action.args[0]), st.units.get(action.args[1])
+    if shooter is None or target is None or shooter.hex is None or target.hex is None:
+        return None
+    moving = shooter.status.get("moving") or {}
+    reduced = action.verb == "fm" or (action.verb == "fire" and moving.get("action") == "mf")
+    factor = _factor(rs, st, shooter, target, "direct", reduced)
+    if factor.column is None:
+        return None
+    return Odds(action, tuple(combat.odds_entries(rs.tables, factor.column, target)), note=factor.explain())

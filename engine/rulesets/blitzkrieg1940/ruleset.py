@@ -1,0 +1,289 @@
+"""Provides the Blitzkrieg 1940 ruleset class: setup from a scenario, dispatch of decisions, queries."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, ClassVar
+
+from engine.actions import Action
+from engine.board import Board
+from engine.dice import DiceSource
+from engine.errors import IllegalActionError, InvalidActionError, Problem
+from engine.hexgrid import Hex
+from engine.los import LosPolicy
+from engine.odds import Odds
+from engine.pathing import WeightFn
+from engine.rules import Ruleset, Transition
+from engine.scenario import Scenario
+from engine.state import GameState, Outcome, Unit
+
+from . import actions, sequence
+from .data import Tables, load_tables, raw_table
+from .model import formation, formation_units, frame, new_formation
+from .sight import SightRules, los_policy
+
+__all__ = ["Blitzkrieg1940"]
+
+
+class Blitzkrieg1940(Ruleset):
+    """Blitzkrieg 1940 (Hannut, Stonne): company level, chit-pull formation activation, 2d6."""
+
+    id = "blitzkrieg1940"
+    title = "Blitzkrieg 1940 — Hannut & Stonne"
+    version = "1"
+    verbs: ClassVar[Mapping[str, str]] = {**sequence.VERBS, **actions.VERBS}
+    scenario_keys = frozenset({"chits", "schedule", "zones", "markers", "special"})
+
+    @cached_property
+    def tables(self) -> Tables:
+        """Every rule table of ``data/*.toml``."""
+        return load_tables()
+
+    @cached_property
+    def sight_rules(self) -> SightRules:
+        """Line-of-sight and visibility values (4.1)."""
+        return SightRules.from_data(raw_table("visibility"))
+
+    # --- Scenario checks --------------------------------------------------------------------------------
+
+    def can_stand(self, unit_type: str, terrain_class: str) -> bool:
+        """7.3 [P]: a unit may be set up only where it could move (no wheeled unit in woods)."""
+        t = self.tables.units[unit_type]
+        if t.category == "hq":
+            return True
+        return self.tables.terrain.classes[terrain_class].entry_cost(t.move_class) is not None
+
+    def validate_scenario(self, scenario: Scenario) -> list[Problem]:
+        """Formations, chits and setup checked against the rule tables (12, 13.7)."""
+        from .setup import check_setup, scenario_consistency  # noqa: PLC0415
+
+        board = Board(scenario.map, self.terrain_codes)
+        return [*check_setup(scenario, self.tables, board), *scenario_consistency(scenario, self.tables)]
+
+    # --- Setup ------------------------------------------------------------------------------------------
+
+    def setup(self, scenario: Scenario, board: Board, dice: DiceSource) -> GameState:
+        """The state before the first decision: units placed, formations, chits, markers (12)."""
+        raw = scenario.raw
+        units: dict[str, Unit] = {}
+        for spec in scenario.units:
+            t = self.tables.units[spec.type]
+            status = dict(spec.status)
+            if (spec.arrives is not None and spec.arrives > 1) or spec.hex is None:
+                status["arrives"] = spec.arrives or 1
+                status["entry"] = [board.label(h) for h in spec.entry]
+            steps = spec.steps if spec.steps is not None else t.steps
+            units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, steps, spec.formation, status)
+        formations: dict[str, Any] = {}
+        chits: dict[str, Any] = {}
+        for f in raw.get("formations", []):
+            fid = f["id"]
+            ff = int(f.get("ff", self.tables.formations[fid].ff if fid in self.tables.formations else 8))
+            name = f.get("name") or (self.tables.formations[fid].name if fid in self.tables.formations else fid)
+            rec = new_formation(f["side"], name, f.get("hq"), ff, bool(f.get("independent", False)))
+            members = [u for u in units.values() if u.formation == fid and u.id != rec["hq"]]
+            rec["steps_total"] = sum(self.tables.units[u.type].steps for u in members)
+            rec["steps_lost"] = sum(self.tables.units[u.type].steps - u.steps for u in members if u.hex is not None)
+            rec["steps_lost"] += int(f.get("setup_step_losses", 0))
+            rec["steps_total"] += int(f.get("setup_step_losses", 0))
+            rec["leaves"] = f.get("leaves")
+            formations[fid] = rec
+            if f.get("chit", True):
+                chits[fid] = {
+                    "kind": "formation",
+                    "side": f["side"],
+                    "formation": fid,
+                    "turn": int(f.get("arrives", 1)),
+                }
+        for c in raw.get("chits", []):
+            for n in range(1, int(c.get("count", 1)) + 1):
+                cid = f"{c['side'][:3]}-{c['kind']}-{int(c.get('turn', 1))}-{n}"
+                chits[cid] = {"kind": c["kind"], "side": c["side"], "turn": int(c.get("turn", 1))}
+                if "salvos" in c:
+                    chits[cid]["salvos"] = list(c["salvos"])
+        mines: dict[str, str] = {}
+        forts: list[str] = []
+        for m in raw.get("markers", []):
+            for label in str(m["hex"]).split():
+                if m["kind"] == "minefield":
+                    mines[label] = m.get("side", "french")
+                elif m["kind"] == "fortification":
+                    forts.append(label)
+        special = dict(raw.get("special", {}))
+        victory = dict(raw.get("victory", {}))
+        held_by: dict[str, str] = {}
+        holder = special.get("initial_holder")
+        for key in ("objectives", "hexes"):
+            for label in str(victory.get(key, "")).split():
+                if holder:
+                    held_by[label] = holder
+        data: dict[str, Any] = {
+            "scenario": scenario.id,
+            "turns": scenario.turns,
+            "formations": formations,
+            "chits": chits,
+            "cup": [],
+            "carried": None,
+            "next_first": None,
+            "pass_owner": None,
+            "players": {
+                s: {"replays": [], "general": None, "general_free": False, "held": None, "activated": [], "skipped": []}
+                for s in scenario.side_ids()
+            },
+            "frames": [],
+            "removed_chits": [],
+            "mines": mines,
+            "forts": sorted(forts),
+            "held_by": held_by,
+            "victory": victory,
+            "special": special,
+            "schedule": list(raw.get("schedule", [])),
+            "edges": {
+                s.id: dict(raw_side).get("edge")
+                for s, raw_side in zip(scenario.sides, raw.get("sides", []), strict=False)
+            },
+        }
+        return GameState(
+            ruleset=self.id,
+            scenario=scenario.id,
+            sides=scenario.side_ids(),
+            board=board,
+            units=units,
+            turn=1,
+            phase="setup",
+            to_act=scenario.first,
+            data=data,
+            dice=dice,
+        )
+
+    def begin(self, tr: Transition) -> None:
+        sequence.begin_game(self, tr)
+        sequence.advance(self, tr)
+
+    # --- Decisions --------------------------------------------------------------------------------------
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        f = frame(state)
+        if f is None or state.outcome is not None:
+            return []
+        if f["kind"] in sequence.SEQUENCE_FRAMES:
+            return sequence.sequence_actions(self, state, f)
+        return actions.frame_actions(self, state, f)
+
+    def check(self, state: GameState, action: Action) -> None:
+        f = frame(state)
+        if f is None:
+            raise IllegalActionError("nobody is to decide now")
+        if f["kind"] in sequence.SEQUENCE_FRAMES:
+            sequence.check_sequence(self, state, f, action)
+        else:
+            actions.check_frame(self, state, f, action)
+
+    def apply(self, tr: Transition, action: Action) -> None:
+        f = frame(tr.state)
+        assert f is not None
+        if f["kind"] in sequence.SEQUENCE_FRAMES:
+            sequence.apply_sequence(self, tr, f, action)
+        else:
+            actions.apply_frame(self, tr, f, action)
+        sequence.advance(self, tr)
+
+    def parse_action(self, state: GameState, text: str) -> Action:
+        action = super().parse_action(state, text)
+        for arg in action.args:
+            if arg[:1].isdigit():
+                try:
+                    state.board.parse(arg)
+                except ValueError as err:
+                    raise InvalidActionError(str(err)) from None
+        return action
+
+    def explain(self, state: GameState, action: Action) -> str:
+        return actions.explain(self, state, action)
+
+    def odds(self, state: GameState, action: Action) -> Odds | None:
+        return actions.odds(self, state, action)
+
+    def view(self, state: GameState, side: str) -> GameState:
+        """Blitzkrieg hides nothing but the dice: both players see the whole map, the piles and the cup's
+        contents (which follow from the public chit lists anyway)."""
+        return super().view(state, side)
+
+    # --- Maps -------------------------------------------------------------------------------------------
+
+    def los_policy(self, state: GameState) -> LosPolicy:
+        return los_policy(self.sight_rules)
+
+    def movement_points(self, state: GameState, unit: Unit) -> float:
+        return actions.movement_points(self, state, unit)
+
+    def move_weight(self, state: GameState, unit: Unit) -> WeightFn:
+        return actions.move_weight(self, state, unit)
+
+    # --- Hooks of the sequence of play ------------------------------------------------------------------
+
+    def turns(self, st: GameState) -> int:
+        """The scenario's length in turns."""
+        return int(st.data["turns"])
+
+    def recovery_first_side(self, st: GameState) -> str:
+        """2.1 step 5 [P]: the German player's demoralised formations test first."""
+        return "german" if "german" in st.sides else st.sides[0]
+
+    def turn_start_events(self, tr: Transition) -> None:
+        """Scheduled events at the start of a turn (12.2: chits added in the administration phase)."""
+        # Chits scheduled by turn are added through their "turn" key when the cup is rebuilt.
+
+    def turn_end_events(self, tr: Transition) -> None:
+        """2.10 step 2: formations leaving play at the end of this turn (Stonne turn 3: II/PZ.R)."""
+        st = tr.state
+        for fid, rec in sorted(st.data["formations"].items()):
+            if rec.get("leaves") == st.turn and not rec["removed"]:
+                rec["removed"] = True
+                for u in formation_units(st, fid, on_map=False):
+                    u.hex = None
+                    u.status["exited"] = True
+                if fid in st.data["chits"]:
+                    st.data["removed_chits"].append(fid)
+                if st.data.get("next_first") == fid:
+                    st.data["next_first"] = None
+                tr.emit("withdraw", f"{rec['name']} leaves play at the end of turn {st.turn} (rule 12.2)")
+
+    def command_check(self, tr: Transition, units: list[Unit] | None) -> None:
+        """3.5: mark units out of command (all units, or the ones given)."""
+        actions.command_check(self, tr, units)
+
+    def demoralised_retreat(self, tr: Transition, fid: str) -> None:
+        """8.5.1: every unit of a demoralised formation that failed recovery retreats toward its own edge."""
+        actions.demoralised_retreat(self, tr, fid)
+
+    def activation_effects(self, tr: Transition, fid: str) -> None:
+        """2.5 step 5: overrun HQ returns, reinforcements may enter, rally rolls, OPP-used markers off."""
+        actions.activation_effects(self, tr, fid)
+
+    def victory_check(self, st: GameState, final: bool) -> Outcome | None:
+        """2.10 step 3: Hannut VP windows every turn, Stonne possession at the end."""
+        from .victory import victory_check  # noqa: PLC0415
+
+        return victory_check(self.tables, st, final=final)
+
+    def ff(self, st: GameState, fid: str) -> int:
+        """The formation factor in force (5.4: −2 while exhausted)."""
+        return sequence.ff_now(st, fid, self)
+
+    def half_up(self, mp: float) -> int:
+        """Half, rounded up (6.1)."""
+        return math.ceil(mp / 2)
+
+    def hex_of(self, st: GameState, label: str) -> Hex:
+        """Parse a hex label on this game's map (InvalidActionError if it is not on it)."""
+        try:
+            return st.board.parse(label)
+        except ValueError as err:
+            raise InvalidActionError(str(err)) from None
+
+    def formation_name(self, st: GameState, fid: str) -> str:
+        """The display name of a formation."""
+        return str(formation(st, fid)["name"])

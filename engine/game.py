@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Self
 
-from .actions import Action
+from .actions import Action, parse_notation
 from .board import Board
 from .dice import Dice, DiceSource
 from .errors import ActionError, IllegalActionError, InvalidActionError, ReplayError
@@ -58,6 +58,71 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.scenario.ruleset}/{self.scenario.id} seed={self.seed} actions={len(self._history)}>"
+
+    @classmethod
+    def restore(
+        cls,
+        scenario: Scenario,
+        seed: int,
+        history: Iterable[Action | str],
+        state: GameState | Mapping[str, Any],
+        events: Iterable[Event] | None = None,
+        dice: DiceSource | None = None,
+    ) -> Self:
+        """A game continued from a snapshot of its state, without replaying its history (saves use this).
+
+        The game goes on from ``state``; ``history`` is kept for the record (and a later replay check), and
+        ``events`` for the log. Undo cannot step back past the restored position.
+
+        Args:
+            scenario: the scenario the game was started from.
+            seed: the game's seed.
+            history: the actions played so far, as actions or notation.
+            state: the current state, or its :meth:`GameState.to_dict` snapshot.
+            events: every event so far (the log), if kept.
+            dice: dice to continue with instead of those the state holds.
+
+        Raises:
+            ValueError: the state belongs to another ruleset or scenario, or cannot be read (a snapshot with a
+                missing key, a wrong type or a bad hex label); ``InvalidActionError`` (a ``ValueError``) for
+                notation that cannot be read.
+        """
+        game = cls.__new__(cls)
+        game.scenario = scenario
+        game.ruleset = get_ruleset(scenario.ruleset)
+        game.seed = seed
+        game.board = board_for(scenario, game.ruleset)
+        if isinstance(state, GameState):
+            st = state.clone()
+            st.board = game.board
+        else:
+            try:
+                st = GameState.from_dict(state, game.board)
+            except (KeyError, TypeError) as err:
+                raise ValueError(f"not a state snapshot: {type(err).__name__}: {err}") from None
+        if st.ruleset != scenario.ruleset or st.scenario != scenario.id:
+            raise ValueError(
+                f"the state is of {st.ruleset}/{st.scenario}, the scenario is {scenario.ruleset}/{scenario.id}"
+            )
+        if dice is not None:
+            st.dice = dice
+        actions: list[Action] = []
+        for item in history:
+            if isinstance(item, Action):
+                actions.append(item)
+                continue
+            try:
+                actions.append(game.ruleset.parse_action(st, item))
+            except ActionError:
+                # The notation was written against an earlier state; read it with the plain grammar.
+                actions.append(parse_notation(item))
+        game._setup_events = tuple(events) if events is not None else ()
+        game._states = [st]
+        game._history = actions
+        game._events = []
+        game._undo_floor = len(actions)
+        game._views = {}
+        return game
 
     # --- State ------------------------------------------------------------------------------------------
 

@@ -138,7 +138,8 @@ def neighbours(h: Hex) -> tuple[Hex, ...]:
 
 
 def ring(center: Hex, radius: int) -> list[Hex]:
-    """Hexes at exactly ``radius`` from ``center``, clockwise from north (``[center]`` for 0)."""
+    """Hexes at exactly ``radius`` from ``center``, clockwise starting at the south-west corner (``[center]``
+    for 0)."""
     if radius < 0:
         raise ValueError(f"ring radius must be >= 0, got {radius}")
     if radius == 0:

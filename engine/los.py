@@ -215,15 +215,19 @@ def _trace(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosResult:
                 text = policy.describe(board, reason, x, False, low, high)
                 return LosResult(False, path, x, text, policy.rule(reason))
         return LosResult(True, path, None, "clear", None)
-    # The hot loop calls LosPolicy._blocks on the looked-up cell; a subclass that overrides blocks() gets it called.
+    note = "clear (along a hexside: one side is open)" if along_hexside else "clear"
+    # The inner hexes are found[1:-1], in step order. With LosPolicy's own blocks(), test them all at once on the
+    # looked-up cells (a line where no hex blocks is clear whatever the hexside rule); a subclass that overrides
+    # blocks() has it called step by step.
     own = type(policy).blocks is LosPolicy.blocks
-    cell_blocks = policy._blocks
+    if own:
+        cell_blocks = policy._blocks
+        verdicts = [None if c is None else cell_blocks(c, hi_level, lo_level, high, low) for c in found[1:-1]]
+        if verdicts.count(None) == len(verdicts):
+            return LosResult(True, path, None, note, None, along_hexside)
     both = policy.hexside == "both"
     for step in steps:
-        if own:
-            reasons = [None if (c := found[i]) is None else cell_blocks(c, hi_level, lo_level, high, low) for i in step]
-        else:
-            reasons = [policy.blocks(board, path[i], high, low) for i in step]
+        reasons = [verdicts[i - 1] for i in step] if own else [policy.blocks(board, path[i], high, low) for i in step]
         along = len(step) == 2
         # Along a hexside under "both", every hex of the pair must block; otherwise any one hex does.
         blocked = None not in reasons if along and both else reasons.count(None) < len(reasons)
@@ -233,5 +237,4 @@ def _trace(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosResult:
             assert reason is not None
             rule = policy.rule("hexside") if along and policy.rule("hexside") else policy.rule(reason)
             return LosResult(False, path, x, policy.describe(board, reason, x, along, low, high), rule, along_hexside)
-    note = "clear (along a hexside: one side is open)" if along_hexside else "clear"
     return LosResult(True, path, None, note, None, along_hexside)

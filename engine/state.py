@@ -7,12 +7,12 @@ object never changes. ``to_dict()`` gives a plain, msgpack-safe dict.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .dice import DiceSource, HiddenDice
-from .hexgrid import Hex, hex_label
+from .dice import DiceSource, HiddenDice, dice_from_dict
+from .hexgrid import Hex, hex_label, parse_hex
 
 if TYPE_CHECKING:
     from .board import Board
@@ -159,3 +159,67 @@ class GameState:
             "outcome": self.outcome.to_dict() if self.outcome else None,
             "viewer": self.viewer,
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], board: Board) -> GameState:
+        """Rebuild a state from :meth:`to_dict` (the inverse: ``from_dict(s.to_dict(), s.board) == s``).
+
+        Lists that ``to_dict`` wrote for tuples come back as the tuples the state holds (``sides``); ruleset
+        ``data`` and unit ``status`` come back as the plain values stored (copied, never shared with ``d``).
+
+        Args:
+            d: a dict made by :meth:`to_dict` (possibly after a round trip through msgpack).
+            board: the board of the scenario's map under the ruleset (``engine.game.board_for``).
+
+        Raises:
+            KeyError: a key is missing.
+            TypeError: a value has the wrong type.
+            ValueError: a hex label or the dice cannot be read.
+        """
+        raw_units, raw_sides = d["units"], d["sides"]
+        if not isinstance(raw_units, Mapping):
+            raise TypeError(f"units must be a dict, got {type(raw_units).__name__}")
+        if not isinstance(raw_sides, (list, tuple)):
+            raise TypeError(f"sides must be a list, got {type(raw_sides).__name__}")
+        units: dict[str, Unit] = {}
+        for uid, u in raw_units.items():
+            if not isinstance(u, Mapping):
+                raise TypeError(f"unit {uid!r}: expected a dict, got {type(u).__name__}")
+            label = u["hex"]
+            steps = u["steps"]
+            if not isinstance(steps, int) or isinstance(steps, bool):
+                raise TypeError(f"unit {uid!r}: steps must be an integer, got {steps!r}")
+            status = u.get("status") or {}
+            if not isinstance(status, Mapping):
+                raise TypeError(f"unit {uid!r}: status must be a dict, got {type(status).__name__}")
+            units[str(uid)] = Unit(
+                id=str(u["id"]),
+                type=str(u["type"]),
+                side=str(u["side"]),
+                hex=parse_hex(label) if label is not None else None,
+                steps=steps,
+                formation=None if u.get("formation") is None else str(u["formation"]),
+                status=copy_plain(dict(status)),
+            )
+        data = d.get("data") or {}
+        if not isinstance(data, Mapping):
+            raise TypeError(f"data must be a dict, got {type(data).__name__}")
+        dice = d.get("dice")
+        outcome = d.get("outcome")
+        turn = d["turn"]
+        if not isinstance(turn, int) or isinstance(turn, bool):
+            raise TypeError(f"turn must be an integer, got {turn!r}")
+        return cls(
+            ruleset=str(d["ruleset"]),
+            scenario=str(d["scenario"]),
+            sides=tuple(str(s) for s in raw_sides),
+            board=board,
+            units=units,
+            turn=turn,
+            phase=str(d["phase"]),
+            to_act=None if d.get("to_act") is None else str(d["to_act"]),
+            data=copy_plain(dict(data)),
+            dice=dice_from_dict(dict(dice)) if dice is not None else HiddenDice(),
+            outcome=Outcome(str(outcome["winner"]), str(outcome["reason"])) if outcome is not None else None,
+            viewer=None if d.get("viewer") is None else str(d["viewer"]),
+        )

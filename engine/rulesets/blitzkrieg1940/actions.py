@@ -23,7 +23,7 @@ from engine.pathing import WeightFn
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import combat, movement, sight
+from . import closecombat, combat, movement, sight
 from .model import formation, formation_units, frame, opponent, push
 
 if TYPE_CHECKING:
@@ -51,6 +51,9 @@ VERBS: dict[str, str] = {
     "fm": "fm UNIT TARGET — fire at reduced strength, then move with half MP (6.1)",
     "fire": "fire UNIT TARGET — direct fire at full strength (8.1)",
     "stop": "stop UNIT — end the unit's action here (6.1)",
+    "load": "load APC COMPANY — German only: the company boards its APC in the same hex (6.1, 12.1)",
+    "unload": "unload APC — the company on board gets off in the APC's hex (6.1, 12.1)",
+    "assault": "assault UNIT HEX — move into an enemy-occupied hex: close combat, or overrun of lone HQs (9.1, 3.2)",
     "end": "end — end the activation (5.2)",
     "salvo": "salvo HEX CALIBRE OBSERVER [COUNT] — fire artillery salvos at a hex, observed by an HQ (8.6.1)",
     "stuka": "stuka HEX [COUNT] — Stuka attacks on a hex (8.6.1)",
@@ -60,6 +63,15 @@ VERBS: dict[str, str] = {
     "close": "close — no (more) reactions in this window (6.3.4)",
     "accept": "accept UNIT — keep the Neutralised result (8.3)",
     "steploss": "steploss UNIT — take a step loss instead of the Neutralised result (8.3)",
+    "ccfire": "ccfire UNIT TARGET — close combat: UNIT fires at TARGET in the combat hex (9.1.2, 9.1.3, 9.1.5)",
+    "exchange": "exchange UNIT — close combat: take one step loss instead of the N (or the retreat) and stay "
+    "(9.1.2, 9.1.5)",
+    "fallback": "fallback UNIT — close combat: the attacker goes back into the hex it came from; its move ends "
+    "(9.1.2, 9.1.3)",
+    "stay": "stay UNIT — close combat: the defender stays after its step loss; an HQ stays and is overrun (9.1.2, 3.2)",
+    "withdraw": "withdraw UNIT [HEX] — close combat: the defender retreats one hex; without HEX it cannot and is "
+    "eliminated (9.1.2, 9.1.5)",
+    "ccon": "ccon — close combat: no (more) voluntary retreats this round (9.1.4, 9.1.5)",
 }
 
 # --- Unit facts -------------------------------------------------------------------------------------------
@@ -244,7 +256,8 @@ def _active_units(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
     out = []
     for fid in f["formations"]:
         for u in formation_units(st, fid):
-            if u.hex is not None and not u.status.get("acted"):
+            # 12.1 [P]: a mounted company cannot act separately; its APC acts for the pair.
+            if u.hex is not None and not u.status.get("acted") and not u.status.get("carried_by"):
                 out.append(u)
     return out
 
@@ -346,7 +359,10 @@ def _targets(
     rs: Blitzkrieg1940, st: GameState, shooter: Unit, mode: str, reduced: bool, only: Unit | None = None
 ) -> list[Unit]:
     enemy_hexes = _combat_hexes(rs, st, opponent(st, shooter.side))
-    pool = [only] if only is not None else [t for t in st.iter_units() if t.side != shooter.side]
+    # 12.1 [P]: a mounted pair is one target, the APC.
+    pool = [only] if only is not None else [
+        t for t in st.iter_units() if t.side != shooter.side and not t.status.get("carried_by")
+    ]
     return [t for t in pool if fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None]
 
 
@@ -357,6 +373,8 @@ def frame_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
         return [Action("accept", (f["unit"],)), Action("steploss", (f["unit"],))]
     if kind == "window":
         return _window_actions(rs, st, f)
+    if kind == "cc":
+        return closecombat.cc_actions(rs, st, f)
     if kind != "activation":
         return []
     moving = _moving_unit(st, f)
@@ -385,8 +403,12 @@ def _unit_actions(
     m = u.status.get("moving")
     if m:
         out += _step_options(rs, st, u, "road" if m.get("column") else "move")
+        if m["action"] == "move":
+            out += _assault_options(rs, st, u)
         if m["action"] == "mf" and not m.get("fired"):
             out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
+        if m["action"] == "load" and not m.get("fired") and not m.get("moved") and not _is_hq(rs, u):
+            out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
         if _stop_problem(rs, st, u) is None:
             out.append(Action("stop", (u.id,)))
         return out
@@ -397,11 +419,51 @@ def _unit_actions(
         out += _step_options(rs, st, u, "move")
         if any(st.board.has_road(u.hex, n) for n in u.hex.neighbours() if n in st.board):
             out += _step_options(rs, st, u, "road")
+    out += _load_options(rs, st, f, u)
     if not _is_hq(rs, u):
         out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
-        if not neutralised:
+        if not neutralised and not u.status.get("carrying"):
+            out += _assault_options(rs, st, u)
             out += _step_options(rs, st, u, "mf")
             out += [Action("fm", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
+    return out
+
+
+def _load_options(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], apc: Unit) -> list[Action]:
+    """6.1 option 5, 12.1 [P]: an APC of the activated formation loads a company of its battalion in its hex,
+    or unloads the company on board (German units only)."""
+    t = _t(rs, apc)
+    if t.kind != "apc" or apc.side != "german" or apc.hex is None or apc.status.get("neutralised"):
+        return []
+    if apc.status.get("carrying"):
+        return [Action("unload", (apc.id,))]
+    out = []
+    for c in st.units_at(apc.hex):
+        ct = _t(rs, c)
+        if (
+            c.formation == apc.formation
+            and ct.category == "infantry"
+            and not c.status.get("acted")
+            and not c.status.get("neutralised")
+            and not c.status.get("carried_by")
+        ):
+            out.append(Action("load", (apc.id, c.id)))
+    return out
+
+
+def _assault_options(rs: Blitzkrieg1940, st: GameState, u: Unit) -> list[Action]:
+    """9.1.1: adjacent enemy-occupied hexes the unit may enter for close combat (or to overrun lone HQs)."""
+    if u.hex is None:
+        return []
+    m = u.status.get("moving") or {}
+    mp = float(m["mp"]) if m else float(movement.mp_allowance(rs.tables, st, u, action="move"))
+    mp_left = mp - float(m.get("spent", 0.0))
+    moved = int(m.get("moved", 0)) > 0
+    enemies = movement.enemy_hexes(rs.tables, st, u.side)
+    out = []
+    for h in sorted(u.hex.neighbours()):
+        if h in enemies and movement.can_close_combat(rs.tables, st, u, u.hex, h, mp_left=mp_left, moved=moved):
+            out.append(Action("assault", (u.id, st.board.label(h))))
     return out
 
 
@@ -463,6 +525,8 @@ def check_frame(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Ac
 
 def _candidate_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> list[Action]:
     """The legal actions that ``action`` could be one of (only the acting unit's, to keep checks cheap)."""
+    if f["kind"] == "cc":
+        return closecombat.cc_actions(rs, st, f)
     if f["kind"] != "activation":
         return frame_actions(rs, st, f)
     verb, args = action.verb, action.args
@@ -558,6 +622,9 @@ def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: A
     if kind == "window":
         _apply_window(rs, tr, f, action)
         return
+    if kind == "cc":
+        closecombat.apply_cc(rs, tr, f, action)
+        return
     # Activation.
     if verb == "end":
         from .sequence import end_activation  # noqa: PLC0415
@@ -568,6 +635,20 @@ def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: A
         _barrage(rs, tr, f, action)
         return
     u = st.units[args[0]]
+    if verb == "assault":
+        if not u.status.get("moving"):
+            mp = movement.mp_allowance(rs.tables, st, u, action="move")
+            u.status["moving"] = {
+                "action": "move",
+                "mp": mp,
+                "spent": 0.0,
+                "moved": 0,
+                "column": False,
+                "fired": False,
+                "from": _label(st, u.hex),
+            }
+        closecombat.start(rs, tr, u, st.board.parse(args[1]))
+        return
     if verb in ("move", "road", "mf"):
         moving = u.status.get("moving")
         if not moving:
@@ -595,9 +676,29 @@ def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: A
     if verb == "stop":
         _finish_action(rs, tr, u)
         return
+    if verb in ("load", "unload"):
+        company = st.units[args[1]] if verb == "load" else st.units[str(u.status["carrying"])]
+        if verb == "load":
+            u.status["carrying"], company.status["carried_by"] = company.id, u.id
+            tr.emit("load", f"{company.id} boards {u.id} at {_label(st, u.hex)} (rule 12.1)")
+        else:
+            u.status.pop("carrying", None)
+            company.status.pop("carried_by", None)
+            tr.emit("load", f"{company.id} gets off {u.id} at {_label(st, u.hex)} (rule 12.1)")
+        company.status["acted"] = True
+        # 6.1 option 5: then move with half MP, or fire (at full value, [I]).
+        mp = movement.mp_allowance(rs.tables, st, u, action="load")
+        u.status["moving"] = {"action": "load", "mp": mp, "spent": 0.0, "moved": 0, "column": False, "fired": False}
+        _maybe_finish(rs, tr, u)
+        return
     if verb in ("fire", "fm"):
         moving = u.status.get("moving")
         reduced = verb == "fm" or bool(moving and moving["action"] == "mf")
+        if moving and moving["action"] == "load":
+            moving["fired"] = True
+            direct_fire(rs, tr, u, st.units[args[1]], mode="active", reduced=False)
+            _finish_action(rs, tr, u)
+            return
         target = st.units[args[1]]
         if verb == "fm":
             mp = movement.mp_allowance(rs.tables, st, u, action="move_fire")
@@ -626,6 +727,8 @@ def _enter(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) ->
         m["column"] = False
         u.status.pop("column", None)
     u.hex = b
+    if u.status.get("carrying"):
+        st.units[str(u.status["carrying"])].hex = b  # 12.1 [P]: the pair moves together
     label = st.board.label(b)
     tr.emit("move", f"{u.id} enters {label} ({cost:g} MP)", unit=u.id, hex=label)
     _hold_hex(rs, st, u, b)
@@ -662,7 +765,7 @@ def _maybe_finish(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
     if frame(st) is not None and frame(st)["kind"] != "activation":  # type: ignore[index]
         return  # a window or a choice interrupts; the unit goes on afterwards
     can_step = bool(_next_hexes(rs, st, u, column=bool(m.get("column"))))
-    can_fire = m["action"] == "mf" and not m.get("fired") and bool(_targets(rs, st, u, "active", True))
+    can_fire = m["action"] in ("mf", "load") and not m.get("fired") and bool(_targets(rs, st, u, "active", True))
     if not can_step and not can_fire and _stop_problem(rs, st, u) is None:
         _finish_action(rs, tr, u)
 
@@ -680,6 +783,8 @@ def _finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
 def auto_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
     """Resolve frames that need no decision; True if something was done."""
     st = tr.state
+    if f["kind"] == "cc":
+        return closecombat.auto_cc(rs, tr, f)
     if f["kind"] == "window":
         if not _window_actions(rs, st, f, include_close=False):
             st.data["frames"].remove(f)

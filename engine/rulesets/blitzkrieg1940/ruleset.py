@@ -76,6 +76,12 @@ class Blitzkrieg1940(Ruleset):
                 status["entry"] = [board.label(h) for h in spec.entry]
             steps = spec.steps if spec.steps is not None else t.steps
             units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, steps, spec.formation, status)
+        # 12.1: a company set up mounted rides its APC (status mounted_on in the scenario).
+        for u in units.values():
+            apc = u.status.pop("mounted_on", None)
+            if apc and apc in units:
+                u.status["carried_by"] = apc
+                units[apc].status["carrying"] = u.id
         formations: dict[str, Any] = {}
         chits: dict[str, Any] = {}
         for f in raw.get("formations", []):

@@ -128,16 +128,37 @@ def _orphan(st: GameState, cid: str) -> bool:
 
 def replay_eligible(st: GameState, fid: str) -> bool:
     """5.3: a Replay may activate the formation (or, if it is exhausted, only remove its marker)."""
+    return _replay_problem(st, fid) is None
+
+
+def _replay_problem(st: GameState, fid: str, side: str | None = None) -> str | None:
+    """Why a Replay of ``side`` may not activate ``fid`` now (5.3), citing the rule; None if it may."""
+    if fid not in st.data["formations"]:
+        c = st.data["chits"].get(fid)
+        if c is not None and c["kind"] in ("artillery", "stuka"):
+            return "artillery and Stuka chits can never be activated by a Replay (rule 5.3)"
+        return f"{fid} is not a formation: a Replay activates a formation (rule 5.3)"
     f = formation(st, fid)
-    if f["removed"] or f["replay_used"] or f["acts"] >= 2 or f["demoralised"]:
-        return False
+    name = f["name"]
+    if side is not None and f["side"] != side:
+        return f"{name} is not a {side} formation: a Replay activates one of its owner's formations (rule 5.3)"
+    if f["removed"]:
+        return f"{name} has left play (rule 5.3)"
+    if f["replay_used"]:
+        return f"{name} was already activated by a Replay this turn, and never is by a second (rule 5.3)"
+    if f["acts"] >= 2:
+        return f"{name} has been activated twice this turn, the most a formation may be (rule 5.3)"
+    if f["demoralised"]:
+        return f"{name} is demoralised and cannot be activated by a Replay (rule 5.3, 8.5.1)"
     if not any(u.hex is not None for u in formation_units(st, fid)):
-        return False
+        return f"{name} has no unit on the map (rule 5.3)"
     if f["hq"] is not None:
         hq = st.units[f["hq"]]
-        if f["overrun"] or hq.hex is None or hq.status.get("neutralised"):
-            return False
-    return True
+        if f["overrun"] or hq.hex is None:
+            return f"{name}'s HQ is not on the map (rule 5.3)"
+        if hq.status.get("neutralised"):
+            return f"{name}'s HQ is neutralised (rule 5.3)"
+    return None
 
 
 def _eligible_replays(st: GameState, side: str) -> list[str]:
@@ -330,6 +351,13 @@ def _to_skipped(st: GameState, cid: str) -> None:
         f["normal_used"] = f["skipped"] = True
 
 
+def _recover_instead(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+    """2.5 step 2: a demoralised formation's chit gives the recovery test only and is used up (a forced outcome,
+    not a pass, 2.6)."""
+    recovery_test(rs, tr, _chit(tr.state, f["chit"])["formation"])
+    _to_skipped(tr.state, f["chit"])
+
+
 def _finish_chit(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], outcome: str) -> None:
     """Pop a chit frame and apply the pass rule of 2.6 / 2.7."""
     st = tr.state
@@ -379,10 +407,10 @@ def _auto(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
         fid = c["formation"]
         held = p["held"]
         pair = held is not None and _pair_ok(st, held, f["chit"])
-        if formation(st, fid)["demoralised"] and not pair:
-            # 2.5 step 2: recovery test only; the chit is used up (a forced outcome, not a pass).
-            recovery_test(rs, tr, fid)
-            _to_skipped(st, f["chit"])
+        # 2.7: a free General may first hold the chit or be used (options 2, 3); otherwise nothing to decide.
+        choice = _general_free(st, side) and not f.get("t1")
+        if formation(st, fid)["demoralised"] and not pair and not choice:
+            _recover_instead(rs, tr, f)
             _finish_chit(rs, tr, f, "nopass")
             return True
     if f["stage"] == "main" and c["kind"] == "replay" and p["replays"] and not _eligible_replays(st, side):
@@ -456,11 +484,14 @@ def sequence_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> li
         if held is not None and _pair_ok(st, held, cid) and not f.get("lapsed"):
             return [Action("combine"), Action("lapse")]
         if c["kind"] == "formation":
-            if formation(st, c["formation"])["exhausted"]:
+            rec = formation(st, c["formation"])
+            if rec["demoralised"]:
+                out.append(Action("activate"))  # 2.5 step 2: go on to the recovery test (asked only with a General)
+            elif rec["exhausted"]:
                 out += [Action("test"), Action("skip")]
             else:
                 out += [Action("activate"), Action("decline")]
-            if p["replays"]:
+            if p["replays"] and not rec["demoralised"]:
                 out += [Action("replay", (fid,)) for fid in _eligible_replays(st, side)]
         else:
             out += [Action("barrage"), Action("decline")]
@@ -488,7 +519,69 @@ def check_sequence(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action:
         return
     waiting = waiting_for(st, f)
     choices = ", ".join(str(a) for a in legal)
+    why = _refusal(st, f, action)
+    if why is not None:
+        raise IllegalActionError(f"Cannot {action}: {why[0]}; the choices are {choices}", rule=why[1])
     raise IllegalActionError(f"Cannot {action}: {waiting}; the choices are {choices}", rule=_frame_rule(f))
+
+
+def _refusal(st: GameState, f: dict[str, Any], action: Action) -> tuple[str, str] | None:
+    """The rule that refuses ``action`` in frame ``f``, as (reason, rule), when there is a more precise one than
+    "the engine is waiting for another decision" (2.9)."""
+    verb, args, kind, side = action.verb, action.args, f["kind"], str(f["side"])
+    p = player(st, side)
+    c = _chit(st, f["chit"]) if kind in ("chit", "cancel") else None
+    if verb == "replay" and kind in ("chit", "replay_now") and args:
+        why = _replay_problem(st, args[0], side)
+        if why is not None:
+            return why, "5.3"
+        if kind == "chit" and c is not None and c["kind"] != "replay" and not p["replays"]:
+            return f"{side.title()} holds no Replay to play (rule 5.3)", "5.3"
+    if verb == "keep" and kind == "replay_now":
+        return f"{side.title()} holds two Replays: one must be played at once (rule 5.3)", "5.3"
+    if verb == "keep" and kind == "chit" and c is not None and f["stage"] == "main":
+        if c["kind"] == "replay" and p["replays"]:
+            return f"{side.title()} already holds a Replay: the second must be played at once (rule 5.3)", "5.3"
+        if c["kind"] == "general" and p["general"] is not None:
+            text = f"{side.title()} already holds a General: the second must be used now (option 2 or 3) or discarded"
+            return f"{text} (rule 5.5)", "5.5"
+    if verb == "cancel" and kind != "cancel":
+        owner = str(c["side"]) if c is not None else side
+        other = opponent(st, owner)
+        q = player(st, other)
+        if q["general"] is not None and q["held"] is not None and not q["general_free"]:
+            text = (
+                f"the {other.title()} General is committed to the held {chit_name(st, q['held'])} chit: it can only "
+                "combine, not cancel"
+            )
+            return f"{text} (rule 2.7, 5.5)", "5.5"
+        if q["general"] is None:
+            return f"{other.title()} holds no General to cancel with (rule 5.5)", "5.5"
+        return "a cancellation is tried only when an enemy chit is drawn or played, before it acts (rule 5.5)", "5.5"
+    if kind != "chit" or c is None or f["stage"] == "after":
+        return None
+    held = p["held"]
+    pair = held is not None and _pair_ok(st, held, f["chit"]) and not f.get("lapsed")
+    if pair and verb not in ("combine", "lapse"):
+        text = f"{side.title()} holds {chit_name(st, held)} under the General: combine it with this chit"
+        return f"{text} or let it lapse (rule 5.5, 2.7)", "5.5"
+    if verb in ("combine", "lapse") and not pair:
+        text = f"{side.title()} holds no chit under a General that pairs with {chit_name(st, f['chit'])}"
+        return f"{text} (rule 5.5)", "5.5"
+    if verb == "hold" and not (p["general"] is not None and p["general_free"]):
+        return f"{side.title()} holds no free General to hold the chit under (rule 5.5)", "5.5"
+    if verb == "general" and not (p["general"] is not None and p["general_free"]) and c["kind"] != "general":
+        return f"{side.title()} holds no free General (rule 5.5)", "5.5"
+    if c["kind"] == "formation":
+        rec = formation(st, c["formation"])
+        if verb in ("decline", "test", "skip") and rec["demoralised"]:
+            text = f"{rec['name']} is demoralised: its chit gives the recovery test only, no choice (rule 2.5, 8.5.1)"
+            return text, "8.5.1"
+        if verb == "activate" and rec["exhausted"]:
+            return f"{rec['name']} is exhausted: test (2d6 ≤ FF − 2) or skip to remove the marker (rule 5.4)", "5.4"
+        if verb in ("test", "skip") and not rec["exhausted"]:
+            return f"{rec['name']} is not exhausted: activate or decline (rule 5.4)", "5.4"
+    return None
 
 
 def _frame_rule(f: dict[str, Any]) -> str:
@@ -559,16 +652,17 @@ def apply_sequence(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action
         return
     if kind == "cancel":
         st.data["frames"].remove(f)
-        if verb == "nocancel":
-            return
-        other = side
-        player(st, other).update(general=None, general_free=False)
-        (die,) = tr.roll(6, 1, f"{other.title()} General: cancel {chit_name(st, f['chit'])} (rule 5.5)", target=3)
-        if die > rs.tables.cancel_max_roll:
+        if verb == "cancel":
+            player(st, side).update(general=None, general_free=False)
+            limit = rs.tables.cancel_max_roll
+            purpose = f"{side.title()} General: cancel {chit_name(st, f['chit'])} (rule 5.5)"
+            (die,) = tr.roll(6, 1, purpose, target=limit)
+            if die <= limit:
+                tr.emit("cancel", f"{chit_name(st, f['chit'])} is cancelled (rule 5.5)", chit=f["chit"])
+                _cancelled(rs, tr, f)
+                return
             tr.emit("cancel", f"The cancellation fails; {chit_name(st, f['chit'])} takes effect (rule 5.5)")
-            return
-        tr.emit("cancel", f"{chit_name(st, f['chit'])} is cancelled (rule 5.5)", chit=f["chit"])
-        _cancelled(rs, tr, f)
+        _not_cancelled(rs, tr, f)
         return
     if kind == "general_clear":
         if verb == "done" or f["left"] <= 0:
@@ -590,6 +684,8 @@ def apply_sequence(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action
         fid = f["formation"]
         if verb == "skip":
             formation(st, fid)["exhausted"] = False
+            if fid in p["activated"]:
+                p["activated"].remove(fid)
             _to_skipped(st, fid)
             tr.emit("skip", f"{formation(st, fid)['name']} skips its activation; exhaustion removed (rule 5.4)")
             act = _activation_frame(st)
@@ -597,6 +693,7 @@ def apply_sequence(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action
                 act["formations"].remove(fid)
             return
         _exhaustion_test(rs, tr, fid)
+        rs.activation_effects(tr, fid)
         return
     if kind == "replay_now":
         st.data["frames"].remove(f)
@@ -627,8 +724,20 @@ def _cancelled(rs: Blitzkrieg1940, tr: Transition, cancel: dict[str, Any]) -> No
         player(st, owner).update(held=None, general=None, general_free=False)
         chit_frame = _chit_frame(st, cancel["chit_frame"])
         chit_frame["lapsed"] = True
+        chit_frame["stage"] = "main"
     elif then == "replay":
+        # The held Replay is cancelled before any of its effects (2.7 CANCEL_WINDOW): to the skipped pile.
+        _to_skipped(st, cid)
         tr.emit("replay", f"The Replay on {formation(st, cancel['formation'])['name']} is lost (rule 5.5)")
+
+
+def _not_cancelled(rs: Blitzkrieg1940, tr: Transition, cancel: dict[str, Any]) -> None:
+    """The chit survived its cancel window (5.5): a combination or a held Replay waiting on it goes on (2.7)."""
+    st = tr.state
+    if cancel["then"] == "combine":
+        _combine(rs, tr, _chit_frame(st, cancel["chit_frame"]))
+    elif cancel["then"] == "replay":
+        _replay_effect(rs, tr, _chit(st, cancel["chit"])["side"], cancel["formation"], cancel["chit"])
 
 
 def _chit_frame(st: GameState, cid: str) -> dict[str, Any]:
@@ -700,6 +809,10 @@ def _apply_chit(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: A
         _to_skipped(st, cid)
         f["stage"], f["outcome"] = "done", "pass"
         return
+    if verb == "activate" and c["kind"] == "formation" and formation(st, c["formation"])["demoralised"]:
+        _recover_instead(rs, tr, f)
+        f["stage"], f["outcome"] = "done", "nopass"
+        return
     if verb in ("activate", "test"):
         fid = c["formation"]
         if verb == "test":
@@ -760,15 +873,24 @@ def _use_general(rs: Blitzkrieg1940, tr: Transition, side: str, option: str) -> 
 
 def _play_held_replay(rs: Blitzkrieg1940, tr: Transition, side: str, fid: str) -> None:
     rid = player(tr.state, side)["replays"].pop(0)
-    _replay(rs, tr, side, fid, rid)
+    _replay(rs, tr, side, fid, rid, held=True)
 
 
-def _replay(rs: Blitzkrieg1940, tr: Transition, side: str, fid: str, rid: str) -> None:
-    """Play a Replay on formation ``fid`` (5.3); a held Replay passes the cancel window first."""
+def _replay(rs: Blitzkrieg1940, tr: Transition, side: str, fid: str, rid: str, held: bool = False) -> None:
+    """Play a Replay on formation ``fid`` (5.3). A held Replay passes the opponent's cancel window first, before
+    any effect (2.7); a drawn one passed it when it was drawn."""
+    st = tr.state
+    if held and _general_free(st, opponent(st, side)):
+        _open_cancel_window(st, rid, then="replay", formation=fid)
+        return
+    _replay_effect(rs, tr, side, fid, rid)
+
+
+def _replay_effect(rs: Blitzkrieg1940, tr: Transition, side: str, fid: str, rid: str) -> None:
+    """The Replay takes effect (5.3): an exhausted formation only loses its marker, any other one activates."""
     st = tr.state
     f = formation(st, fid)
-    if rid in st.data["chits"]:
-        player(st, side)["activated"].append(rid)
+    player(st, side)["activated"].append(rid)
     if f["exhausted"]:
         f["exhausted"] = False
         f["replay_used"] = True
@@ -779,8 +901,6 @@ def _replay(rs: Blitzkrieg1940, tr: Transition, side: str, fid: str, rid: str) -
     f["replay_used"] = True
     tr.emit("replay", f"{side.title()} plays a Replay: {f['name']} activates again (rule 5.3)")
     start_activation(rs, tr, side, [(fid, "replay")], art=None)
-    if rid in st.data["chits"]:
-        _open_cancel_window(st, rid, then="replay", formation=fid)
 
 
 def _combine(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
@@ -829,13 +949,14 @@ def start_activation(
     act = push(st, "activation", side, formations=active, via=via, art=art, salvos=None, acted=[], moving=None)
     if art is not None:
         act["salvos"] = list(_chit(st, art).get("salvos", []))
-    for fid in list(active):
-        rs.activation_effects(tr, fid)
-    # Exhausted formations joining a combined activation decide test or skip (5.4) before anything else.
-    if prepare:
-        for fid in active:
-            if formation(st, fid)["exhausted"]:
-                push(st, "exhausted", side, formation=fid)
+    # Exhausted formations joining a combined activation decide test or skip (5.4) before anything else: their
+    # activation effects (2.5 step 5) wait for that choice (2.5 step 3 comes first; a skip does nothing else).
+    deciding = [fid for fid in active if prepare and formation(st, fid)["exhausted"]]
+    for fid in active:
+        if fid not in deciding:
+            rs.activation_effects(tr, fid)
+    for fid in deciding:
+        push(st, "exhausted", side, formation=fid)
     # The other side's once-per-activation reactions are available again (6.3.2, 6.3.3 [P]).
     for u in st.units.values():
         if u.side != side:

@@ -197,9 +197,21 @@ class SightResult:
         return self.visible
 
 
+_POLICIES: dict[int, tuple[SightRules, LosPolicy]] = {}
+
+
 def los_policy(rules: SightRules) -> LosPolicy:
     """The Blitzkrieg 1940 line-of-sight policy (4.3, algorithm 4.4): obstacles, levels, blind hexes, the
-    hexside rule ("both" hexes must block) and the maximum line of sight."""
+    hexside rule ("both" hexes must block) and the maximum line of sight. Built once per rules object."""
+    known = _POLICIES.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    policy = _build_policy(rules)
+    _POLICIES[id(rules)] = (rules, policy)
+    return policy
+
+
+def _build_policy(rules: SightRules) -> LosPolicy:
     obstacles = "+".join(sorted(rules.obstacles))
     return LosPolicy(
         id=f"blitzkrieg1940:los{rules.max_los}:{obstacles}",

@@ -360,9 +360,11 @@ def _targets(
 ) -> list[Unit]:
     enemy_hexes = _combat_hexes(rs, st, opponent(st, shooter.side))
     # 12.1 [P]: a mounted pair is one target, the APC.
-    pool = [only] if only is not None else [
-        t for t in st.iter_units() if t.side != shooter.side and not t.status.get("carried_by")
-    ]
+    pool = (
+        [only]
+        if only is not None
+        else [t for t in st.iter_units() if t.side != shooter.side and not t.status.get("carried_by")]
+    )
     return [t for t in pool if fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None]
 
 
@@ -480,14 +482,21 @@ def _barrage_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> li
     salvos: list[str] = f["salvos"]
     side = f["side"]
     enemy_hexes = sorted({u.hex for u in st.iter_units() if u.side != side and u.hex is not None})
-    if "stuka" in salvos:
-        out += [Action("stuka", (st.board.label(h),)) for h in enemy_hexes]
+    # 8.6.2: several attacks of one kind may be declared together on one hex (a COUNT after the arguments).
+    stukas = salvos.count("stuka")
+    for h in enemy_hexes:
+        label = st.board.label(h)
+        out += [Action("stuka", (label,) if n == 1 else (label, str(n))) for n in range(1, stukas + 1)]
     observers = [u for u in st.iter_units(side) if _is_hq(rs, u)]
     for cal in sorted(set(salvos) - {"stuka"}):
         for h in enemy_hexes:
+            label = st.board.label(h)
             for obs in observers:
                 if _observer_problem(rs, st, obs, h) is None:
-                    out.append(Action("salvo", (st.board.label(h), cal, obs.id)))
+                    out += [
+                        Action("salvo", (label, cal, obs.id) if n == 1 else (label, cal, obs.id, str(n)))
+                        for n in range(1, salvos.count(cal) + 1)
+                    ]
     return out
 
 
@@ -544,6 +553,54 @@ def _candidate_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], act
     return _unit_actions(rs, st, f, u, target)
 
 
+def _window_refusal(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], action: Action) -> str | None:
+    """Why a reaction is refused in window ``w`` (6.3), or None if no specific reason is found."""
+    verb, args = action.verb, action.args
+    u = st.units.get(args[0])
+    if u is None:
+        return f"no unit {args[0]!r}"
+    if u.side != w["side"]:
+        return f"{u.id} is not a unit of the passive side (rule 6.3)"
+    if u.id in w["reacted"]:
+        return f"{u.id} has already reacted in this window: one reaction per unit per window (rule 6.3.4)"
+    active = st.units.get(w["active"]) if w.get("active") else None
+    order = {"retfire": 0, "opp": 1, "retreat": 2}
+    if verb in order and w["step"] > order[verb]:
+        return "reactions come in the order return fire, opportunity fire, retreats (rule 6.3.4)"
+    if verb == "retfire":
+        if w["trigger"] != "fire" or u.id != w.get("fired_at"):
+            return "only the unit just fired at may return fire, at the unit that fired (rule 6.3.2)"
+        if u.status.get("returned"):
+            return f"{u.id} has already attempted return fire in this enemy activation (rule 6.3.2)"
+    if verb == "opp":
+        if w["trigger"] not in ("move", "fire"):
+            return "opportunity fire only at a unit that has just moved or fired (rule 6.3.1)"
+        if u.status.get("opp_used"):
+            return f"{u.id} carries an OPP-used marker and may not try opportunity fire again (rule 6.3.1)"
+        if active is None or len(args) < 2 or args[1] != active.id:
+            return "opportunity fire targets the active unit that opened the window (rule 6.3.1 [P])"
+    if verb in ("opp", "retfire") and active is not None:
+        why = fire_problem(rs, st, u, active, "opportunity" if verb == "opp" else "return", False)
+        if why:
+            return why + ("" if "(rule" in why else " (rule 6.3.1)")
+    if verb == "retreat":
+        if u.status.get("retreated"):
+            return f"{u.id} has already retreated in this enemy activation (rule 6.3.3 [P])"
+        if u not in _retreat_candidates(rs, st, w, active):
+            return (
+                f"{u.id} may retreat only when it sees the moving enemy, an enemy moved adjacent, "
+                "or it was just fired at (rule 6.3.3)"
+            )
+        if len(args) > 1:
+            try:
+                dest = st.board.parse(args[1])
+            except ValueError as err:
+                return str(err)
+            if dest not in movement.retreat_options(rs.tables, st, u):
+                return f"{args[1]} is not an adjacent hex free of enemy units that {u.id} may enter (rule 6.3.3)"
+    return None
+
+
 def _why_not(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action, legal: list[Action]) -> str:
     from .sequence import waiting_for  # noqa: PLC0415
 
@@ -551,6 +608,10 @@ def _why_not(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Actio
     kind = f["kind"]
     if kind == "window" and verb not in ("opp", "retfire", "retreat", "close"):
         return f"Cannot {action}: {waiting_for(st, f)} (rule 6.3.4)"
+    if kind == "window" and args:
+        why = _window_refusal(rs, st, f, action)
+        if why:
+            return f"Cannot {action}: {why}"
     if kind == "n_choice" and verb not in ("accept", "steploss"):
         owner = st.units[f["unit"]].side.title()
         return f"Cannot {action}: {owner} must first accept N or take a step loss on {f['unit']} (rule 8.3)"
@@ -791,8 +852,17 @@ def auto_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
             _resume_mover(rs, tr, f)
             return True
         return False
+    if f["kind"] == "n_choice":
+        u = st.units[f["unit"]]
+        if u.hex is None or not u.status.get("neutralised"):
+            # A later result (a second salvo, a panic test) already settled this unit: nothing left to choose.
+            st.data["frames"].remove(f)
+            return True
+        return False
     if f["kind"] == "activation":
-        if f.get("ending") and not any(u.status.get("moving") for u in st.units.values()):
+        demoralised = any(formation(st, fid)["demoralised"] for fid in f["formations"])
+        idle = not any(u.status.get("moving") for u in st.units.values())
+        if (f.get("ending") or demoralised) and idle and f["formations"]:
             from .sequence import end_activation  # noqa: PLC0415
 
             tr.emit("activate", "The formation is demoralised: its activation ends (rule 8.5.1)")

@@ -568,6 +568,8 @@ def step_loss(tr: Transition, tables: Tables, unit: Unit, cause: str) -> None:
         # Blitzkrieg 8.3: a unit that already had a loss is removed.
         label = hexgrid.hex_label(unit.hex)
         unit.hex = None
+        for marker in ("neutralised", "opp_used", "ooc", "moving", "column"):
+            unit.status.pop(marker, None)  # an eliminated unit carries no markers
         tr.emit("eliminated", f"{unit.id} loses its last step ({cause}) and is eliminated (rule 8.3)", unit=unit.id)
         partner = mount_partner(st, unit)
         if partner is not None:

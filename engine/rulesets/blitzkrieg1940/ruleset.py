@@ -199,7 +199,7 @@ class Blitzkrieg1940(Ruleset):
     def parse_action(self, state: GameState, text: str) -> Action:
         action = super().parse_action(state, text)
         for arg in action.args:
-            if arg[:1].isdigit():
+            if arg.isdigit() and len(arg) in (4, 6):  # a hex label; shorter numbers are counts (8.6.2)
                 try:
                     state.board.parse(arg)
                 except ValueError as err:
@@ -210,7 +210,9 @@ class Blitzkrieg1940(Ruleset):
         return actions.explain(self, state, action)
 
     def odds(self, state: GameState, action: Action) -> Odds | None:
-        return actions.odds(self, state, action)
+        from .chances import odds  # noqa: PLC0415
+
+        return odds(self, state, action)
 
     def view(self, state: GameState, side: str) -> GameState:
         """Blitzkrieg hides nothing but the dice: both players see the whole map, the piles and the cup's
@@ -239,8 +241,15 @@ class Blitzkrieg1940(Ruleset):
         return "german" if "german" in st.sides else st.sides[0]
 
     def turn_start_events(self, tr: Transition) -> None:
-        """Scheduled events at the start of a turn (12.2: chits added in the administration phase)."""
-        # Chits scheduled by turn are added through their "turn" key when the cup is rebuilt.
+        """Scheduled events at the start of a turn (12.2). Chits due this turn enter the cup through their
+        ``turn`` key when it is rebuilt; here: units that stop being independent (Stonne turn 8, 49. BCC)."""
+        st = tr.state
+        for u in st.units.values():
+            until = u.status.get("independent_until")
+            if until is not None and st.turn >= int(until):
+                u.status.pop("independent_until", None)
+                u.status.pop("independent", None)
+                tr.emit("organisation", f"{u.id} loses its independent status (rule 12.2)")
 
     def turn_end_events(self, tr: Transition) -> None:
         """2.10 step 2: formations leaving play at the end of this turn (Stonne turn 3: II/PZ.R)."""

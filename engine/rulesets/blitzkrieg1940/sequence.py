@@ -247,6 +247,8 @@ def recovery_test(rs: Blitzkrieg1940, tr: Transition, fid: str) -> bool:
         return True
     tr.emit("retreat", f"{f['name']} fails to recover and retreats toward its own edge (rule 8.5.1)", formation=fid)
     rs.demoralised_retreat(tr, fid)
+    if fid in st.data["removed_chits"] and fid in st.data["cup"]:
+        st.data["cup"].remove(fid)  # 8.5.1: its last unit has left the map: its chit leaves the cup
     return False
 
 

@@ -34,6 +34,7 @@ from engine.state import GameState
 __all__ = [
     "Situation",
     "chit_id",
+    "cited_rules",
     "draw_values",
     "event_texts",
     "park_units",
@@ -111,18 +112,26 @@ def park_units(st: GameState, keep: Iterable[str]) -> None:
             u.status.pop("arrives", None)
 
 
-def refusal(game: Any, notation: str, rule: str) -> str:
-    """Apply ``notation`` expecting :class:`engine.IllegalActionError` whose message cites ``rule N``; returns
-    the message. ``game`` is an :class:`engine.Game` or a :class:`Situation`."""
+def cited_rules(text: str) -> set[str]:
+    """The rule numbers a message cites: ``"... (rule 2.7, 5.5)"`` → ``{"2.7", "5.5"}``."""
+    out: set[str] = set()
+    for group in re.findall(r"\brules? (\d+(?:\.\d+)*(?:(?:, | and )\d+(?:\.\d+)*)*)", text):
+        out.update(re.split(r", | and ", group))
+    return out
+
+
+def refusal(game: Any, notation: str, *rules: str) -> str:
+    """Apply ``notation`` expecting :class:`engine.IllegalActionError` whose message cites one of ``rules``
+    (``"... (rule 5.3)"``); returns the message. ``game`` is an :class:`engine.Game` or a :class:`Situation`."""
     try:
         game.apply(notation)
     except engine.IllegalActionError as err:
         text = str(err)
-        assert f"rule {rule}" in text or f"{rule}" in re.findall(r"\d+(?:\.\d+)*", text), (
-            f"the refusal of {notation!r} does not cite rule {rule}: {text}"
+        assert cited_rules(text) & set(rules), (
+            f"the refusal of {notation!r} does not cite rule {' or '.join(rules)}: {text}"
         )
         return text
-    raise AssertionError(f"{notation!r} was accepted, expected a refusal citing rule {rule}")
+    raise AssertionError(f"{notation!r} was accepted, expected a refusal citing rule {' or '.join(rules)}")
 
 
 class Situation:

@@ -6,6 +6,10 @@ Situations are prepared with :mod:`tests.rulesets.blitzkrieg1940.helpers` (the t
 then advanced to the next decision); the cases that a real game reaches in a few draws (AC-29, AC-31) are played
 through the :class:`engine.Game` facade from the scenario's start. Dice are scripted: a chit draw is a die with as
 many sides as the cup holds chits (``draw_values``).
+
+Besides the acceptance cases: the cancel windows of held chits (2.7), an exhausted formation joining a combined
+activation (2.5), a demoralised formation's chit with a free General (2.7, 2.9), the cup after a failed recovery
+test (8.5.1), and notation round trips in random positions.
 """
 
 from __future__ import annotations
@@ -17,7 +21,6 @@ from typing import Any
 import pytest
 
 import engine
-from engine.actions import Action
 from engine.dice import Dice, ScriptedDice
 from engine.hexgrid import distance
 from engine.rulesets.blitzkrieg1940 import combat
@@ -28,6 +31,7 @@ from .helpers import (
     chit_id,
     draw_values,
     event_texts,
+    park_units,
     place,
     prepared_state,
     refusal,
@@ -462,6 +466,7 @@ def test_ac29_2_6_two_passes_end_the_phase() -> None:
     # German pass, French pass: the phase ends; the chit of the second pass is next turn's first chit.
     game = engine.new_game(sc, dice=ScriptedDice(draw_values(cup, ["ger-i-gd", "fra-i-205-ri"])))
     assert game.to_act == "german" and [str(a) for a in game.legal_actions()] == ["activate", "decline"]
+    refusal(game, "keep", "2.9")  # what is asked now: activate or decline the drawn formation
     game.apply("decline")
     assert (game.state.turn, game.state.data["pass_owner"]) == (1, "german")
     events = game.apply("decline")
@@ -517,6 +522,7 @@ def test_ac30_2_6_last_chit_carried_over() -> None:
     assert "fra-i-205-ri" not in s.state.data["cup"] and s.state.data["carried"] is None
     chit_frame(s, "fra-i-205-ri")  # resolved first next turn, before any draw
     assert s.to_act == "french"
+    refusal(s, "barrage", "2.9")
 
 
 def test_ac31_2_8_hannut_turn1_kept_chits() -> None:
@@ -571,6 +577,7 @@ def test_ac32_2_1_administration_markers() -> None:
     s = stonne(cup, draw_values(sorted(cup), ["ger-i-gd", "fra-iii-205-ri"]), edit)
     s.play("decline", "decline")
     assert s.state.turn == 2
+    chit_frame(s, "fra-iii-205-ri")  # the carried chit comes first
     units = s.state.units
     assert not any(u.status.get("opp_used") for u in units.values())
     assert units["ger-igd-gdi-1"].status.get("neutralised") and units["fra-ii205ri-fin-1"].status.get("neutralised")
@@ -580,6 +587,32 @@ def test_ac32_2_1_administration_markers() -> None:
     assert fm(s, "ger-ii-gd")["exhausted"]
     assert all(pl(s, side)["activated"] == [] == pl(s, side)["skipped"] for side in ("german", "french"))
     assert any("administration phase (rule 2.1)" in t for t in event_texts(s.events))
+    # The Exhaustion marker still binds: II/GD's chit gives test or skip, not a plain activation.
+    s.script(*s.draw("ger-ii-gd")).apply("decline")
+    chit_frame(s, "ger-ii-gd")
+    assert s.legal() == ["test", "skip"]
+    refusal(s, "activate", "5.4")
+
+
+def test_2_1_recovery_failure_off_the_map_takes_the_chit_out_of_the_cup() -> None:
+    # 2.1 step 5, 8.5.1: a failed recovery test in the administration phase (after the cup is rebuilt) sends the
+    # formation off its own edge; when its last unit has left the map its chit is removed from the cup.
+    def edit(st: GameState) -> None:
+        st.data["formations"]["fra-iii-205-ri"]["demoralised"] = True
+        for u in st.units.values():
+            if u.formation == "fra-iii-205-ri" and u.hex is not None:
+                place(st, u.id, "1309" if u.id.endswith("-hq") else "1308")  # column 13: the French edge
+
+    cup = ["ger-i-gd", "fra-i-205-ri", "fra-ii-205-ri"]
+    s = stonne(cup, draw_values(sorted(cup), ["ger-i-gd", "fra-i-205-ri"]), edit)
+    s.apply("decline")
+    events = s.script(6, 6).apply("decline")  # two passes end turn 1; recovery 12 > 7 − 3 fails
+    texts = event_texts(events)
+    assert any("The cup holds 19 chits" in t for t in texts)
+    assert any("III/205 RI has left the map: its chit is removed (rule 8.5.1)" in t for t in texts)
+    assert s.state.turn == 2
+    assert "fra-iii-205-ri" in s.state.data["removed_chits"]
+    assert "fra-iii-205-ri" not in s.state.data["cup"] and len(s.state.data["cup"]) == 18
 
 
 # --- 14.9 Sequence of play ----------------------------------------------------------------------------------
@@ -710,21 +743,40 @@ def test_drawn_replay_passes_one_cancel_window_only() -> None:
 
 @pytest.mark.parametrize(("scenario_id", "seed"), [("stonne", 1), ("hannut", 2), ("stonne", 3)])
 def test_notation_round_trips_in_random_positions(scenario_id: str, seed: int) -> None:
+    """Seeded random playouts (a new game whenever one ends) until 120 positions were checked: at each, every legal
+    action satisfies parse(describe(a)) == a and the side to act is the side of the top frame (one decision at a
+    time)."""
     rng = random.Random(seed)
-    game = engine.new_game(scenario(scenario_id), dice=Dice(seed))
     seen = 0
-    for _ in range(120):
-        if game.to_act is None:
+    for game_seed in range(seed, seed + 20):
+        game = engine.new_game(scenario(scenario_id), dice=Dice(game_seed))
+        while game.to_act is not None and seen < 120:
+            legal = game.legal_actions()
+            assert legal, "a side is to act but has no legal action"
+            assert game.to_act == game.state.data["frames"][-1]["side"]
+            for a in legal:
+                text = game.describe(a)
+                assert game.parse(text) == a, text
+            seen += 1
+            ends = [a for a in legal if a.verb in ("end", "close", "stop", "decline", "nocancel", "keep", "done")]
+            game.apply(rng.choice(ends) if ends and rng.random() < 0.35 else rng.choice(legal))
+        if seen >= 120:
             break
-        legal = game.legal_actions()
-        assert legal, "a side is to act but has no legal action"
-        f = game.state.data["frames"][-1]
-        assert game.to_act == f["side"]  # one decision at a time: the side of the top frame
-        for a in legal:
-            text = game.describe(a)
-            assert game.parse(text) == a, text
-            assert Action(a.verb, a.args) == a
-        seen += 1
-        ends = [a for a in legal if a.verb in ("end", "close", "stop", "decline", "nocancel", "keep", "done")]
-        game.apply(rng.choice(ends) if ends and rng.random() < 0.35 else rng.choice(legal))
-    assert seen >= 60
+    assert seen >= 120
+
+
+def test_barrage_count_notation_round_trips() -> None:
+    def edit(st: GameState) -> None:
+        park_units(st, ["ger-i5pzr-hq", "fra-ii11rdp-drg-1"])
+        place(st, "ger-i5pzr-hq", "0510", exited=None)
+        place(st, "fra-ii11rdp-drg-1", "0512", exited=None)
+        st.data["cup"] = [G_ARTILLERY, F_GENERAL, G_GENERAL_1]
+
+    cup = sorted([G_ARTILLERY, F_GENERAL, G_GENERAL_1])
+    s = situation("hannut", draw_values(cup, [G_ARTILLERY]), edit, turn1_kept=False)
+    s.apply("barrage")
+    legal = s.legal_actions()
+    counted = [a for a in legal if a.verb in ("salvo", "stuka") and a.args[-1].isdigit() and len(a.args[-1]) < 4]
+    assert counted  # e.g. salvo 0512 medium ger-i5pzr-hq 2
+    for a in legal:
+        assert s.parse(s.describe(a)) == a

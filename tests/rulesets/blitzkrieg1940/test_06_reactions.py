@@ -273,6 +273,7 @@ def test_ac79_8_5_1_demoralised_mid_activation() -> None:
     assert s.to_act == "german" and top(s)["kind"] == "activation"
     legal = s.legal()
     assert legal and all(a.split()[1] == "ger-i35pzr-pz4" for a in legal) and "end" not in legal
+    refusal(s, "move ger-i35pzr-pz2 0610", "6.1")
     s.apply("move ger-i35pzr-pz4 0612")
     if top(s)["kind"] == "window":
         s.apply("close")
@@ -283,16 +284,6 @@ def test_ac79_8_5_1_demoralised_mid_activation() -> None:
     assert (rec["acts"], rec["demoralised"], rec["exhausted"]) == (1, True, False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "actions.py _finish_action/auto_frame: the activation ends on demoralisation (8.5.1 [P]) only if the "
-        "formation is demoralised when a unit's action finishes; a fire action finishes before its fire window, so "
-        "return or opportunity fire in that window that demoralises the formation leaves the activation running and "
-        "its other units act. Fix: in auto_frame, end the activation frame when one of its formations is demoralised "
-        "and no unit is moving (or set f['ending'] when the demoralisation test fails)."
-    ),
-)
 def test_ac79_8_5_1_demoralised_by_return_fire_after_a_shot() -> None:
     s = _demoralising_fight()
     s.script(1, 1).apply(f"fire ger-i35pzr-pz4 {S35}")  # distance 2: no effect
@@ -344,17 +335,9 @@ def test_ac82_6_3_4_one_reaction_per_window() -> None:
     assert DRG in w["reacted"] and not any(a.split()[1] == DRG for a in s.legal() if a != "close")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "actions.py _why_not: a refused reaction in a window (opportunity fire by a unit with an OPP-used marker, "
-        "6.3.1; a second return fire in one enemy activation, 6.3.2; a second reaction by one unit in a window, "
-        "6.3.4) gets the generic 'Cannot X now: <waiting>; legal now: ...' with no rule. Fix: in _why_not, for "
-        "window frames, say why the unit may not react (opp_used → rule 6.3.1, returned → rule 6.3.2, already in "
-        "w['reacted'] → rule 6.3.4, range/LOS via fire_problem)."
-    ),
+@pytest.mark.parametrize(
+    "case", ["opp_used", "neutralised_range", "retreat_hex", "second_return_fire", "second_reaction"]
 )
-@pytest.mark.parametrize("case", ["opp_used", "second_return_fire", "second_reaction"])
 def test_6_3_refused_reactions_name_the_rule(case: str) -> None:
     if case == "opp_used":
         s = skirmish(
@@ -362,6 +345,15 @@ def test_6_3_refused_reactions_name_the_rule(case: str) -> None:
         )
         s.apply(f"move {H39} 0513")
         refusal(s, f"opp {SCH} {H39}", "6.3.1")
+    elif case == "neutralised_range":
+        place = {PZ4: "0509", PZ_HQ: "0508", FMG: "0512", RDP_HQ: "0513"}
+        s = skirmish("ger-i-5-pzr", place, status={FMG: {"neutralised": True}})
+        s.apply(f"move {PZ4} 0510")
+        refusal(s, f"opp {FMG} {PZ4}", "6.3.1.1", "4.2")
+    elif case == "retreat_hex":
+        s = _retreat_fight(neutralised=False)
+        s.script(1, 1).apply(f"fire {PZ4} {DRG}")
+        refusal(s, f"retreat {DRG} 0713", "6.3.3")  # not adjacent
     elif case == "second_return_fire":
         s = _return_fight()
         s.script(1, 1).apply(f"fire {PZ4} {H39}")
@@ -417,9 +409,6 @@ def test_windows_offer_close_and_ask_one_decision_at_a_time(seed: int) -> None:
             assert {n.split()[0] for n in notations} <= REACTION_VERBS
             reacted = set(f["reacted"])
             assert not any(n.split()[0] != "close" and n.split()[1] in reacted for n in notations)
-        if f["kind"] == "activation" and rng.random() < 0.03:
-            choice = "end" if "end" in notations else rng.choice(notations)
-        else:
-            choice = rng.choice(notations)
-        s.apply(choice)
+        ends = [a for a in legal if a.verb == "end"]
+        s.apply(ends[0] if ends and rng.random() < 0.03 else rng.choice(legal))
     assert windows >= 3

@@ -1,0 +1,149 @@
+"""Provides exact odds for every Blitzkrieg 1940 action that rolls dice (``game.odds(action)``).
+
+Shots read the combat results table (13.1); tests read 2d6 against their target (5.4, 6.4); the General's
+cancellation is 1d6 (5.5); artillery and Stukas roll once for the whole hex (8.6.1), after the transmission
+roll for observed artillery. Every distribution is exact (fractions over the 36 outcomes of 2d6).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from engine.actions import Action
+from engine.hexgrid import distance
+from engine.odds import Odds, OddsEntry
+from engine.state import GameState, Unit
+
+from . import actions, combat
+from .data import TWO_D6
+from .model import formation, frame
+
+if TYPE_CHECKING:
+    from .ruleset import Blitzkrieg1940
+
+__all__ = ["odds"]
+
+
+def _test_odds(action: Action, target: int, success: str, failure: str, value: float, note: str) -> Odds:
+    p = sum((q for roll, q in TWO_D6.items() if roll <= target), Fraction(0))
+    return Odds(action, (OddsEntry(success, p, value), OddsEntry(failure, 1 - p, 0.0)), note=note)
+
+
+def _shot(rs: Blitzkrieg1940, st: GameState, action: Action, shooter: Unit, target: Unit, reduced: bool) -> Odds | None:
+    if shooter.hex is None or target.hex is None:
+        return None
+    factor = actions._factor(rs, st, shooter, target, "direct", reduced)
+    if factor.column is None:
+        return None
+    return Odds(action, tuple(combat.odds_entries(rs.tables, factor.column, target)), note=factor.explain())
+
+
+def _reaction_shot(rs: Blitzkrieg1940, st: GameState, action: Action, shooter: Unit, target: Unit) -> Odds | None:
+    """6.3.1 / 6.3.2: the reaction test first, then the shot at full value."""
+    shot = _shot(rs, st, action, shooter, target, False)
+    if shot is None:
+        return None
+    value = actions._reaction_value(rs, st, shooter)
+    mods = actions._reaction_mods(rs, st, shooter, target)
+    need = value - sum(m.value for m in mods)
+    p_pass = sum((q for roll, q in TWO_D6.items() if roll <= need), Fraction(0))
+    entries = [OddsEntry("reaction test failed", 1 - p_pass, 0.0)] if p_pass < 1 else []
+    entries += [OddsEntry(e.result, e.probability * p_pass, e.value) for e in shot.entries if p_pass > 0]
+    mod_text = "".join(f" {m.value:+d} {m.reason}" for m in mods)
+    return Odds(
+        action,
+        tuple(e for e in entries if e.probability > 0) or (OddsEntry("reaction test failed", Fraction(1), 0.0),),
+        note=f"reaction test 2d6{mod_text} ≤ {value} (rule 6.4), then {shot.note}",
+    )
+
+
+def _barrage(rs: Blitzkrieg1940, st: GameState, action: Action) -> Odds | None:
+    """8.6.1: one 2d6 roll for every unit in the hex, each on its own column; observed artillery first needs
+    the transmission roll (automatic when the observer is adjacent). Outcomes name each unit's result."""
+    h = st.board.parse(action.args[0])
+    side = st.to_act
+    units = [u for u in st.units_at(h) if not u.status.get("carried_by")]
+    if action.verb == "stuka":
+        attack = rs.tables.artillery.stuka_attack
+        p_through = Fraction(1)
+        note = f"Stuka attack {attack} (rule 8.6.1)"
+    else:
+        attack = rs.tables.artillery.calibres[action.args[1]].attack
+        observer = st.units[action.args[2]]
+        assert observer.hex is not None
+        if distance(observer.hex, h) == 1:
+            p_through = Fraction(1)
+            note = f"{action.args[1]} attack {attack}; observer adjacent: transmission automatic (rule 8.6.1)"
+        else:
+            t = rs.tables.artillery.transmission
+            need = t.target - (t.neutralised_observer if observer.status.get("neutralised") else 0)
+            p_through = sum((q for roll, q in TWO_D6.items() if roll <= need), Fraction(0))
+            note = f"{action.args[1]} attack {attack}; transmission 2d6 ≤ {need} (rule 8.6.1)"
+    columns = {}
+    for u in units:
+        f = combat.attack_factor(rs.tables, st, None, u, fire="indirect", attack_value=attack)
+        columns[u.id] = f.column
+    outcome: dict[str, Fraction] = defaultdict(Fraction)
+    values: dict[str, float] = {}
+    for roll, q in TWO_D6.items():
+        parts = []
+        value = 0.0
+        for u in units:
+            col = columns[u.id]
+            res = "-" if col is None else combat.resolve(rs.tables, col, roll, u)
+            if res != "-":
+                parts.append(f"{u.id} {combat.RESULT_NAMES[res]}")
+                sign = 1.0 if u.side != side else -1.0
+                value += sign * combat.RESULT_VALUES[res]
+        key = ", ".join(parts) or "no effect"
+        outcome[key] += q * p_through
+        values[key] = value
+    entries = [OddsEntry("transmission fails", 1 - p_through, 0.0)] if p_through < 1 else []
+    entries += [OddsEntry(k, p, values[k]) for k, p in sorted(outcome.items(), key=lambda kv: -kv[1]) if p > 0]
+    count = int(action.args[-1]) if action.args[-1].isdigit() and len(action.args) in (2, 4) else 1
+    if count > 1:
+        note += f"; first of {count} attacks shown"
+    return Odds(action, tuple(entries), note=note)
+
+
+def odds(rs: Blitzkrieg1940, st: GameState, action: Action) -> Odds | None:
+    """The exact result distribution of ``action``, or None when it rolls no dice."""
+    verb, args = action.verb, action.args
+    f = frame(st)
+    if verb in ("fire", "fm") and len(args) == 2:
+        shooter, target = st.units.get(args[0]), st.units.get(args[1])
+        if shooter is None or target is None:
+            return None
+        moving = shooter.status.get("moving") or {}
+        reduced = verb == "fm" or (verb == "fire" and moving.get("action") == "mf")
+        return _shot(rs, st, action, shooter, target, reduced)
+    if verb in ("opp", "retfire") and len(args) == 2:
+        shooter, target = st.units.get(args[0]), st.units.get(args[1])
+        if shooter is None or target is None:
+            return None
+        return _reaction_shot(rs, st, action, shooter, target)
+    if verb in ("salvo", "stuka") and args:
+        return _barrage(rs, st, action)
+    if verb == "retreat" and args:
+        u = st.units.get(args[0])
+        if u is None or not u.status.get("neutralised"):
+            return None
+        value = actions._reaction_value(rs, st, u)
+        mods = actions._reaction_mods(rs, st, u, None)
+        need = value - sum(m.value for m in mods)
+        return _test_odds(
+            action, need, "retreats", "stays (test failed)", 0.0, f"reaction test 2d6 ≤ {need} (rule 6.4)"
+        )
+    if verb == "test" and f is not None and f["kind"] in ("chit", "exhausted"):
+        fid = f.get("formation") or st.data["chits"][f["chit"]].get("formation")
+        if fid is None:
+            return None
+        need = int(formation(st, fid)["ff"]) + rs.tables.ff_test_offset("exhaustion")
+        return _test_odds(action, need, "exhaustion removed", "stays exhausted", 1.0, f"2d6 ≤ {need} (rule 5.4)")
+    if verb == "cancel" and f is not None and f["kind"] == "cancel":
+        p = Fraction(rs.tables.cancel_max_roll, 6)
+        note = f"1d6 ≤ {rs.tables.cancel_max_roll} (rule 5.5); the General is spent either way"
+        return Odds(action, (OddsEntry("cancelled", p, 1.0), OddsEntry("not cancelled", 1 - p, 0.0)), note=note)
+    return None

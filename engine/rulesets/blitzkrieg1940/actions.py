@@ -63,15 +63,7 @@ VERBS: dict[str, str] = {
     "close": "close — no (more) reactions in this window (6.3.4)",
     "accept": "accept UNIT — keep the Neutralised result (8.3)",
     "steploss": "steploss UNIT — take a step loss instead of the Neutralised result (8.3)",
-    "ccfire": "ccfire UNIT TARGET — close combat: UNIT fires at TARGET in the combat hex (9.1.2, 9.1.3, 9.1.5)",
-    "exchange": "exchange UNIT — close combat: take one step loss instead of the N (or the retreat) and stay "
-    "(9.1.2, 9.1.5)",
-    "fallback": "fallback UNIT — close combat: the attacker goes back into the hex it came from; its move ends "
-    "(9.1.2, 9.1.3)",
-    "stay": "stay UNIT — close combat: the defender stays after its step loss; an HQ stays and is overrun (9.1.2, 3.2)",
-    "withdraw": "withdraw UNIT [HEX] — close combat: the defender retreats one hex; without HEX it cannot and is "
-    "eliminated (9.1.2, 9.1.5)",
-    "ccon": "ccon — close combat: no (more) voluntary retreats this round (9.1.4, 9.1.5)",
+    **closecombat.VERBS,
 }
 
 # --- Unit facts -------------------------------------------------------------------------------------------
@@ -190,7 +182,7 @@ def activation_effects(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
     """2.5 step 5: the overrun HQ returns, rally rolls, OPP-used markers off the formation's units."""
     st = tr.state
     f = formation(st, fid)
-    if f["overrun"] and f["hq"]:
+    if f["overrun"] and f["hq"] and int(f.get("overrun_turn", 0)) < st.turn:
         hq = st.units[f["hq"]]
         host = next((u for u in formation_units(st, fid, hq=False) if u.hex is not None), None)
         if host is not None:
@@ -350,7 +342,12 @@ def _can_leave(rs: Blitzkrieg1940, st: GameState, u: Unit, b: Hex, mp_left: floa
         if n not in st.board or any(e.side != u.side and e.hex == n for e in st.iter_units()):
             continue
         cost = movement.step_cost(rs.tables, st, u, b, n, in_column=column and st.board.has_road(b, n))
-        if cost is not None and cost <= mp_left and movement.stacking_ok(rs.tables, st, n, [u]):
+        if (
+            cost is not None
+            and cost <= mp_left
+            and movement.stacking_ok(rs.tables, st, n, [u])
+            and movement.doctrine_allows(rs.tables, st, u, b, n)
+        ):
             return True
     return False
 
@@ -521,6 +518,9 @@ def check_frame(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Ac
         if verb not in ("salvo", "stuka") and arg not in st.units and verb in VERBS:
             raise InvalidActionError(f"no unit {arg!r}")
     kind = f["kind"]
+    if kind == "cc":
+        closecombat.check_cc(rs, st, f, action)
+        return
     legal = _candidate_actions(rs, st, f, action)
     if action in legal:
         return
@@ -829,6 +829,11 @@ def _maybe_finish(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
     can_fire = m["action"] in ("mf", "load") and not m.get("fired") and bool(_targets(rs, st, u, "active", True))
     if not can_step and not can_fire and _stop_problem(rs, st, u) is None:
         _finish_action(rs, tr, u)
+
+
+def finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
+    """6.1: the unit's action is over (public for the close-combat module)."""
+    _finish_action(rs, tr, u)
 
 
 def _finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:

@@ -112,6 +112,10 @@ def odds(rs: Blitzkrieg1940, st: GameState, action: Action) -> Odds | None:
     """The exact result distribution of ``action``, or None when it rolls no dice."""
     verb, args = action.verb, action.args
     f = frame(st)
+    if verb == "ccfire" and f is not None and f["kind"] == "cc":
+        from .closecombat import odds as cc_odds  # noqa: PLC0415
+
+        return cc_odds(rs, st, f, action)
     if verb in ("fire", "fm") and len(args) == 2:
         shooter, target = st.units.get(args[0]), st.units.get(args[1])
         if shooter is None or target is None:

@@ -153,7 +153,7 @@ def _rules(f: dict[str, Any]) -> str:
 
 def _finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
     """6.1: the unit's action is over (the activation's own bookkeeping, :mod:`.actions`)."""
-    from .actions import _finish_action as finish  # noqa: PLC0415 (actions imports this module)
+    from .actions import finish_action as finish  # noqa: PLC0415 (actions imports this module)
 
     finish(rs, tr, u)
 
@@ -202,6 +202,14 @@ def _targets(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], shooter: Unit
 def _retreat_hexes(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit) -> list[Hex]:
     """6.3.3, 9.1.5: adjacent hexes a defender may retreat into, never the attackers' hex of origin."""
     return movement.retreat_options(rs.tables, st, u, forbidden={_origin(st, f)})
+
+
+def _gone(*units: Unit | None) -> None:
+    """A unit that left the map (eliminated, overrun) carries no markers (8.3, 3.2)."""
+    for u in units:
+        if u is not None and u.hex is None:
+            u.status.pop("neutralised", None)
+            u.status.pop("opp_used", None)
 
 
 def _emit(tr: Transition, kind: str, text: str, f: dict[str, Any], **data: Any) -> None:
@@ -253,6 +261,7 @@ def start(rs: Blitzkrieg1940, tr: Transition, attacker: Unit, hex: Hex) -> None:
         # 10.1: entering an enemy minefield attacks the unit; then 3.2 [P]: the lone HQs are overrun, no fire.
         if mines.get(label) is not None and mines[label] != attacker.side:
             combat.mine_attack(tr, tables, attacker, label)
+            _gone(attacker)
         if attacker.hex == hex:
             _hold(st, attacker, hex, rs)
             for hq in enemies:
@@ -295,6 +304,7 @@ def start(rs: Blitzkrieg1940, tr: Transition, attacker: Unit, hex: Hex) -> None:
             _emit(tr, "mines", f"{uid} first suffers the defender's minefield in {label} (rules 9.1.1, 10.1)", f)
             fresh = not u.status.get("neutralised")
             combat.mine_attack(tr, tables, u, label)
+            _gone(u)
             if u.hex == hex and u.status.get("neutralised") and fresh:
                 f["n"].append(uid)
 
@@ -305,6 +315,7 @@ def overrun(rs: Blitzkrieg1940, tr: Transition, hq: Unit, by: Unit) -> None:
     st = tr.state
     where = _label(st, hq.hex)
     hq.hex = None
+    _gone(hq)
     fid = next((k for k, rec in sorted(st.data["formations"].items()) if rec.get("hq") == hq.id), hq.formation)
     tr.emit(
         "overrun",
@@ -716,6 +727,7 @@ def _take(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], target: Unit, r
         return
     if result == "step":
         combat.step_loss(tr, rs.tables, target, cause)
+        _gone(target, combat.mount_partner(st, target))
         if target.hex == h and _is_defender(f, target) and f["round"] == 1 and target.id not in f["hit"]:
             f["hit"].append(target.id)
         return
@@ -759,27 +771,64 @@ def _exchange(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit) ->
     )
     tr.emit("exchange", f"{u.id} takes a step loss {why}", unit=u.id)
     combat.step_loss(tr, rs.tables, u, f"close combat at {f['hex']}")
+    _gone(u, partner)
     if u.hex is None:
         _after_defender_left(rs, tr, f, u)
 
 
+def _walk(rs: Blitzkrieg1940, tr: Transition, u: Unit, path: list[Hex]) -> Unit | None:
+    """Move ``u`` (with the company it carries) along a retreat path, its first hex excluded; each enemy minefield
+    entered attacks it without removal roll (6.3.3). Returns the carried company, if any."""
+    st = tr.state
+    partner = _partner(st, u)
+    mines: dict[str, str] = st.data.setdefault("mines", {})
+    for h in path[1:]:
+        u.hex = h
+        if partner is not None and partner.status.get("carried_by") == u.id:
+            partner.hex = h
+        _hold(st, u, h, rs)
+        label = st.board.label(h)
+        owner = mines.get(label)
+        if owner is not None and owner != u.side:
+            combat.mine_attack(tr, rs.tables, u, label, retreating=True)
+            if u.hex is None:
+                _gone(u, partner)
+                break
+    return partner
+
+
+def _eliminate(rs: Blitzkrieg1940, tr: Transition, u: Unit, why: str) -> None:
+    """9.1.5: a unit that must retreat and cannot is eliminated (every step it has left is lost)."""
+    tr.emit("eliminated", f"{u.id} must retreat but has {why}: it is eliminated (rule 9.1.5)", unit=u.id)
+    while u.hex is not None:
+        combat.step_loss(tr, rs.tables, u, "no retreat after close combat (rule 9.1.5)")
+    _gone(u, _partner(tr.state, u))
+
+
 def _fall_back(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit, why: str) -> None:
-    """9.1.2: the attacker goes back into the hex it came from and its move ends; command check (3.5)."""
+    """9.1.2: the attacker goes back into the hex it came from and its move ends; if that hex is overstacked it
+    goes on to the nearest hex where stacking is legal (9.1.5, 7.3); command check (3.5)."""
     st = tr.state
     _discard(f, u.id)
-    origin = _origin(st, f)
-    u.hex = origin
+    _walk(rs, tr, u, [_hex(st, f), _origin(st, f)])
     tr.emit(
         "retreat",
         f"{u.id} falls back into {f['from']} ({why}); its move ends (rule 9.1.2)",
         unit=u.id,
         hex=f["from"],
     )
-    _hold(st, u, origin, rs)
-    mines: dict[str, str] = st.data.setdefault("mines", {})
-    owner = mines.get(f["from"])
-    if owner is not None and owner != u.side:
-        combat.mine_attack(tr, rs.tables, u, f["from"], retreating=True)  # 6.3.3: no removal roll
+    if u.hex is not None and not movement.stacking_ok(rs.tables, st, u.hex, [u]):
+        path = movement.retreat_path(rs.tables, st, u, forbidden={_hex(st, f)})
+        if path is None:
+            _eliminate(rs, tr, u, f"no hex where stacking is legal beyond {f['from']}")
+        else:
+            _walk(rs, tr, u, path)
+            tr.emit(
+                "retreat",
+                f"{f['from']} holds too many units: {u.id} goes on to {_label(st, u.hex)} (rules 7.3, 9.1.5)",
+                unit=u.id,
+                hex=_label(st, u.hex),
+            )
     _finish_action(rs, tr, u)
     movement.command_check(tr, rs.tables, [u])
 
@@ -794,25 +843,10 @@ def _withdraw(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit, de
     if dest is not None:
         path = movement.retreat_path(tables, st, u, st.board.parse(dest), forbidden={_origin(st, f)})
     if path is None:
-        why = "no hex to retreat into" if dest is None else f"no legal stacking beyond {dest}"
-        tr.emit("eliminated", f"{u.id} must retreat but has {why}: it is eliminated (rule 9.1.5)", unit=u.id)
-        while u.hex is not None:
-            combat.step_loss(tr, tables, u, "no retreat after close combat (rule 9.1.5)")
+        _eliminate(rs, tr, u, "no hex to retreat into" if dest is None else f"no legal stacking beyond {dest}")
         _after_defender_left(rs, tr, f, u)
         return
-    partner = _partner(st, u)
-    mines: dict[str, str] = st.data.setdefault("mines", {})
-    for h in path[1:]:
-        u.hex = h
-        if partner is not None and partner.status.get("carried_by") == u.id:
-            partner.hex = h
-        _hold(st, u, h, rs)
-        label = st.board.label(h)
-        owner = mines.get(label)
-        if owner is not None and owner != u.side:
-            combat.mine_attack(tr, tables, u, label, retreating=True)
-            if u.hex is None:
-                break
+    partner = _walk(rs, tr, u, path)
     still = " still neutralised" if u.status.get("neutralised") else ""
     where = _label(st, u.hex)
     via = f" by way of {', '.join(st.board.label(h) for h in path[1:-1])}" if len(path) > 2 else ""

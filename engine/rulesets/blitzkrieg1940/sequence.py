@@ -619,6 +619,15 @@ def waiting_for(st: GameState, f: dict[str, Any]) -> str:
         if f["stage"] == "after":
             return f"{side} may play the held Replay right after {name}'s activation"
         return f"{side} decides what to do with {name}"
+    if kind == "cc":
+        from .closecombat import waiting  # noqa: PLC0415
+
+        return waiting(st, f)
+    if kind == "window":
+        what = {"move": "a unit moved", "fire": "a unit fired", "indirect": "a barrage"}.get(f.get("trigger", ""), "")
+        return f"{side} may react ({what}): return fire, opportunity fire, retreat, or close"
+    if kind == "n_choice":
+        return f"{side} decides whether {f['unit']} accepts N or takes a step loss instead"
     if kind == "activation":
         names = " and ".join(formation(st, fid)["name"] for fid in f["formations"]) or "the artillery"
         return f"{side} acts with {names}"

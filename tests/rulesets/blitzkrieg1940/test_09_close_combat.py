@@ -364,6 +364,23 @@ def test_retreat_into_an_overstacked_hex_goes_on_9_1_5_and_6_3_3() -> None:
     assert any("by way of 0709" in e.text and cites(e.text, "9.1.5") for e in p.events)
 
 
+def test_attacker_falling_back_into_a_full_hex_goes_on_9_1_5_and_7_3() -> None:
+    tank = unit("ger-pz3", "PZ3", "0909", "ger")
+    full = [unit(f"ger-x{i}", "GDI", S_OPEN_ADJ, "ger", acted=True) for i in range(3)]
+    fin = unit("fra-fin", "FIN", S_OPEN, "fra")
+    p = Play(state("stonne", tank, *full, fin, dice=[5, 5]))  # defensive fire 10 on column 3 → N
+    p.apply(f"move ger-pz3 {S_OPEN_ADJ}")  # through the full stack (7.3: no limit while moving)
+    while p.state.to_act == "french":
+        p.apply("close")  # no reaction
+    p.apply(f"assault ger-pz3 {S_OPEN}")
+    p.apply("fallback ger-pz3")
+    h = p.u("ger-pz3").hex
+    assert h is not None and p.at("ger-pz3") not in (S_OPEN_ADJ, S_OPEN)
+    assert parse_hex(S_OPEN_ADJ) in h.neighbours()
+    assert any(cites(e.text, "9.1.5") and "too many units" in e.text for e in p.events)
+    assert "moving" not in p.u("ger-pz3").status and p.cc is None
+
+
 def test_refusals_cite_the_rule_9_1_5_and_9_1_2() -> None:
     p = _pre_neutralised([1, 1, 1, 1])
     p.apply(f"assault ger-pio {S_OPEN}")

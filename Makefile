@@ -22,11 +22,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy engine saves
 
-test: lint  ## set up, lint, type-check and run the tests (not the soak runs)
-	$(BIN)/python -m pytest -q
+test: lint  ## set up, lint, type-check and run the tests (not the soak runs), on every core
+	$(BIN)/python -m pytest -q -n auto
 
 soak: $(STAMP)  ## the long random-playout runs
-	$(BIN)/python -m pytest -q -m soak -p no:doctest
+	$(BIN)/python -m pytest -q -n auto -m soak -p no:doctest
 
 bench: $(STAMP)  ## speed figures for benchmarks/RESULTS.md
 	$(BIN)/python -m pytest benchmarks -q --benchmark-enable --benchmark-columns=median,mean,min,rounds -o addopts=""

@@ -70,7 +70,7 @@ class Unit:
             "hex": hex_label(self.hex) if self.hex is not None else None,
             "steps": self.steps,
             "formation": self.formation,
-            "status": copy.deepcopy(self.status),
+            "status": copy_plain(self.status),
         }
 
     def clone(self) -> Unit:
@@ -154,7 +154,7 @@ class GameState:
             "phase": self.phase,
             "to_act": self.to_act,
             "units": {uid: self.units[uid].to_dict() for uid in sorted(self.units)},
-            "data": copy.deepcopy(self.data),
+            "data": copy_plain(self.data),
             "dice": self.dice.to_dict(),
             "outcome": self.outcome.to_dict() if self.outcome else None,
             "viewer": self.viewer,

@@ -1,4 +1,4 @@
-"""Provides the ``planspiel`` command line: the game, and headless subcommands (validate, rulesets).
+"""Provides the ``planspiel`` command line: the game, and headless subcommands (validate, list, saves).
 
 Headless subcommands never import Textual. Errors are reported in a sentence, never as a traceback
 (set ``PLANSPIEL_DEBUG=1`` to see one).
@@ -10,6 +10,8 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
 
 import engine
 from engine.errors import PlanspielError, ScenarioError
@@ -54,12 +56,190 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    # The Textual client is built in a later issue; until then the game lists what it can play.
-    print(
-        f"Planspiel {engine.__version__}: the game table is not built yet; these rulesets and scenarios are installed:"
+    """Open the title screen (the Textual client is imported only here)."""
+    from tui.app import Start, run  # noqa: PLC0415 - Textual only for the game itself
+
+    return run(Start())
+
+
+# --- the game: new, load (Textual is imported only when the game starts) ----------------------------------
+
+
+def _players_from(rest: Sequence[str], sides: Sequence[str]) -> tuple[dict[str, str], int | None]:
+    """Read ``--SIDE PLAYER`` pairs (and ``--seed N``) that follow ``planspiel new RULESET SCENARIO``.
+
+    Raises:
+        ValueError: an option that is not a side of the scenario, a missing value, or an unknown player.
+    """
+    from engine.ai import parse_player  # noqa: PLC0415
+
+    players: dict[str, str] = {}
+    seed: int | None = None
+    items = list(rest)
+    while items:
+        opt = items.pop(0)
+        if not opt.startswith("--"):
+            raise ValueError(f"unexpected {opt!r}: give players as --SIDE PLAYER (sides: {', '.join(sides)})")
+        name, _, value = opt[2:].partition("=")
+        if not value:
+            if not items:
+                raise ValueError(f"{opt} needs a value")
+            value = items.pop(0)
+        if name == "seed":
+            try:
+                seed = int(value)
+            except ValueError:
+                raise ValueError(f"--seed needs a whole number, not {value!r}") from None
+            continue
+        if name not in sides:
+            raise ValueError(f"unknown side --{name}: this scenario's sides are {', '.join(sides)}")
+        kind, level = parse_player(value)
+        players[name] = "human" if kind == "human" else f"ai:{level}"
+    return players, seed
+
+
+def _cmd_new(args: argparse.Namespace) -> int:
+    sc = engine.load_scenario(args.ruleset, args.scenario)
+    try:
+        players, seed = _players_from(args.players, sc.side_ids())
+    except ValueError as err:
+        print(f"planspiel new: {err}", file=sys.stderr)
+        return 2
+    if args.seed is not None:
+        seed = args.seed
+    from tui.app import Start, run  # noqa: PLC0415 - Textual only for the game itself
+
+    return run(Start("new", args.ruleset, args.scenario, players, seed))
+
+
+def _cmd_load(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if not path.is_file():
+        print(f"planspiel load: {path}: no such file", file=sys.stderr)
+        return 1
+    from tui.app import Start, run  # noqa: PLC0415 - Textual only for the game itself
+
+    return run(Start("load", path=path))
+
+
+def _add_game_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    nw = sub.add_parser(
+        "new",
+        help="start a game at once: new RULESET SCENARIO --SIDE human|ai:LEVEL ...",
+        description="Start a new game, e.g. planspiel new blitzkrieg1940 hannut --german human --french ai:normal "
+        "(levels: easy, normal, hard; sides not given are human).",
     )
-    print()
-    return _cmd_list(args)
+    nw.add_argument("ruleset")
+    nw.add_argument("scenario")
+    nw.add_argument("--seed", type=int, default=None, help="the dice seed (default: a random one)")
+    nw.add_argument("players", nargs=argparse.REMAINDER, metavar="--SIDE PLAYER")
+    nw.set_defaults(func=_cmd_new)
+    ld = sub.add_parser("load", help="continue a saved game at once")
+    ld.add_argument("file", metavar="FILE")
+    ld.set_defaults(func=_cmd_load)
+
+
+# --- saves: list, verify, show (the saves package is imported only when one of them runs) ---------------
+
+
+def _local_time(iso: str) -> str:
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso
+
+
+def _table(rows: list[tuple[str, ...]]) -> None:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip())
+
+
+def _cmd_saves_list(args: argparse.Namespace) -> int:
+    import saves  # noqa: PLC0415 - only for this subcommand
+
+    folder = Path(args.folder) if args.folder else saves.saves_dir()
+    if args.folder and not folder.exists():
+        print(f"planspiel: {folder}: no such folder", file=sys.stderr)
+        return 1
+    entries = saves.list_saves(folder)
+    if not entries:
+        print(f"No saves in {folder}.")
+        return 0
+    rows: list[tuple[str, ...]] = [("FILE", "RULESET", "SCENARIO", "TURN", "SIDES", "LAST PLAYED")]
+    for e in entries:
+        h = e.header
+        if h is None:
+            cause = e.error.cause if e.error is not None else "unreadable"
+            rows.append((e.path.name, "-", "-", "-", "-", f"cannot be read: {cause}"))
+            continue
+        scenario = h.scenario or "-"
+        if h.kind == "campaign":
+            scenario = f"{h.campaign}: {h.scenario or 'between battles'}"
+        turn = f"{h.turn} (over)" if h.is_over else str(h.turn)
+        sides = ", ".join(f"{s.id} ({s.player})" for s in h.sides) or "-"
+        rows.append((e.path.name, h.ruleset, scenario, turn, sides, _local_time(h.updated)))
+    _table(rows)
+    n = len(entries)
+    print(f"{n} save{'s' if n != 1 else ''} in {folder}")
+    return 0
+
+
+def _cmd_saves_verify(args: argparse.Namespace) -> int:
+    import saves  # noqa: PLC0415 - only for this subcommand
+
+    failed = 0
+    for target in args.files:
+        report = saves.verify_save(target)
+        if report.ok:
+            actions = report.header.actions if report.header is not None else 0
+            print(f"ok   {target}: {actions} actions replay to the saved position ({report.seconds:.2f} s)")
+            continue
+        failed += 1
+        print(f"FAIL {target}: {report.problems[0]}")
+        for problem in report.problems[1:]:
+            print(f"  {problem}")
+    if len(args.files) > 1:
+        print(f"{len(args.files) - failed} ok, {failed} failed")
+    return 1 if failed else 0
+
+
+def _cmd_saves_show(args: argparse.Namespace) -> int:
+    import saves  # noqa: PLC0415 - only for this subcommand
+
+    h, history = saves.read_history(args.file)
+    print(f"File:        {args.file}")
+    if h.kind == "campaign":
+        print(f"Campaign:    {h.campaign_title} ({h.campaign})")
+    if h.scenario:
+        print(f"Scenario:    {h.title} ({h.ruleset}/{h.scenario})")
+    print(f"Ruleset:     {h.ruleset} version {h.ruleset_version}")
+    print(f"Saved by:    Planspiel {h.app}, save format {h.format}")
+    if h.scenario:
+        state = f"over: {h.winner} — {h.result}" if h.is_over else f"{h.to_act} to act"
+        print(f"Turn:        {h.turn}, {state}")
+    print(f"Sides:       {', '.join(f'{s.name} ({s.player})' for s in h.sides) or '-'}")
+    print(f"Created:     {_local_time(h.created)}")
+    print(f"Last played: {_local_time(h.updated)}")
+    print(f"History:     {len(history)} action{'s' if len(history) != 1 else ''}")
+    width = len(str(len(history)))
+    for i, notation in enumerate(history, start=1):
+        print(f"  {i:>{width}}. {notation}")
+    return 0
+
+
+def _add_saves_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sv = sub.add_parser("saves", help="list, check and show save files")
+    cmds = sv.add_subparsers(dest="saves_command", metavar="{list,verify,show}", required=True)
+    ls = cmds.add_parser("list", help="a table of the saves in FOLDER (default: the saves folder), from headers")
+    ls.add_argument("folder", nargs="?", metavar="FOLDER")
+    ls.set_defaults(func=_cmd_saves_list)
+    vf = cmds.add_parser("verify", help="replay each save's history and compare it with the saved position")
+    vf.add_argument("files", nargs="+", metavar="FILE")
+    vf.set_defaults(func=_cmd_saves_verify)
+    sh = cmds.add_parser("show", help="a save's header and its history in notation")
+    sh.add_argument("file", metavar="FILE")
+    sh.set_defaults(func=_cmd_saves_show)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,6 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=_cmd_validate)
     ls = sub.add_parser("list", help="list the installed rulesets and their scenarios")
     ls.set_defaults(func=_cmd_list)
+    _add_saves_parser(sub)
+    _add_game_parsers(sub)
     parser.set_defaults(func=_cmd_play)
     return parser
 

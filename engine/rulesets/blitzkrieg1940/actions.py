@@ -675,7 +675,9 @@ def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: A
     if kind == "n_choice":
         st.data["frames"].remove(f)
         u = st.units[f["unit"]]
-        if verb == "steploss":
+        if u.hex is None or not u.status.get("neutralised"):
+            tr.emit("choice", f"{u.id} is no longer neutralised: there is nothing to exchange (rule 8.3)")
+        elif verb == "steploss":
             combat.take_step_instead(tr, rs.tables, u, f.get("cause", "N result"))
         else:
             tr.emit("choice", f"{u.id} stays neutralised (rule 8.3)")
@@ -838,6 +840,16 @@ def finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
 
 def _finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
     """6.1: the unit's action is over."""
+    st = tr.state
+    if u.hex is not None and u.status.get("moving") and not movement.stacking_ok(rs.tables, st, u.hex, []):
+        # 7.3 [P]: a unit stopped in a full hex it was passing through (say, neutralised by opportunity fire)
+        # is displaced like a retreat (6.3.3): by the shortest way to the nearest hex where stacking is legal.
+        path = movement.retreat_path(rs.tables, st, u)
+        if path:
+            u.hex = path[-1]
+            if u.status.get("carrying"):
+                st.units[str(u.status["carrying"])].hex = u.hex
+            tr.emit("move", f"{u.id} cannot stay in a full hex and is displaced to {_label(st, u.hex)} (rule 7.3)")
     u.status.pop("moving", None)
     u.status.pop("column", None)
     u.status["acted"] = True

@@ -18,7 +18,7 @@ from engine.rulesets.blitzkrieg1940.data import load_tables
 from engine.rulesets.blitzkrieg1940.movement import stack_count
 
 T = load_tables()
-QUICK = int(os.environ.get("PLANSPIEL_PLAYOUTS", "6"))
+QUICK = int(os.environ.get("PLANSPIEL_PLAYOUTS", "50"))
 SOAK = 1000
 
 

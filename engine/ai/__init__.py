@@ -1,0 +1,36 @@
+"""Provides AI players: the :class:`Agent` protocol and the random and greedy baselines (DESIGN §7).
+
+An agent reads only what its side may see (a view, or a side-scoped client) and returns one legal action.
+It uses its own seeded random numbers, never the game's dice.
+
+>>> import engine
+>>> from engine.ai import GreedyAgent
+>>> game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=7)
+>>> action = GreedyAgent(seed=1).choose(game.view(game.to_act), budget_s=1.0)
+>>> action in game.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from .agents import (
+    AI_LEVELS,
+    PASS_VERBS,
+    Agent,
+    GreedyAgent,
+    PlayerView,
+    RandomAgent,
+    make_agent,
+    parse_player,
+)
+
+__all__ = [
+    "AI_LEVELS",
+    "PASS_VERBS",
+    "Agent",
+    "GreedyAgent",
+    "PlayerView",
+    "RandomAgent",
+    "make_agent",
+    "parse_player",
+]

@@ -1,0 +1,43 @@
+"""Provides the TUI tests' fixtures: an isolated PLANSPIEL_HOME, an app factory and screen text helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tui.app import PlanspielApp, Start
+from tui.settings import Settings
+
+HOTSEAT = {"german": "human", "french": "human"}
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """PLANSPIEL_HOME in a fresh folder (saves and settings), colour allowed."""
+    monkeypatch.setenv("PLANSPIEL_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    yield tmp_path / "home"
+
+
+def make_app(start: Start | None = None, **settings: Any) -> PlanspielApp:
+    """An app for Pilot tests: no AI pause, no signal handlers."""
+    return PlanspielApp(start, settings=Settings(**{"ai_delay": 0.0, **settings}), exit_handlers=False)
+
+
+@pytest.fixture
+def app_factory() -> Callable[..., PlanspielApp]:
+    """``app_factory(start=None, **settings)``."""
+    return make_app
+
+
+def hannut(seed: int = 7, **players: str) -> Start:
+    """Start a Hannut game (hot-seat unless players are given)."""
+    return Start("new", "blitzkrieg1940", "hannut", {**HOTSEAT, **players}, seed)
+
+
+def screen_text(app: PlanspielApp) -> str:
+    """The plain text of the screen on top (what a player reads)."""
+    return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())

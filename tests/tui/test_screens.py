@@ -1,0 +1,260 @@
+"""Pilot tests of every screen: title, new game, load, rules, settings, help, hand-off, AI, end of game."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import OptionList, RadioSet, Select
+from textual.worker import WorkerCancelled
+
+import saves
+from tui.app import PlanspielApp, Start
+from tui.screens.dialogs import ChoiceDialog, TooSmallScreen
+from tui.screens.endgame import EndGameScreen, score_chart
+from tui.screens.game import GameScreen
+from tui.screens.handoff import HandoffScreen
+from tui.screens.help import HelpScreen
+from tui.screens.load import LoadScreen
+from tui.screens.newgame import NewGameScreen
+from tui.screens.rules import RulesScreen
+from tui.screens.settings import SettingsScreen
+from tui.screens.title import TitleScreen
+from tui.session import Session
+from tui.settings import Settings
+
+from .conftest import hannut, make_app, screen_text
+
+
+async def settle(pilot: object, app: PlanspielApp, rounds: int = 3) -> None:
+    """Let workers finish and the screen catch up."""
+    for _ in range(rounds):
+        await pilot.pause()  # type: ignore[attr-defined]
+        with contextlib.suppress(WorkerCancelled):
+            await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def test_title_screen_menu_and_keys() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert isinstance(app.screen, TitleScreen)
+        text = screen_text(app)
+        assert "Continue — no saved game yet" in text
+        for entry in ("New game", "Load a saved game", "Rules reference", "Settings", "Quit"):
+            assert entry in text
+        await pilot.press("r")
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.pause()
+        assert "Blitzkrieg 1940" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("l")
+        assert isinstance(app.screen, LoadScreen)
+        assert "No saved games yet" in screen_text(app)
+        await pilot.press("backspace")
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_new_game_screen_starts_a_game_with_the_chosen_players() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("n")
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Hannut — the clash of the tanks" in text and "6 turns" in text
+        assert "13 May 1940" in text  # the briefing
+        screen.query_one("#p-german", Select).value = "ai:easy"
+        screen.query_one("#p-french", Select).value = "human"
+        await pilot.pause()
+        assert screen.players == {"german": "ai:easy", "french": "human"}
+        await pilot.press("g")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen | ChoiceDialog | HandoffScreen)
+        assert app.session is not None
+        assert app.session.players == {"german": "ai:easy", "french": "human"}
+
+
+async def test_ai_plays_in_a_worker_until_the_human_decides() -> None:
+    app = make_app(hannut(german="ai:normal"))
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(40):
+            await settle(pilot, app, rounds=1)
+            session = app.session
+            assert session is not None
+            if session.game.to_act == "french":
+                break
+        assert session.game.to_act == "french"
+        assert len(session.game.history) >= 3  # the German AI kept, chose and activated
+        game_screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        assert game_screen.client.side == "french"  # the screen reads the human's view
+        assert any("German activates" in line for line in game_screen.log_widget.lines_written)
+
+
+async def test_thinking_indicator_while_the_ai_works() -> None:
+    app = make_app(hannut(german="ai:normal"), ai_delay=0.5)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        assert screen._ai_side == "german"
+        assert "German AI is thinking" in screen_text(app)
+        assert screen.check_action("end", ()) is None  # the human's keys are dimmed meanwhile
+
+
+async def test_hot_seat_hand_off_screen_is_blank_then_summarises() -> None:
+    app = make_app(hannut())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        session = app.session
+        assert session is not None
+        # Play for the German until control passes to the French.
+        german = session.client("german")
+        for notation in ("keep ger-i-35-pzr", "first ger-i-35-pzr", "activate"):
+            german.apply(notation)
+        move = next(a for a in german.legal_actions() if a.verb == "move" and "hq" not in a.args[0])
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        app.pop_screen() if isinstance(app.screen, ChoiceDialog) else None
+        screen._busy = False
+        screen.refresh_view()
+        screen.play(move)
+        await settle(pilot, app)
+        if session.game.to_act == "german":
+            pytest.skip("no reaction window opened after this move")
+        assert isinstance(app.screen, HandoffScreen)
+        text = screen_text(app)
+        assert "French player: press Enter" in text
+        assert "ger-" not in text and "Turn" not in text  # nothing of the table shows
+        await pilot.press("enter")
+        assert "since your last decision" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert screen.client.side == "french"
+        assert isinstance(app.screen, ChoiceDialog)  # the reaction window is offered
+
+
+async def test_game_over_shows_the_end_screen() -> None:
+    app = make_app(Start("new", "minirules", "duel", {"red": "ai:random", "blue": "ai:greedy"}, 3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(60):
+            await settle(pilot, app, rounds=1)
+            if isinstance(app.screen, EndGameScreen):
+                break
+        assert isinstance(app.screen, EndGameScreen)
+        await settle(pilot, app)
+        text = screen_text(app)
+        assert "game over" in text and "Result:" in text
+        assert "Losses (steps)" in text and "Red" in text and "Blue" in text
+        await pilot.press("m")
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("Q")
+        assert isinstance(app.screen, TitleScreen)
+
+
+def test_score_chart() -> None:
+    chart = score_chart({1: {"german": 8}, 2: {"german": 16}}, {"german": "German"}, width=8).plain
+    assert chart.splitlines() == ["T1  German │████ 8", "T2  German │████████ 16"]
+
+
+async def test_help_lists_the_screens_live_keys() -> None:
+    app = make_app(hannut())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        if isinstance(app.screen, ChoiceDialog):
+            await pilot.press("m")
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "fire with the selected unit" in text
+        assert "cursor one hex up the screen" in text
+        assert "(not now)" in text  # fire is not legal before a unit is activated
+        await pilot.press("enter")
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("S")  # save by hand
+        await pilot.pause()
+        assert list(saves.saves_dir().glob("hannut-*.planspiel"))
+        assert any("Saved to" in str(n.message) for n in app._notifications)
+
+
+async def test_too_small_terminal_says_what_is_needed() -> None:
+    app = make_app()
+    async with app.run_test(size=(70, 20)) as pilot:
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TooSmallScreen), app.screen_stack
+        assert "at least 80×24" in screen_text(app) and "70×20" in screen_text(app)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TitleScreen), app.screen_stack
+
+
+async def test_settings_theme_and_keys_are_saved(home: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("s")
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        await pilot.pause()
+        radio = screen.query_one("#theme", RadioSet)
+        radio.focus()
+        await pilot.press("right", "enter")
+        await pilot.pause()
+        assert app.settings.theme == "monochrome"
+        assert app.theme == "planspiel-monochrome"
+        app.settings.keymap["game.fire"] = "f,F"
+        app.apply_keymap()
+        app.save_settings()
+    saved = json.loads((home / "config" / "settings.json").read_text())
+    assert saved["theme"] == "monochrome" and saved["keymap"] == {"game.fire": "f,F"}
+    assert Settings.load().theme == "monochrome"  # what PlanspielApp() reads at start
+
+
+async def test_no_color_forces_monochrome(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(hannut())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        assert app.effective_theme() == "monochrome"
+        assert app.palette.name == "monochrome" and not app.palette.terrain_bg
+
+
+async def test_load_screen_lists_saves_and_explains_damaged_ones(home: Path) -> None:
+    s = Session.new("blitzkrieg1940", "hannut", {}, seed=7)
+    s.client("german").apply("keep ger-i-35-pzr")
+    good = s.save()
+    bad = saves.saves_dir() / "broken.planspiel"
+    bad.write_bytes(b"\x00garbage")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert "Continue — Hannut" in screen_text(app)
+        await pilot.press("l")
+        assert isinstance(app.screen, LoadScreen)
+        text = screen_text(app)
+        assert "Hannut" in text and good.name in text
+        assert "✗" in text and "broken.planspiel" in text
+        assert not app.load_game(bad)  # a damaged save: the SaveError sentence, nothing else
+        await pilot.pause()
+        assert any("broken.planspiel" in str(n.message) for n in app._notifications)
+        ol = app.screen.query_one(OptionList)
+        ol.focus()
+        ol.highlighted = 0
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.session is not None and len(app.session.game.history) == 1
+
+
+async def test_command_palette_lists_every_command() -> None:
+    app = make_app(hannut())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        game_screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        titles = {c.title for c in app.get_system_commands(game_screen)}
+        for title in ("New game", "Load game", "Save game", "Fire", "End activation", "Undo", "Notation prompt"):
+            assert title in titles
+        await pilot.press("escape") if isinstance(app.screen, ChoiceDialog) else None
+        await pilot.press("p")
+        await pilot.pause()
+        assert "CommandPalette" in type(app.screen).__name__

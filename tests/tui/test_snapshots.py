@@ -1,0 +1,67 @@
+"""Snapshot tests: the screen's text compared with stored files in ``tests/tui/snapshots/``.
+
+Regenerate after an intended change with ``.venv/bin/python tests/tui/snapshots/regenerate.py`` (or
+``PLANSPIEL_UPDATE_SNAPSHOTS=1 pytest tests/tui/test_snapshots.py``) and read the diff before committing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tui.app import PlanspielApp
+from tui.screens.game import GameScreen
+from tui.screens.handoff import HandoffScreen
+
+from .conftest import hannut, make_app, screen_text
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def compare(name: str, text: str) -> None:
+    """Compare ``text`` with the stored snapshot (or store it when regenerating)."""
+    path = SNAPSHOTS / f"{name}.txt"
+    text = text.rstrip("\n")
+    if os.environ.get("PLANSPIEL_UPDATE_SNAPSHOTS") or not path.exists():
+        path.write_text(text + "\n", encoding="utf-8")
+        if not os.environ.get("PLANSPIEL_UPDATE_SNAPSHOTS"):
+            pytest.fail(f"snapshot {path.name} was missing and has been written: check it and run again")
+        return
+    expected = path.read_text(encoding="utf-8").rstrip("\n")
+    assert text == expected, f"the screen differs from {path.name} (regenerate if the change is intended)"
+
+
+async def _game_screen(app: PlanspielApp, size: tuple[int, int]) -> str:
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("m")  # close the first list of choices to see the table
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        return screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+async def test_game_screen(size: tuple[int, int]) -> None:
+    """Hannut at the start, German to act: status bar (turn, phase, VP, side, what the engine waits for),
+    the map with column/row labels and compass, counters with side letter, type and steps, the unit and hex
+    panels (at 80×24 only the unit panel: i switches), the log and the footer with dimmed keys."""
+    text = await _game_screen(make_app(hannut()), size)
+    compare(f"game_{size[0]}x{size[1]}", text)
+
+
+async def test_handoff_screen() -> None:
+    """The hot-seat hand-off: a blank table and one line, "French player: press Enter"."""
+    app = make_app(hannut())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        session = app.session
+        assert session is not None
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        app.push_handoff(session, "french", lambda side: None)
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        text = screen_text(app)
+        del screen
+    compare("handoff_100x30", text)

@@ -1,0 +1,375 @@
+"""Provides the Planspiel Textual app: screens, themes, settings, saves and the exit handlers.
+
+Start it with :func:`run` (``planspiel``, ``planspiel new ...``, ``planspiel load FILE``). The app holds at
+most one :class:`~tui.session.Session` (the game at the table); screens reach the game only through the
+session's per-side clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import events
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from engine.errors import PlanspielError
+
+from .driver import EndOfInput, driver_class
+from .screens.dialogs import MIN_SIZE, TooSmallScreen
+from .screens.endgame import EndGameScreen
+from .screens.game import GameScreen
+from .screens.handoff import HandoffScreen
+from .screens.help import HelpScreen
+from .screens.load import LoadScreen
+from .screens.newgame import NewGameScreen
+from .screens.rules import RulesScreen
+from .screens.settings import SettingsScreen
+from .screens.title import TitleScreen
+from .session import Session, find_last_save, load_saves
+from .settings import Settings
+from .theme import THEMES, MapPalette, map_palette, textual_theme
+
+__all__ = ["PlanspielApp", "Start", "run"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """What the app opens with: the title screen, a new game, or a save."""
+
+    kind: str = "title"
+    """``title``, ``new`` or ``load``."""
+    ruleset: str = ""
+    scenario: str = ""
+    players: Mapping[str, str | None] = field(default_factory=dict)
+    seed: int | None = None
+    path: Path | None = None
+
+
+class PlanspielApp(App[int]):
+    """The Planspiel game client."""
+
+    CSS_PATH = Path(__file__).parent / "styles" / "app.tcss"
+    TITLE = "Planspiel"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help", key_display="?", id="app.help"),
+        Binding("p", "command_palette", "Commands", show=False, id="app.palette"),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | ? | The keys of the current screen. |
+    | p, ctrl+p | The command palette: every command. |
+    | ctrl+q | Quit (the game is saved). |
+    """
+
+    def __init__(
+        self,
+        start: Start | None = None,
+        *,
+        settings: Settings | None = None,
+        autosave: bool = True,
+        exit_handlers: bool = True,
+    ) -> None:
+        self.start = start or Start()
+        self.settings = settings if settings is not None else Settings.load()
+        self.autosave_enabled = autosave
+        self.exit_handlers = exit_handlers
+        super().__init__()
+        self.session: Session | None = None
+        self.palette: MapPalette = map_palette(self.effective_theme())
+        self._seen: dict[str, int] = {}
+        """Side → how many events it had seen when it last handed control on (for the hand-off summary)."""
+        self._uninstall: Callable[[], None] | None = None
+        self._end_shown = False
+
+    def get_driver_class(self) -> Any:
+        """Textual's driver, except on POSIX terminals: one that notices the end of input."""
+        cls = driver_class()
+        if cls is None or os.environ.get("TEXTUAL_DRIVER"):
+            return super().get_driver_class()
+        return cls
+
+    # --- Start and stop ---------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        for theme in THEMES.values():
+            self.register_theme(theme)
+        self.apply_theme()
+        self.apply_keymap()
+        if self.settings.note:
+            self.notify(self.settings.note, severity="warning")
+        started = False
+        if self.start.kind == "new":
+            started = self.new_game(
+                self.start.ruleset, self.start.scenario, dict(self.start.players), seed=self.start.seed
+            )
+        elif self.start.kind == "load" and self.start.path is not None:
+            started = self.load_game(self.start.path)
+        if not started:
+            self.push_screen(TitleScreen())
+        if self.exit_handlers:
+            self._install_exit_handlers()
+
+    def _install_exit_handlers(self) -> None:
+        saves = load_saves()
+        if saves is None or threading.current_thread() is not threading.main_thread():
+            return
+        try:
+            self._uninstall = saves.install_exit_handlers(self.save_before_exit, on_exit=self._exit_for_signal)
+        except ValueError as err:  # not the main thread (e.g. inside a test runner's thread)
+            log.warning("cannot install the save-on-exit handlers: %s", err)
+
+    def save_before_exit(self) -> None:
+        """Save the game at the table (SIGHUP, SIGTERM, end of input, quit)."""
+        if self.session is not None:
+            self.session.autosave()
+
+    def _exit_for_signal(self, status: int) -> None:
+        # The handler runs between two bytecodes of the event loop, maybe while it waits in select():
+        # call_soon_threadsafe wakes it, a plain exit() would wait for the next timer.
+        try:
+            asyncio.get_running_loop().call_soon_threadsafe(partial(self.exit, status, return_code=status))
+        except RuntimeError:
+            self.exit(status, return_code=status)
+        # A hung-up terminal may never take the goodbye sequences; the game is saved, so leave for sure.
+        timer = threading.Timer(3.0, os._exit, (status,))
+        timer.daemon = True
+        timer.start()
+
+    def on_end_of_input(self, message: EndOfInput) -> None:
+        """The terminal's input ended: save and exit."""
+        self.save_before_exit()
+        self.exit(0)
+
+    async def action_quit(self) -> None:
+        """Save, then quit."""
+        self.save_before_exit()
+        self.exit(0)
+
+    def on_unmount(self) -> None:
+        if self._uninstall is not None:
+            self._uninstall()
+            self._uninstall = None
+
+    # --- Themes, keys, size -----------------------------------------------------------------------------
+
+    def effective_theme(self) -> str:
+        """The theme in force: monochrome under ``NO_COLOR``, else the chosen one."""
+        return "monochrome" if os.environ.get("NO_COLOR") is not None else self.settings.theme
+
+    def apply_theme(self) -> None:
+        """Use the chosen theme for panels and map."""
+        name = self.effective_theme()
+        self.theme = textual_theme(name).name
+        self.palette = map_palette(name)
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen) and screen.is_mounted:
+                screen.map.set_palette(self.palette)
+
+    def apply_keymap(self) -> None:
+        """Use the player's key bindings."""
+        self.set_keymap(dict(self.settings.keymap))
+
+    def save_settings(self) -> None:
+        """Write the settings file (a failure is a notification)."""
+        try:
+            self.settings.save()
+        except OSError as err:
+            self.notify(f"settings not saved: {err}", severity="warning")
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        # Textual's handler stops the event before a public ``on_resize`` would see it: extend it instead.
+        await super()._on_resize(event)
+        self.set_timer(0.05, self._check_size)
+
+    def is_too_small(self) -> bool:
+        """True if the terminal is smaller than the game's layout needs."""
+        w, h = self.size
+        return w < MIN_SIZE[0] or h < MIN_SIZE[1]
+
+    def _check_size(self) -> None:
+        """Keep the "terminal too small" message on top while the terminal is too small."""
+        w, h = self.size
+        top = self.screen if self.screen_stack else None
+        if self.is_too_small():
+            if isinstance(top, TooSmallScreen):
+                top.update_size((w, h))
+            else:
+                self.push_screen(TooSmallScreen((w, h)))
+        elif isinstance(top, TooSmallScreen):
+            self.pop_screen()
+
+    def push_screen(self, *args: Any, **kwargs: Any) -> Any:
+        """Push a screen; the "too small" message stays above it while the terminal is too small."""
+        result = super().push_screen(*args, **kwargs)
+        if args and not isinstance(args[0], TooSmallScreen) and self.is_too_small():
+            self.set_timer(0.05, self._check_size)
+        return result
+
+    # --- Screens ----------------------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        """The keys of the current screen."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(self.screen))
+
+    def back_to_title(self) -> None:
+        """Close every screen above the title screen (opening it if the game started straight in)."""
+        self._pop_to_base()
+        self.session = None
+        if isinstance(self.screen, TitleScreen):
+            self.screen.rebuild()
+        else:
+            self.push_screen(TitleScreen())
+
+    def _pop_to_base(self) -> None:
+        """Pop screens until the title screen, or the default screen, is on top."""
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, TitleScreen):
+            self.pop_screen()
+
+    def open_new_game(self) -> None:
+        """The new-game screen."""
+        self.push_screen(NewGameScreen())
+
+    def open_load(self) -> None:
+        """The load screen."""
+        self.push_screen(LoadScreen())
+
+    def open_rules(self) -> None:
+        """The rules reference (of the game at the table, else the first ruleset with a README)."""
+        self.push_screen(RulesScreen(self.session.info.ruleset if self.session else None))
+
+    def open_settings(self) -> None:
+        """The settings screen."""
+        self.push_screen(SettingsScreen())
+
+    def start_session(self, session: Session) -> None:
+        """Put a game on the table and show it."""
+        self._pop_to_base()
+        self.session = session
+        self._seen = {}
+        self._end_shown = False
+        self.push_screen(GameScreen(session))
+
+    def new_game(self, ruleset: str, scenario: str, players: Mapping[str, str | None], seed: int | None = None) -> bool:
+        """Start a new game; a problem is a notification (and False)."""
+        try:
+            session = Session.new(ruleset, scenario, players, seed=seed, autosave=self.autosave_enabled)
+        except (PlanspielError, ValueError) as err:
+            self.notify(str(err), title="Cannot start the game", severity="error", timeout=10)
+            return False
+        session.autosave()
+        self.start_session(session)
+        return True
+
+    def load_game(self, path: str | Path) -> bool:
+        """Continue a saved game; a damaged save shows the saves package's sentence (and False)."""
+        try:
+            session = Session.load(path, autosave=self.autosave_enabled)
+        except (PlanspielError, ValueError, OSError) as err:
+            self.notify(str(err), title="Cannot load the game", severity="error", timeout=12)
+            return False
+        for warning in getattr(session.game, "warnings", []):
+            self.notify(str(warning), severity="warning", timeout=10)
+        self.start_session(session)
+        return True
+
+    def continue_game(self) -> bool:
+        """Load the last save (the title screen's Continue)."""
+        last = find_last_save()
+        if last is None:
+            self.notify("There is no saved game to continue yet.", severity="warning")
+            return False
+        return self.load_game(last.path)
+
+    def save_game(self, session: Session) -> None:
+        """Save by hand and say where."""
+        try:
+            path = session.save()
+        except (PlanspielError, ValueError, OSError) as err:
+            self.notify(str(err), title="Not saved", severity="error", timeout=10)
+            return
+        self.notify(f"Saved to {path}", title="Saved")
+
+    def needs_handoff(self, session: Session) -> bool:
+        """True if control passing between two humans needs the blank hand-off screen."""
+        mode = self.settings.handoff
+        if mode == "never" or len(session.humans) < 2:
+            return False
+        return mode == "always" or session.has_hidden_information()
+
+    def push_handoff(self, session: Session, side: str, callback: Callable[[str], None]) -> None:
+        """Show the hand-off screen for ``side``, then call ``callback(side)``."""
+        client = session.client(side)
+        for other in session.humans:
+            if other != side:
+                self._seen[other] = session.client(other).event_count
+        summary = client.events_since(self._seen.get(side, 0))
+        self.push_screen(
+            HandoffScreen(side, session.info.side_name(side), summary),
+            lambda result: callback(result or side),
+        )
+
+    def show_end(self, session: Session) -> None:
+        """The end-of-game screen (once per game)."""
+        if self._end_shown:
+            return
+        self._end_shown = True
+        self.push_screen(EndGameScreen(session))
+
+    # --- Command palette --------------------------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Every command of the app and of the current screen."""
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("New game", "Start a new game", self.open_new_game)
+        yield SystemCommand("Load game", "Continue a saved game", self.open_load)
+        yield SystemCommand("Continue", "Continue the last game", self.continue_game)
+        yield SystemCommand("Rules reference", "Read the ruleset's README", self.open_rules)
+        yield SystemCommand("Settings", "Theme, hand-off, AI pace, key bindings", self.open_settings)
+        yield SystemCommand("Help", "The keys of this screen", self.action_help)
+        for name in ("default", "monochrome", "colour-blind"):
+            yield SystemCommand(f"Theme: {name}", f"Use the {name} theme", lambda n=name: self._set_theme(n))
+        if isinstance(screen, GameScreen):
+            session = screen.session
+            yield SystemCommand("Save game", "Save the game now", lambda: self.save_game(session))
+            for action, title, text in (
+                ("fire", "Fire", "fire with the selected unit, odds first"),
+                ("assault", "Close combat", "assault with the selected unit"),
+                ("barrage", "Barrage", "artillery or Stuka on a hex"),
+                ("stop", "Stop unit", "end the selected unit's move"),
+                ("end", "End activation", "end the activation"),
+                ("orders", "Choices", "every legal decision with explanations"),
+                ("next_unit", "Next unit", "select the next unit that can act"),
+                ("los", "Line of sight", "from the selected unit to the cursor"),
+                ("undo", "Undo", "take back your last action"),
+                ("prompt", "Notation prompt", "type an action in notation"),
+                ("leave", "Back to title", "the game is saved"),
+            ):
+                yield SystemCommand(title, text, getattr(screen, f"action_{action}"))
+
+    def _set_theme(self, name: str) -> None:
+        self.settings.theme = name
+        self.apply_theme()
+        self.save_settings()
+
+
+def run(start: Start | None = None) -> int:
+    """Run the app until the player quits; returns the exit status."""
+    app = PlanspielApp(start)
+    app.run()
+    return int(app.return_code or 0)

@@ -1,0 +1,284 @@
+"""Provides the game client interface: what one side's screens may ask of a game, and the in-process client.
+
+Screens never touch a game's full state: they hold a :class:`GameClient` for one side and read its view,
+its legal actions and side-scoped queries (DESIGN §9). :class:`LocalClient` calls the engine in the same
+process; a network client will implement the same protocol later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from engine import Action, Board, Event, Game, GameState, LosResult, Odds, Outcome
+from engine.errors import IllegalActionError
+from engine.pathing import Route
+
+__all__ = ["Change", "GameClient", "GameInfo", "LocalClient", "SideInfo"]
+
+
+@dataclass(frozen=True, slots=True)
+class SideInfo:
+    """A side of the scenario."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What every side may know about the game before it starts: ruleset, scenario, sides and the map."""
+
+    ruleset: str
+    ruleset_title: str
+    scenario: str
+    title: str
+    turns: int
+    sides: tuple[SideInfo, ...]
+    board: Board = field(repr=False)
+    """The map (terrain, levels, roads, places): public data, never changed."""
+    unit_types: Mapping[str, Mapping[str, Any]] = field(repr=False, default_factory=dict)
+    """Unit type → its values, from the ruleset's ``units.toml``."""
+    briefing: str = ""
+    verbs: Mapping[str, str] = field(repr=False, default_factory=dict)
+    """Notation verb → its line of help (``"fire UNIT TARGET — direct fire at full strength (8.1)"``)."""
+
+    def verb_help(self, verb: str) -> str:
+        """What a verb does, without its argument pattern (empty if the ruleset says nothing)."""
+        line = self.verbs.get(verb, "")
+        return line.split(" — ", 1)[1] if " — " in line else ""
+
+    def side_name(self, side: str | None) -> str:
+        """The display name of a side (``"German"``), or ``"nobody"``."""
+        if side is None:
+            return "nobody"
+        return next((s.name for s in self.sides if s.id == side), side.title())
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a client reports after it changed the game: who acted, what, and the events it caused."""
+
+    side: str
+    action: Action | None
+    """The action applied, or None for an undo."""
+    events: tuple[Event, ...]
+    undone: Action | None = None
+
+
+@runtime_checkable
+class GameClient(Protocol):
+    """One side's connection to a game (DESIGN §9): its view, its decisions and side-scoped queries."""
+
+    @property
+    def side(self) -> str:
+        """The side this client plays."""
+        ...
+
+    @property
+    def info(self) -> GameInfo:
+        """Ruleset, scenario, sides and map."""
+        ...
+
+    @property
+    def to_act(self) -> str | None:
+        """The side that must decide now; None when the game is over."""
+        ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on."""
+        ...
+
+    @property
+    def actions_played(self) -> int:
+        """How many actions the game's history holds."""
+        ...
+
+    def view(self) -> GameState:
+        """The state as this side may see it."""
+        ...
+
+    def legal_actions(self) -> list[Action]:
+        """This side's legal actions now (empty when it is not to act)."""
+        ...
+
+    def apply(self, action: Action | str) -> list[Event]:
+        """Play an action for this side; returns the events this side may see.
+
+        Raises:
+            InvalidActionError: malformed notation.
+            IllegalActionError: not legal now; the message cites the rule.
+        """
+        ...
+
+    def describe(self, action: Action) -> str:
+        """The action as notation."""
+        ...
+
+    def parse(self, text: str) -> Action:
+        """Notation read into an action (no legality check)."""
+        ...
+
+    def explain(self, action: Action) -> str:
+        """A sentence saying what the action does."""
+        ...
+
+    def odds(self, action: Action) -> Odds | None:
+        """Exact odds of a chance action, from this side's view."""
+        ...
+
+    def line_of_sight(self, a: str, b: str) -> LosResult:
+        """Line of sight between two hexes (labels)."""
+        ...
+
+    def reachable(self, unit_id: str) -> dict[str, float]:
+        """``{hex label: cost}`` the unit can reach now."""
+        ...
+
+    def route(self, unit_id: str, goal: str) -> Route | None:
+        """The cheapest route for the unit to ``goal``."""
+        ...
+
+    @property
+    def event_count(self) -> int:
+        """How many events the game has had (an index for :meth:`events_since`)."""
+        ...
+
+    def events_since(self, index: int) -> list[Event]:
+        """Events after the first ``index``, only those this side may see."""
+        ...
+
+    @property
+    def can_undo(self) -> bool:
+        """True if this side may take back the last action."""
+        ...
+
+    def undo(self) -> Action:
+        """Take back this side's last action."""
+        ...
+
+
+class LocalClient:
+    """A :class:`GameClient` that calls the engine in this process.
+
+    Args:
+        game: the game.
+        side: the side this client plays.
+        actors: shared record of which side played each action of this session (for undo); one list per game.
+        on_change: called after this client applied or undid an action (autosave, records).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        side: str,
+        *,
+        actors: list[str | None] | None = None,
+        on_change: Callable[[Change], None] | None = None,
+    ) -> None:
+        if side not in game.state.sides:
+            raise ValueError(f"unknown side {side!r} (sides: {', '.join(game.state.sides)})")
+        self._game = game
+        self._side = side
+        self._actors: list[str | None] = actors if actors is not None else []
+        self._on_change = on_change
+        sc = game.scenario
+        self._info = GameInfo(
+            ruleset=game.ruleset.id,
+            ruleset_title=game.ruleset.title,
+            scenario=sc.id,
+            title=sc.title,
+            turns=sc.turns,
+            sides=tuple(SideInfo(s.id, s.name) for s in sc.sides),
+            board=game.board,
+            unit_types=game.ruleset.unit_types,
+            briefing=str(sc.raw.get("briefing", "")).strip(),
+            verbs=dict(game.ruleset.verbs),
+        )
+
+    def __repr__(self) -> str:
+        return f"<LocalClient {self._info.ruleset}/{self._info.scenario} side={self._side}>"
+
+    # --- The protocol ---------------------------------------------------------------------------------
+
+    @property
+    def side(self) -> str:
+        return self._side
+
+    @property
+    def info(self) -> GameInfo:
+        return self._info
+
+    @property
+    def to_act(self) -> str | None:
+        return self._game.to_act
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._game.outcome
+
+    @property
+    def actions_played(self) -> int:
+        return len(self._game.history)
+
+    def view(self) -> GameState:
+        return self._game.view(self._side)
+
+    def legal_actions(self) -> list[Action]:
+        return self._game.legal_actions(side=self._side)
+
+    def apply(self, action: Action | str) -> list[Event]:
+        if isinstance(action, str):
+            action = self._game.parse(action, side=self._side)
+        before = len(self._game.events)
+        self._game.apply(action, side=self._side)
+        self._actors.append(self._side)
+        events = self._game.events_since(before, self._side)
+        if self._on_change is not None:
+            self._on_change(Change(self._side, action, tuple(events)))
+        return events
+
+    def describe(self, action: Action) -> str:
+        return self._game.describe(action, side=self._side)
+
+    def parse(self, text: str) -> Action:
+        return self._game.parse(text, side=self._side)
+
+    def explain(self, action: Action) -> str:
+        return self._game.explain(action, side=self._side)
+
+    def odds(self, action: Action) -> Odds | None:
+        return self._game.odds(action, side=self._side)
+
+    def line_of_sight(self, a: str, b: str) -> LosResult:
+        return self._game.line_of_sight(a, b, side=self._side)
+
+    def reachable(self, unit_id: str) -> dict[str, float]:
+        return self._game.reachable(unit_id, side=self._side)
+
+    def route(self, unit_id: str, goal: str) -> Route | None:
+        return self._game.route(unit_id, goal, side=self._side)
+
+    @property
+    def event_count(self) -> int:
+        return len(self._game.events)
+
+    def events_since(self, index: int) -> list[Event]:
+        return self._game.events_since(index, self._side)
+
+    @property
+    def can_undo(self) -> bool:
+        return self._game.can_undo and bool(self._actors) and self._actors[-1] == self._side
+
+    def undo(self) -> Action:
+        if not self.can_undo:
+            if self._game.can_undo:
+                raise IllegalActionError("cannot undo: the last action was not yours")
+            self._game.undo()  # raises with the engine's reason
+        action = self._game.undo()
+        self._actors.pop()
+        if self._on_change is not None:
+            self._on_change(Change(self._side, None, (), undone=action))
+        return action

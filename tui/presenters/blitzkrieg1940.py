@@ -1,0 +1,182 @@
+"""Provides the Blitzkrieg 1940 presenter: markers (N, OPP, OOC), chits, objectives and the German VP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine import Action, GameState, Hex, Unit
+from engine.rulesets.blitzkrieg1940 import sequence, victory
+
+from . import Marker, Presenter
+
+__all__ = ["PRESENTER", "BlitzkriegPresenter"]
+
+
+def _frame(view: GameState) -> dict[str, Any] | None:
+    frames = view.data.get("frames") or []
+    return frames[-1] if frames else None
+
+
+class BlitzkriegPresenter(Presenter):
+    """Blitzkrieg 1940: chit-pull activation, reaction windows, Hannut VP and Stonne possession."""
+
+    ruleset = "blitzkrieg1940"
+    map_verbs = frozenset({"move", "road", "mf", "fm", "fire", "assault", "stop", "load", "unload", "salvo", "stuka"})
+    score_name = "German VP"
+
+    def unit_markers(self, unit: Unit) -> list[Marker]:
+        s = unit.status
+        out: list[Marker] = []
+        if s.get("neutralised"):
+            out.append(Marker("N", "neutralised (8.3)"))
+        if s.get("ooc"):
+            out.append(Marker("C", "OOC: out of command (3.5)"))
+        if s.get("opp_used"):
+            out.append(Marker("O", "OPP used: opportunity fire spent (6.3.1)"))
+        if s.get("moving"):
+            m = s["moving"]
+            out.append(Marker("»", f"{m.get('action', 'move')} under way, {m['mp'] - m['spent']:g} MP left"))
+        elif s.get("acted"):
+            out.append(Marker("✓", "has acted this activation"))
+        if s.get("column"):
+            out.append(Marker("=", "in column (7.2.1)"))
+        if s.get("carrying"):
+            out.append(Marker("+", f"carrying {s['carrying']}"))
+        if s.get("carried_by"):
+            out.append(Marker("^", f"on board {s['carried_by']}"))
+        if s.get("independent"):
+            out.append(Marker("i", "independent (10.3)"))
+        return out
+
+    def unit_facts(self, unit: Unit) -> list[tuple[str, str]]:
+        t = self.unit_type(unit)
+        rows = [("type", f"{self.unit_name(unit)} ({unit.type})")]
+        if self.full_steps(unit):
+            rows.append(("steps", f"{unit.steps} of {self.full_steps(unit)}"))
+        if t.get("attack_full") is not None:
+            reduced_side = unit.steps < self.full_steps(unit)
+            full = t.get("back_attack_full" if reduced_side else "attack_full")
+            moving = t.get("back_attack_reduced" if reduced_side else "attack_reduced")
+            rows.append(("attack", f"{full} / {moving} moving"))
+        for key, name in (("range", "range"), ("armour", "armour"), ("mp", "MP")):
+            if t.get(key) is not None:
+                rows.append((name, str(t[key])))
+        if t.get("command_range") is not None:
+            rows.append(("command", f"{t['command_range']} hexes"))
+        if unit.formation:
+            rows.append(("formation", unit.formation))
+        if unit.hex is None:
+            if unit.status.get("exited"):
+                rows.append(("where", "left the map"))
+            elif unit.steps <= 0:
+                rows.append(("where", "eliminated"))
+            elif unit.status.get("arrives") is not None:
+                rows.append(("arrives", f"turn {unit.status['arrives']} at {' '.join(unit.status.get('entry', []))}"))
+        return rows
+
+    def hex_markers(self, view: GameState, h: Hex) -> list[Marker]:
+        label = view.board.label(h)
+        out: list[Marker] = []
+        holder = view.data.get("held_by", {}).get(label)
+        if holder is not None:
+            out.append(Marker("★", f"objective held by {self.info.side_name(holder)} (11)", holder))
+        mine = view.data.get("mines", {}).get(label)
+        if mine is not None:
+            out.append(Marker("m", f"{self.info.side_name(mine)} minefield (10.1)", mine))
+        if label in view.data.get("forts", []):
+            out.append(Marker("F", "fortification (10.2)"))
+        return out
+
+    def hex_control(self, view: GameState, h: Hex) -> str | None:
+        holder = view.data.get("held_by", {}).get(view.board.label(h))
+        return str(holder) if holder is not None else None
+
+    def waiting_for(self, view: GameState) -> str:
+        if view.outcome is not None:
+            return f"The game is over: {view.outcome.reason}"
+        f = _frame(view)
+        if f is None:
+            return super().waiting_for(view)
+        side = self.info.side_name(f["side"])
+        kind = f["kind"]
+        if kind == "window":
+            active = f.get("active")
+            what = {"move": "the move of", "fire": "the fire of", "indirect": "the barrage on"}.get(
+                f.get("trigger", ""), "the action of"
+            )
+            target = active if active else " ".join(f.get("hexes", []))
+            return f"{side} may react to {what} {target} (6.3), or close"
+        if kind == "cc":
+            return f"{side} decides in the close combat at {f['hex']} (9)"
+        if kind == "n_choice":
+            return f"{side} chooses for {f['unit']}: keep the N result or take a step loss (8.3)"
+        if kind == "activation":
+            names = [view.data["formations"][fid]["name"] for fid in f.get("formations", [])]
+            if not names:
+                return f"{side} fires the barrage: {', '.join(f.get('salvos', []))}"
+            moving = next((u.id for u in view.iter_units(f["side"]) if u.status.get("moving")), None)
+            if moving:
+                return f"{side} moves {moving} (step on, fire or stop)"
+            return f"{side} acts with {' and '.join(names)}"
+        return sequence.waiting_for(view, f)
+
+    def status_items(self, view: GameState) -> list[str]:
+        items: list[str] = []
+        f = _frame(view)
+        chit = None
+        for fr in reversed(view.data.get("frames", [])):
+            if fr.get("chit"):
+                chit = fr["chit"]
+                break
+            if fr["kind"] == "activation":
+                chit = fr.get("art") or next(iter(fr.get("formations", [])), None)
+                break
+        if chit and chit in view.data.get("chits", {}):
+            items.append(f"chit: {sequence.chit_name(view, chit)}")
+        if f is None and view.outcome is None:
+            items.append(f"cup {len(view.data.get('cup', []))}")
+        score = self.score(view)
+        if score is not None and "german" in score:
+            items.append(f"German VP {score['german']}")
+        return items
+
+    def action_note(self, view: GameState, action: Action) -> str:
+        chits = view.data.get("chits", {})
+        formations = view.data.get("formations", {})
+        names = []
+        for arg in action.args:
+            if arg in chits:
+                names.append(sequence.chit_name(view, arg))
+            elif arg in formations:
+                names.append(str(formations[arg]["name"]))
+        f = _frame(view)
+        if not names and f is not None and f.get("chit") in chits and action.verb in sequence.VERBS:
+            names.append(sequence.chit_name(view, f["chit"]))
+        return ", ".join(names)
+
+    def is_map_decision(self, view: GameState, legal: list[Action]) -> bool:
+        f = _frame(view)
+        return f is not None and f["kind"] == "activation" and super().is_map_decision(view, legal)
+
+    def score(self, view: GameState) -> dict[str, int] | None:
+        try:
+            kind = victory.victory_kind(view)
+        except ValueError:
+            return None
+        tables = engine.get_ruleset(self.ruleset).tables  # type: ignore[attr-defined]
+        if kind == "vp":
+            return {"german": victory.hannut_vp(tables, view)}
+        held = view.data.get("held_by", {})
+        return {s.id: sum(1 for v in held.values() if v == s.id) for s in self.info.sides}
+
+    def score_label(self, view: GameState) -> str:
+        """What the score counts, for the end-of-game chart."""
+        try:
+            kind = victory.victory_kind(view)
+        except ValueError:
+            return "score"
+        return "German VP (13.8)" if kind == "vp" else "objective hexes held (12.2)"
+
+
+PRESENTER = BlitzkriegPresenter

@@ -1,0 +1,280 @@
+"""Provides the game session: one game at the table, its players, one client per side, saves and records.
+
+The session is the in-process "game server" of the TUI: it owns the :class:`engine.Game`, hands each side a
+:class:`~tui.client.LocalClient`, autosaves after every action through the saves package, and keeps the score
+at the end of each turn for the end-of-game chart. Screens talk to the clients, never to the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import engine
+from engine import Game
+from engine.ai import Agent, make_agent, parse_player
+
+from .client import Change, LocalClient
+from .presenters import Presenter, get_presenter
+
+__all__ = ["LastSave", "Session", "find_last_save", "load_saves", "parse_players"]
+
+log = logging.getLogger(__name__)
+
+_TURN_COPY = re.compile(r"\.turn\d+\.planspiel$")
+
+
+def load_saves() -> ModuleType | None:
+    """The saves package, or None if it cannot be imported (the game then runs without saving)."""
+    try:
+        import saves  # noqa: PLC0415
+    except ImportError as err:  # pragma: no cover - the package is part of the project
+        log.warning("saves package unavailable: %s", err)
+        return None
+    return saves
+
+
+def parse_players(sides: tuple[str, ...], given: Mapping[str, str | None]) -> dict[str, str]:
+    """Players per side (``human`` or ``ai:<level>``), ``human`` where none is given.
+
+    Raises:
+        ValueError: an unknown side or an unknown player.
+    """
+    out = {s: "human" for s in sides}
+    for side, player in given.items():
+        if player is None:
+            continue
+        if side not in out:
+            raise ValueError(f"unknown side {side!r} (sides: {', '.join(sides)})")
+        kind, level = parse_player(player)
+        out[side] = "human" if kind == "human" else f"ai:{level}"
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class LastSave:
+    """The save that Continue opens."""
+
+    path: Path
+    title: str
+    turn: int
+    updated: str
+    over: bool
+
+
+def find_last_save() -> LastSave | None:
+    """The most recently written save (autosaves included, turn copies excluded), unfinished games first."""
+    saves = load_saves()
+    if saves is None:
+        return None
+    entries = []
+    for folder in (saves.saves_dir(), saves.autosave_dir()):
+        try:
+            entries += [e for e in saves.list_saves(folder) if e.header is not None and e.header.kind == "game"]
+        except saves.SaveError:
+            continue
+    entries = [e for e in entries if not _TURN_COPY.search(e.path.name)]
+    if not entries:
+        return None
+    entries.sort(key=lambda e: (not e.header.is_over, e.header.updated, e.mtime), reverse=True)
+    h = entries[0].header
+    return LastSave(entries[0].path, h.title, h.turn, h.updated, h.is_over)
+
+
+class Session:
+    """A game at the table: the game, who plays each side, the clients, the saves.
+
+    Args:
+        game: the game (new, or loaded from a save).
+        players: side id → ``"human"`` or ``"ai:<level>"``.
+        path: the save file the game was loaded from or last saved to (None: not saved by hand yet).
+        autosave: keep an autosave after every action (through the saves package).
+    """
+
+    def __init__(
+        self, game: Game, players: Mapping[str, str], *, path: Path | None = None, autosave: bool = True
+    ) -> None:
+        self.game = game
+        self.players = parse_players(game.state.sides, players)
+        self.path = path
+        self.actors: list[str | None] = []
+        self.clients = {
+            s: LocalClient(game, s, actors=self.actors, on_change=self._on_change) for s in game.state.sides
+        }
+        self.info = self.clients[game.state.sides[0]].info
+        self.presenter: Presenter = get_presenter(self.info)
+        self.agents: dict[str, Agent] = {}
+        for i, side in enumerate(game.state.sides):
+            kind, level = parse_player(self.players[side])
+            if kind == "ai" and level is not None:
+                self.agents[side] = make_agent(level, seed=game.seed * 31 + i)
+        self.scores: dict[int, dict[str, int]] = {}
+        self.save_error: str | None = None
+        self.last_saved: Path | None = None
+        self._autosaver: Any = None
+        if autosave:
+            self._autosaver = self._make_autosaver()
+        self._record_score()
+
+    def __repr__(self) -> str:
+        return f"<Session {self.info.ruleset}/{self.info.scenario} players={self.players}>"
+
+    # --- Starting ---------------------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: str,
+        scenario: str,
+        players: Mapping[str, str | None] | None = None,
+        *,
+        seed: int | None = None,
+        autosave: bool = True,
+    ) -> Session:
+        """Start a new game of ``scenario``.
+
+        Raises:
+            PlanspielError: unknown ruleset or scenario, or a broken scenario file.
+            ValueError: an unknown side or player.
+        """
+        sc = engine.load_scenario(ruleset, scenario)
+        game = engine.new_game(sc, seed=secrets.randbelow(2**31) if seed is None else seed)
+        return cls(game, parse_players(sc.side_ids(), players or {}), autosave=autosave)
+
+    @classmethod
+    def load(cls, path: str | Path, *, autosave: bool = True) -> Session:
+        """Continue a saved game (the history is replayed and checked).
+
+        Raises:
+            SaveError: the file cannot be loaded; the sentence names the file and the cause.
+        """
+        saves = load_saves()
+        if saves is None:
+            raise engine.PlanspielError("saves are not available in this installation")
+        target = Path(path)
+        game = saves.load_game(target)
+        session = cls(game, dict(game.players), path=target, autosave=False)
+        if autosave:
+            in_autosaves = target.parent.resolve() == saves.autosave_dir().resolve()
+            session._autosaver = session._make_autosaver(target if in_autosaves else None)
+        return session
+
+    # --- Players ----------------------------------------------------------------------------------------
+
+    @property
+    def humans(self) -> list[str]:
+        """Sides played by people at this keyboard, in scenario order."""
+        return [s for s in self.game.state.sides if self.players[s] == "human"]
+
+    def is_human(self, side: str | None) -> bool:
+        """True if a person plays ``side``."""
+        return side is not None and self.players.get(side) == "human"
+
+    def client(self, side: str) -> LocalClient:
+        """The client of one side."""
+        return self.clients[side]
+
+    def has_hidden_information(self) -> bool:
+        """True if a side's view now differs from the full state (beyond the dice): hot-seat needs a hand-off."""
+        full = self.game.state.to_dict()
+        for side in self.game.state.sides:
+            view = self.game.view(side).to_dict()
+            for d in (full, view):
+                d.pop("dice", None)
+                d.pop("viewer", None)
+            if view != full:
+                return True
+        return False
+
+    # --- Saving -----------------------------------------------------------------------------------------
+
+    def _make_autosaver(self, path: Path | None = None) -> Any:
+        saves = load_saves()
+        if saves is None:
+            return None
+        try:
+            return saves.Autosaver(self.game, path, players=self.players)
+        except (saves.SaveError, OSError, ValueError) as err:
+            self.save_error = str(err)
+            return None
+
+    @property
+    def autosave_path(self) -> Path | None:
+        """Where the autosave goes (None when autosave is off)."""
+        return None if self._autosaver is None else Path(self._autosaver.path)
+
+    def autosave(self) -> str | None:
+        """Write the autosave now; returns the error sentence if it failed (the game goes on)."""
+        if self._autosaver is None:
+            return self.save_error
+        saves = load_saves()
+        assert saves is not None
+        try:
+            self._autosaver.save()
+        except (saves.SaveError, OSError) as err:
+            self.save_error = str(err)
+            log.warning("autosave failed: %s", err)
+            return self.save_error
+        self.save_error = None
+        self.last_saved = self.autosave_path
+        return None
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Save the game by hand (to ``path``, else to the file it came from or a new file in the saves folder).
+
+        Raises:
+            SaveError: the file cannot be written; the previous save is intact.
+        """
+        saves = load_saves()
+        if saves is None:
+            raise engine.PlanspielError("saves are not available in this installation")
+        if path is None:
+            path = self.path
+            if path is None or path.parent.resolve() == saves.autosave_dir().resolve():
+                from datetime import datetime  # noqa: PLC0415
+
+                stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+                path = saves.saves_dir() / f"{self.info.scenario}-{stamp}{saves.SUFFIX}"
+        target = Path(path)
+        saves.save_game(self.game, target, players=self.players)
+        self.path = target
+        self.last_saved = target
+        return target
+
+    # --- Records ----------------------------------------------------------------------------------------
+
+    def _on_change(self, change: Change) -> None:
+        self._record_score()
+        self.autosave()
+
+    def _record_score(self) -> None:
+        view = self.game.view(self.game.state.sides[0])
+        score = self.presenter.score(view)
+        if score is not None:
+            self.scores[view.turn] = score
+
+    def score_history(self) -> dict[int, dict[str, int]]:
+        """The score at the end of every turn so far; turns played before this session are found by replay."""
+        have = dict(self.scores)
+        turn_now = self.game.state.turn
+        if all(t in have for t in range(1, turn_now + 1)):
+            return have
+        try:
+            replayed = engine.new_game(self.game.scenario, seed=self.game.seed)
+            first = replayed.state.sides[0]
+            for action in (*self.game.history, None):
+                score = self.presenter.score(replayed.view(first))
+                if score is not None and replayed.state.turn not in self.scores:
+                    have[replayed.state.turn] = score  # the last score seen in a turn is its end-of-turn score
+                if action is not None:
+                    replayed.apply(action)
+        except (engine.PlanspielError, ValueError) as err:
+            log.warning("score history: replay failed: %s", err)
+        have.update(self.scores)
+        return dict(sorted(have.items()))

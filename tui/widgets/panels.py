@@ -1,0 +1,227 @@
+"""Provides the game screen's panels: the status bar, the unit panel, the hex panel and the event log.
+
+Panels are given a side's view and the ruleset's presenter and render text; they never ask the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.widgets import RichLog, Static
+
+from engine import Event, GameState, Hex, Odds, Unit
+
+from ..presenters import Presenter
+
+__all__ = ["EventLog", "HexPanel", "StatusBar", "UnitPanel", "effect_chance", "odds_lines"]
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+def effect_chance(odds: Odds) -> float:
+    """The probability that a chance action achieves anything (results worth more than nothing)."""
+    return float(sum(e.probability for e in odds.entries if e.value > 0))
+
+
+def odds_lines(odds: Odds, width: int = 20) -> list[Text]:
+    """The exact odds as lines with bars: ``step loss   41.7% ████████``."""
+    out = []
+    for e in odds.entries:
+        p = float(e.probability)
+        bar = "█" * round(p * width)
+        line = Text(f"{e.result:<14} {p:6.1%} ")
+        line.append(bar, style="bold" if e.value > 0 else "dim")
+        line.append(f"  ({e.probability.numerator}/{e.probability.denominator})", style="dim")
+        out.append(line)
+    return out
+
+
+class StatusBar(Static):
+    """Two lines: turn, phase, chit and side to act; then what the engine is waiting for."""
+
+    DEFAULT_CSS = """
+    StatusBar {
+        height: 2;
+        padding: 0 1;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self._line1 = Text()
+        self._line2 = Text()
+        self.thinking: str | None = None
+        self._tick = 0
+
+    def show(self, view: GameState, presenter: Presenter, you: str, turns: int, note: str = "") -> None:
+        """Show a view's turn, phase and decision; ``you`` is the side reading the screen."""
+        info = presenter.info
+        line = Text()
+        line.append(f"Turn {view.turn}/{turns}", style="bold")
+        line.append(f" · {view.phase}")
+        for item in presenter.status_items(view):
+            line.append(f" · {item}")
+        to_act = view.to_act if view.outcome is None else None
+        line.append("  │ ")
+        if to_act is None:
+            line.append("game over", style="bold")
+        else:
+            line.append(f"{info.side_name(to_act)} to act", style="bold reverse")
+        line.append(f"  │ you: {info.side_name(you)}")
+        self._line1 = line
+        self._line2 = Text(note or presenter.waiting_for(view), style="italic")
+        self._render_text()
+
+    def tick(self) -> None:
+        """Advance the thinking spinner."""
+        self._tick += 1
+        self._render_text()
+
+    def _render_text(self) -> None:
+        second = self._line2
+        if self.thinking:
+            second = Text(f"{SPINNER[self._tick % len(SPINNER)]} {self.thinking}", style="bold")
+        self.update(Text("\n").join([self._line1, second]), layout=False)
+
+    @property
+    def text(self) -> str:
+        """The plain text shown (for tests)."""
+        return f"{self._line1.plain}\n{self._line2.plain}"
+
+
+class _Panel(Static):
+    """A Static of fixed size that repaints only when its text changed (cursor moves stay cheap)."""
+
+    _shown: Text | None = None
+
+    def show_text(self, text: Text) -> None:
+        """Show ``text`` unless it is what is shown already."""
+        if self._shown is not None and text == self._shown:
+            return
+        self._shown = text
+        self.update(text, layout=False)
+
+    @property
+    def text(self) -> str:
+        """The plain text shown (for tests)."""
+        return self._shown.plain if self._shown is not None else ""
+
+
+class UnitPanel(_Panel):
+    """The selected unit (or the top unit under the cursor): values, status, and its stack."""
+
+    DEFAULT_CSS = """
+    UnitPanel {
+        padding: 0 1;
+        height: 18;
+        overflow: hidden;
+    }
+    """
+
+    def show(self, view: GameState, presenter: Presenter, unit: Unit | None, stack: Iterable[Unit], title: str) -> None:
+        """Show one unit and the units stacked with it."""
+        t = Text()
+        t.append(f"{title}\n", style="bold underline")
+        if unit is None:
+            t.append("no unit here\n", style="dim")
+        else:
+            t.append(f"{unit.id}", style="bold")
+            t.append(f"  {presenter.info.side_name(unit.side)}\n")
+            for name, value in presenter.unit_facts(unit):
+                t.append(f"{name:>9} ", style="dim")
+                t.append(f"{value}\n")
+            markers = presenter.unit_markers(unit)
+            if markers:
+                t.append(f"{'status':>9} ", style="dim")
+                t.append("; ".join(f"{m.glyph} {m.text}" for m in markers) + "\n")
+        others = [u for u in stack if unit is None or u.id != unit.id]
+        if others:
+            t.append("stack\n", style="bold")
+            for u in others:
+                flags = "".join(m.glyph for m in presenter.unit_markers(u))
+                t.append(f" {presenter.unit_label(u)} {u.id} {flags}\n")
+        self.show_text(t)
+
+
+class HexPanel(_Panel):
+    """The hex under the cursor: label, terrain, level, place, markers, control and what is there."""
+
+    DEFAULT_CSS = """
+    HexPanel {
+        padding: 0 1;
+        height: 1fr;
+        overflow: hidden;
+    }
+    """
+
+    def show(self, view: GameState, presenter: Presenter, h: Hex, extra: Iterable[str] = ()) -> None:
+        """Show one hex (``extra`` lines: line of sight, range...)."""
+        board = view.board
+        cell = board.cells[h]
+        t = Text()
+        t.append(f"Hex {board.label(h)}", style="bold underline")
+        place = board.place_of(h)
+        if place:
+            t.append(f"  {place}", style="bold")
+        t.append("\n")
+        glyph = presenter.terrain_glyph(cell.terrain)
+        t.append(f"{'terrain':>9} ", style="dim")
+        t.append(f"{cell.terrain} {glyph}".rstrip() + f" (code {cell.code})\n")
+        t.append(f"{'level':>9} ", style="dim")
+        t.append(f"{cell.level}\n")
+        roads = sorted({str(board.hexside(h, n).get("roads")) for n in h.neighbours() if board.has_road(h, n)})
+        if roads:
+            t.append(f"{'road':>9} ", style="dim")
+            t.append(", ".join(roads) + "\n")
+        for m in presenter.hex_markers(view, h):
+            t.append(f"{'marker':>9} ", style="dim")
+            t.append(f"{m.glyph} {m.text}\n")
+        units = presenter.stack_order(view.units_at(h))
+        if units:
+            t.append(f"{'units':>9} ", style="dim")
+            t.append(", ".join(f"{presenter.unit_label(u)} {u.id}" for u in units) + "\n")
+        for line in extra:
+            t.append(f"{line}\n", style="italic")
+        self.show_text(t)
+
+
+class EventLog(RichLog):
+    """The event and dice log: every event a side may see, rolls with their purpose, dice and modifiers."""
+
+    KIND_STYLES: ClassVar[dict[str, str]] = {
+        "roll": "bold",
+        "phase": "bold underline",
+        "outcome": "bold reverse",
+        "loss": "bold",
+        "eliminated": "bold",
+        "error": "bold",
+    }
+    KIND_GLYPHS: ClassVar[dict[str, str]] = {"roll": "⚂ ", "error": "✗ ", "phase": "■ ", "outcome": "★ ", "undo": "↶ "}
+
+    DEFAULT_CSS = """
+    EventLog {
+        height: 8;
+        border-top: solid $panel-lighten-2;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=2000)
+        self.lines_written: list[str] = []
+        """Plain text of every line written (tests read it)."""
+
+    def add(self, kind: str, text: str) -> None:
+        """Write one line."""
+        line = Text(self.KIND_GLYPHS.get(kind, "· ") + text, style=self.KIND_STYLES.get(kind, ""))
+        if kind == "error":
+            line.stylize("bold red")
+        self.lines_written.append(line.plain)
+        self.write(line)
+
+    def add_events(self, events: Iterable[Event]) -> None:
+        """Write events."""
+        for e in events:
+            self.add(e.kind, e.text)

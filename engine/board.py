@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 from .hexgrid import Hex, hex_label, hex_to_offset, offset_to_hex, parse_hex
 
@@ -90,6 +91,8 @@ class Board:
         self.cells: dict[Hex, Cell] = {}
         for h, (code, level) in data.terrain.items():
             self.cells[h] = Cell(h, code, classes[code], level)
+        import networkx as nx  # noqa: PLC0415 - imported when the first board is built, not with the engine
+
         g: nx.Graph[Hex] = nx.Graph()
         for h, c in self.cells.items():
             g.add_node(h, terrain=c.terrain, code=c.code, level=c.level)

@@ -11,8 +11,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
-
 from .board import Board
 from .hexgrid import Hex
 
@@ -42,6 +40,8 @@ def reachable(board: Board, start: Hex, mp: float, weight: WeightFn) -> dict[Hex
     """Every hex reachable from ``start`` for at most ``mp`` movement points (``start`` itself at 0)."""
     if start not in board.graph:
         return {}
+    import networkx as nx  # noqa: PLC0415 - keeps `import engine` fast (start-up budget, DESIGN §11)
+
     dist, paths = nx.single_source_dijkstra(board.graph, start, cutoff=mp, weight=weight)
     return {h: Reach(float(c), tuple(paths[h])) for h, c in dist.items()}
 
@@ -53,6 +53,8 @@ def route(board: Board, start: Hex, goal: Hex, weight: WeightFn, mp: float | Non
     if mp is not None:
         found = reachable(board, start, mp, weight).get(goal)
         return Route(found.cost, found.path) if found else None
+    import networkx as nx  # noqa: PLC0415
+
     try:
         cost, path = nx.single_source_dijkstra(board.graph, start, goal, weight=weight)
     except nx.NetworkXNoPath:

@@ -37,6 +37,10 @@ class Terminal:
         self.socket = str(home / "tmux.sock")
         env = {**os.environ, "PLANSPIEL_HOME": str(home), "TERM": "xterm-256color"}
         env.pop("NO_COLOR", None)
+        # Textual sizes itself from COLUMNS/LINES when they are set (pytest-xdist workers may have them):
+        # the tmux window's size must win.
+        env.pop("COLUMNS", None)
+        env.pop("LINES", None)
         shell = " ".join(command)
         subprocess.run(
             [
@@ -105,7 +109,7 @@ def test_play_kill_continue(home: Path) -> None:
         term.keys("3")  # resolve it first
         term.wait_for("what to do with I/12 SchR")
         term.keys("1")  # activate
-        term.wait_for("German acts with I/12 SchR")
+        term.wait_for("German activates I/12 SchR")
         term.keys("n")  # select the next unit: the half-track
         term.wait_for("ger-i12schr-apc")
         term.keys("q")  # cursor north-west

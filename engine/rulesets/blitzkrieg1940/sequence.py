@@ -953,7 +953,8 @@ def start_activation(
         f = formation(st, fid)
         if prepare and f["demoralised"]:
             recovery_test(rs, tr, fid)
-            _to_skipped(st, fid) if fid in st.data["chits"] else None
+            if fid in st.data["chits"]:
+                _to_skipped(st, fid)
             continue
         active.append(fid)
         via[fid] = how

@@ -25,6 +25,7 @@ __all__ = [
     "Agent",
     "GreedyAgent",
     "PlayerView",
+    "Progress",
     "RandomAgent",
     "make_agent",
     "parse_player",
@@ -37,6 +38,9 @@ PASS_VERBS: frozenset[str] = frozenset(
     {"pass", "decline", "skip", "close", "end", "nocancel", "lapse", "done", "discard", "stop", "ccon", "accept"}
 )
 """Verbs that give up a chance to act; the greedy agent plays them only when nothing better is left."""
+
+Progress = Callable[[str], None]
+"""A callback that shows the agent's progress to the player."""
 
 _RETREAT_VERBS = frozenset({"retreat", "withdraw", "fallback"})
 _MOVE_VERBS = frozenset({"move", "road", "mf", "assault"})
@@ -70,12 +74,14 @@ class Agent(Protocol):
     name: str
     """A short name for logs and menus (``"greedy"``)."""
 
-    def choose(self, view: GameState | PlayerView, budget_s: float) -> Action:
+    def choose(self, view: GameState | PlayerView, budget_s: float, progress: Progress | None = None) -> Action:
         """The action to play now.
 
         Args:
             view: the side's view of the state (``game.view(side)``) or a side-scoped client.
             budget_s: seconds the agent may think; it returns its best action so far when time is up.
+            progress: called from time to time with a short line for the player ("thinking: unit 3 of 12");
+                it runs in the agent's thread, so a UI must hand the text over to its own thread.
 
         Raises:
             ValueError: the side has no legal action (it is not its decision).
@@ -118,7 +124,7 @@ class RandomAgent:
     def __repr__(self) -> str:
         return "RandomAgent()"
 
-    def choose(self, view: GameState | PlayerView, budget_s: float) -> Action:
+    def choose(self, view: GameState | PlayerView, budget_s: float, progress: Progress | None = None) -> Action:
         """A random legal action."""
         return self.rng.choice(_legal(_queries(view)))
 
@@ -139,7 +145,7 @@ class GreedyAgent:
     def __repr__(self) -> str:
         return "GreedyAgent()"
 
-    def choose(self, view: GameState | PlayerView, budget_s: float) -> Action:
+    def choose(self, view: GameState | PlayerView, budget_s: float, progress: Progress | None = None) -> Action:
         """The best-scoring legal action."""
         deadline = time.perf_counter() + max(0.0, budget_s)
         q = _queries(view)
@@ -152,6 +158,8 @@ class GreedyAgent:
         for i, action in enumerate(order):
             if i and time.perf_counter() > deadline:
                 break
+            if progress is not None and i % 16 == 0:
+                progress(f"thinking: action {i + 1} of {len(order)}")
             score = self.score(q, action, enemies)
             if score > best_score:
                 best, best_score = action, score

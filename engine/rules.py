@@ -128,6 +128,9 @@ class Ruleset:
     title: ClassVar[str] = ""
     version: ClassVar[str] = "1"
     verbs: ClassVar[Mapping[str, str]] = {}
+    default_setup_verb: ClassVar[str | None] = None
+    """The verb (no arguments) that takes the scenario file's set-up for the side's current set-up step, if the
+    ruleset lets players set up; a client may play it for players who chose the scenario's set-up."""
     """Notation verbs → a line of help (``"move": "move UNIT HEX... — move along a path"``)."""
     scenario_keys: ClassVar[frozenset[str]] = frozenset()
     """Extra top-level scenario keys this ruleset reads."""

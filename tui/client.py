@@ -160,6 +160,10 @@ class GameClient(Protocol):
         ...
 
 
+AUTO = "auto:"
+"""Prefix of an actor entry for an action the client played for a side (``"auto:french"``)."""
+
+
 class LocalClient:
     """A :class:`GameClient` that calls the engine in this process.
 
@@ -229,12 +233,14 @@ class LocalClient:
     def legal_actions(self) -> list[Action]:
         return self._game.legal_actions(side=self._side)
 
-    def apply(self, action: Action | str) -> list[Event]:
+    def apply(self, action: Action | str, *, auto: bool = False) -> list[Event]:
+        """Apply an action of this side; ``auto`` marks one the client played for the player (the scenario's
+        set-up), which an undo of the player's previous action takes back with it."""
         if isinstance(action, str):
             action = self._game.parse(action, side=self._side)
         before = len(self._game.events)
         self._game.apply(action, side=self._side)
-        self._actors.append(self._side)
+        self._actors.append(f"{AUTO}{self._side}" if auto else self._side)
         events = self._game.events_since(before, self._side)
         if self._on_change is not None:
             self._on_change(Change(self._side, action, tuple(events)))
@@ -268,15 +274,26 @@ class LocalClient:
     def events_since(self, index: int) -> list[Event]:
         return self._game.events_since(index, self._side)
 
+    def _auto_tail(self) -> int:
+        """How many of the last actions the client played automatically."""
+        n = 0
+        while n < len(self._actors) and str(self._actors[-1 - n]).startswith(AUTO):
+            n += 1
+        return n
+
     @property
     def can_undo(self) -> bool:
-        return self._game.can_undo and bool(self._actors) and self._actors[-1] == self._side
+        n = self._auto_tail()
+        return self._game.can_undo and len(self._actors) > n and self._actors[-1 - n] == self._side
 
     def undo(self) -> Action:
         if not self.can_undo:
             if self._game.can_undo:
                 raise IllegalActionError("cannot undo: the last action was not yours")
             self._game.undo()  # raises with the engine's reason
+        for _ in range(self._auto_tail()):
+            self._game.undo()  # what the client played after the player's action goes too
+            self._actors.pop()
         action = self._game.undo()
         self._actors.pop()
         if self._on_change is not None:

@@ -30,6 +30,10 @@ log = logging.getLogger(__name__)
 _TURN_COPY = re.compile(r"\.turn\d+\.planspiel$")
 
 
+SETUP_MODES: tuple[str, ...] = ("scenario", "players")
+"""How a new game is set up: the scenario file's positions, or each side places its own units."""
+
+
 def load_saves() -> ModuleType | None:
     """The saves package, or None if it cannot be imported (the game then runs without saving)."""
     try:
@@ -98,9 +102,19 @@ class Session:
     """
 
     def __init__(
-        self, game: Game, players: Mapping[str, str], *, path: Path | None = None, autosave: bool = True
+        self,
+        game: Game,
+        players: Mapping[str, str],
+        *,
+        path: Path | None = None,
+        autosave: bool = True,
+        setup: str = "scenario",
     ) -> None:
+        if setup not in SETUP_MODES:
+            raise ValueError(f"unknown set-up mode {setup!r}: expected one of {', '.join(SETUP_MODES)}")
         self.game = game
+        self.setup = setup
+        self._auto_setting_up = False
         self.players = parse_players(game.state.sides, players)
         self.path = path
         self.actors: list[str | None] = []
@@ -120,6 +134,7 @@ class Session:
         self._autosaver: Any = None
         if autosave:
             self._autosaver = self._make_autosaver()
+        self.auto_setup()
         self._record_score()
 
     def __repr__(self) -> str:
@@ -136,8 +151,10 @@ class Session:
         *,
         seed: int | None = None,
         autosave: bool = True,
+        setup: str = "scenario",
     ) -> Session:
-        """Start a new game of ``scenario``.
+        """Start a new game of ``scenario``; ``setup="scenario"`` takes the scenario file's set-up for every
+        side, ``"players"`` lets each side set up (the AI sets up its own side).
 
         Raises:
             PlanspielError: unknown ruleset or scenario, or a broken scenario file.
@@ -145,7 +162,7 @@ class Session:
         """
         sc = engine.load_scenario(ruleset, scenario)
         game = engine.new_game(sc, seed=secrets.randbelow(2**31) if seed is None else seed)
-        return cls(game, parse_players(sc.side_ids(), players or {}), autosave=autosave)
+        return cls(game, parse_players(sc.side_ids(), players or {}), autosave=autosave, setup=setup)
 
     @classmethod
     def load(cls, path: str | Path, *, autosave: bool = True) -> Session:
@@ -159,7 +176,12 @@ class Session:
             raise engine.PlanspielError("saves are not available in this installation")
         target = Path(path)
         game = saves.load_game(target)
-        session = cls(game, dict(game.players), path=target, autosave=False)
+        # The set-up mode is not saved: a game whose history took the scenario's set-up goes on taking it.
+        verb = game.ruleset.default_setup_verb
+        took_default = verb is not None and any(a.verb == verb for a in game.history)
+        session = cls(
+            game, dict(game.players), path=target, autosave=False, setup="scenario" if took_default else "players"
+        )
         if autosave:
             in_autosaves = target.parent.resolve() == saves.autosave_dir().resolve()
             session._autosaver = session._make_autosaver(target if in_autosaves else None)
@@ -249,7 +271,24 @@ class Session:
 
     # --- Records ----------------------------------------------------------------------------------------
 
+    def auto_setup(self) -> None:
+        """Play the ruleset's default set-up verb for every set-up step while the players chose the scenario's
+        set-up (the engine offers the verb; the client only plays it)."""
+        verb = self.game.ruleset.default_setup_verb
+        if self.setup != "scenario" or verb is None or self._auto_setting_up:
+            return
+        self._auto_setting_up = True
+        try:
+            while (side := self.game.to_act) is not None:
+                action = next((a for a in self.game.legal_actions() if a.verb == verb and not a.args), None)
+                if action is None:
+                    return
+                self.clients[side].apply(action, auto=True)
+        finally:
+            self._auto_setting_up = False
+
     def _on_change(self, change: Change) -> None:
+        self.auto_setup()
         self._record_score()
         self.autosave()
 

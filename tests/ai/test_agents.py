@@ -81,6 +81,9 @@ def test_agent_never_uses_the_game_dice() -> None:
 
 def test_no_decision_is_a_value_error() -> None:
     game = _hannut()
+    while game.to_act == "french":  # the French set-up (12.1): then the German is to act
+        game.apply("default")
+    assert game.to_act == "german"
     with pytest.raises(ValueError, match="no legal action for french"):
         GreedyAgent().choose(_SideView(game, "french"), 1.0)
 

@@ -167,4 +167,4 @@ def test_sigterm_saves_and_exits(home: Path) -> None:
         term.kill()
     files = [p for p in (home / "saves" / "autosave").glob("*.planspiel") if ".turn" not in p.name]
     assert len(files) == 1
-    assert saves.read_header(files[0]).actions == 1
+    assert saves.read_header(files[0]).actions == 4  # the set-up steps played for the players (12.1) and a keep

@@ -11,7 +11,14 @@ from tui.client import GameClient, LocalClient
 
 @pytest.fixture
 def game() -> engine.Game:
-    return engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=7)
+    return _set_up(engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=7))
+
+
+def _set_up(game: engine.Game) -> engine.Game:
+    """Take the scenario file's set-up for every set-up step on top (12.1; Hannut stops at the German keep)."""
+    while game.state.data["frames"][-1]["kind"] == "deploy":
+        game.apply("default")
+    return game
 
 
 def test_local_client_is_a_game_client(game: engine.Game) -> None:
@@ -46,7 +53,7 @@ def test_apply_reports_changes_and_side_scoped_events(game: engine.Game) -> None
     assert events == german.events_since(before)
     assert changes and changes[0].side == "german" and str(changes[0].action) == "keep ger-i-35-pzr"
     assert actors == ["german"]
-    assert german.actions_played == 1
+    assert german.actions_played == 3  # the French and German set-up steps, then the keep
 
 
 def test_undo_only_your_own_last_action(game: engine.Game) -> None:
@@ -58,12 +65,13 @@ def test_undo_only_your_own_last_action(game: engine.Game) -> None:
     with pytest.raises(IllegalActionError, match="not yours"):
         french.undo()
     assert str(german.undo()) == "keep ger-i-35-pzr"
-    assert german.actions_played == 0
+    assert german.actions_played == 2
 
 
 def test_side_scoped_queries(game: engine.Game) -> None:
     german = LocalClient(game, "german")
     german.apply("keep ger-i-35-pzr")
+    _set_up(game)  # 12.1 step 3: the 1. Kürassiere
     german.apply("first ger-i-35-pzr")
     german.apply("activate")
     move = next(a for a in german.legal_actions() if a.verb == "move")

@@ -243,7 +243,7 @@ async def test_load_screen_lists_saves_and_explains_damaged_ones(home: Path) -> 
         ol.highlighted = 0
         await pilot.press("enter")
         await settle(pilot, app)
-        assert app.session is not None and len(app.session.game.history) == 1
+        assert app.session is not None and app.session.game.history == s.game.history
 
 
 async def test_command_palette_lists_every_command() -> None:

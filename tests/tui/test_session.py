@@ -25,7 +25,9 @@ def test_new_session_autosaves_after_every_action(home: Path) -> None:
     s.client("german").apply("keep ger-i-35-pzr")
     assert s.autosave_path.is_file()
     header = saves.read_header(s.autosave_path)
-    assert header.actions == 1 and header.players == {"german": "human", "french": "ai:easy"}
+    # The scenario's set-up (French, German), the keep, then the 1. Kürassiere's set-up (12.1), all saved.
+    assert header.actions == len(s.game.history) == 4
+    assert header.players == {"german": "human", "french": "ai:easy"}
 
 
 def test_save_load_and_continue(home: Path) -> None:

@@ -1148,7 +1148,10 @@ def _apply_window(rs: Blitzkrieg1940, tr: Transition, w: dict[str, Any], action:
 
 def explain(rs: Blitzkrieg1940, st: GameState, action: Action) -> str:
     """A sentence saying what ``action`` does."""
-    help_line = VERBS.get(action.verb)
+    from .deployment import VERBS as SETUP_VERBS  # noqa: PLC0415
+    from .sequence import VERBS as SEQUENCE_VERBS  # noqa: PLC0415
+
+    help_line = VERBS.get(action.verb) or SEQUENCE_VERBS.get(action.verb) or SETUP_VERBS.get(action.verb)
     if action.verb in ("fire", "fm", "opp", "retfire") and len(action.args) == 2:
         o = odds(rs, st, action)
         if o is not None:

@@ -19,7 +19,7 @@ from engine.rules import Ruleset, Transition
 from engine.scenario import Scenario
 from engine.state import GameState, Outcome, Unit
 
-from . import actions, sequence
+from . import actions, deployment, sequence
 from .data import Tables, load_tables, raw_table
 from .model import formation, formation_units, frame, new_formation
 from .sight import SightRules, los_policy
@@ -32,8 +32,9 @@ class Blitzkrieg1940(Ruleset):
 
     id = "blitzkrieg1940"
     title = "Blitzkrieg 1940 — Hannut & Stonne"
-    version = "1"
-    verbs: ClassVar[Mapping[str, str]] = {**sequence.VERBS, **actions.VERBS}
+    version = "2"
+    verbs: ClassVar[Mapping[str, str]] = {**deployment.VERBS, **sequence.VERBS, **actions.VERBS}
+    default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"chits", "schedule", "zones", "markers", "special"})
 
     @cached_property
@@ -151,7 +152,7 @@ class Blitzkrieg1940(Ruleset):
                 for s, raw_side in zip(scenario.sides, raw.get("sides", []), strict=False)
             },
         }
-        return GameState(
+        state = GameState(
             ruleset=self.id,
             scenario=scenario.id,
             sides=scenario.side_ids(),
@@ -163,9 +164,12 @@ class Blitzkrieg1940(Ruleset):
             data=data,
             dice=dice,
         )
+        deployment.prepare_deployment(state, raw)  # 2.9, 12.1, 12.2: the players set up
+        return state
 
     def begin(self, tr: Transition) -> None:
-        sequence.begin_game(self, tr)
+        if not deployment.open_deployment(self, tr):
+            sequence.begin_game(self, tr)
         sequence.advance(self, tr)
 
     # --- Decisions --------------------------------------------------------------------------------------
@@ -174,6 +178,8 @@ class Blitzkrieg1940(Ruleset):
         f = frame(state)
         if f is None or state.outcome is not None:
             return []
+        if f["kind"] == deployment.DEPLOY:
+            return deployment.deploy_actions(self, state, f)
         if f["kind"] in sequence.SEQUENCE_FRAMES:
             return sequence.sequence_actions(self, state, f)
         return actions.frame_actions(self, state, f)
@@ -182,7 +188,9 @@ class Blitzkrieg1940(Ruleset):
         f = frame(state)
         if f is None:
             raise IllegalActionError("nobody is to decide now")
-        if f["kind"] in sequence.SEQUENCE_FRAMES:
+        if f["kind"] == deployment.DEPLOY:
+            deployment.check_deploy(self, state, f, action)
+        elif f["kind"] in sequence.SEQUENCE_FRAMES:
             sequence.check_sequence(self, state, f, action)
         else:
             actions.check_frame(self, state, f, action)
@@ -190,7 +198,9 @@ class Blitzkrieg1940(Ruleset):
     def apply(self, tr: Transition, action: Action) -> None:
         f = frame(tr.state)
         assert f is not None
-        if f["kind"] in sequence.SEQUENCE_FRAMES:
+        if f["kind"] == deployment.DEPLOY:
+            deployment.apply_deploy(self, tr, f, action)
+        elif f["kind"] in sequence.SEQUENCE_FRAMES:
             sequence.apply_sequence(self, tr, f, action)
         else:
             actions.apply_frame(self, tr, f, action)

@@ -172,7 +172,7 @@ def begin_game(rs: Blitzkrieg1940, tr: Transition) -> None:
     """After setup: Hannut's kept chits (2.8), then the first administration phase."""
     st = tr.state
     special = st.data.get("special", {})
-    if special.get("turn1_kept_chits"):
+    if special.get("turn1_kept_chits") and not st.data.get("t1_kept"):
         german = special["turn1_kept_chits"]["side"]
         push(st, "t1_keep", german)
         return
@@ -384,6 +384,8 @@ def _finish_chit(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], outcome:
 def _auto(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
     """Resolve a frame that needs no decision; True if something was done."""
     st = tr.state
+    if f["kind"] == "deploy":
+        return False
     if f["kind"] not in SEQUENCE_FRAMES:
         return actions.auto_frame(rs, tr, f)
     if f["kind"] == "t1":
@@ -601,6 +603,10 @@ def waiting_for(st: GameState, f: dict[str, Any]) -> str:
     """A sentence saying which decision the engine is waiting for (for refusals and the status bar)."""
     side = str(f["side"]).title()
     kind = f["kind"]
+    if kind == "deploy":
+        from .deployment import waiting  # noqa: PLC0415
+
+        return waiting(st, f)
     if kind == "t1_keep":
         return f"{side} chooses the formation chit to keep out of the cup for turn 1"
     if kind == "t1":
@@ -654,7 +660,8 @@ def apply_sequence(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action
             "setup",
             f"{side.title()} keeps {', '.join(chit_name(st, x) for x in st.data['t1_kept'])} out of the cup (rule 2.8)",
         )
-        administration(rs, tr)
+        if not any(fr["kind"] == "deploy" for fr in st.data["frames"]):
+            administration(rs, tr)  # else 12.1 step 3: the French set-up comes first
         return
     if kind == "t1":
         cid = action.args[0]

@@ -25,7 +25,7 @@ from engine.dice import ScriptedDice
 from engine.events import Event
 from engine.game import board_for
 from engine.rules import Transition, get_ruleset
-from engine.rulesets.blitzkrieg1940 import sequence
+from engine.rulesets.blitzkrieg1940 import deployment, sequence
 from engine.rulesets.blitzkrieg1940.model import formation_units, frame
 from engine.rulesets.blitzkrieg1940.ruleset import Blitzkrieg1940
 from engine.scenario import Scenario
@@ -220,7 +220,8 @@ class Situation:
 def prepared_state(
     scenario_id: str, dice: Sequence[int] = (), turn1_kept: bool = True
 ) -> tuple[GameState, list[Event]]:
-    """The state right before the first draw of turn 1 (Hannut: before the German keeps his turn-1 chits, 2.8,
+    """The state right before the first draw of turn 1, set up as the scenario file does (Hannut: before the
+    German keeps his turn-1 chits, 2.8,
     unless ``turn1_kept`` is false, which drops that rule so that turn 1 starts with a plain draw)."""
     sc = scenario(scenario_id)
     rs = ruleset()
@@ -228,6 +229,7 @@ def prepared_state(
     if not turn1_kept:
         st.data["special"].pop("turn1_kept_chits", None)
     tr = Transition(st)
+    deployment.default_setup(rs, tr)  # 12: the scenario file's set-up, without the set-up decisions
     sequence.begin_game(rs, tr)
     return tr.state, list(tr.events)
 
@@ -282,3 +284,11 @@ def skirmish(
     s = situation(scenario_id, [*draw_values(cup, [active]), *dice], _edit, turn1_kept=False)
     s.apply("activate")
     return s
+
+
+def skip_setup(game: Any) -> Any:
+    """Take the scenario file's set-up (``default``) for every set-up step now on top (12; stops at Hannut's
+    kept-chit choice of 2.8, which comes between the German and the last French set-up step)."""
+    while game.state.data["frames"] and game.state.data["frames"][-1]["kind"] == "deploy":
+        game.apply("default")
+    return game

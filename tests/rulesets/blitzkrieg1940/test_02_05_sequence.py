@@ -38,6 +38,7 @@ from .helpers import (
     ruleset,
     scenario,
     situation,
+    skip_setup,
 )
 
 G_REPLAY_1, G_REPLAY_2 = chit_id("german", "replay", 1, 1), chit_id("german", "replay", 1, 2)
@@ -464,7 +465,7 @@ def test_ac29_2_6_two_passes_end_the_phase() -> None:
     sc = scenario("stonne")
     cup = _stonne_start_cup()
     # German pass, French pass: the phase ends; the chit of the second pass is next turn's first chit.
-    game = engine.new_game(sc, dice=ScriptedDice(draw_values(cup, ["ger-i-gd", "fra-i-205-ri"])))
+    game = skip_setup(engine.new_game(sc, dice=ScriptedDice(draw_values(cup, ["ger-i-gd", "fra-i-205-ri"]))))
     assert game.to_act == "german" and [str(a) for a in game.legal_actions()] == ["activate", "decline"]
     refusal(game, "keep", "2.9")  # what is asked now: activate or decline the drawn formation
     game.apply("decline")
@@ -479,7 +480,7 @@ def test_ac29_2_6_two_passes_end_the_phase() -> None:
 
     # German pass, German pass, French pass: ends after the French pass.
     order = ["ger-i-gd", "ger-ii-gd", "fra-i-205-ri"]
-    game = engine.new_game(sc, dice=ScriptedDice(draw_values(cup, order)))
+    game = skip_setup(engine.new_game(sc, dice=ScriptedDice(draw_values(cup, order))))
     game.apply("decline")
     game.apply("decline")
     assert (game.state.turn, game.state.data["pass_owner"]) == (1, "german")
@@ -488,7 +489,7 @@ def test_ac29_2_6_two_passes_end_the_phase() -> None:
 
     # German pass, French activates: no end; the pass sequence starts again.
     order = ["ger-i-gd", "fra-i-205-ri", "ger-ii-gd", "fra-ii-205-ri"]
-    game = engine.new_game(sc, dice=ScriptedDice(draw_values(cup, order)))
+    game = skip_setup(engine.new_game(sc, dice=ScriptedDice(draw_values(cup, order))))
     game.apply("decline")
     game.apply("activate")
     game.apply("end")
@@ -532,10 +533,11 @@ def test_ac31_2_8_hannut_turn1_kept_chits() -> None:
     kept = ["ger-stuka-1-1", "ger-artillery-1-1", "ger-i-5-pzr"]
     cup1 = [c for c in full_cup if c not in kept]
     dice = draw_values(cup1, ["ger-ii-5-pzr", "fra-1-kur"])
-    game = engine.new_game(sc, dice=ScriptedDice(dice))
+    game = skip_setup(engine.new_game(sc, dice=ScriptedDice(dice)))
     assert game.to_act == "german"
     assert all(str(a).startswith("keep ger-") for a in game.legal_actions())
     game.apply("keep ger-i-5-pzr")
+    skip_setup(game)  # 12.1 step 3: the 1. Kürassiere sets up after the German
     assert sorted(game.state.data["cup"]) == sorted(cup1)
     assert set(full_cup) - set(game.state.data["cup"]) == set(kept)
     assert sorted(str(a) for a in game.legal_actions()) == sorted(f"first {c}" for c in kept)
@@ -749,7 +751,7 @@ def test_notation_round_trips_in_random_positions(scenario_id: str, seed: int) -
     rng = random.Random(seed)
     seen = 0
     for game_seed in range(seed, seed + 20):
-        game = engine.new_game(scenario(scenario_id), dice=Dice(game_seed))
+        game = skip_setup(engine.new_game(scenario(scenario_id), dice=Dice(game_seed)))
         while game.to_act is not None and seen < 120:
             legal = game.legal_actions()
             assert legal, "a side is to act but has no legal action"

@@ -1,0 +1,644 @@
+"""Provides the Blitzkrieg 1940 set-up decisions (2.9 "Setup", 12.1, 12.2): placing units and markers in their zones.
+
+The scenario's ``[[special.setup_sequence]]`` lists the set-up steps in order: which side places which formations
+(and independent groups) and which markers. Each step is a ``deploy`` frame; inside it the owner decides, in this
+order (12.1, 12.2 [P]):
+
+1. ``loss UNIT``: the 2. Kürassiere's set-up step losses, one at a time (12.1; two on a counter eliminate it);
+2. ``ownchit FORMATION`` or ``dissolve FORMATION``: Stonne's 4 BCC keeps its chit or is dissolved (12.2, 10.3),
+   then ``assign UNIT FORMATION`` for each of its units;
+3. ``assign UNIT FORMATION``: an independent AT gun joins a battalion (12.1, 12.2 [I]);
+4. ``mount COMPANY`` or ``nomount``: Hannut's optional I/33 company on the I/33 APC (12.1 [I]);
+5. ``place UNIT HEX`` for every unit, the HQ of each formation first (legal: inside the zone, on terrain the unit
+   could enter, at most 3 units (7.3), no enemy, within the doctrine distance of its HQ (3.4), outside Stonne's
+   exclusion ring, an AT gun with a unit of its battalion where the zone says so); a mounted company goes with
+   its APC;
+6. ``fort HEX`` / ``mine HEX``: the markers (10.1, 10.2 [P]: fortifications only with own infantry).
+
+``default`` (offered before the first decision of a step) takes the scenario file's set-up for the whole step;
+``restart`` (offered when the next placement has no legal hex left) takes the step back to its start.
+
+After the side with Hannut's kept chits has set up, it picks the chits it keeps (2.8, 12.1 step 2); when the
+last step is done the formations' step counts are recounted and turn 1 begins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action
+from engine.errors import IllegalActionError
+from engine.hexgrid import distance
+from engine.rules import Transition
+from engine.state import GameState, Unit
+
+from .model import formation, push
+from .movement import command_distance, hq_of, stacking_ok
+
+if TYPE_CHECKING:
+    from engine.hexgrid import Hex
+
+    from .ruleset import Blitzkrieg1940
+
+__all__ = [
+    "DEPLOY",
+    "VERBS",
+    "apply_deploy",
+    "check_deploy",
+    "deploy_actions",
+    "open_deployment",
+    "prepare_deployment",
+    "waiting",
+]
+
+DEPLOY = "deploy"
+"""The frame kind of a set-up step."""
+
+VERBS: dict[str, str] = {
+    "place": "place UNIT HEX — set the unit up in a hex of its zone (12.1, 12.2, 7.3)",
+    "loss": "loss UNIT — give the unit one of its formation's set-up step losses (12.1)",
+    "assign": "assign UNIT FORMATION — an independent unit joins a formation with a chit (10.3, 12.1, 12.2)",
+    "ownchit": "ownchit FORMATION — the independent formation keeps its own chit in the cup (12.2)",
+    "dissolve": "dissolve FORMATION — assign each unit of the independent formation to another one (12.2, 10.3)",
+    "mount": "mount COMPANY — the company starts on its battalion's APC (12.1)",
+    "nomount": "nomount — no company starts on the APC (12.1)",
+    "fort": "fort HEX — place a fortification marker (10.2, 12.1, 12.2)",
+    "mine": "mine HEX — place a minefield marker (10.1, 12.2)",
+    "default": "default — set up this step as the scenario file does (12)",
+    "restart": "restart — take this set-up step back to its start (12)",
+}
+"""Notation verbs of the set-up (listed in the ruleset README)."""
+
+_MARKER_VERB = {"fortification": "fort", "minefield": "mine"}
+_RULE = "12.1 / 12.2"
+
+
+# --- Reading the scenario ---------------------------------------------------------------------------------------
+
+
+def _labels(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return value.replace(",", " ").split()
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return []
+
+
+def _zones(st: GameState) -> list[dict[str, Any]]:
+    zones: list[dict[str, Any]] = st.data["deploy"]["zones"]
+    return zones
+
+
+def _zone_for(st: GameState, key: str, value: str, side: str) -> tuple[set[str], list[dict[str, Any]]]:
+    found = [z for z in _zones(st) if value in z.get(key, []) and z.get("side") in (None, side)]
+    return {h for z in found for h in z["hexes"]}, found
+
+
+def prepare_deployment(st: GameState, raw: Mapping[str, Any]) -> None:
+    """Record the scenario file's set-up as the default and take every unit and marker of the set-up steps off
+    the map (called while the state is built; :func:`open_deployment` asks the first decision)."""
+    special = raw.get("special", {})
+    steps = [dict(s) for s in special.get("setup_sequence", [])]
+    if not steps:
+        return
+    default_hex: dict[str, str] = {}
+    default_steps: dict[str, int] = {}
+    default_formation: dict[str, str] = {}
+    for step in steps:
+        groups = set(step.get("formations", []))
+        for u in st.units.values():
+            if u.hex is None or not (u.formation in groups or u.status.get("group") in groups):
+                continue
+            default_hex[u.id] = st.board.label(u.hex)
+            default_steps[u.id] = u.steps
+            if u.formation is not None:
+                default_formation[u.id] = u.formation
+    markers: dict[str, list[str]] = {}
+    for m in raw.get("markers", []):
+        markers.setdefault(str(m["kind"]), []).extend(str(m["hex"]).split())
+    mounted = {u.id: str(u.status["carried_by"]) for u in st.units.values() if u.status.get("carried_by")}
+    zones = [
+        {
+            "side": z.get("side"),
+            "formations": list(z.get("formations", [])),
+            "markers": list(z.get("markers", [])),
+            "rule": str(z.get("rule", "12")),
+            "stack_with_assigned": bool(z.get("stack_with_assigned", False)),
+            "hexes": _labels(z.get("hexes")),
+        }
+        for z in raw.get("zones", [])
+    ]
+    st.data["deploy"] = {
+        "steps": steps,
+        "zones": zones,
+        "assign_to": {str(f["id"]): list(f["assign_to"]) for f in raw.get("formations", []) if f.get("assign_to")},
+        "default": {
+            "hex": default_hex,
+            "steps": default_steps,
+            "formation": default_formation,
+            "mounted": mounted,
+            "markers": markers,
+        },
+        "counts": dict(special.get("marker_counts", {})),
+        "dissolved": [],
+    }
+    for uid in default_hex:
+        st.units[uid].hex = None
+    st.data["forts"] = []
+    st.data["mines"] = {}
+
+
+def open_deployment(rs: Blitzkrieg1940, tr: Transition) -> bool:
+    """Ask the first set-up decision; False if the scenario has no set-up steps (the default set-up stands)."""
+    if "deploy" not in tr.state.data:
+        return False
+    _open_step(rs, tr, 0)
+    return True
+
+
+def _open_step(rs: Blitzkrieg1940, tr: Transition, i: int) -> None:
+    """Reset the units of step ``i`` to their undecided state and push its frame."""
+    st = tr.state
+    d = st.data["deploy"]
+    step = d["steps"][i]
+    side = str(step["side"])
+    groups = list(step.get("formations", []))
+    special = st.data.get("special", {})
+    todo: list[dict[str, Any]] = []
+    losses = special.get("setup_losses")
+    if isinstance(losses, dict) and losses.get("formation") in groups:
+        fid = str(losses["formation"])
+        for u in _members(st, fid):
+            u.steps = rs.tables.units[u.type].steps
+        todo.append({"what": "loss", "formation": fid, "left": int(losses.get("steps", 0))})
+    bcc = special.get("bcc_4")
+    if isinstance(bcc, dict) and bcc.get("may_dissolve") and bcc.get("formation") in groups:
+        todo.append({"what": "bcc", "formation": str(bcc["formation"])})
+    for u in _independents(st, groups):
+        choices = _assign_choices(st, u)
+        if len(choices) > 1:
+            todo.append({"what": "assign", "unit": u.id, "to": choices})
+    optional = special.get("optional_mounted")
+    if isinstance(optional, dict) and optional.get("formation") in groups:
+        fid = str(optional["formation"])
+        apc = next((u for u in _members(st, fid) if rs.tables.units[u.type].transport_capacity > 0), None)
+        if apc is not None:
+            for u in _members(st, fid):
+                if u.status.get("carried_by") == apc.id:
+                    u.status.pop("carried_by", None)
+                    apc.status.pop("carrying", None)
+            todo.append({"what": "mount", "formation": fid, "apc": apc.id})
+    for fid in groups:
+        todo.extend({"what": "place", "unit": u.id} for u in _placement_order(st, fid))
+    for kind in step.get("markers", []):
+        n = int(d["counts"].get(kind, len(d["default"]["markers"].get(kind, []))))
+        if n:
+            todo.append({"what": "marker", "kind": str(kind), "left": n})
+    f = push(st, DEPLOY, side, step=i, todo=todo, fresh=True)
+    _skip_settled(rs, st, f)
+    tr.emit(
+        "setup", f"Set-up step {i + 1}: {side.title()} sets up {', '.join(_group_names(st, groups))} (rule {_RULE})"
+    )
+
+
+def _group_names(st: GameState, groups: list[str]) -> list[str]:
+    return [st.data["formations"][g]["name"] if g in st.data["formations"] else g for g in groups]
+
+
+def _members(st: GameState, fid: str) -> list[Unit]:
+    """Units of formation or independent group ``fid`` that set up (HQ included), in id order."""
+    d = st.data["deploy"]["default"]
+    return [
+        u
+        for u in st.iter_units(on_map=False)
+        if u.id in d["hex"] and (u.formation == fid or u.status.get("group") == fid or d["formation"].get(u.id) == fid)
+    ]
+
+
+def _placement_order(st: GameState, fid: str) -> list[Unit]:
+    """The units of ``fid`` in placing order: its HQ first (3.4 is measured from it), then by id."""
+    rec = st.data["formations"].get(fid, {})
+    hq = rec.get("hq")
+    units = [u for u in _members(st, fid) if not (u.status.get("group") and u.status.get("group") != fid)]
+    if not rec.get("independent"):
+        units = [u for u in units if not u.status.get("group")]
+    return sorted(units, key=lambda u: (u.id != hq, u.id))
+
+
+def _independents(st: GameState, groups: list[str]) -> list[Unit]:
+    """Independent units of the step's groups that a formation adopts (10.3)."""
+    return [
+        u
+        for u in st.iter_units(on_map=False)
+        if u.status.get("group") in groups and u.id in st.data["deploy"]["default"]["hex"]
+    ]
+
+
+def _assign_choices(st: GameState, u: Unit) -> list[str]:
+    """Formations ``u`` may join (12.1 ``assign_to``, 12.2 ``at_gun_assignment``): those with a chit."""
+    group = u.status.get("group")
+    special = st.data.get("special", {})
+    for entry in special.get("at_gun_assignment", []):
+        if entry.get("group") == group and entry.get("when") == "setup":
+            return sorted(entry.get("to", []))
+    to = st.data["deploy"]["assign_to"].get(group)
+    if to:
+        return sorted(str(t) for t in to)
+    return _chit_formations(st, u.side)
+
+
+def _chit_formations(st: GameState, side: str) -> list[str]:
+    """Formations of ``side`` with an activation chit in play from turn 1 (10.3)."""
+    return sorted(
+        str(c["formation"])
+        for cid, c in st.data["chits"].items()
+        if c["kind"] == "formation"
+        and c["side"] == side
+        and c.get("turn", 1) == 1
+        and cid not in st.data["removed_chits"]
+        and not st.data["formations"][c["formation"]].get("independent")
+    )
+
+
+# --- Legal actions ----------------------------------------------------------------------------------------------
+
+
+def _item(f: dict[str, Any]) -> dict[str, Any] | None:
+    todo: list[dict[str, Any]] = f["todo"]
+    return todo[0] if todo else None
+
+
+def deploy_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
+    """The legal set-up actions now, in a fixed order (``default`` first while the step is untouched)."""
+    out: list[Action] = [Action("default")] if f.get("fresh") else []
+    item = _item(f)
+    if item is None:
+        return out
+    what = item["what"]
+    if what == "loss":
+        out += [
+            Action("loss", (u.id,))
+            for u in _members(st, item["formation"])
+            if u.steps > 0 and rs.tables.units[u.type].category != "hq"
+        ]
+    elif what == "bcc":
+        out += [Action("ownchit", (item["formation"],)), Action("dissolve", (item["formation"],))]
+    elif what == "assign":
+        out += [Action("assign", (item["unit"], fid)) for fid in item["to"]]
+    elif what == "mount":
+        apc = st.units[item["apc"]]
+        out += [
+            Action("mount", (u.id,))
+            for u in _members(st, item["formation"])
+            if rs.tables.units[u.type].category == "infantry" and u.id != apc.id
+        ]
+        out.append(Action("nomount"))
+    elif what == "place":
+        u = st.units[item["unit"]]
+        out += [Action("place", (u.id, label)) for label in _place_hexes(rs, st, f, u)]
+    elif what == "marker":
+        verb = _MARKER_VERB[item["kind"]]
+        out += [Action(verb, (label,)) for label in _marker_hexes(rs, st, f, item["kind"])]
+    if not out:
+        out.append(Action("restart"))  # the next placement has no legal hex left: start the step again
+    return out
+
+
+def _place_problem(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit, label: str) -> str | None:
+    """Why ``u`` may not set up in ``label`` (with the rule), or None."""
+    side = u.side
+    group = u.status.get("group")
+    zone_key = group if isinstance(group, str) else u.formation
+    hexes, zones = _zone_for(st, "formations", str(zone_key), side)
+    if not zones and isinstance(group, str) and u.formation is not None:
+        hexes, zones = _zone_for(st, "formations", u.formation, side)  # 12.2 [P]: the battalion's zone
+    if label not in hexes:
+        rules = "; ".join(z["rule"] for z in zones) or "its setup zone"
+        return f"{label} is outside the set-up zone of {u.id} (rule {rules})"
+    h = st.board.parse(label)
+    t = rs.tables.units[u.type]
+    if t.category != "hq":
+        cls = rs.tables.terrain.classes[st.board.terrain(h)]
+        if cls.entry_cost(t.move_class) is None:
+            return f"{u.id} ({t.move_class}) may not set up in {cls.name} at {label}: it could not enter it (rule 7.3)"
+    if any(o.side != side for o in st.iter_units() if o.hex == h):
+        return f"{label} holds enemy units (rule 7.3)"
+    if not stacking_ok(rs.tables, st, h, [u]):
+        return f"{label} already holds {rs.tables.sequence.stacking_limit} units (rule 7.3; HQs do not count)"
+    excl = st.data.get("special", {}).get("french_exclusion")
+    if isinstance(excl, dict) and excl.get("side") == side:
+        near = [x for x in _labels(excl.get("of")) if distance(st.board.parse(x), h) <= int(excl.get("within", 0))]
+        if near:
+            return f"{label} is within {excl.get('within')} hexes of {', '.join(near)} (rule 12.2)"
+    cd = command_distance(rs.tables, st, u)
+    hq = hq_of(st, u)
+    if cd is not None and hq is not None and hq.hex is not None and distance(hq.hex, h) > cd:
+        d = distance(hq.hex, h)
+        return f"{label} is {d} hexes from the HQ {hq.id} at {st.board.label(hq.hex)} (rule 3.4: at most {cd})"
+    if any(z["stack_with_assigned"] for z in zones):
+        mates = [o for o in st.iter_units() if o.hex == h and o.formation == u.formation and not o.status.get("group")]
+        if not mates:
+            return f"{u.id} must set up with a unit of {u.formation}, the formation it joined (rule 12.1)"
+    return None
+
+
+def _place_hexes(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit) -> list[str]:
+    group = u.status.get("group")
+    hexes, zones = _zone_for(st, "formations", str(group if isinstance(group, str) else u.formation), u.side)
+    if not zones and isinstance(group, str) and u.formation is not None:
+        hexes, _ = _zone_for(st, "formations", u.formation, u.side)
+    return [label for label in sorted(hexes) if _place_problem(rs, st, f, u, label) is None]
+
+
+def _marker_problem(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], kind: str, label: str) -> str | None:
+    side = f["side"]
+    hexes, zones = _zone_for(st, "markers", kind, side)
+    if zones and label not in hexes:
+        return f"{label} is outside the zone of the {kind} markers (rule {'; '.join(z['rule'] for z in zones)})"
+    try:
+        st.board.parse(label)
+    except ValueError as err:
+        return str(err)
+    if kind == "fortification":
+        if label in st.data["forts"]:
+            return f"{label} already has a fortification (rule 10.2)"
+        h = st.board.parse(label)
+        if not any(
+            u.hex == h and u.side == side and rs.tables.units[u.type].fortification_benefit for u in st.iter_units()
+        ):
+            return f"a fortification needs {side} infantry in {label} at set-up (rule 10.2)"
+    elif label in st.data["mines"]:
+        return f"{label} already has a minefield (rule 10.1)"
+    return None
+
+
+def _marker_hexes(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], kind: str) -> list[str]:
+    hexes, zones = _zone_for(st, "markers", kind, f["side"])
+    candidates = sorted(hexes) if zones else sorted(st.board.label(h) for h in st.board)
+    return [label for label in candidates if _marker_problem(rs, st, f, kind, label) is None]
+
+
+def check_deploy(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> None:
+    """Refuse a set-up action that is not legal now, saying why and citing the rule."""
+    if action in deploy_actions(rs, st, f):
+        return
+    item = _item(f)
+    why = waiting(st, f)
+    if item is not None and action.verb == "place" and item["what"] == "place" and len(action.args) == 2:
+        u = st.units.get(action.args[0])
+        if u is not None and u.id == item["unit"]:
+            try:
+                problem = _place_problem(rs, st, f, u, action.args[1])
+            except ValueError as err:
+                problem = str(err)
+            if problem:
+                raise IllegalActionError(f"Cannot {action}: {problem}", rule=_RULE)
+    if item is not None and item["what"] == "marker" and action.verb == _MARKER_VERB[item["kind"]] and action.args:
+        problem = _marker_problem(rs, st, f, item["kind"], action.args[0])
+        if problem:
+            raise IllegalActionError(f"Cannot {action}: {problem}", rule=_RULE)
+    if action.verb == "default":
+        raise IllegalActionError(
+            f"Cannot default: this set-up step has begun; undo its decisions or restart it first ({why})", rule=_RULE
+        )
+    raise IllegalActionError(f"Cannot {action}: {why}", rule=_RULE)
+
+
+def waiting(st: GameState, f: dict[str, Any]) -> str:
+    """A sentence saying which set-up decision the engine waits for."""
+    side = str(f["side"]).title()
+    item = _item(f)
+    if item is None:
+        return f"{side} finishes the set-up"
+    what = item["what"]
+    if what == "loss":
+        name = formation(st, item["formation"])["name"]
+        return f"{side} gives {name} a set-up step loss ({item['left']} left, rule 12.1)"
+    if what == "bcc":
+        name = formation(st, item["formation"])["name"]
+        return f"{side} decides whether {name} keeps its chit or is dissolved (rule 12.2)"
+    if what == "assign":
+        return f"{side} assigns {item['unit']} to a formation (rule 10.3)"
+    if what == "mount":
+        return f"{side} decides whether a company starts on the APC {item['apc']} (rule 12.1)"
+    if what == "place":
+        return f"{side} sets up {item['unit']} (rules 12, 7.3)"
+    return f"{side} places a {item['kind']} marker ({item['left']} left, rule {_RULE})"
+
+
+# --- Applying ---------------------------------------------------------------------------------------------------
+
+
+def apply_deploy(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
+    """Apply a legal set-up action; close the step when nothing is left to decide."""
+    st = tr.state
+    verb = action.verb
+    if verb == "default":
+        _apply_default(rs, tr, f)
+        f["todo"] = []
+    elif verb == "restart":
+        st.data["frames"].remove(f)
+        _undo_step(rs, tr, f)
+        _open_step(rs, tr, int(f["step"]))
+        tr.emit("setup", f"{str(f['side']).title()} starts set-up step {int(f['step']) + 1} again")
+        return
+    else:
+        f["fresh"] = False
+        _apply_one(rs, tr, f, action)
+    _settle(rs, tr, f)
+
+
+def _apply_one(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
+    st = tr.state
+    item = f["todo"][0]
+    verb, args = action.verb, action.args
+    if verb == "loss":
+        u = st.units[args[0]]
+        u.steps -= 1
+        item["left"] -= 1
+        if u.steps <= 0:
+            u.steps = 0
+            tr.emit("setup", f"{u.id} takes its second set-up loss and is eliminated (rule 12.1)", unit=u.id)
+        else:
+            tr.emit("setup", f"{u.id} starts reduced: a set-up step loss (rule 12.1)", unit=u.id)
+        if item["left"] <= 0:
+            f["todo"].pop(0)
+    elif verb in ("ownchit", "dissolve"):
+        f["todo"].pop(0)
+        fid = args[0]
+        if verb == "ownchit":
+            tr.emit("setup", f"{formation(st, fid)['name']} keeps its own chit (rule 12.2)")
+            return
+        _dissolve(st, fid)
+        items = [
+            {"what": "assign", "unit": u.id, "to": _chit_formations(st, u.side)}
+            for u in st.iter_units(on_map=False)
+            if u.status.get("group") == fid
+        ]
+        f["todo"][0:0] = items
+        tr.emit(
+            "setup", f"{formation(st, fid)['name']} is dissolved: its units join other formations (rules 12.2, 10.3)"
+        )
+    elif verb == "assign":
+        f["todo"].pop(0)
+        u = st.units[args[0]]
+        u.formation = args[1]
+        tr.emit("setup", f"{u.id} is assigned to {formation(st, args[1])['name']} (rule 10.3)", unit=u.id)
+    elif verb in ("mount", "nomount"):
+        f["todo"].pop(0)
+        if verb == "mount":
+            apc = st.units[item["apc"]]
+            company = st.units[args[0]]
+            company.status["carried_by"] = apc.id
+            apc.status["carrying"] = company.id
+            tr.emit("setup", f"{company.id} starts on the APC {apc.id} (rule 12.1)", unit=company.id)
+        else:
+            tr.emit("setup", f"No company starts on the APC {item['apc']} (rule 12.1)")
+    elif verb == "place":
+        f["todo"].pop(0)
+        u = st.units[args[0]]
+        h = st.board.parse(args[1])
+        _put(st, u, h)
+        tr.emit("setup", f"{u.id} sets up in {args[1]}", unit=u.id, hex=args[1])
+    elif verb in ("fort", "mine"):
+        label = args[0]
+        if verb == "fort":
+            st.data["forts"] = sorted([*st.data["forts"], label])
+        else:
+            st.data["mines"][label] = f["side"]
+        item["left"] -= 1
+        if item["left"] <= 0:
+            f["todo"].pop(0)
+        tr.emit(
+            "setup", f"{str(f['side']).title()} places a {item['kind']} marker in {label} (rule {_RULE})", hex=label
+        )
+
+
+def _put(st: GameState, u: Unit, h: Hex) -> None:
+    u.hex = h
+    carried = u.status.get("carrying")
+    if isinstance(carried, str) and carried in st.units:
+        st.units[carried].hex = h
+
+
+def _dissolve(st: GameState, fid: str) -> None:
+    """12.2, 10.3: the independent formation's units become independent units of the group ``fid``."""
+    for u in st.iter_units(on_map=False):
+        if u.formation == fid and u.id in st.data["deploy"]["default"]["hex"]:
+            u.status["independent"] = True
+            u.status["group"] = fid
+    if fid not in st.data["removed_chits"]:
+        st.data["removed_chits"] = sorted([*st.data["removed_chits"], fid])
+    st.data["deploy"]["dissolved"] = sorted({*st.data["deploy"].get("dissolved", []), fid})
+
+
+def _undo_step(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+    """Take back everything of step ``f`` decided so far (for ``restart``)."""
+    st = tr.state
+    d = st.data["deploy"]
+    step = d["steps"][int(f["step"])]
+    groups = list(step.get("formations", []))
+    for fid in groups:
+        if fid in d.get("dissolved", []):
+            for u in st.iter_units(on_map=False):
+                if u.status.get("group") == fid:
+                    u.status.pop("independent", None)
+                    u.status.pop("group", None)
+                    u.formation = fid
+            d["dissolved"].remove(fid)
+            if fid in st.data["removed_chits"]:
+                st.data["removed_chits"].remove(fid)
+    for uid in d["default"]["hex"]:
+        u = st.units[uid]
+        if u.formation in groups or u.status.get("group") in groups or d["default"]["formation"].get(uid) in groups:
+            u.hex = None
+            u.formation = d["default"]["formation"].get(uid, u.formation)
+    for kind in step.get("markers", []):
+        if kind == "fortification":
+            st.data["forts"] = []
+        elif kind == "minefield":
+            st.data["mines"] = {}
+
+
+def _apply_default(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+    """The scenario file's set-up of this step (``default``)."""
+    st = tr.state
+    d = st.data["deploy"]
+    default = d["default"]
+    step = d["steps"][int(f["step"])]
+    groups = set(step.get("formations", []))
+    for uid, label in sorted(default["hex"].items()):
+        u = st.units[uid]
+        if not (d["default"]["formation"].get(uid) in groups or u.status.get("group") in groups):
+            continue
+        u.steps = int(default["steps"][uid])
+        u.formation = default["formation"].get(uid, u.formation)
+        u.hex = st.board.parse(label)
+        apc = default["mounted"].get(uid)
+        if apc is not None:
+            u.status["carried_by"] = apc
+            st.units[apc].status["carrying"] = uid
+    for kind in step.get("markers", []):
+        labels = default["markers"].get(kind, [])
+        if kind == "fortification":
+            st.data["forts"] = sorted(labels)
+        else:
+            st.data["mines"] = dict.fromkeys(labels, f["side"])
+    tr.emit("setup", f"{str(f['side']).title()} sets up as the scenario file does (rule {_RULE})")
+
+
+def _skip_settled(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> None:
+    """Drop placements that need no decision: a company on its APC goes with it, an eliminated unit stays off."""
+    todo: list[dict[str, Any]] = f["todo"]
+    while todo and todo[0]["what"] == "place":
+        u = st.units[todo[0]["unit"]]
+        eliminated = rs.tables.units[u.type].category != "hq" and u.steps <= 0
+        if not (u.status.get("carried_by") or eliminated or u.hex is not None):
+            return
+        todo.pop(0)
+
+
+def _settle(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+    """Close the step when its list is done: the next step, Hannut's kept chits (2.8), or turn 1."""
+    st = tr.state
+    _skip_settled(rs, st, f)
+    if f["todo"]:
+        return
+    st.data["frames"].remove(f)
+    steps = st.data["deploy"]["steps"]
+    i = int(f["step"]) + 1
+    if i < len(steps):
+        _open_step(rs, tr, i)
+    else:
+        _close(rs, tr)
+    kept = st.data.get("special", {}).get("turn1_kept_chits")
+    if isinstance(kept, dict) and kept.get("side") == f["side"] and not st.data.get("t1_kept"):
+        push(st, "t1_keep", str(kept["side"]))  # 12.1 step 2: the German picks his kept chits after setting up
+        return
+    if i >= len(steps):
+        from . import sequence  # noqa: PLC0415
+
+        sequence.begin_game(rs, tr)
+
+
+def _close(rs: Blitzkrieg1940, tr: Transition) -> None:
+    """12.1 step 4 / 12.2 step 3: recount the formations' steps (losses, adopted units) after the set-up."""
+    st = tr.state
+    tables = rs.tables
+    for fid, rec in st.data["formations"].items():
+        members = [u for u in st.units.values() if u.formation == fid and u.id != rec["hq"]]
+        rec["steps_total"] = sum(tables.units[u.type].steps for u in members)
+        rec["steps_lost"] = sum(tables.units[u.type].steps - u.steps for u in members)
+    del st.data["deploy"]
+    tr.emit("setup", "Set-up complete (rule 12)")
+
+
+def default_setup(rs: Blitzkrieg1940, tr: Transition) -> None:
+    """Take the scenario file's set-up for every step at once (no decisions; for tools and tests)."""
+    st = tr.state
+    if "deploy" not in st.data:
+        return
+    for i, step in enumerate(st.data["deploy"]["steps"]):
+        _apply_default(rs, tr, {"step": i, "side": step["side"]})
+    _close(rs, tr)

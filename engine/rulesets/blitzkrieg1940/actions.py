@@ -63,6 +63,7 @@ VERBS: dict[str, str] = {
     "close": "close — no (more) reactions in this window (6.3.4)",
     "accept": "accept UNIT — keep the Neutralised result (8.3)",
     "steploss": "steploss UNIT — take a step loss instead of the Neutralised result (8.3)",
+    "lose": "lose UNIT — the mounted pair's step loss falls on this half: the APC or the company (12.1)",
     **closecombat.VERBS,
 }
 
@@ -370,6 +371,8 @@ def frame_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
     kind = f["kind"]
     if kind == "n_choice":
         return [Action("accept", (f["unit"],)), Action("steploss", (f["unit"],))]
+    if kind == combat.PAIR_LOSS:
+        return [Action("lose", (uid,)) for uid in f["units"] if st.units[uid].hex is not None]
     if kind == "window":
         return _window_actions(rs, st, f)
     if kind == "cc":
@@ -612,6 +615,9 @@ def _why_not(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Actio
         why = _window_refusal(rs, st, f, action)
         if why:
             return f"Cannot {action}: {why}"
+    if kind == combat.PAIR_LOSS:
+        owner, pair = st.units[f["units"][0]].side.title(), " or ".join(f["units"])
+        return f"Cannot {action}: {owner} must first choose which half of the pair loses the step: {pair} (rule 12.1)"
     if kind == "n_choice" and verb not in ("accept", "steploss"):
         owner = st.units[f["unit"]].side.title()
         return f"Cannot {action}: {owner} must first accept N or take a step loss on {f['unit']} (rule 8.3)"
@@ -672,6 +678,12 @@ def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: A
     st = tr.state
     verb, args = action.verb, action.args
     kind = f["kind"]
+    if kind == combat.PAIR_LOSS:
+        st.data["frames"].remove(f)
+        u = st.units[args[0]]
+        tr.emit("choice", f"{u.id} takes the mounted pair's step loss (rule 12.1)", unit=u.id)
+        combat.step_loss(tr, rs.tables, u, f.get("cause", "step loss"), owner_choice=False)
+        return
     if kind == "n_choice":
         st.data["frames"].remove(f)
         u = st.units[f["unit"]]
@@ -869,6 +881,14 @@ def auto_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
             _resume_mover(rs, tr, f)
             return True
         return False
+    if f["kind"] == combat.PAIR_LOSS:
+        present = [st.units[uid] for uid in f["units"] if st.units[uid].hex is not None]
+        if len(present) == 2 and combat.mount_partner(st, present[0]) is present[1]:
+            return False
+        st.data["frames"].remove(f)  # the pair came apart meanwhile: the half still there takes the loss
+        if present:
+            combat.step_loss(tr, rs.tables, present[0], f.get("cause", "step loss"), owner_choice=False)
+        return True
     if f["kind"] == "n_choice":
         u = st.units[f["unit"]]
         if u.hex is None or not u.status.get("neutralised"):

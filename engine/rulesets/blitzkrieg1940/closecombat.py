@@ -726,7 +726,7 @@ def _take(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], target: Unit, r
     if target.hex != h or result == "-":
         return
     if result == "step":
-        combat.step_loss(tr, rs.tables, target, cause)
+        combat.step_loss(tr, rs.tables, target, cause, owner_choice=False)
         _gone(target, combat.mount_partner(st, target))
         if target.hex == h and _is_defender(f, target) and f["round"] == 1 and target.id not in f["hit"]:
             f["hit"].append(target.id)
@@ -770,7 +770,7 @@ def _exchange(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit) ->
         else "instead of the N, and stays in the combat (rule 9.1.2)"
     )
     tr.emit("exchange", f"{u.id} takes a step loss {why}", unit=u.id)
-    combat.step_loss(tr, rs.tables, u, f"close combat at {f['hex']}")
+    combat.step_loss(tr, rs.tables, u, f"close combat at {f['hex']}", owner_choice=False)
     _gone(u, partner)
     if u.hex is None:
         _after_defender_left(rs, tr, f, u)
@@ -801,7 +801,7 @@ def _eliminate(rs: Blitzkrieg1940, tr: Transition, u: Unit, why: str) -> None:
     """9.1.5: a unit that must retreat and cannot is eliminated (every step it has left is lost)."""
     tr.emit("eliminated", f"{u.id} must retreat but has {why}: it is eliminated (rule 9.1.5)", unit=u.id)
     while u.hex is not None:
-        combat.step_loss(tr, rs.tables, u, "no retreat after close combat (rule 9.1.5)")
+        combat.step_loss(tr, rs.tables, u, "no retreat after close combat (rule 9.1.5)", owner_choice=False)
     _gone(u, _partner(tr.state, u))
 
 

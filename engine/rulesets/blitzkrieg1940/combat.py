@@ -540,13 +540,18 @@ def _demoralisation_check(tr: Transition, tables: Tables, fid: str, rec: dict[st
         tr.emit("morale", f"{name} holds (rule 8.5); it tests again after every further loss", formation=fid)
 
 
-def step_loss(tr: Transition, tables: Tables, unit: Unit, cause: str) -> None:
+PAIR_LOSS = "pair_loss"
+"""The frame kind of the owner's choice of which half of a mounted APC pair takes a step loss (12.1 [P], 2.9)."""
+
+
+def step_loss(tr: Transition, tables: Tables, unit: Unit, cause: str, *, owner_choice: bool = True) -> None:
     """One step loss (8.3 "1"): flip the unit, or eliminate it at 0 steps (``hex`` = None); then the formation's
     demoralisation check (8.5).
 
     An HQ never loses steps: the loss is applied as N (3.2 [P]). A step loss does not remove a Neutralised marker
     (8.3 [P]). The loss counts for the unit's formation, the adopted one for an attached independent (10.3).
-    For a mounted pair the owner chooses which half loses the step (12.1 [P]): the caller passes that unit.
+    For a mounted pair the owner chooses which half loses the step (12.1 [P], 2.9): with ``owner_choice`` the
+    loss waits for that decision (a ``pair_loss`` frame); close combat passes False and the unit it names loses.
 
     Raises:
         ValueError: the unit is not on the map.
@@ -554,6 +559,18 @@ def step_loss(tr: Transition, tables: Tables, unit: Unit, cause: str) -> None:
     if not _present(tables, unit) or unit.hex is None:
         raise ValueError(f"{unit.id} is not on the map and cannot lose a step")
     st = tr.state
+    partner = mount_partner(st, unit)
+    if owner_choice and partner is not None and partner.hex is not None:
+        # Blitzkrieg 12.1 [P]: "each step loss is assigned by the owner to the APC or the company".
+        pair = sorted([unit.id, partner.id])
+        st.data.setdefault("frames", []).append({"kind": PAIR_LOSS, "side": unit.side, "units": pair, "cause": cause})
+        st.to_act = unit.side
+        tr.emit(
+            "pair_loss",
+            f"The mounted pair {pair[0]} / {pair[1]} loses a step ({cause}): its owner chooses which half (rule 12.1)",
+            unit=unit.id,
+        )
+        return
     if _is_hq(_type(tables, unit)):
         # Blitzkrieg 3.2 [P]: a "1" on an HQ is applied as N.
         tr.emit(
@@ -625,7 +642,7 @@ def neutralise(tr: Transition, tables: Tables, unit: Unit, cause: str) -> None:
         if partner is not None:
             partner.status.pop("neutralised", None)  # Blitzkrieg 12.1 [P]: the pair shares one marker
         tr.emit("panic", f"{unit.id} panics: its Neutralised marker is removed and it loses a step (rule 8.4)")
-        step_loss(tr, tables, unit, "panic test")
+        step_loss(tr, tables, unit, "panic test")  # a mounted pair's owner picks the half (12.1)
     else:
         tr.emit("panic", f"{unit.id} stays neutralised without loss (rule 8.4)", unit=unit.id)
 

@@ -642,3 +642,68 @@ def default_setup(rs: Blitzkrieg1940, tr: Transition) -> None:
     for i, step in enumerate(st.data["deploy"]["steps"]):
         _apply_default(rs, tr, {"step": i, "side": step["side"]})
     _close(rs, tr)
+
+
+# --- Assignment on arrival (12.2 [P]: the 67 RI AT gun) ------------------------------------------------------
+
+ARRIVAL = "arrival_assign"
+"""The frame kind of assigning an arriving independent unit to a formation (12.2 [P])."""
+
+
+def _arrival_choices(st: GameState, u: Unit) -> list[str]:
+    """Formations of ``u``'s side with a chit in play this turn (10.3), or the scenario's ``to`` list."""
+    for entry in st.data.get("special", {}).get("at_gun_assignment", []):
+        if entry.get("group") == u.status.get("group") and entry.get("when") == "arrival" and entry.get("to"):
+            return sorted(str(t) for t in entry["to"])
+    return sorted(
+        str(c["formation"])
+        for cid, c in st.data["chits"].items()
+        if c["kind"] == "formation"
+        and c["side"] == u.side
+        and c.get("turn", 1) <= st.turn
+        and cid not in st.data["removed_chits"]
+        and not st.data["formations"][c["formation"]].get("independent")
+        and not st.data["formations"][c["formation"]].get("removed")
+    )
+
+
+def arrival_assignments(tr: Transition) -> None:
+    """2.1 [P]: at the start of the turn an independent unit arrives, its owner assigns it to a formation with a
+    chit (12.2 [P]: the 67 RI AT gun in turn 4); a decision frame per unit, before the first draw."""
+    st = tr.state
+    groups = {
+        str(e.get("group")): e
+        for e in st.data.get("special", {}).get("at_gun_assignment", [])
+        if e.get("when") == "arrival"
+    }
+    for u in sorted(st.units.values(), key=lambda x: x.id, reverse=True):
+        if u.status.get("group") in groups and u.status.get("arrives") == st.turn and u.hex is None:
+            choices = _arrival_choices(st, u)
+            if len(choices) > 1:
+                push(st, ARRIVAL, u.side, unit=u.id, to=choices)
+
+
+def arrival_actions(st: GameState, f: dict[str, Any]) -> list[Action]:
+    """``assign UNIT FORMATION`` for each formation the arriving unit may join."""
+    return [Action("assign", (f["unit"], fid)) for fid in f["to"]]
+
+
+def check_arrival(st: GameState, f: dict[str, Any], action: Action) -> None:
+    """Refuse anything but one of the assignments, saying what is asked."""
+    if action not in arrival_actions(st, f):
+        choices = ", ".join(f["to"])
+        raise IllegalActionError(
+            f"Cannot {action}: {str(f['side']).title()} first assigns the arriving {f['unit']} to one of {choices} "
+            "(rules 12.2, 10.3)",
+            rule="12.2",
+        )
+
+
+def apply_arrival(tr: Transition, f: dict[str, Any], action: Action) -> None:
+    """The arriving unit joins the formation: it enters with that formation's activation (12.2 [P], 10.3)."""
+    st = tr.state
+    st.data["frames"].remove(f)
+    u = st.units[action.args[0]]
+    u.formation = action.args[1]
+    name = formation(st, action.args[1])["name"]
+    tr.emit("organisation", f"{u.id} arrives and is assigned to {name} (rules 12.2, 10.3)", unit=u.id)

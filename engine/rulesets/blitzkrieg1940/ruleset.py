@@ -180,6 +180,8 @@ class Blitzkrieg1940(Ruleset):
             return []
         if f["kind"] == deployment.DEPLOY:
             return deployment.deploy_actions(self, state, f)
+        if f["kind"] == deployment.ARRIVAL:
+            return deployment.arrival_actions(state, f)
         if f["kind"] in sequence.SEQUENCE_FRAMES:
             return sequence.sequence_actions(self, state, f)
         return actions.frame_actions(self, state, f)
@@ -190,6 +192,8 @@ class Blitzkrieg1940(Ruleset):
             raise IllegalActionError("nobody is to decide now")
         if f["kind"] == deployment.DEPLOY:
             deployment.check_deploy(self, state, f, action)
+        elif f["kind"] == deployment.ARRIVAL:
+            deployment.check_arrival(state, f, action)
         elif f["kind"] in sequence.SEQUENCE_FRAMES:
             sequence.check_sequence(self, state, f, action)
         else:
@@ -200,6 +204,8 @@ class Blitzkrieg1940(Ruleset):
         assert f is not None
         if f["kind"] == deployment.DEPLOY:
             deployment.apply_deploy(self, tr, f, action)
+        elif f["kind"] == deployment.ARRIVAL:
+            deployment.apply_arrival(tr, f, action)
         elif f["kind"] in sequence.SEQUENCE_FRAMES:
             sequence.apply_sequence(self, tr, f, action)
         else:

@@ -210,6 +210,9 @@ def administration(rs: Blitzkrieg1940, tr: Transition) -> None:
     tr.emit("phase", f"Turn {st.turn}: operations phase (rule 2.2)")
     if st.turn == 1 and st.data.get("t1_kept"):
         push(st, "t1", st.data["special"]["turn1_kept_chits"]["side"])
+    from .deployment import arrival_assignments  # noqa: PLC0415
+
+    arrival_assignments(tr)  # 12.2 [P]: an arriving independent unit joins a formation before the first draw
 
 
 def _rebuild_cup(rs: Blitzkrieg1940, tr: Transition) -> None:
@@ -384,7 +387,7 @@ def _finish_chit(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], outcome:
 def _auto(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
     """Resolve a frame that needs no decision; True if something was done."""
     st = tr.state
-    if f["kind"] == "deploy":
+    if f["kind"] in ("deploy", "arrival_assign"):
         return False
     if f["kind"] not in SEQUENCE_FRAMES:
         return actions.auto_frame(rs, tr, f)
@@ -607,6 +610,8 @@ def waiting_for(st: GameState, f: dict[str, Any]) -> str:
         from .deployment import waiting  # noqa: PLC0415
 
         return waiting(st, f)
+    if kind == "arrival_assign":
+        return f"{side} assigns the arriving {f['unit']} to a formation with a chit (rules 12.2, 10.3)"
     if kind == "t1_keep":
         return f"{side} chooses the formation chit to keep out of the cup for turn 1"
     if kind == "t1":
@@ -634,6 +639,8 @@ def waiting_for(st: GameState, f: dict[str, Any]) -> str:
         return f"{side} may react ({what}): return fire, opportunity fire, retreat, or close"
     if kind == "n_choice":
         return f"{side} decides whether {f['unit']} accepts N or takes a step loss instead"
+    if kind == "pair_loss":
+        return f"{side} chooses which half of the mounted pair {' / '.join(f['units'])} loses the step (rule 12.1)"
     if kind == "activation":
         names = " and ".join(formation(st, fid)["name"] for fid in f["formations"]) or "the artillery"
         return f"{side} acts with {names}"

@@ -692,6 +692,10 @@ def test_ac80_2_10_withdrawn_carried_chit() -> None:
     assert "ger-ii-pzr" in s.state.data["removed_chits"] and fm(s, "ger-ii-pzr")["removed"]
     assert "ger-ii-pzr" not in s.state.data["cup"] and s.state.data["carried"] is None
     assert all(u.hex is None for u in s.state.units.values() if u.formation == "ger-ii-pzr")
+    # 12.2 [P]: turn 4 brings the 67 RI AT gun, which the French assigns before the first draw.
+    assert top(s)["kind"] == "arrival_assign" and s.to_act == "french"
+    events += s.apply("assign fra-67ri-at47 fra-i-67-ri")
+    texts = event_texts(events)
     draws = [e for e in events if e.kind == "roll" and "draw" in e.text]
     assert draws and texts.index(draws[-1].text) > texts.index(next(t for t in texts if "leaves play" in t))
     assert top(s)["kind"] in ("chit", "cancel") and top(s)["chit"] != "ger-ii-pzr"

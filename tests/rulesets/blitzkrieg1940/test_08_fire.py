@@ -18,11 +18,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.actions import Action
 from engine.board import Board
 from engine.dice import ScriptedDice
+from engine.errors import IllegalActionError
 from engine.hexgrid import distance
 from engine.rules import Transition
 from engine.rulesets.blitzkrieg1940 import model
+from engine.rulesets.blitzkrieg1940.actions import apply_frame
 from engine.rulesets.blitzkrieg1940.combat import (
     CARRIED_BY,
     CARRYING,
@@ -50,6 +53,7 @@ from engine.rulesets.blitzkrieg1940.combat import (
     update_fortification,
 )
 from engine.rulesets.blitzkrieg1940.data import RESULTS, load_tables
+from engine.rulesets.blitzkrieg1940.ruleset import Blitzkrieg1940
 from engine.rulesets.blitzkrieg1940.sight import SightRules, can_see
 from engine.scenario import parse_map
 from engine.state import GameState, Unit
@@ -705,3 +709,32 @@ def test_odds_entries_use_the_ai_valuation() -> None:
     tank = Unit("y", "PZ3", "german", None, 2)
     assert "red N" not in {e.result for e in odds_entries(T, 6, tank)}
     assert [(e.result, e.probability) for e in odds_entries(T, None, tank)] == [("no effect", Fraction(1))]
+
+
+def test_12_1_mounted_pair_owner_chooses_which_half_loses_a_step() -> None:
+    """12.1 [P] / 2.9: "each step loss is assigned by the owner to the APC or the company"."""
+    rs = Blitzkrieg1940()
+    s = game(*mounted(unit("apc", "APC", "german", OPEN_B), unit("sch-m", "SCH", "german", OPEN_B)))
+    tr = Transition(s)
+    step_loss(tr, T, s.units["apc"], "fire")
+    assert (s.units["apc"].steps, s.units["sch-m"].steps) == (2, 2)  # nothing lost until the owner chooses
+    f = s.data["frames"][-1]
+    assert (f["kind"], f["side"], f["units"], s.to_act) == ("pair_loss", "german", ["apc", "sch-m"], "german")
+    assert [str(a) for a in rs.legal_actions(s)] == ["lose apc", "lose sch-m"]
+    with pytest.raises(IllegalActionError, match=r"which half of the pair.*rule 12\.1"):
+        rs.check(s, Action("fire", ("apc", "x")))
+    apply_frame(rs, tr, f, Action("lose", ("sch-m",)))
+    assert (s.units["apc"].steps, s.units["sch-m"].steps) == (2, 1) and not s.data["frames"]
+    assert s.data["formations"]["ger-a"]["steps_lost"] == 1
+    # A step taken instead of N is a step loss like any other: the owner chooses again.
+    neutralise(tr, T, s.units["apc"], "N")
+    take_step_instead(tr, T, s.units["apc"], "N")
+    assert s.data["frames"][-1]["kind"] == "pair_loss"
+    apply_frame(rs, tr, s.data["frames"][-1], Action("lose", ("sch-m",)))
+    # The company's second loss eliminates it; the APC stays, empty (12.1 [P]).
+    assert s.units["sch-m"].hex is None and s.units["apc"].steps == 2
+    assert not s.units["apc"].status.get(CARRYING)
+    # In close combat the unit the combat names loses the step at once (9.1).
+    s2 = game(*mounted(unit("apc", "APC", "german", OPEN_B), unit("sch-m", "SCH", "german", OPEN_B)))
+    step_loss(Transition(s2), T, s2.units["apc"], "close combat", owner_choice=False)
+    assert s2.units["apc"].steps == 1 and not s2.data.get("frames")

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 import engine
+from engine.rules import Transition
+from engine.rulesets.blitzkrieg1940 import sequence
 from engine.rulesets.blitzkrieg1940.victory import losses
 
-from .helpers import ruleset, scenario, skip_setup
+from .helpers import prepared_state, ruleset, scenario, skip_setup
 
 T = ruleset().tables
 
@@ -271,3 +273,23 @@ def test_12_setup_notation_round_trips_and_help_cites_rules() -> None:
     for a in game.legal_actions():
         assert game.parse(game.describe(a)) == a
         assert "(" in game.explain(a) or a.verb in ("ownchit", "dissolve", "default")
+
+
+def test_12_2_the_67_ri_at_gun_is_assigned_on_arrival() -> None:
+    """12.2 [P] (A17): the 67 RI AT gun is assigned on arrival (turn 4) to a French formation with a chit."""
+    st, _ = prepared_state("stonne", dice=(1, 1, 1, 1))
+    st.turn = 4
+    st.data["frames"].clear()
+    tr = Transition(st)
+    sequence.administration(ruleset(), tr)
+    f = st.data["frames"][-1]
+    assert (f["kind"], f["side"], f["unit"]) == ("arrival_assign", "french", "fra-67ri-at47")
+    legal = [str(a) for a in ruleset().legal_actions(st)]
+    assert "assign fra-67ri-at47 fra-i-67-ri" in legal and "assign fra-67ri-at47 fra-ii-205-ri" in legal
+    assert not any("fra-4-bcc" in a or "ger-" in a for a in legal)  # own formations with a chit only
+    with pytest.raises(engine.IllegalActionError, match=r"arriving fra-67ri-at47.*rules 12\.2"):
+        ruleset().check(st, engine.Action("end"))
+    tr2 = Transition(st)
+    ruleset().apply(tr2, engine.Action("assign", ("fra-67ri-at47", "fra-ii-205-ri")))
+    gun = tr2.state.units["fra-67ri-at47"]
+    assert gun.formation == "fra-ii-205-ri" and gun.status["independent"]

@@ -41,8 +41,8 @@ class Settings:
 
     theme: str = "default"
     """One of :data:`~tui.theme.THEME_NAMES`."""
-    handoff: str = "always"
-    """One of :data:`HANDOFF_MODES`."""
+    handoff: str = "hidden"
+    """One of :data:`HANDOFF_MODES`; the default follows DESIGN §6: a hand-off only with hidden information."""
     ai_delay: float = 0.2
     """Seconds to pause after each AI action so that a player can follow it."""
     keymap: dict[str, str] = field(default_factory=dict)

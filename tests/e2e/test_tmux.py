@@ -7,6 +7,7 @@ and finds the same position (the French reaction window after the half-track's m
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -98,6 +99,9 @@ def home(tmp_path: Path) -> Iterator[Path]:
 
 
 def test_play_kill_continue(home: Path) -> None:
+    # Blitzkrieg hides nothing, so the default ("hidden") would skip the hand-off: ask for it every time.
+    (home / "config").mkdir()
+    (home / "config" / "settings.json").write_text(json.dumps({"handoff": "always"}), encoding="utf-8")
     term = Terminal(
         home,
         [str(PLANSPIEL), "new", "blitzkrieg1940", "hannut", "--german", "human", "--french", "human", "--seed", "7"],

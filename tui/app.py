@@ -24,6 +24,7 @@ from textual.screen import Screen
 
 from engine.errors import PlanspielError
 
+from . import output
 from .driver import EndOfInput, driver_class
 from .screens.dialogs import MIN_SIZE, TooSmallScreen
 from .screens.endgame import EndGameScreen
@@ -87,6 +88,7 @@ class PlanspielApp(App[int]):
         self.settings = settings if settings is not None else Settings.load()
         self.autosave_enabled = autosave
         self.exit_handlers = exit_handlers
+        output.install()  # only the changed cells of a line go to the terminal (DESIGN §11)
         super().__init__()
         self.session: Session | None = None
         self.palette: MapPalette = map_palette(self.effective_theme())

@@ -8,7 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from engine import Event, GameState, Hex, Odds, Unit
@@ -91,17 +95,78 @@ class StatusBar(Static):
         return f"{self._line1.plain}\n{self._line2.plain}"
 
 
-class _Panel(Static):
-    """A Static of fixed size that repaints only when its text changed (cursor moves stay cheap)."""
+class _Panel(Widget):
+    """A panel drawn with the line API: a new text repaints only the cells that changed.
+
+    The text is wrapped to the panel's width and kept as one :class:`~textual.strip.Strip` per line. Showing
+    another text compares the new lines with the old ones cell by cell and refreshes, per line, only the span
+    from the first to the last changed cell: moving the cursor from one hex to the next rewrites a label and
+    a few values, not the whole panel (DESIGN §11: about 1 KB per cursor move).
+    """
 
     _shown: Text | None = None
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._strips: list[Strip] = []
+        self._cells: list[list[tuple[str, Style | None]]] = []
+        self._width = -1
+        self.refreshed_cells = 0
+        """How many cells the panel asked to repaint (benchmarks and tests read it)."""
+
     def show_text(self, text: Text) -> None:
-        """Show ``text`` unless it is what is shown already."""
+        """Show ``text`` unless it is what is shown already; repaint only the changed cells."""
         if self._shown is not None and text == self._shown:
             return
         self._shown = text
-        self.update(text, layout=False)
+        self._rebuild(partial=True)
+
+    def _rebuild(self, *, partial: bool) -> None:
+        width = self.content_region.width if self.is_mounted else 0
+        if width <= 0 or self._shown is None:
+            self._strips, self._cells, self._width = [], [], -1
+            return
+        console = self.app.console
+        lines = self._shown.wrap(console, width, overflow="crop", no_wrap=False)
+        strips: list[Strip] = []
+        cells: list[list[tuple[str, Style | None]]] = []
+        for line in lines:
+            line.rstrip()
+            segs = [s for s in line.render(console) if s.text != "\n"]
+            strip = Strip(segs).adjust_cell_length(width)
+            strips.append(strip)
+            cells.append([(ch, seg.style) for seg in strip for ch in seg.text])
+        if not partial or width != self._width:
+            self._strips, self._cells, self._width = strips, cells, width
+            self.refresh()
+            return
+        old = self._cells
+        for y in range(max(len(old), len(cells))):
+            a = old[y] if y < len(old) else []
+            b = cells[y] if y < len(cells) else []
+            if a == b:
+                continue
+            n = max(len(a), len(b))
+            first = next((x for x in range(n) if x >= len(a) or x >= len(b) or a[x] != b[x]), n)
+            last = next((x for x in range(n - 1, -1, -1) if x >= len(a) or x >= len(b) or a[x] != b[x]), -1)
+            if last >= first:
+                self.refreshed_cells += last - first + 1
+                self.refresh(Region(first, y, last - first + 1, 1))
+        self._strips, self._cells = strips, cells
+
+    def render_line(self, y: int) -> Strip:
+        """One line of the panel (the widget's own style under the text's)."""
+        if self._width != self.content_region.width:
+            self._rebuild(partial=False)
+        width = self.content_region.width
+        base = self.rich_style
+        if 0 <= y < len(self._strips):
+            return self._strips[y].apply_style(base)
+        return Strip.blank(width, base)
+
+    def on_resize(self) -> None:
+        """Wrap the text again for the new width."""
+        self._rebuild(partial=False)
 
     @property
     def text(self) -> str:

@@ -358,6 +358,7 @@ class PlanspielApp(App[int]):
                 ("orders", "Choices", "every legal decision with explanations"),
                 ("next_unit", "Next unit", "select the next unit that can act"),
                 ("los", "Line of sight", "from the selected unit to the cursor"),
+                ("command", "Command range", "the HQ's command range and units out of command (k)"),
                 ("undo", "Undo", "take back your last action"),
                 ("prompt", "Notation prompt", "type an action in notation"),
                 ("leave", "Back to title", "the game is saved"),

@@ -62,6 +62,7 @@ class GameScreen(Screen[None]):
         Binding("o", "orders", "Choices", id="game.orders"),
         Binding("n", "next_unit", "Next", id="game.next"),
         Binding("v", "los", "LOS", id="game.los"),
+        Binding("k", "command", "Command", id="game.command"),
         Binding("u", "undo", "Undo", id="game.undo"),
         Binding("colon", "prompt", "Notation", key_display=":", id="game.prompt"),
         Binding("S", "save", "Save", key_display="S", id="game.save"),
@@ -81,6 +82,7 @@ class GameScreen(Screen[None]):
     | o | Every legal decision now, with the engine's explanation (chits, reactions, …). |
     | n | Select the next unit that can act. |
     | v | Show the line of sight from the selected unit (or the cursor) to the cursor. |
+    | k | Command range of the selected unit's HQ (``┆2┆``: hexes from it), units out of command (``OOC``). |
     | u | Undo your last action (until dice are rolled or hidden information is revealed). |
     | : | Type an action in notation (``fire ger-1 fra-3``). |
     | S | Save now (the game also autosaves after every action). |
@@ -98,6 +100,7 @@ class GameScreen(Screen[None]):
         "game.orders": "every legal decision now, with the engine's explanation (chits, reactions...)",
         "game.next": "select the next unit that can act",
         "game.los": "line of sight and range from the selected unit to the cursor",
+        "game.command": "command range of the selected unit's HQ (┆n┆: hexes from it), units out of command (OOC)",
         "game.undo": "undo your last action (until dice are rolled or hidden information is revealed)",
         "game.prompt": "type an action in notation (fire ger-1 fra-3)",
         "game.save": "save now (the game also autosaves after every action)",
@@ -155,6 +158,8 @@ class GameScreen(Screen[None]):
         self.info = self.client.info
         self.selected: str | None = None
         self.los_on = False
+        self.command_on = False
+        """Command ranges and out-of-command units shown (k)."""
         self._view: GameState = self.client.view()
         self._legal: list[Action] = []
         self._event_index = 0
@@ -335,7 +340,49 @@ class GameScreen(Screen[None]):
                 why = f": {los.reason}" if los.reason else ""
                 rule = f" (rule {los.rule})" if los.rule and f"rule {los.rule}" not in los.reason else ""
                 self._los_lines = [f"LOS from {board.label(src)}: {verdict}{why}{rule}", f"range {rng} hexes"]
+        self._los_lines += self._rule_overlays(overlay, u)
         self.map.set_overlay(overlay)
+
+    def _command_subject(self, selected: Unit | None) -> str | None:
+        """The unit whose command range ``k`` shows: the selected one, else this side's top unit under the cursor."""
+        if selected is not None:
+            return selected.id
+        here = [
+            x for x in self.presenter.stack_order(self._view.units_at(self.map.cursor)) if x.side == self.client.side
+        ]
+        return here[0].id if here else None
+
+    def _rule_overlays(self, overlay: dict[Hex, Overlay], selected: Unit | None) -> list[str]:
+        """Add the ruleset's overlays (a barrage always; command ranges with ``k``); returns their legend lines."""
+        subject = self._command_subject(selected) if self.command_on else None
+        try:
+            marks = self.client.overlays(subject)
+        except (PlanspielError, ValueError):
+            return []
+        board, pr = self.info.board, self.presenter
+        centre = next(iter(marks.get("hq", ())), None)
+        notes: list[str] = []
+        # Ranges first (one glyph each: the HQ's name last), then the alerts over them.
+        order = sorted(marks, key=lambda n: (pr.overlay_look(n)[0] != "command", len(pr.overlay_look(n)[1]), n))
+        for name in order:
+            hexes = marks[name]
+            kind, glyphs, legend = pr.overlay_look(name)
+            if not self.command_on and (kind == "command" or name == "out_of_command"):
+                continue
+            for h in hexes:
+                current = overlay.get(h)
+                if kind == "command":
+                    text = glyphs if len(glyphs) > 1 or centre is None else f"{glyphs}{distance(h, centre)}{glyphs}"
+                    if current is None or current.kind in ("los", "command"):
+                        overlay[h] = Overlay(kind, text)
+                elif current is None or current.kind in ("command", "reach", "los"):
+                    overlay[h] = Overlay(kind, glyphs)
+            labels = sorted(board.label(h) for h in hexes)
+            where = ", ".join(labels[:6]) + (f" and {len(labels) - 6} more" if len(labels) > 6 else "")
+            if name == "command" and subject is not None:
+                where = f"{len(labels)} hexes around {board.label(centre) if centre else '?'} (for {subject})"
+            notes.append(f"{glyphs} {legend}: {where}")
+        return notes
 
     def _update_panels(self) -> None:
         view, pr = self._view, self.presenter
@@ -390,7 +437,7 @@ class GameScreen(Screen[None]):
 
     @on(HexMap.CursorMoved)
     def _cursor_moved(self, event: HexMap.CursorMoved) -> None:
-        if self.los_on:
+        if self.los_on or (self.command_on and self.selected is None):
             self._update_overlay()
         self._update_panels()
 
@@ -801,6 +848,14 @@ class GameScreen(Screen[None]):
             self.notify("Select a unit first (enter or n): the line runs from it to the cursor.")
         self._update_overlay()
         self._update_panels()
+
+    def action_command(self) -> None:
+        """Show or hide command ranges (of the selected unit's HQ) and units out of command."""
+        self.command_on = not self.command_on
+        self._update_overlay()
+        self._update_panels()
+        if self.command_on and not any(o.kind == "command" for o in self.map.overlay.values()):
+            self.notify("No command range here: select a unit of a formation with an HQ (enter or n).")
 
     def action_undo(self) -> None:
         """Take back your last action (refused once dice were rolled)."""

@@ -208,6 +208,11 @@ class GameScreen(Screen[None]):
         self._place_cursor()
         self.refresh_view()
         self.map.focus()
+        if self.session.replay_check_pending:
+            # The indicator at once; the replay itself once the table is on screen (it competes for the CPU).
+            self.query_one("#status", StatusBar).checking = "checking the save (replaying its history)…"
+            self._spin()
+            self.set_timer(0.3, self.start_replay_check)
         self.call_after_refresh(self.advance)
 
     def on_resize(self) -> None:
@@ -420,7 +425,7 @@ class GameScreen(Screen[None]):
         log.clear()
         log.add("phase", f"{self.info.title}: {self.info.side_name(self.client.side)} view (? for the keys)")
         events = self.client.events_since(0)
-        log.add_events(events[-300:])
+        log.add_events(events[-150:])  # the recent story; more would slow the first paint of a long game
         self._event_index = self.client.event_count
 
     def _log_new_events(self) -> None:
@@ -686,6 +691,66 @@ class GameScreen(Screen[None]):
         self.refresh_view()
         self._place_cursor()
 
+    # --- Spinner ----------------------------------------------------------------------------------------
+
+    def _spin(self) -> None:
+        """Start the status bar's spinner (AI thinking, the save's replay check)."""
+        status = self.query_one("#status", StatusBar)
+        status.tick()
+        if self._spinner is None:
+            self._spinner = self.set_interval(0.1, status.tick)
+
+    def _unspin(self) -> None:
+        """Stop the spinner once nothing shows it."""
+        status = self.query_one("#status", StatusBar)
+        if self._spinner is not None and not status.busy:
+            self._spinner.stop()
+            self._spinner = None
+        status.tick()
+
+    # --- The save's replay check -------------------------------------------------------------------------
+
+    def start_replay_check(self) -> None:
+        """Replay the loaded history in a worker and compare it with the saved position; the game goes on."""
+        if not self.is_attached:
+            return
+        self.session.replay_check_pending = False
+        self.query_one("#status", StatusBar).checking = "checking the save (replaying its history)…"
+        self._spin()
+        self._check_replay()
+
+    @work(thread=True, exclusive=True, group="replay-check")
+    def _check_replay(self) -> None:
+        start = time.perf_counter()
+        try:
+            problems = self.session.check_replay()
+        except Exception as err:  # a failing check must never cost the player the game
+            problems = [f"the check itself failed ({type(err).__name__}: {err})"]
+        if get_current_worker().is_cancelled:
+            return
+        try:
+            self.app.call_from_thread(self._replay_checked, problems, time.perf_counter() - start)
+        except RuntimeError:  # the app is closing
+            return
+
+    def _replay_checked(self, problems: list[str], seconds: float) -> None:
+        if not self.is_attached or not self.query("#status"):
+            return
+        self.query_one("#status", StatusBar).checking = None
+        self._unspin()
+        if not problems:
+            self.log_widget.add("check", f"save checked: its history replays to this position ({seconds:.1f} s)")
+            return
+        message = (
+            "The save's history does not replay to the saved position: "
+            + "; ".join(problems)
+            + ". The game goes on from the saved position, as the file recorded it. Its history may come from"
+            " another version of the rules, or the file was changed: undo and the score chart may not match the"
+            " table. Keep a copy of the file if you want to report it."
+        )
+        self.log_widget.add("error", message)
+        self.notify(message, title="Save check: the replay differs", severity="warning", timeout=30)
+
     # --- The AI -----------------------------------------------------------------------------------------
 
     def start_ai(self, side: str) -> None:
@@ -693,9 +758,7 @@ class GameScreen(Screen[None]):
         self._ai_side = side
         status = self.query_one("#status", StatusBar)
         status.thinking = f"{self.info.side_name(side)} AI is thinking…"
-        status.tick()
-        if self._spinner is None:
-            self._spinner = self.set_interval(0.1, status.tick)
+        self._spin()
         self._refresh_footer()
         self._think(side)
 
@@ -731,9 +794,7 @@ class GameScreen(Screen[None]):
             return  # the screen is closing
         status = self.query_one("#status", StatusBar)
         status.thinking = None
-        if self._spinner is not None:
-            self._spinner.stop()
-            self._spinner = None
+        self._unspin()
         if action is None:
             self.report_error(f"{self.info.side_name(side)} AI could not choose: {error}")
             self.refresh_view()

@@ -57,6 +57,9 @@ class StatusBar(Static):
         self._line1 = Text()
         self._line2 = Text()
         self.thinking: str | None = None
+        """What the AI is doing (the second line, with a spinner) while it thinks."""
+        self.checking: str | None = None
+        """A background check under way (end of the first line, with a spinner): the save's replay check."""
         self._tick = 0
 
     def show(self, view: GameState, presenter: Presenter, you: str, turns: int, note: str = "") -> None:
@@ -84,15 +87,25 @@ class StatusBar(Static):
         self._render_text()
 
     def _render_text(self) -> None:
-        second = self._line2
+        spin = SPINNER[self._tick % len(SPINNER)]
+        first, second = self._line1, self._line2
+        if self.checking:
+            first = first.copy()
+            first.append(f"  │ {spin} {self.checking}", style="italic")
         if self.thinking:
-            second = Text(f"{SPINNER[self._tick % len(SPINNER)]} {self.thinking}", style="bold")
-        self.update(Text("\n").join([self._line1, second]), layout=False)
+            second = Text(f"{spin} {self.thinking}", style="bold")
+        self.update(Text("\n").join([first, second]), layout=False)
+
+    @property
+    def busy(self) -> bool:
+        """True while something shows a spinner."""
+        return bool(self.thinking or self.checking)
 
     @property
     def text(self) -> str:
         """The plain text shown (for tests)."""
-        return f"{self._line1.plain}\n{self._line2.plain}"
+        first = self._line1.plain + (f"  │ {self.checking}" if self.checking else "")
+        return f"{first}\n{self._line2.plain}"
 
 
 class _Panel(Widget):
@@ -263,7 +276,14 @@ class EventLog(RichLog):
         "eliminated": "bold",
         "error": "bold",
     }
-    KIND_GLYPHS: ClassVar[dict[str, str]] = {"roll": "⚂ ", "error": "✗ ", "phase": "■ ", "outcome": "★ ", "undo": "↶ "}
+    KIND_GLYPHS: ClassVar[dict[str, str]] = {
+        "roll": "⚂ ",
+        "error": "✗ ",
+        "phase": "■ ",
+        "outcome": "★ ",
+        "undo": "↶ ",
+        "check": "✓ ",
+    }
 
     DEFAULT_CSS = """
     EventLog {

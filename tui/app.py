@@ -359,6 +359,8 @@ class PlanspielApp(App[int]):
                 ("next_unit", "Next unit", "select the next unit that can act"),
                 ("los", "Line of sight", "from the selected unit to the cursor"),
                 ("command", "Command range", "the HQ's command range and units out of command (k)"),
+                ("hint", "Hint", "ask the AI for your best action now (h); H plays it"),
+                ("play_hint", "Play hint", "play the action the AI suggested (H)"),
                 ("undo", "Undo", "take back your last action"),
                 ("prompt", "Notation prompt", "type an action in notation"),
                 ("leave", "Back to title", "the game is saved"),

@@ -283,6 +283,7 @@ class EventLog(RichLog):
         "outcome": "★ ",
         "undo": "↶ ",
         "check": "✓ ",
+        "hint": "→ ",
     }
 
     DEFAULT_CSS = """

@@ -124,6 +124,9 @@ class _Panel(Widget):
         self._strips: list[Strip] = []
         self._cells: list[list[tuple[str, Style | None]]] = []
         self._width = -1
+        self._base: Style | None = None
+        self._styled: dict[int, Strip] = {}
+        """Line → its strip with the widget's style applied (dropped when the line or the style changes)."""
         self.refreshed_cells = 0
         """How many cells the panel asked to repaint (benchmarks and tests read it)."""
 
@@ -138,6 +141,7 @@ class _Panel(Widget):
         width = self.content_region.width if self.is_mounted else 0
         if width <= 0 or self._shown is None:
             self._strips, self._cells, self._width = [], [], -1
+            self._styled.clear()
             return
         console = self.app.console
         lines = self._shown.wrap(console, width, overflow="crop", no_wrap=False)
@@ -151,6 +155,7 @@ class _Panel(Widget):
             cells.append([(ch, seg.style) for seg in strip for ch in seg.text])
         if not partial or width != self._width:
             self._strips, self._cells, self._width = strips, cells, width
+            self._styled.clear()
             self.refresh()
             return
         old = self._cells
@@ -162,20 +167,31 @@ class _Panel(Widget):
             n = max(len(a), len(b))
             first = next((x for x in range(n) if x >= len(a) or x >= len(b) or a[x] != b[x]), n)
             last = next((x for x in range(n - 1, -1, -1) if x >= len(a) or x >= len(b) or a[x] != b[x]), -1)
+            self._styled.pop(y, None)
             if last >= first:
                 self.refreshed_cells += last - first + 1
                 self.refresh(Region(first, y, last - first + 1, 1))
         self._strips, self._cells = strips, cells
 
     def render_line(self, y: int) -> Strip:
-        """One line of the panel (the widget's own style under the text's)."""
-        if self._width != self.content_region.width:
-            self._rebuild(partial=False)
+        """One line of the panel (the widget's own style under the text's, cached per line)."""
         width = self.content_region.width
-        base = self.rich_style
-        if 0 <= y < len(self._strips):
-            return self._strips[y].apply_style(base)
-        return Strip.blank(width, base)
+        if self._width != width:
+            self._rebuild(partial=False)
+        if self._base is None:
+            self._base = self.rich_style
+            self._styled.clear()
+        strip = self._styled.get(y)
+        if strip is None:
+            line = self._strips[y] if 0 <= y < len(self._strips) else Strip.blank(width)
+            strip = self._styled[y] = line.apply_style(self._base)
+        return strip
+
+    def notify_style_update(self) -> None:
+        """The widget's CSS changed (a theme): style every line again."""
+        super().notify_style_update()
+        self._base = None
+        self._styled.clear()
 
     def on_resize(self) -> None:
         """Wrap the text again for the new width."""

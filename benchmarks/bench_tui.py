@@ -315,6 +315,7 @@ def load_seconds(runs: int = 5) -> tuple[float, float, int]:
     """``planspiel load FILE`` of a finished Hannut game (seeded random playout, seed 4), in a new process:
     median seconds to the game screen, median seconds until the background replay check is done, actions."""
     import saves  # noqa: PLC0415
+
     root = str(Path(__file__).resolve().parents[1])
     if root not in sys.path:  # run as a script: the tests package lives at the repository root
         sys.path.insert(0, root)

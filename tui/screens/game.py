@@ -368,20 +368,24 @@ class GameScreen(Screen[None]):
                     overlay[h] = Overlay("alert", "HINT")
         self.map.set_overlay(overlay)
 
-    def _command_subject(self, selected: Unit | None) -> str | None:
-        """The unit whose command range ``k`` shows: the selected one, else this side's top unit under the cursor."""
+    def _command_subjects(self, selected: Unit | None) -> list[str | None]:
+        """Units whose command range ``k`` may show: the selected one, else this side's units under the cursor."""
         if selected is not None:
-            return selected.id
-        here = [
-            x for x in self.presenter.stack_order(self._view.units_at(self.map.cursor)) if x.side == self.client.side
-        ]
-        return here[0].id if here else None
+            return [selected.id]
+        here = self.presenter.stack_order(self._view.units_at(self.map.cursor))
+        own: list[str | None] = [x.id for x in here if x.side == self.client.side]
+        return own[:4] or [None]
 
     def _rule_overlays(self, overlay: dict[Hex, Overlay], selected: Unit | None) -> list[str]:
         """Add the ruleset's overlays (a barrage always; command ranges with ``k``); returns their legend lines."""
-        subject = self._command_subject(selected) if self.command_on else None
+        subject: str | None = None
+        marks: dict[str, set[Hex]] = {}
         try:
-            marks = self.client.overlays(subject)
+            # The first unit of the stack under the cursor that has a command range (motorised units have none).
+            for subject in self._command_subjects(selected) if self.command_on else [None]:
+                marks = self.client.overlays(subject)
+                if any(self.presenter.overlay_look(n)[0] == "command" for n in marks):
+                    break
         except (PlanspielError, ValueError):
             return []
         board, pr = self.info.board, self.presenter

@@ -21,7 +21,7 @@ __all__ = ["HANDOFF_MODES", "Settings", "config_dir"]
 
 HANDOFF_MODES: dict[str, str] = {
     "always": "whenever control passes from one human to another",
-    "hidden": "only when the ruleset hides something from the other side",
+    "hidden": "only when the ruleset hides something from the other side (the default)",
     "never": "never (both players see everything anyway)",
 }
 """Hot-seat hand-off modes → what they mean."""

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Console
+from rich.segment import Segment
 from rich.text import Text
-from textual._compositor import CompositorUpdate
+from textual._compositor import ChopsUpdate, CompositorUpdate
 from textual.app import App, ComposeResult
 from textual.screen import Screen
+from textual.strip import Strip
 
 from tui import output
 from tui.app import PlanspielApp
@@ -68,3 +71,17 @@ async def test_a_cursor_move_on_the_game_screen_writes_under_one_kilobyte() -> N
         assert sizes[len(sizes) // 2] <= 1024, sizes
         unit = screen.query_one("#unit", UnitPanel)
         assert unit.text  # the panels still show what is under the cursor
+
+
+def test_partial_updates_are_cropped_on_both_sides() -> None:
+    console = Console(force_terminal=True, color_system=None, width=40)
+    strip = Strip([Segment("abcdefghij"), Segment("KLMNOPQRST")], 20)
+    update = ChopsUpdate([{0: strip}], [(0, 12, 15)], [[20]])
+    assert output.install()
+    text = update.render_segments(console)
+    assert text == "\x1b[1;13HMNO"  # only columns 12-14, written from column 12 (1-based 13)
+    output.uninstall()
+    try:
+        assert update.render_segments(console).endswith("abcdefghijKLMNO")  # Textual's own: from the left edge
+    finally:
+        output.install()

@@ -286,7 +286,10 @@ async def test_command_palette_lists_every_command() -> None:
         await settle(pilot, app)
         game_screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         titles = {c.title for c in app.get_system_commands(game_screen)}
-        for title in ("New game", "Load game", "Save game", "Fire", "End activation", "Undo", "Notation prompt"):
+        for title in (
+            *("New game", "Load game", "Save game", "Fire", "End activation", "Undo", "Notation prompt"),
+            *("Command range", "Hint", "Play hint"),
+        ):
             assert title in titles
         await pilot.press("escape") if isinstance(app.screen, ChoiceDialog) else None
         await pilot.press("p")

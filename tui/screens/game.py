@@ -223,7 +223,7 @@ class GameScreen(Screen[None]):
         self.map.focus()
         if self.session.replay_check_pending:
             # The indicator at once; the replay itself once the table is on screen (it competes for the CPU).
-            self.query_one("#status", StatusBar).checking = "checking the save (replaying its history)…"
+            self.query_one("#status", StatusBar).checking = "checking the save…"
             self._spin()
             self.set_timer(0.3, self.start_replay_check)
         self.call_after_refresh(self.advance)
@@ -749,7 +749,7 @@ class GameScreen(Screen[None]):
         if not self.is_attached:
             return
         self.session.replay_check_pending = False
-        self.query_one("#status", StatusBar).checking = "checking the save (replaying its history)…"
+        self.query_one("#status", StatusBar).checking = "checking the save…"
         self._spin()
         self._check_replay()
 

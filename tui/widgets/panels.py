@@ -49,6 +49,8 @@ class StatusBar(Static):
     StatusBar {
         height: 2;
         padding: 0 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     """
 
@@ -94,6 +96,7 @@ class StatusBar(Static):
             first.append(f"  │ {spin} {self.checking}", style="italic")
         if self.thinking:
             second = Text(f"{spin} {self.thinking}", style="bold")
+        # Two lines, never wrapped into each other (CSS: text-wrap nowrap, an ellipsis where too long).
         self.update(Text("\n").join([first, second]), layout=False)
 
     @property

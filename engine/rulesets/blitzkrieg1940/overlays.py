@@ -52,8 +52,10 @@ def command_hexes(tables: Tables, view: GameState, unit_id: str | None) -> tuple
         return set(), set()
     hq: Unit | None
     if movement.is_hq(tables, unit):
+        # Blitzkrieg 3.4 [I]: the distance is the HQ's printed command range (French 2, German 3).
         hq, reach = unit, tables.units[unit.type].command_range
     else:
+        # Blitzkrieg 1.1, 10.3: exempt units (motorised, independent, no HQ) have no distance (None).
         hq, reach = movement.hq_of(view, unit), movement.command_distance(tables, view, unit)
     if hq is None or hq.hex is None or reach is None:
         return set(), set()
@@ -67,6 +69,7 @@ def out_of_command_hexes(tables: Tables, view: GameState, side: str) -> set[Hex]
     for u in view.iter_units(side):
         if u.hex is None or u.status.get("exited") or movement.is_hq(tables, u):
             continue
+        # Blitzkrieg 3.5: the marker; 3.2/3.4: failing the limits now (the marker follows at the next check).
         if u.status.get("ooc") or movement.out_of_command(tables, view, u):
             out.add(u.hex)
     return out
@@ -88,6 +91,7 @@ def barrage_hexes(view: GameState, history: Sequence[Action]) -> tuple[set[Hex],
     labels = [str(x) for x in window.get("hexes") or []]
     targets = {view.board.parse(x) for x in labels}
     observers: set[Hex] = set()
+    # Blitzkrieg 8.6.1: the observer is named by the salvo that opened the window (a Stuka has none).
     for action in reversed(history):
         if action.verb in ("salvo", "stuka") and action.args and action.args[0] in labels:
             if action.verb == "salvo" and len(action.args) > 2:

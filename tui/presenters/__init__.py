@@ -189,6 +189,12 @@ class Presenter:
         "observer": ("alert", "OBS", "the HQ observing the barrage"),
     }
     """Overlay name of the ruleset → (map overlay kind, glyphs, legend). Unknown names use ``alert`` and ``!``."""
+    ON_DEMAND: ClassVar[frozenset[str]] = frozenset({"command", "hq", "out_of_command"})
+    """Overlays drawn only while the player asks for command ranges (k); the others are always drawn."""
+
+    def overlay_on_demand(self, name: str) -> bool:
+        """True if the overlay is drawn only with ``k`` (command ranges), False if always (a barrage)."""
+        return name in self.ON_DEMAND
 
     def overlay_look(self, name: str) -> tuple[str, str, str]:
         """How the map draws a ruleset overlay: (kind, glyphs, legend)."""

@@ -396,7 +396,7 @@ class GameScreen(Screen[None]):
         for name in order:
             hexes = marks[name]
             kind, glyphs, legend = pr.overlay_look(name)
-            if not self.command_on and (kind == "command" or name == "out_of_command"):
+            if not self.command_on and (kind == "command" or pr.overlay_on_demand(name)):
                 continue
             for h in hexes:
                 current = overlay.get(h)

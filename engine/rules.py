@@ -28,6 +28,7 @@ from .pathing import WeightFn, route
 
 if TYPE_CHECKING:
     from .board import Board
+    from .hexgrid import Hex
     from .odds import Odds
     from .scenario import Scenario
     from .state import GameState, Unit
@@ -252,6 +253,20 @@ class Ruleset:
         v.viewer = side
         v.dice = HiddenDice()
         return v
+
+    # --- Overlays ---------------------------------------------------------------------------------------
+
+    def overlays(
+        self, view: GameState, side: str, unit_id: str | None = None, history: Sequence[Action] = ()
+    ) -> dict[str, set[Hex]]:
+        """Hexes a player's map may mark for ``side`` because of a rule: name → hexes.
+
+        ``view`` is ``side``'s view (never the full state), ``unit_id`` the unit the player selected (or None),
+        ``history`` the actions played so far (a ruleset reads from it only what ``side`` may know). Rulesets
+        document their names (Blitzkrieg: ``command``, ``hq``, ``out_of_command``, ``barrage``, ``observer``);
+        the default marks nothing.
+        """
+        return {}
 
     # --- Maps -------------------------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from textual.screen import Screen
 
 from engine.errors import PlanspielError
 
+from . import output
 from .driver import EndOfInput, driver_class
 from .screens.dialogs import MIN_SIZE, TooSmallScreen
 from .screens.endgame import EndGameScreen
@@ -87,6 +88,7 @@ class PlanspielApp(App[int]):
         self.settings = settings if settings is not None else Settings.load()
         self.autosave_enabled = autosave
         self.exit_handlers = exit_handlers
+        output.install()  # only the changed cells of a line go to the terminal (DESIGN §11)
         super().__init__()
         self.session: Session | None = None
         self.palette: MapPalette = map_palette(self.effective_theme())
@@ -356,6 +358,9 @@ class PlanspielApp(App[int]):
                 ("orders", "Choices", "every legal decision with explanations"),
                 ("next_unit", "Next unit", "select the next unit that can act"),
                 ("los", "Line of sight", "from the selected unit to the cursor"),
+                ("command", "Command range", "the HQ's command range and units out of command (k)"),
+                ("hint", "Hint", "ask the AI for your best action now (h); H plays it"),
+                ("play_hint", "Play hint", "play the action the AI suggested (H)"),
                 ("undo", "Undo", "take back your last action"),
                 ("prompt", "Notation prompt", "type an action in notation"),
                 ("leave", "Back to title", "the game is saved"),

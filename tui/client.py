@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from engine import Action, Board, Event, Game, GameState, LosResult, Odds, Outcome
+from engine import Action, Board, Event, Game, GameState, Hex, LosResult, Odds, Outcome
 from engine.errors import IllegalActionError
 from engine.pathing import Route
 
@@ -141,6 +141,10 @@ class GameClient(Protocol):
         """The cheapest route for the unit to ``goal``."""
         ...
 
+    def overlays(self, unit_id: str | None = None) -> dict[str, set[Hex]]:
+        """Hexes the ruleset marks for this side (command ranges, out of command, a barrage...): name → hexes."""
+        ...
+
     @property
     def event_count(self) -> int:
         """How many events the game has had (an index for :meth:`events_since`)."""
@@ -266,6 +270,10 @@ class LocalClient:
 
     def route(self, unit_id: str, goal: str) -> Route | None:
         return self._game.route(unit_id, goal, side=self._side)
+
+    def overlays(self, unit_id: str | None = None) -> dict[str, set[Hex]]:
+        game = self._game
+        return game.ruleset.overlays(game.view(self._side), self._side, unit_id, game.history)
 
     @property
     def event_count(self) -> int:

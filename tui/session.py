@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,6 +130,12 @@ class Session:
             if kind == "ai" and level is not None:
                 self.agents[side] = make_agent(level, seed=game.seed * 31 + i)
         self.scores: dict[int, dict[str, int]] = {}
+        self._replaying = threading.Lock()
+        """One background replay at a time (the save check, the score chart): the UI thread keeps its share."""
+        self.replay_check_pending = False
+        """True when the game was loaded from its snapshot and the replay check has not run yet."""
+        self.replay_problems: list[str] = []
+        """What the replay check found (empty: it matched, or it has not run)."""
         self.save_error: str | None = None
         self.last_saved: Path | None = None
         self._autosaver: Any = None
@@ -165,8 +172,12 @@ class Session:
         return cls(game, parse_players(sc.side_ids(), players or {}), autosave=autosave, setup=setup)
 
     @classmethod
-    def load(cls, path: str | Path, *, autosave: bool = True) -> Session:
-        """Continue a saved game (the history is replayed and checked).
+    def load(cls, path: str | Path, *, autosave: bool = True, verify: str = "snapshot") -> Session:
+        """Continue a saved game.
+
+        With ``verify="snapshot"`` (the default) the game continues from the saved position at once and
+        :attr:`replay_check_pending` is True: the screen then runs :meth:`check_replay` in a worker. With
+        ``"replay"`` the history is replayed and compared before this returns (seconds for a long game).
 
         Raises:
             SaveError: the file cannot be loaded; the sentence names the file and the cause.
@@ -175,17 +186,34 @@ class Session:
         if saves is None:
             raise engine.PlanspielError("saves are not available in this installation")
         target = Path(path)
-        game = saves.load_game(target)
+        game = saves.load_game(target, verify=verify)
         # The set-up mode is not saved: a game whose history took the scenario's set-up goes on taking it.
         verb = game.ruleset.default_setup_verb
         took_default = verb is not None and any(a.verb == verb for a in game.history)
         session = cls(
             game, dict(game.players), path=target, autosave=False, setup="scenario" if took_default else "players"
         )
+        session.replay_check_pending = (
+            verify == "snapshot" and getattr(game, "snapshot", None) is not None and not getattr(game, "verified", True)
+        )
         if autosave:
             in_autosaves = target.parent.resolve() == saves.autosave_dir().resolve()
             session._autosaver = session._make_autosaver(target if in_autosaves else None)
         return session
+
+    def check_replay(self) -> list[str]:
+        """Replay the loaded history and compare it with the saved position (safe in a worker thread).
+
+        Returns:
+            Sentences describing each difference; empty when the replay matches.
+        """
+        saves = load_saves()
+        self.replay_check_pending = False
+        if saves is None:
+            return []
+        with self._replaying:
+            self.replay_problems = list(saves.check_replay(self.game))
+        return self.replay_problems
 
     # --- Players ----------------------------------------------------------------------------------------
 
@@ -304,6 +332,12 @@ class Session:
         turn_now = self.game.state.turn
         if all(t in have for t in range(1, turn_now + 1)):
             return have
+        with self._replaying:
+            self._replay_scores(have)
+        have.update(self.scores)
+        return dict(sorted(have.items()))
+
+    def _replay_scores(self, have: dict[int, dict[str, int]]) -> None:
         try:
             replayed = engine.new_game(self.game.scenario, seed=self.game.seed)
             first = replayed.state.sides[0]
@@ -315,5 +349,3 @@ class Session:
                     replayed.apply(action)
         except (engine.PlanspielError, ValueError) as err:
             log.warning("score history: replay failed: %s", err)
-        have.update(self.scores)
-        return dict(sorted(have.items()))

@@ -21,7 +21,7 @@ __all__ = ["HANDOFF_MODES", "Settings", "config_dir"]
 
 HANDOFF_MODES: dict[str, str] = {
     "always": "whenever control passes from one human to another",
-    "hidden": "only when the ruleset hides something from the other side",
+    "hidden": "only when the ruleset hides something from the other side (the default)",
     "never": "never (both players see everything anyway)",
 }
 """Hot-seat hand-off modes → what they mean."""
@@ -41,8 +41,8 @@ class Settings:
 
     theme: str = "default"
     """One of :data:`~tui.theme.THEME_NAMES`."""
-    handoff: str = "always"
-    """One of :data:`HANDOFF_MODES`."""
+    handoff: str = "hidden"
+    """One of :data:`HANDOFF_MODES`; the default follows DESIGN §6: a hand-off only with hidden information."""
     ai_delay: float = 0.2
     """Seconds to pause after each AI action so that a player can follow it."""
     keymap: dict[str, str] = field(default_factory=dict)

@@ -112,6 +112,10 @@ class MapPalette:
     target: Style = field(default_factory=Style)
     los: Style = field(default_factory=Style)
     block: Style = field(default_factory=Style)
+    command: Style = field(default_factory=Style)
+    """Hexes within command range (3.4), drawn ``┆2┆`` with the distance to the HQ."""
+    alert: Style = field(default_factory=lambda: Style(bold=True, reverse=True))
+    """Out of command, a barrage target and its observer, a hinted action (``OOC``, ``◎◎◎``, ``OBS``, ``HINT``)."""
     selected: Style = field(default_factory=Style)
     cursor: Style = field(default_factory=lambda: Style(reverse=True, bold=True))
     label: Style = field(default_factory=Style)
@@ -164,6 +168,8 @@ _PALETTES: dict[str, MapPalette] = {
         target=Style(color="#ffffff", bgcolor="#b83030", bold=True),
         los=Style(color="#202000", bgcolor="#d8d870"),
         block=Style(color="#ffffff", bgcolor="#7a3a8a", bold=True),
+        command=Style(color="#0a1a30", bgcolor="#a8c8f0"),
+        alert=Style(color="#ffffff", bgcolor="#c05000", bold=True),
         selected=Style(color="#000000", bgcolor="#ffd75f", bold=True),
         cursor=Style(reverse=True, bold=True),
         label=Style(color="#a8a890"),
@@ -181,6 +187,8 @@ _PALETTES: dict[str, MapPalette] = {
         target=Style(bold=True, reverse=True),
         los=Style(underline=True),
         block=Style(bold=True, reverse=True),
+        command=Style(italic=True),
+        alert=Style(bold=True, reverse=True, underline=True),
         selected=Style(bold=True, reverse=True),
         cursor=Style(reverse=True, bold=True, underline=True),
         label=Style(dim=True),
@@ -213,6 +221,8 @@ _PALETTES: dict[str, MapPalette] = {
         target=Style(color="#ffffff", bgcolor="#D55E00", bold=True),
         los=Style(color="#000000", bgcolor="#F0E442"),
         block=Style(color="#ffffff", bgcolor="#CC79A7", bold=True),
+        command=Style(color="#000000", bgcolor="#56B4E9"),
+        alert=Style(color="#000000", bgcolor="#E69F00", bold=True),
         selected=Style(color="#000000", bgcolor="#ffffff", bold=True),
         cursor=Style(reverse=True, bold=True),
         label=Style(color="#b0b0b0"),

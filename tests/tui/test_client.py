@@ -90,3 +90,17 @@ def test_unknown_side() -> None:
     game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=1)
     with pytest.raises(ValueError, match="unknown side"):
         LocalClient(game, "soviet")
+
+
+def test_overlays_are_asked_with_the_sides_view(game: engine.Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[str | None, str, str | None]] = []
+    real = game.ruleset.overlays
+
+    def spy(view: engine.GameState, side: str, unit_id: str | None = None, history: object = ()) -> object:
+        seen.append((view.viewer, side, unit_id))
+        return real(view, side, unit_id, game.history)
+
+    monkeypatch.setattr(game.ruleset, "overlays", spy)
+    marks = LocalClient(game, "german").overlays("ger-i12schr-sch-1")
+    assert seen == [("german", "german", "ger-i12schr-sch-1")]  # a view, never the full state
+    assert marks["hq"] == {game.state.units["ger-i12schr-hq"].hex}

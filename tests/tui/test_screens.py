@@ -106,7 +106,7 @@ async def test_thinking_indicator_while_the_ai_works() -> None:
 
 
 async def test_hot_seat_hand_off_screen_is_blank_then_summarises() -> None:
-    app = make_app(hannut())
+    app = make_app(hannut(), handoff="always")
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot, app)
         session = app.session
@@ -134,6 +134,40 @@ async def test_hot_seat_hand_off_screen_is_blank_then_summarises() -> None:
         await settle(pilot, app)
         assert screen.client.side == "french"
         assert isinstance(app.screen, ChoiceDialog)  # the reaction window is offered
+
+
+def test_hand_off_default_follows_design_6_hidden_information_only() -> None:
+    assert Settings().handoff == "hidden"
+    session = Session.new("blitzkrieg1940", "hannut", {}, seed=7, autosave=False)
+    assert not session.has_hidden_information()  # Blitzkrieg hides nothing but the dice
+    app = make_app()
+    assert not app.needs_handoff(session)
+    session.has_hidden_information = lambda: True  # type: ignore[method-assign]
+    assert app.needs_handoff(session)
+    assert make_app(handoff="always").needs_handoff(Session.new("blitzkrieg1940", "hannut", {}, seed=7, autosave=False))
+    assert not make_app(handoff="never").needs_handoff(session)
+
+
+async def test_hot_seat_without_hidden_information_switches_sides_without_a_hand_off() -> None:
+    app = make_app(hannut())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        session = app.session
+        assert session is not None
+        german = session.client("german")
+        for notation in ("keep ger-i-35-pzr", "first ger-i-35-pzr", "activate"):
+            german.apply(notation)
+        move = next(a for a in german.legal_actions() if a.verb == "move" and "hq" not in a.args[0])
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        app.pop_screen() if isinstance(app.screen, ChoiceDialog) else None
+        screen._busy = False
+        screen.refresh_view()
+        screen.play(move)
+        await settle(pilot, app)
+        if session.game.to_act == "german":
+            pytest.skip("no reaction window opened after this move")
+        assert not any(isinstance(s, HandoffScreen) for s in app.screen_stack)
+        assert screen.client.side == "french"
 
 
 async def test_game_over_shows_the_end_screen() -> None:
@@ -252,7 +286,10 @@ async def test_command_palette_lists_every_command() -> None:
         await settle(pilot, app)
         game_screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         titles = {c.title for c in app.get_system_commands(game_screen)}
-        for title in ("New game", "Load game", "Save game", "Fire", "End activation", "Undo", "Notation prompt"):
+        for title in (
+            *("New game", "Load game", "Save game", "Fire", "End activation", "Undo", "Notation prompt"),
+            *("Command range", "Hint", "Play hint"),
+        ):
             assert title in titles
         await pilot.press("escape") if isinstance(app.screen, ChoiceDialog) else None
         await pilot.press("p")

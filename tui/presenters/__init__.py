@@ -12,7 +12,7 @@ import importlib
 import importlib.util
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import Action, GameState, Hex, Unit
 
@@ -180,6 +180,25 @@ class Presenter:
         return out
 
     # --- Scores -----------------------------------------------------------------------------------------
+
+    OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {
+        "command": ("command", "┆", "within command distance of the HQ (the number: hexes from it)"),
+        "hq": ("command", "[HQ]", "the HQ the command distance is measured from"),
+        "out_of_command": ("alert", "OOC", "unit out of command"),
+        "barrage": ("alert", "◎◎◎", "barrage target: only units here may retreat"),
+        "observer": ("alert", "OBS", "the HQ observing the barrage"),
+    }
+    """Overlay name of the ruleset → (map overlay kind, glyphs, legend). Unknown names use ``alert`` and ``!``."""
+    ON_DEMAND: ClassVar[frozenset[str]] = frozenset({"command", "hq", "out_of_command"})
+    """Overlays drawn only while the player asks for command ranges (k); the others are always drawn."""
+
+    def overlay_on_demand(self, name: str) -> bool:
+        """True if the overlay is drawn only with ``k`` (command ranges), False if always (a barrage)."""
+        return name in self.ON_DEMAND
+
+    def overlay_look(self, name: str) -> tuple[str, str, str]:
+        """How the map draws a ruleset overlay: (kind, glyphs, legend)."""
+        return self.OVERLAYS.get(name, ("alert", "!", name.replace("_", " ")))
 
     def score(self, view: GameState) -> dict[str, int] | None:
         """The victory score per side (for the end-of-game chart), or None if the ruleset keeps none."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import engine
 from engine import Action, GameState, Hex, Unit
 from engine.rulesets.blitzkrieg1940 import sequence, victory
+from engine.rulesets.blitzkrieg1940.overlays import OVERLAY_NAMES
 
 from . import Marker, Presenter
 
@@ -24,6 +25,11 @@ class BlitzkriegPresenter(Presenter):
     ruleset = "blitzkrieg1940"
     map_verbs = frozenset({"move", "road", "mf", "fm", "fire", "assault", "stop", "load", "unload", "salvo", "stuka"})
     score_name = "German VP"
+    OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {
+        name: (kind, glyphs, OVERLAY_NAMES[name])
+        for name, (kind, glyphs, _) in Presenter.OVERLAYS.items()
+        if name in OVERLAY_NAMES
+    }
 
     def unit_markers(self, unit: Unit) -> list[Marker]:
         s = unit.status

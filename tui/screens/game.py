@@ -25,7 +25,7 @@ from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
 from engine import Action, GameState, Hex, Unit, distance
-from engine.ai import PASS_VERBS
+from engine.ai import PASS_VERBS, make_agent
 from engine.errors import ActionError, PlanspielError
 
 from ..client import GameClient
@@ -62,6 +62,9 @@ class GameScreen(Screen[None]):
         Binding("o", "orders", "Choices", id="game.orders"),
         Binding("n", "next_unit", "Next", id="game.next"),
         Binding("v", "los", "LOS", id="game.los"),
+        Binding("k", "command", "Command", id="game.command"),
+        Binding("h", "hint", "Hint", id="game.hint"),
+        Binding("H", "play_hint", "Play hint", key_display="H", id="game.play_hint"),
         Binding("u", "undo", "Undo", id="game.undo"),
         Binding("colon", "prompt", "Notation", key_display=":", id="game.prompt"),
         Binding("S", "save", "Save", key_display="S", id="game.save"),
@@ -81,6 +84,9 @@ class GameScreen(Screen[None]):
     | o | Every legal decision now, with the engine's explanation (chits, reactions, …). |
     | n | Select the next unit that can act. |
     | v | Show the line of sight from the selected unit (or the cursor) to the cursor. |
+    | k | Command range of the selected unit's HQ (``┆2┆``: hexes from it), units out of command (``OOC``). |
+    | h | Ask the AI for a hint: the best action for you now, with the engine's explanation, marked on the map. |
+    | H | Play the hinted action (any other action ignores it). |
     | u | Undo your last action (until dice are rolled or hidden information is revealed). |
     | : | Type an action in notation (``fire ger-1 fra-3``). |
     | S | Save now (the game also autosaves after every action). |
@@ -98,6 +104,9 @@ class GameScreen(Screen[None]):
         "game.orders": "every legal decision now, with the engine's explanation (chits, reactions...)",
         "game.next": "select the next unit that can act",
         "game.los": "line of sight and range from the selected unit to the cursor",
+        "game.command": "command range of the selected unit's HQ (┆n┆: hexes from it), units out of command (OOC)",
+        "game.hint": "ask the AI for a hint: the best action for your side now, explained and marked HINT on the map",
+        "game.play_hint": "play the hinted action (any other action ignores the hint)",
         "game.undo": "undo your last action (until dice are rolled or hidden information is revealed)",
         "game.prompt": "type an action in notation (fire ger-1 fra-3)",
         "game.save": "save now (the game also autosaves after every action)",
@@ -155,6 +164,8 @@ class GameScreen(Screen[None]):
         self.info = self.client.info
         self.selected: str | None = None
         self.los_on = False
+        self.command_on = False
+        """Command ranges and out-of-command units shown (k)."""
         self._view: GameState = self.client.view()
         self._legal: list[Action] = []
         self._event_index = 0
@@ -162,6 +173,13 @@ class GameScreen(Screen[None]):
         """True while a dialog, a hand-off or the AI is under way (advance waits)."""
         self._ai_side: str | None = None
         self._spinner: Timer | None = None
+        self._ai_progress: dict[str, str] = {}
+        """Latest progress line per worker (``ai``, ``hint``), written by the agent's thread, read by the UI's."""
+        self.hint: Action | None = None
+        """The AI's suggestion for the side on screen (h), until the game moves on."""
+        self._hint_at: tuple[str, int] | None = None
+        """(side, actions played) when the hint was asked for: it is stale once either changes."""
+        self._hinting = False
         self._los_lines: list[str] = []
         self._ai_failed: set[Action] = set()
         """Actions the engine refused for the AI at this decision (it plays another)."""
@@ -203,6 +221,11 @@ class GameScreen(Screen[None]):
         self._place_cursor()
         self.refresh_view()
         self.map.focus()
+        if self.session.replay_check_pending:
+            # The indicator at once; the replay itself once the table is on screen (it competes for the CPU).
+            self.query_one("#status", StatusBar).checking = "checking the save…"
+            self._spin()
+            self.set_timer(0.3, self.start_replay_check)
         self.call_after_refresh(self.advance)
 
     def on_resize(self) -> None:
@@ -223,6 +246,8 @@ class GameScreen(Screen[None]):
         """Read the view and legal actions again and redraw what changed."""
         self._view = self.client.view()
         self._legal = self.client.legal_actions()
+        if self.hint is not None and self._hint_at != (self.client.side, self.client.actions_played):
+            self.hint = None  # the game moved on: the hint no longer applies
         if self.selected is not None and self.selected not in self._selectable():
             self.selected = None
         moving = self._moving_unit()
@@ -335,7 +360,58 @@ class GameScreen(Screen[None]):
                 why = f": {los.reason}" if los.reason else ""
                 rule = f" (rule {los.rule})" if los.rule and f"rule {los.rule}" not in los.reason else ""
                 self._los_lines = [f"LOS from {board.label(src)}: {verdict}{why}{rule}", f"range {rng} hexes"]
+        self._los_lines += self._rule_overlays(overlay, u)
+        if self.hint is not None:
+            self._los_lines.append(f"HINT {self.client.describe(self.hint)} (H plays it)")
+            for h in self._hint_hexes(self.hint):
+                if overlay.get(h) is None or overlay[h].kind != "select":
+                    overlay[h] = Overlay("alert", "HINT")
         self.map.set_overlay(overlay)
+
+    def _command_subjects(self, selected: Unit | None) -> list[str | None]:
+        """Units whose command range ``k`` may show: the selected one, else this side's units under the cursor."""
+        if selected is not None:
+            return [selected.id]
+        here = self.presenter.stack_order(self._view.units_at(self.map.cursor))
+        own: list[str | None] = [x.id for x in here if x.side == self.client.side]
+        return own[:4] or [None]
+
+    def _rule_overlays(self, overlay: dict[Hex, Overlay], selected: Unit | None) -> list[str]:
+        """Add the ruleset's overlays (a barrage always; command ranges with ``k``); returns their legend lines."""
+        subject: str | None = None
+        marks: dict[str, set[Hex]] = {}
+        try:
+            # The first unit of the stack under the cursor that has a command range (motorised units have none).
+            for subject in self._command_subjects(selected) if self.command_on else [None]:
+                marks = self.client.overlays(subject)
+                if any(self.presenter.overlay_look(n)[0] == "command" for n in marks):
+                    break
+        except (PlanspielError, ValueError):
+            return []
+        board, pr = self.info.board, self.presenter
+        centre = next(iter(marks.get("hq", ())), None)
+        notes: list[str] = []
+        # Ranges first (one glyph each: the HQ's name last), then the alerts over them.
+        order = sorted(marks, key=lambda n: (pr.overlay_look(n)[0] != "command", len(pr.overlay_look(n)[1]), n))
+        for name in order:
+            hexes = marks[name]
+            kind, glyphs, legend = pr.overlay_look(name)
+            if not self.command_on and (kind == "command" or pr.overlay_on_demand(name)):
+                continue
+            for h in hexes:
+                current = overlay.get(h)
+                if kind == "command":
+                    text = glyphs if len(glyphs) > 1 or centre is None else f"{glyphs}{distance(h, centre)}{glyphs}"
+                    if current is None or current.kind in ("los", "command"):
+                        overlay[h] = Overlay(kind, text)
+                elif current is None or current.kind in ("command", "reach", "los"):
+                    overlay[h] = Overlay(kind, glyphs)
+            labels = sorted(board.label(h) for h in hexes)
+            where = ", ".join(labels[:6]) + (f" and {len(labels) - 6} more" if len(labels) > 6 else "")
+            if name == "command" and subject is not None:
+                where = f"{len(labels)} hexes around {board.label(centre) if centre else '?'} (for {subject})"
+            notes.append(f"{glyphs} {legend}: {where}")
+        return notes
 
     def _update_panels(self) -> None:
         view, pr = self._view, self.presenter
@@ -373,7 +449,7 @@ class GameScreen(Screen[None]):
         log.clear()
         log.add("phase", f"{self.info.title}: {self.info.side_name(self.client.side)} view (? for the keys)")
         events = self.client.events_since(0)
-        log.add_events(events[-300:])
+        log.add_events(events[-150:])  # the recent story; more would slow the first paint of a long game
         self._event_index = self.client.event_count
 
     def _log_new_events(self) -> None:
@@ -390,7 +466,7 @@ class GameScreen(Screen[None]):
 
     @on(HexMap.CursorMoved)
     def _cursor_moved(self, event: HexMap.CursorMoved) -> None:
-        if self.los_on:
+        if self.los_on or (self.command_on and self.selected is None):
             self._update_overlay()
         self._update_panels()
 
@@ -639,6 +715,76 @@ class GameScreen(Screen[None]):
         self.refresh_view()
         self._place_cursor()
 
+    # --- Spinner ----------------------------------------------------------------------------------------
+
+    def _spin(self) -> None:
+        """Start the status bar's spinner (AI thinking, the save's replay check)."""
+        self._tick()
+        if self._spinner is None:
+            self._spinner = self.set_interval(0.1, self._tick)
+
+    def _tick(self) -> None:
+        """Advance the spinner; show the agents' latest progress lines (handed over from their threads)."""
+        status = self.query_one("#status", StatusBar)
+        if self._ai_side is not None:
+            line = self._ai_progress.get("ai")
+            status.thinking = f"{self.info.side_name(self._ai_side)} AI is thinking…" + (f" {line}" if line else "")
+        elif self._hinting:
+            line = self._ai_progress.get("hint")
+            status.thinking = "Hint: the AI is looking for your best action…" + (f" {line}" if line else "")
+        status.tick()
+
+    def _unspin(self) -> None:
+        """Stop the spinner once nothing shows it."""
+        status = self.query_one("#status", StatusBar)
+        if self._spinner is not None and not status.busy:
+            self._spinner.stop()
+            self._spinner = None
+        status.tick()
+
+    # --- The save's replay check -------------------------------------------------------------------------
+
+    def start_replay_check(self) -> None:
+        """Replay the loaded history in a worker and compare it with the saved position; the game goes on."""
+        if not self.is_attached:
+            return
+        self.session.replay_check_pending = False
+        self.query_one("#status", StatusBar).checking = "checking the save…"
+        self._spin()
+        self._check_replay()
+
+    @work(thread=True, exclusive=True, group="replay-check")
+    def _check_replay(self) -> None:
+        start = time.perf_counter()
+        try:
+            problems = self.session.check_replay()
+        except Exception as err:  # a failing check must never cost the player the game
+            problems = [f"the check itself failed ({type(err).__name__}: {err})"]
+        if get_current_worker().is_cancelled:
+            return
+        try:
+            self.app.call_from_thread(self._replay_checked, problems, time.perf_counter() - start)
+        except RuntimeError:  # the app is closing
+            return
+
+    def _replay_checked(self, problems: list[str], seconds: float) -> None:
+        if not self.is_attached or not self.query("#status"):
+            return
+        self.query_one("#status", StatusBar).checking = None
+        self._unspin()
+        if not problems:
+            self.log_widget.add("check", f"save checked: its history replays to this position ({seconds:.1f} s)")
+            return
+        message = (
+            "The save's history does not replay to the saved position: "
+            + "; ".join(problems)
+            + ". The game goes on from the saved position, as the file recorded it. Its history may come from"
+            " another version of the rules, or the file was changed: undo and the score chart may not match the"
+            " table. Keep a copy of the file if you want to report it."
+        )
+        self.log_widget.add("error", message)
+        self.notify(message, title="Save check: the replay differs", severity="warning", timeout=30)
+
     # --- The AI -----------------------------------------------------------------------------------------
 
     def start_ai(self, side: str) -> None:
@@ -646,9 +792,7 @@ class GameScreen(Screen[None]):
         self._ai_side = side
         status = self.query_one("#status", StatusBar)
         status.thinking = f"{self.info.side_name(side)} AI is thinking…"
-        status.tick()
-        if self._spinner is None:
-            self._spinner = self.set_interval(0.1, status.tick)
+        self._spin()
         self._refresh_footer()
         self._think(side)
 
@@ -658,8 +802,13 @@ class GameScreen(Screen[None]):
         client = self.session.client(side)
         delay = self.planspiel.settings.ai_delay
         start = time.perf_counter()
+        self._ai_progress.pop("ai", None)
+
+        def progress(line: str) -> None:
+            self._ai_progress["ai"] = line  # one assignment: the UI thread reads it on its next spinner tick
+
         try:
-            action: Action | None = agent.choose(client, budget_s=1.0)
+            action: Action | None = agent.choose(client, budget_s=1.0, progress=progress)
             error = ""
             if action in self._ai_failed:
                 # The engine refused this action before: play another legal one instead.
@@ -684,9 +833,7 @@ class GameScreen(Screen[None]):
             return  # the screen is closing
         status = self.query_one("#status", StatusBar)
         status.thinking = None
-        if self._spinner is not None:
-            self._spinner.stop()
-            self._spinner = None
+        self._unspin()
         if action is None:
             self.report_error(f"{self.info.side_name(side)} AI could not choose: {error}")
             self.refresh_view()
@@ -704,7 +851,7 @@ class GameScreen(Screen[None]):
 
     # --- Actions (keys) ---------------------------------------------------------------------------------
 
-    _ENGINE_KEYS = ("fire", "assault", "barrage", "stop", "end", "orders", "next_unit", "undo")
+    _ENGINE_KEYS = ("fire", "assault", "barrage", "stop", "end", "orders", "next_unit", "undo", "hint", "play_hint")
 
     def _refresh_footer(self) -> None:
         """Refresh the footer only when a key's legality changed (the footer rebuilds itself: not cheap)."""
@@ -739,6 +886,10 @@ class GameScreen(Screen[None]):
             return True if self._selectable() else None
         if action == "undo":
             return True if self.client.can_undo else None
+        if action == "hint":
+            return True if legal and not self._hinting else None
+        if action == "play_hint":
+            return True if self.hint is not None and self.hint in legal else None
         return True
 
     def action_fire(self) -> None:
@@ -801,6 +952,99 @@ class GameScreen(Screen[None]):
             self.notify("Select a unit first (enter or n): the line runs from it to the cursor.")
         self._update_overlay()
         self._update_panels()
+
+    def action_command(self) -> None:
+        """Show or hide command ranges (of the selected unit's HQ) and units out of command."""
+        self.command_on = not self.command_on
+        self._update_overlay()
+        self._update_panels()
+        if self.command_on and not any(o.kind == "command" for o in self.map.overlay.values()):
+            self.notify("No command range here: select a unit of a formation with an HQ (enter or n).")
+
+    def _hint_hexes(self, action: Action) -> list[Hex]:
+        """The hexes a hinted action concerns: its unit's hex and the hexes it names."""
+        out = list(self.presenter.action_hexes(self._view, action))
+        unit = self._unit(self.presenter.action_unit(self._view, action))
+        if unit is not None and unit.hex is not None and unit.hex not in out:
+            out.insert(0, unit.hex)
+        return out
+
+    def _hint_level(self) -> str:
+        """The AI level of the hint: the opponent's if an AI plays in this game, else normal."""
+        levels = [p.split(":", 1)[1] for p in self.session.players.values() if p.startswith("ai:")]
+        return levels[0] if levels else "normal"
+
+    def action_hint(self) -> None:
+        """Ask the AI (the opponent's level, or normal) for this side's best action, from this side's view only."""
+        if self._hinting or not self._can_decide():
+            if not self._hinting:
+                self.notify("A hint is for your own decision: it is not yours now.", severity="warning")
+            return
+        self._hinting = True
+        self._ai_progress.pop("hint", None)
+        self._spin()
+        self._refresh_footer()
+        self._find_hint(self.client, self._hint_level(), self.client.actions_played)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _find_hint(self, client: GameClient, level: str, played: int) -> None:
+        # Hidden information: the agent reads only this side's client (its view, legal actions and odds).
+        def progress(line: str) -> None:
+            self._ai_progress["hint"] = line
+
+        try:
+            agent = make_agent(level, seed=self.session.game.seed * 31 + 7 + played)
+            action: Action | None = agent.choose(client, budget_s=1.0, progress=progress)
+            error = ""
+        except (ValueError, PlanspielError) as err:
+            action, error = None, str(err)
+        if get_current_worker().is_cancelled:
+            return
+        try:
+            self.app.call_from_thread(self._hint_found, client.side, played, action, error)
+        except RuntimeError:  # the app is closing
+            return
+
+    def _hint_found(self, side: str, played: int, action: Action | None, error: str) -> None:
+        self._hinting = False
+        if not self.is_attached or not self.query("#status"):
+            return
+        self.query_one("#status", StatusBar).thinking = None
+        self._unspin()
+        self._refresh_footer()
+        if action is None:
+            self.report_error(f"no hint: {error}")
+            return
+        if (side, played) != (self.client.side, self.client.actions_played):
+            self.notify("The hint came too late: the game has moved on.", severity="warning")
+            return
+        self.hint, self._hint_at = action, (side, played)
+        text = self.client.describe(action)
+        explanation = self.client.explain(action)
+        if explanation.startswith(str(action)):
+            explanation = explanation[len(str(action)) :].lstrip(" :—-")
+        line = (
+            f"hint: {text}"
+            + (f" — {explanation}" if explanation else "")
+            + " (H plays it, any other action ignores it)"
+        )
+        self.log_widget.add("hint", line)
+        self.notify(line, title="Hint", timeout=12)
+        self._update_overlay()
+        self._update_panels()
+        self._refresh_footer()
+
+    def action_play_hint(self) -> None:
+        """Play the hinted action."""
+        hint = self.hint
+        if hint is None or not self._can_decide():
+            return
+        if hint not in self._legal:
+            self.hint = None
+            self.report_error("the hinted action is no longer legal")
+            return
+        self.hint = None
+        self.play(hint, confirmed=True)
 
     def action_undo(self) -> None:
         """Take back your last action (refused once dice were rolled)."""

@@ -79,7 +79,11 @@ class HexContent:
 
 @dataclass(frozen=True, slots=True)
 class Overlay:
-    """An overlay on a hex's floor row: ``kind`` is reach, step, target, los, block or select."""
+    """An overlay on a hex's floor row: ``kind`` is reach, step, target, los, block, command, alert or select.
+
+    The text says what it is in glyphs too (never colour alone): ``»`` steps, ``◎`` targets, ``·`` line of sight,
+    ``✗`` its blocker, ``┆2┆`` command range, ``OOC``, ``◎◎◎`` barrage target, ``OBS`` observer, ``HINT``.
+    """
 
     kind: str
     text: str = ""
@@ -379,9 +383,15 @@ class HexMap(ScrollView, can_focus=True):
             if overlay is not None and overlay.kind == "select":
                 segs = [Segment(seg.text, add(seg.style or base, p.selected)) for seg in segs]
         elif overlay is not None and overlay.kind != "select":
-            style = {"reach": p.reach, "step": p.step, "target": p.target, "los": p.los, "block": p.block}.get(
-                overlay.kind, p.reach
-            )
+            style = {
+                "reach": p.reach,
+                "step": p.step,
+                "target": p.target,
+                "los": p.los,
+                "block": p.block,
+                "command": p.command,
+                "alert": p.alert,
+            }.get(overlay.kind, p.reach)
             segs = [Segment(overlay.text[:CELL].center(CELL, "_"), add(base, style))]
         else:
             level = str(cell.level) if cell.level > 0 else ""

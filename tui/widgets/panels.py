@@ -8,7 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from engine import Event, GameState, Hex, Odds, Unit
@@ -45,6 +49,8 @@ class StatusBar(Static):
     StatusBar {
         height: 2;
         padding: 0 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     """
 
@@ -53,6 +59,9 @@ class StatusBar(Static):
         self._line1 = Text()
         self._line2 = Text()
         self.thinking: str | None = None
+        """What the AI is doing (the second line, with a spinner) while it thinks."""
+        self.checking: str | None = None
+        """A background check under way (end of the first line, with a spinner): the save's replay check."""
         self._tick = 0
 
     def show(self, view: GameState, presenter: Presenter, you: str, turns: int, note: str = "") -> None:
@@ -80,28 +89,116 @@ class StatusBar(Static):
         self._render_text()
 
     def _render_text(self) -> None:
-        second = self._line2
+        spin = SPINNER[self._tick % len(SPINNER)]
+        first, second = self._line1, self._line2
+        if self.checking:
+            first = first.copy()
+            first.append(f"  │ {spin} {self.checking}", style="italic")
         if self.thinking:
-            second = Text(f"{SPINNER[self._tick % len(SPINNER)]} {self.thinking}", style="bold")
-        self.update(Text("\n").join([self._line1, second]), layout=False)
+            second = Text(f"{spin} {self.thinking}", style="bold")
+        # Two lines, never wrapped into each other (CSS: text-wrap nowrap, an ellipsis where too long).
+        self.update(Text("\n").join([first, second]), layout=False)
+
+    @property
+    def busy(self) -> bool:
+        """True while something shows a spinner."""
+        return bool(self.thinking or self.checking)
 
     @property
     def text(self) -> str:
         """The plain text shown (for tests)."""
-        return f"{self._line1.plain}\n{self._line2.plain}"
+        first = self._line1.plain + (f"  │ {self.checking}" if self.checking else "")
+        return f"{first}\n{self._line2.plain}"
 
 
-class _Panel(Static):
-    """A Static of fixed size that repaints only when its text changed (cursor moves stay cheap)."""
+class _Panel(Widget):
+    """A panel drawn with the line API: a new text repaints only the cells that changed.
+
+    The text is wrapped to the panel's width and kept as one :class:`~textual.strip.Strip` per line. Showing
+    another text compares the new lines with the old ones cell by cell and refreshes, per line, only the span
+    from the first to the last changed cell: moving the cursor from one hex to the next rewrites a label and
+    a few values, not the whole panel (DESIGN §11: about 1 KB per cursor move).
+    """
 
     _shown: Text | None = None
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._strips: list[Strip] = []
+        self._cells: list[list[tuple[str, Style | None]]] = []
+        self._width = -1
+        self._base: Style | None = None
+        self._styled: dict[int, Strip] = {}
+        """Line → its strip with the widget's style applied (dropped when the line or the style changes)."""
+        self.refreshed_cells = 0
+        """How many cells the panel asked to repaint (benchmarks and tests read it)."""
+
     def show_text(self, text: Text) -> None:
-        """Show ``text`` unless it is what is shown already."""
+        """Show ``text`` unless it is what is shown already; repaint only the changed cells."""
         if self._shown is not None and text == self._shown:
             return
         self._shown = text
-        self.update(text, layout=False)
+        self._rebuild(partial=True)
+
+    def _rebuild(self, *, partial: bool) -> None:
+        width = self.content_region.width if self.is_mounted else 0
+        if width <= 0 or self._shown is None:
+            self._strips, self._cells, self._width = [], [], -1
+            self._styled.clear()
+            return
+        console = self.app.console
+        lines = self._shown.wrap(console, width, overflow="crop", no_wrap=False)
+        strips: list[Strip] = []
+        cells: list[list[tuple[str, Style | None]]] = []
+        for line in lines:
+            line.rstrip()
+            segs = [s for s in line.render(console) if s.text != "\n"]
+            strip = Strip(segs).adjust_cell_length(width)
+            strips.append(strip)
+            cells.append([(ch, seg.style) for seg in strip for ch in seg.text])
+        if not partial or width != self._width:
+            self._strips, self._cells, self._width = strips, cells, width
+            self._styled.clear()
+            self.refresh()
+            return
+        old = self._cells
+        for y in range(max(len(old), len(cells))):
+            a = old[y] if y < len(old) else []
+            b = cells[y] if y < len(cells) else []
+            if a == b:
+                continue
+            n = max(len(a), len(b))
+            first = next((x for x in range(n) if x >= len(a) or x >= len(b) or a[x] != b[x]), n)
+            last = next((x for x in range(n - 1, -1, -1) if x >= len(a) or x >= len(b) or a[x] != b[x]), -1)
+            self._styled.pop(y, None)
+            if last >= first:
+                self.refreshed_cells += last - first + 1
+                self.refresh(Region(first, y, last - first + 1, 1))
+        self._strips, self._cells = strips, cells
+
+    def render_line(self, y: int) -> Strip:
+        """One line of the panel (the widget's own style under the text's, cached per line)."""
+        width = self.content_region.width
+        if self._width != width:
+            self._rebuild(partial=False)
+        if self._base is None:
+            self._base = self.rich_style
+            self._styled.clear()
+        strip = self._styled.get(y)
+        if strip is None:
+            line = self._strips[y] if 0 <= y < len(self._strips) else Strip.blank(width)
+            strip = self._styled[y] = line.apply_style(self._base)
+        return strip
+
+    def notify_style_update(self) -> None:
+        """The widget's CSS changed (a theme): style every line again."""
+        super().notify_style_update()
+        self._base = None
+        self._styled.clear()
+
+    def on_resize(self) -> None:
+        """Wrap the text again for the new width."""
+        self._rebuild(partial=False)
 
     @property
     def text(self) -> str:
@@ -198,7 +295,15 @@ class EventLog(RichLog):
         "eliminated": "bold",
         "error": "bold",
     }
-    KIND_GLYPHS: ClassVar[dict[str, str]] = {"roll": "⚂ ", "error": "✗ ", "phase": "■ ", "outcome": "★ ", "undo": "↶ "}
+    KIND_GLYPHS: ClassVar[dict[str, str]] = {
+        "roll": "⚂ ",
+        "error": "✗ ",
+        "phase": "■ ",
+        "outcome": "★ ",
+        "undo": "↶ ",
+        "check": "✓ ",
+        "hint": "→ ",
+    }
 
     DEFAULT_CSS = """
     EventLog {

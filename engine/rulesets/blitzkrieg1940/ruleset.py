@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -318,3 +318,11 @@ class Blitzkrieg1940(Ruleset):
     def formation_name(self, st: GameState, fid: str) -> str:
         """The display name of a formation."""
         return str(formation(st, fid)["name"])
+
+    def overlays(
+        self, view: GameState, side: str, unit_id: str | None = None, history: Sequence[Action] = ()
+    ) -> dict[str, set[Hex]]:
+        """Command ranges (3.4), units out of command (3.5), a barrage's target and observer (6.3.4, 8.6.1)."""
+        from .overlays import overlays  # noqa: PLC0415
+
+        return overlays(self.tables, view, side, unit_id, history)

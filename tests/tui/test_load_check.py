@@ -42,7 +42,7 @@ def test_session_loads_from_the_snapshot_and_checks_later(home: Path) -> None:
     path = _saved_game()
     session = Session.load(path)
     assert session.replay_check_pending and not session.game.verified  # type: ignore[attr-defined]
-    assert len(session.game.history) == 2
+    assert len(session.game.history) == 5  # the set-up steps played for the players (12.1), keep, first
     assert session.check_replay() == []
     assert not session.replay_check_pending
     checked = Session.load(path, verify="replay")
@@ -82,5 +82,5 @@ async def test_a_replay_that_disagrees_is_told_and_the_game_goes_on(
         lines = [line for line in screen.log_widget.lines_written if "does not replay" in line]
         assert lines and "turn: saved 1, replayed 2" in lines[0] and "goes on from the saved position" in lines[0]
         assert any("replay differs" in str(n.title) for n in app._notifications)
-        assert app.session is not None and len(app.session.game.history) == 2  # nothing lost
+        assert app.session is not None and len(app.session.game.history) == 5  # nothing lost
         assert app.session.replay_problems == ["turn: saved 1, replayed 2"]

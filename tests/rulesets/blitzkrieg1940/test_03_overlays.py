@@ -17,7 +17,11 @@ def _sc() -> engine.Scenario:
 
 
 def _game(seed: int = 7) -> Game:
-    return engine.new_game(_sc(), seed=seed)
+    """Hannut set up as the scenario file does (12.1), up to the German's kept chits (2.8)."""
+    game = engine.new_game(_sc(), seed=seed)
+    while game.state.data["frames"][-1]["kind"] == "deploy":
+        game.apply("default")
+    return game
 
 
 def _bound_unit(game: Game, side: str) -> str:
@@ -69,7 +73,7 @@ def test_3_5_units_beyond_the_command_distance_are_marked_out_of_command() -> No
 
 def test_6_3_4_barrage_window_marks_the_target_and_the_observer() -> None:
     game = _game(seed=1)
-    for notation in ("keep ger-i-12-schr", "first ger-artillery-1-1", "barrage"):
+    for notation in ("keep ger-i-12-schr", "default", "first ger-artillery-1-1", "barrage"):
         game.apply(notation)
     assert "barrage" not in game.ruleset.overlays(game.view("german"), "german", None, game.history)
     game.apply("salvo 1202 heavy ger-ii12schr-hq")

@@ -56,6 +56,8 @@ class Start:
     players: Mapping[str, str | None] = field(default_factory=dict)
     seed: int | None = None
     path: Path | None = None
+    setup: str = "scenario"
+    """``scenario``: the scenario file's set-up for every side; ``players``: each side sets up its units."""
 
 
 class PlanspielApp(App[int]):
@@ -116,7 +118,11 @@ class PlanspielApp(App[int]):
         started = False
         if self.start.kind == "new":
             started = self.new_game(
-                self.start.ruleset, self.start.scenario, dict(self.start.players), seed=self.start.seed
+                self.start.ruleset,
+                self.start.scenario,
+                dict(self.start.players),
+                seed=self.start.seed,
+                setup=self.start.setup,
             )
         elif self.start.kind == "load" and self.start.path is not None:
             started = self.load_game(self.start.path)
@@ -267,10 +273,17 @@ class PlanspielApp(App[int]):
         self._end_shown = False
         self.push_screen(GameScreen(session))
 
-    def new_game(self, ruleset: str, scenario: str, players: Mapping[str, str | None], seed: int | None = None) -> bool:
-        """Start a new game; a problem is a notification (and False)."""
+    def new_game(
+        self,
+        ruleset: str,
+        scenario: str,
+        players: Mapping[str, str | None],
+        seed: int | None = None,
+        setup: str = "scenario",
+    ) -> bool:
+        """Start a new game; ``setup`` = ``scenario`` or ``players``; a problem is a notification (and False)."""
         try:
-            session = Session.new(ruleset, scenario, players, seed=seed, autosave=self.autosave_enabled)
+            session = Session.new(ruleset, scenario, players, seed=seed, autosave=self.autosave_enabled, setup=setup)
         except (PlanspielError, ValueError) as err:
             self.notify(str(err), title="Cannot start the game", severity="error", timeout=10)
             return False

@@ -66,7 +66,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _players_from(rest: Sequence[str], sides: Sequence[str]) -> tuple[dict[str, str], int | None]:
-    """Read ``--SIDE PLAYER`` pairs (and ``--seed N``) that follow ``planspiel new RULESET SCENARIO``.
+    """Read ``--SIDE PLAYER`` pairs (and ``--seed N``, ``--setup MODE``, kept under the key ``--setup``) that
+    follow ``planspiel new RULESET SCENARIO``.
 
     Raises:
         ValueError: an option that is not a side of the scenario, a missing value, or an unknown player.
@@ -91,6 +92,11 @@ def _players_from(rest: Sequence[str], sides: Sequence[str]) -> tuple[dict[str, 
             except ValueError:
                 raise ValueError(f"--seed needs a whole number, not {value!r}") from None
             continue
+        if name == "setup":
+            if value not in ("scenario", "players"):
+                raise ValueError(f"--setup must be 'scenario' or 'players', not {value!r}")
+            players["--setup"] = value
+            continue
         if name not in sides:
             raise ValueError(f"unknown side --{name}: this scenario's sides are {', '.join(sides)}")
         kind, level = parse_player(value)
@@ -107,9 +113,10 @@ def _cmd_new(args: argparse.Namespace) -> int:
         return 2
     if args.seed is not None:
         seed = args.seed
+    setup = players.pop("--setup", args.setup)
     from tui.app import Start, run  # noqa: PLC0415 - Textual only for the game itself
 
-    return run(Start("new", args.ruleset, args.scenario, players, seed))
+    return run(Start("new", args.ruleset, args.scenario, players, seed, setup=setup))
 
 
 def _cmd_load(args: argparse.Namespace) -> int:
@@ -132,6 +139,12 @@ def _add_game_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     nw.add_argument("ruleset")
     nw.add_argument("scenario")
     nw.add_argument("--seed", type=int, default=None, help="the dice seed (default: a random one)")
+    nw.add_argument(
+        "--setup",
+        choices=("scenario", "players"),
+        default="scenario",
+        help="scenario: the scenario file's set-up (default); players: each side places its own units",
+    )
     nw.add_argument("players", nargs=argparse.REMAINDER, metavar="--SIDE PLAYER")
     nw.set_defaults(func=_cmd_new)
     ld = sub.add_parser("load", help="continue a saved game at once")

@@ -18,6 +18,8 @@ def test_new_reads_players_for_the_scenarios_sides() -> None:
     assert args.func is cli._cmd_new
     assert cli._players_from(args.players, ("german", "french")) == ({"german": "human", "french": "ai:normal"}, None)
     assert cli._players_from(["--french=ai:hard", "--seed", "4"], ("german", "french")) == ({"french": "ai:hard"}, 4)
+    # The set-up mode rides with the players (Blitzkrieg 12: the scenario's positions or each side's own).
+    assert cli._players_from(["--setup", "players"], ("german", "french")) == ({"--setup": "players"}, None)
 
 
 @pytest.mark.parametrize(
@@ -28,6 +30,7 @@ def test_new_reads_players_for_the_scenarios_sides() -> None:
         (["--german", "robot"], "unknown player"),
         (["german"], "unexpected 'german'"),
         (["--seed", "x"], "whole number"),
+        (["--setup", "random"], "'scenario' or 'players'"),
     ],
 )
 def test_new_refuses_bad_players(rest: list[str], message: str) -> None:

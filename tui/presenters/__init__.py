@@ -68,6 +68,9 @@ class Presenter:
 
     ruleset: str = ""
     map_verbs: frozenset[str] = frozenset({"move", "fire", "assault", "stop", "end", "pass"})
+    placement_verbs: frozenset[str] = frozenset({"place", "move"})
+    """Verbs that put a unit not yet on the map onto a hex (set-up, arrivals), or a marker: Enter on a legal hex
+    plays them, and their hexes are marked with "+" while nothing is selected."""
     """Verbs the player gives on the map; a decision with none of them is offered as a list of choices."""
     score_name: str = "score"
 

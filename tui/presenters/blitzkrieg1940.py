@@ -24,6 +24,7 @@ class BlitzkriegPresenter(Presenter):
 
     ruleset = "blitzkrieg1940"
     map_verbs = frozenset({"move", "road", "mf", "fm", "fire", "assault", "stop", "load", "unload", "salvo", "stuka"})
+    placement_verbs = frozenset({"place", "fort", "mine", "move", "road"})
     score_name = "German VP"
     OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {
         name: (kind, glyphs, OVERLAY_NAMES[name])
@@ -163,6 +164,8 @@ class BlitzkriegPresenter(Presenter):
 
     def is_map_decision(self, view: GameState, legal: list[Action]) -> bool:
         f = _frame(view)
+        if f is not None and f["kind"] == "deploy":
+            return any(a.verb in ("place", "fort", "mine") for a in legal)  # 12: set up on the map
         return f is not None and f["kind"] == "activation" and super().is_map_decision(view, legal)
 
     def score(self, view: GameState) -> dict[str, int] | None:

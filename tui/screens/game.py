@@ -342,6 +342,10 @@ class GameScreen(Screen[None]):
                 overlay[target.hex] = Overlay("target", text)
             if u.hex is not None:
                 overlay[u.hex] = Overlay("select")
+        if self.selected is None:
+            for a in self._placements():
+                for h in self.presenter.action_hexes(self._view, a)[:1]:
+                    overlay.setdefault(h, Overlay("step", "+"))
         for a in self._legal:
             if a.verb in _BARRAGE_VERBS and self.selected is None:
                 for h in self.presenter.action_hexes(self._view, a)[:1]:
@@ -493,6 +497,10 @@ class GameScreen(Screen[None]):
                 if others:
                     self._pick_unit(others)
                 return
+        placing = self._placements_at(h)
+        if placing and u is None:
+            self._decide(placing, f"Set up in {self.info.board.label(h)}")
+            return
         candidates = self._selectable_at(h)
         if candidates:
             if u is not None and u.id in candidates:
@@ -505,6 +513,21 @@ class GameScreen(Screen[None]):
             return
         if u is not None:
             self.notify(f"{u.id} has no order for {self.info.board.label(h)}", severity="warning")
+
+    def _placements(self) -> list[Action]:
+        """Map actions for a unit not on the map (set-up, arrival) or for no unit at all (a marker)."""
+        out = []
+        for a in self._legal:
+            if a.verb in _BARRAGE_VERBS or a.verb not in self.presenter.placement_verbs:
+                continue
+            uid = self.presenter.action_unit(self._view, a)
+            unit = self._unit(uid)
+            if uid is None or (unit is not None and unit.hex is None):
+                out.append(a)
+        return out
+
+    def _placements_at(self, h: Hex) -> list[Action]:
+        return [a for a in self._placements() if h in self.presenter.action_hexes(self._view, a)]
 
     def _selectable_at(self, h: Hex) -> list[str]:
         return [uid for uid in self._selectable() if (u := self._unit(uid)) is not None and u.hex == h]

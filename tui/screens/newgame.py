@@ -106,6 +106,13 @@ class NewGameScreen(Screen[None]):
                 yield OptionList(id="scenarios")
                 yield Static("Players", classes="title")
                 yield Vertical(id="sides")
+                yield Static("Set-up", classes="title")
+                yield Select(
+                    [("the scenario's positions", "scenario"), ("each side places its units", "players")],
+                    value="scenario",
+                    allow_blank=False,
+                    id="setup",
+                )
                 with Horizontal(id="buttons"):
                     yield Button("Start (g)", variant="primary", id="start")
                     yield Button("Back", id="back")
@@ -198,7 +205,10 @@ class NewGameScreen(Screen[None]):
         if self.scenario is None:
             self.notify("Choose a scenario first.", severity="warning")
             return
-        self.planspiel.new_game(self.ruleset, self.scenario.id, dict(self.players))
+        setup = self.query_one("#setup", Select).value
+        self.planspiel.new_game(
+            self.ruleset, self.scenario.id, dict(self.players), setup=setup if isinstance(setup, str) else "scenario"
+        )
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:

@@ -276,6 +276,8 @@ class Blitzkrieg1940(Ruleset):
                 for u in formation_units(st, fid, on_map=False):
                     u.hex = None
                     u.status["exited"] = True
+                    for marker in ("neutralised", "opp_used", "ooc", "moving", "column", "returned", "retreated"):
+                        u.status.pop(marker, None)  # 12.2: markers go with the units that leave the map
                 if fid in st.data["chits"]:
                     st.data["removed_chits"].append(fid)
                 if st.data.get("next_first") == fid:

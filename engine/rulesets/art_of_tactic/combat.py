@@ -1,0 +1,350 @@
+"""Provides Art of Tactic fire (digest 6), defence and losses (6.3), bravery tests and suppression (8).
+
+Fire in one step is simultaneous (2.4, 6.4, 6.5): callers roll every attack from the state at the start of the
+step (:func:`roll_attack`), collect the hits per target and apply them together (:func:`apply_hits`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from engine.events import Modifier
+from engine.hexgrid import Hex, distance
+from engine.odds import Odds, OddsEntry
+from engine.rules import Transition
+from engine.state import GameState, Unit
+
+from .data import Tables
+from .model import card, current_bravery, in_close_combat, is_on_board, losses
+from .sight import in_field_of_fire, line_of_sight
+
+if TYPE_CHECKING:
+    from .ruleset import ArtOfTactic
+
+__all__ = [
+    "Attack",
+    "accuracy_at",
+    "apply_hits",
+    "bravery_target",
+    "bravery_test",
+    "defence_now",
+    "fire_odds",
+    "ranged_attack",
+    "recovery_test",
+    "roll_attack",
+    "suppress",
+]
+
+
+@dataclass(slots=True)
+class Attack:
+    """One fire test, worked out before the dice are rolled."""
+
+    firer: str
+    target: str
+    dice: int
+    accuracy: int
+    purpose: str
+    modifiers: list[Modifier] = field(default_factory=list)
+
+
+def accuracy_at(rs: ArtOfTactic, st: GameState, firer: Unit, target_hex: Hex) -> tuple[int | None, list[Modifier]]:
+    """Accuracy at the target's range (6.1 step 5), from higher ground shifted one field right (10.11).
+
+    None when the chart has no field (or an X) at that range.
+    """
+    assert firer.hex is not None
+    c = card(rs.tables, firer)
+    r = distance(firer.hex, target_hex)
+    chart = list(c.range)
+    mods: list[Modifier] = []
+    if r < 1:
+        return None, mods
+    if st.board.level(firer.hex) > st.board.level(target_hex):
+        # 10.11 PROPOSED: hill_chart[1] = chart[1], hill_chart[r] = chart[r - 1] for r >= 2; max range + 1.
+        chart = chart[:2] + chart[1:] if len(chart) > 1 else chart
+        mods.append(Modifier(0, "from higher ground: range chart shifted one field (rule 10.11)"))
+    if r >= len(chart):
+        return None, mods
+    return chart[r], mods
+
+
+def _clamp(tables: Tables, a: int) -> int:
+    return max(int(tables.rules["accuracy_min"]), min(int(tables.rules["accuracy_max"]), a))
+
+
+def ranged_attack(
+    rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit, purpose: str, kind: str
+) -> tuple[Attack | None, str, str]:
+    """A fire test of ``firer`` at ``target`` now, or None with the reason and rule.
+
+    ``kind`` is ``fire`` (Open Fire, Defend fire), ``suppress`` (× 1.5) or ``ambush`` (+1 die).
+    """
+    t = rs.tables
+    c = card(t, firer)
+    if firer.hex is None or target.hex is None or not is_on_board(target):
+        return None, "the target is no longer on the board", "3.8"
+    if in_close_combat(st, target):
+        return None, f"{target.id} is in close combat and cannot be fired at", "7.3"
+    row = t.target_row(t.units[target.type].type)
+    if row in c.cc_only:
+        return None, f"{firer.id} may attack {row} units only in close combat", "3.1"
+    base = c.dice(row, losses(t, firer))
+    if base is None or base == 0:
+        return None, f"{firer.id} cannot attack {row} units (not a target type on its card)", "3.1"
+    for h, who in ((firer.hex, firer.id), (target.hex, target.id)):
+        tc = t.terrain[st.board.terrain(h)]
+        if tc.no_normal_fire:
+            return None, f"{who} stands in {tc.name}: no normal attacks into or out of woods", "10.5"
+    acc, mods = accuracy_at(rs, st, firer, target.hex)
+    r = distance(firer.hex, target.hex)
+    if acc is None:
+        return None, f"{target.id} at range {r} is out of {firer.id}'s range chart (or an X field)", "6.2"
+    if rs.has_fof(firer) and not in_field_of_fire(firer.hex, int(firer.status["facing"]), target.hex):
+        return None, f"{target.id} at {st.board.label(target.hex)} is outside {firer.id}'s field of fire", "5.5"
+    los = line_of_sight(st.board, rs.policy, firer.hex, target.hex, rs.smoke(st))
+    if not los.visible:
+        return None, f"no line of sight from {st.board.label(firer.hex)}: {los.reason}", los.rule or "5.1"
+    dice = base
+    dmods: list[Modifier] = []
+    if kind == "suppress":
+        num, den = t.rules["fire"]["suppression_factor"]
+        dice = math.ceil(base * num / den)
+        dmods.append(Modifier(dice - base, "suppression fire × 1.5, rounded up (rule 3.7)"))
+    elif kind == "ambush":
+        dice = base + int(t.rules["fire"]["ambush_extra_dice"])
+        dmods.append(Modifier(dice - base, "ambush fire (rule 3.11)"))
+    dice = max(int(t.rules["fire"]["minimum_dice"]), dice)
+    text = f"{purpose}: {firer.id} at {target.id}, range {r}, {dice} dice hitting on {_clamp(t, acc)} or less"
+    return Attack(firer.id, target.id, dice, _clamp(t, acc), text, [*mods, *dmods]), "", ""
+
+
+def roll_attack(tr: Transition, tables: Tables, attack: Attack) -> tuple[int, int]:
+    """Roll a fire test (6.1 steps 4–7); return (hits, misses)."""
+    if attack.dice <= 0:
+        return 0, 0
+    values = tr.roll(int(tables.rules["die_sides"]), attack.dice, attack.purpose, target=attack.accuracy, modifiers=())
+    hits = sum(1 for v in values if v <= attack.accuracy)
+    tr.emit(
+        "hits",
+        f"{attack.firer} scores {hits} hit{'s' if hits != 1 else ''} on {attack.target}",
+        firer=attack.firer,
+        target=attack.target,
+        hits=hits,
+        mods=[[m.value, m.reason] for m in attack.modifiers],
+    )
+    return hits, attack.dice - hits
+
+
+def defence_now(
+    rs: ArtOfTactic, st: GameState, u: Unit, role: str | None = None, flank: bool = False
+) -> tuple[int, list[Modifier]]:
+    """The unit's current defence value (6.3): base + modifiers in force − hits absorbed this round.
+
+    ``role`` is ``assaulter`` or ``defender`` in close combat (7.5): assaulters get no terrain or hill modifier.
+    """
+    t = rs.tables
+    c = card(t, u)
+    mods: list[Modifier] = []
+    if u.status.get("ongoing", {}).get("kind") == "entrench":
+        return 0, [Modifier(-c.defence, "entrenching: defence 0 (rule 6.3)")]
+    if not u.status.get("suppressed"):
+        bonus = int(u.status.get("bonus", 0))
+        if bonus:
+            mods.append(Modifier(bonus, f"{u.status.get('bonus_from', 'order')} bonus (rule 6.3)"))
+        if u.hex is not None and role != "assaulter":
+            tc = t.terrain[st.board.terrain(u.hex)]
+            td = tc.defence_for(c.type)
+            if td:
+                mods.append(Modifier(td, f"{tc.name} (rule 10)"))
+            if role == "defender" and st.board.level(u.hex) >= 1:
+                mods.append(Modifier(int(t.hills.get("assaulted_defence", 1)), "assaulted on a hill (rule 10.11)"))
+    absorbed = int(u.status.get("absorbed", 0))
+    if absorbed:
+        mods.append(Modifier(-absorbed, "hits absorbed earlier this round (rule 6.3)"))
+    return max(0, c.defence + sum(m.value for m in mods)), mods
+
+
+def destroy(tr: Transition, st: GameState, u: Unit, why: str) -> None:
+    """Remove a destroyed unit (8.5); its passengers survive in its hex with their own losses."""
+    where = st.board.label(u.hex) if u.hex is not None else "?"
+    tr.emit("destroyed", f"{u.id} is destroyed at {where} ({why})", unit=u.id)
+    for pid in list(u.status.get("carrying", [])):
+        p = st.units[pid]
+        p.status.pop("carried_by", None)
+        if p.steps > 0:
+            p.hex = u.hex
+            tr.emit("dismount", f"{pid} survives its transport and stands in {where} (rule 8.5)", unit=pid)
+    u.status.pop("carrying", None)
+    u.steps = 0
+    u.hex = None
+    for key in ("defend", "bound", "role", "pending", "fof", "bonus"):
+        u.status.pop(key, None)
+    active = st.data.get("active")
+    if isinstance(active, dict):
+        active.pop(u.id, None)
+
+
+def take_losses(tr: Transition, st: GameState, u: Unit, n: int, why: str) -> int:
+    """Cross off ``n`` size symbols; passengers take the same number (4.6). Returns the losses taken."""
+    n = min(n, u.steps)
+    if n <= 0:
+        return 0
+    u.steps -= n
+    tr.emit("loss", f"{u.id} takes {n} loss{'es' if n != 1 else ''} ({why}); {u.steps} left", unit=u.id, losses=n)
+    left = n
+    riders = [st.units[p] for p in u.status.get("carrying", [])]
+    while left > 0 and any(p.steps > 0 for p in riders):
+        for p in riders:  # PROPOSED reading: shared one at a time in id order (the owner's choice, 4.6)
+            if left and p.steps > 0:
+                p.steps -= 1
+                left -= 1
+                tr.emit("loss", f"{p.id} aboard {u.id} takes 1 loss (rule 4.6); {p.steps} left", unit=p.id, losses=1)
+                if p.steps == 0:
+                    p.status.pop("carried_by", None)
+                    p.hex = None
+                    tr.emit("destroyed", f"{p.id} is destroyed aboard {u.id}", unit=p.id)
+    u.status["carrying"] = [p.id for p in riders if p.steps > 0]
+    if not u.status["carrying"]:
+        u.status.pop("carrying")
+    if u.steps <= 0:
+        destroy(tr, st, u, why)
+    return n
+
+
+def apply_hits(
+    rs: ArtOfTactic, tr: Transition, st: GameState, u: Unit, hits: int, why: str, role: str | None = None
+) -> int:
+    """6.1 steps 8–9, 6.3: hits first lower the defence, each remaining hit is a loss. Returns losses."""
+    if hits <= 0 or u.steps <= 0:
+        return 0
+    value, mods = defence_now(rs, st, u, role)
+    absorbed = min(hits, value)
+    u.status["absorbed"] = int(u.status.get("absorbed", 0)) + absorbed
+    lost = hits - absorbed
+    tr.emit(
+        "defence",
+        f"{u.id}: {hits} hit{'s' if hits != 1 else ''} against defence {value}: {absorbed} absorbed, {lost} "
+        f"loss{'es' if lost != 1 else ''}",
+        unit=u.id,
+        hits=hits,
+        defence=value,
+        modifiers=[[m.value, m.reason] for m in mods],
+    )
+    return take_losses(tr, st, u, lost, why) if lost else 0
+
+
+def morale_bonus(rs: ArtOfTactic, st: GameState, u: Unit) -> Modifier | None:
+    """9.11 Morale: +2 within a friendly HQ's command range and with LOS to it (the HQ itself included)."""
+    if u.hex is None:
+        return None
+    t = rs.tables
+    for hq in st.units.values():
+        c = card(t, hq)
+        if hq.side != u.side or not c.has("morale") or not is_on_board(hq) or hq.hex is None:
+            continue
+        if distance(hq.hex, u.hex) <= c.command_range and (
+            hq.hex == u.hex or line_of_sight(st.board, rs.policy, u.hex, hq.hex, rs.smoke(st)).visible
+        ):
+            return Modifier(int(t.rules["hq"]["morale_bonus"]), f"HQ {hq.id} morale (rule 9.11)")
+    return None
+
+
+def bravery_target(rs: ArtOfTactic, st: GameState, u: Unit) -> tuple[int, list[Modifier]]:
+    """The number 2d6 must not exceed (8.2), with the HQ bonus checked now."""
+    mods: list[Modifier] = []
+    hq = morale_bonus(rs, st, u)
+    if hq is not None:
+        mods.append(hq)
+    return current_bravery(rs.tables, u) + sum(m.value for m in mods), mods
+
+
+def bravery_test(rs: ArtOfTactic, tr: Transition, st: GameState, u: Unit, why: str) -> bool:
+    """Roll 2d6 ≤ current bravery (8.2); a failure suppresses the unit at once (8.3). Returns True if passed.
+
+    An already suppressed unit does not test (8.3 PROPOSED).
+    """
+    if u.steps <= 0 or u.status.get("suppressed"):
+        u.status.pop("pending", None)
+        return False
+    target, mods = bravery_target(rs, st, u)
+    dice = int(rs.tables.rules["bravery_dice"])
+    values = tr.roll(
+        int(rs.tables.rules["die_sides"]),
+        dice,
+        f"bravery test of {u.id} ({why}, rule 8.2)",
+        target=target,
+        modifiers=(),
+        shifts=mods,
+    )
+    u.status.pop("pending", None)
+    passed = sum(values) <= target
+    tr.emit("bravery", f"{u.id} {'passes' if passed else 'fails'} its bravery test", unit=u.id, passed=passed)
+    if not passed:
+        suppress(tr, st, u)
+    return passed
+
+
+def recovery_test(rs: ArtOfTactic, tr: Transition, st: GameState, u: Unit) -> bool:
+    """8.3 step 12: a flag-marked unit tests; a pass erases the flag and the Suppressed mark."""
+    target, mods = bravery_target(rs, st, u)
+    values = tr.roll(
+        int(rs.tables.rules["die_sides"]),
+        int(rs.tables.rules["bravery_dice"]),
+        f"recovery test of {u.id} (rule 8.3)",
+        target=target,
+        shifts=mods,
+    )
+    passed = sum(values) <= target
+    if passed:
+        u.status.pop("suppressed", None)
+        u.status.pop("flag", None)
+        tr.emit("recovered", f"{u.id} recovers: no longer suppressed (rule 8.3)", unit=u.id)
+    else:
+        tr.emit("bravery", f"{u.id} stays suppressed for another round (rule 8.3)", unit=u.id, passed=False)
+    return passed
+
+
+def suppress(tr: Transition, st: GameState, u: Unit) -> None:
+    """8.3: Suppressed at once; its orders for the round are cancelled (a withdrawal still moves, 7.8), every
+    defence bonus is gone; a time-box order loses its progress (2.7); passengers are suppressed too."""
+    u.status["suppressed"] = True
+    for key in ("bonus", "fof", "defend", "ongoing", "bonus_from"):
+        u.status.pop(key, None)
+    active = st.data.get("active")
+    if isinstance(active, dict) and u.id in active and not active[u.id].get("withdrawal"):
+        active.pop(u.id)
+    tr.emit("suppressed", f"{u.id} is suppressed: its orders are cancelled (rule 8.3)", unit=u.id)
+    for pid in u.status.get("carrying", []):
+        p = st.units[pid]
+        if not p.status.get("suppressed"):
+            p.status["suppressed"] = True
+            tr.emit("suppressed", f"{pid} aboard {u.id} is suppressed with it (rule 8.3)", unit=pid)
+
+
+def _binomial(n: int, p: Fraction) -> list[Fraction]:
+    return [Fraction(math.comb(n, k)) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def fire_odds(rs: ArtOfTactic, st: GameState, action: Any, attack: Attack, target: Unit) -> Odds:
+    """Exact odds of losses from one fire test against the target's defence now (6.1, 6.3)."""
+    sides = int(rs.tables.rules["die_sides"])
+    p = Fraction(max(0, min(sides, attack.accuracy)), sides)
+    defence, _ = defence_now(rs, st, target)
+    dist: dict[int, Fraction] = {}
+    for hits, q in enumerate(_binomial(attack.dice, p)):
+        lost = min(target.steps, max(0, hits - defence))
+        dist[lost] = dist.get(lost, Fraction(0)) + q
+    entries = tuple(
+        OddsEntry(
+            "no loss" if k == 0 else ("destroyed" if k >= target.steps else f"{k} loss{'es' if k > 1 else ''}"),
+            q,
+            float(k),
+        )
+        for k, q in sorted(dist.items())
+        if q > 0
+    )
+    return Odds(action, entries, note=f"{attack.dice} dice hitting on {attack.accuracy} or less, defence {defence}")

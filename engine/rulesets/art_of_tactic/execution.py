@@ -1,0 +1,646 @@
+"""Provides the Execution Phase of Art of Tactic (digest 2.4–2.9): reveal, the 12 steps, status update, victory.
+
+Execution runs inside the ``commit`` of the second side, with no decision points: where the digest lets a
+player choose during execution, the engine applies the fixed policy written in the README (15.2 allows preset
+reaction policies). Dice go German first, then Soviet, each by unit id (15.4).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from engine.hexgrid import Hex, distance
+from engine.rules import Transition
+from engine.state import GameState, Outcome, Unit
+
+from .combat import Attack, apply_hits, bravery_test, ranged_attack, recovery_test, roll_attack
+from .model import card, enemies_in_hex, is_on_board, losses
+from .sight import attack_side, facing_of, in_field_of_fire, side_of_entry
+
+if TYPE_CHECKING:
+    from .ruleset import ArtOfTactic
+
+__all__ = ["execute_round", "start_round"]
+
+
+def _ordered(rs: ArtOfTactic, st: GameState, kinds: set[str]) -> list[tuple[Unit, dict[str, Any]]]:
+    """Units whose revealed order is of ``kinds``, German first then Soviet, by id (15.4)."""
+    out: list[tuple[Unit, dict[str, Any]]] = []
+    for side in rs.tables.sides:
+        for u in st.units.values():
+            o = st.data["active"].get(u.id)
+            if u.side == side and o is not None and o["kind"] in kinds and u.steps > 0:
+                out.append((u, o))
+    return out
+
+
+def _can_act(u: Unit) -> bool:
+    return u.steps > 0 and u.hex is not None and not u.status.get("suppressed")
+
+
+def start_round(rs: ArtOfTactic, tr: Transition) -> None:
+    """ROUND_START (2.2, 2.9): reset defence and per-round flags, mark the flag of suppressed units."""
+    st = tr.state
+    for u in st.units.values():
+        for key in ("absorbed", "pending", "defend", "fof", "bonus", "bonus_from", "entered_from"):
+            u.status.pop(key, None)
+        if u.status.get("suppressed") and u.steps > 0:
+            u.status["flag"] = True
+    st.phase = "planning"
+    st.data["orders"] = {side: {} for side in st.sides}
+    st.data["committed"] = []
+    st.data.pop("active", None)
+    st.to_act = rs.tables.sides[0]
+    tr.emit("round", f"Round {st.turn} of {st.data['rounds']}: Planning Phase (rule 2.3)", round=st.turn)
+
+
+def _reveal(rs: ArtOfTactic, tr: Transition) -> None:
+    """REVEAL (2.4): every order becomes public; a new order replaces a time-box order in progress (2.7)."""
+    st = tr.state
+    active: dict[str, Any] = {}
+    for side in rs.tables.sides:
+        for uid, o in sorted(st.data["orders"].get(side, {}).items()):
+            u = st.units[uid]
+            if u.steps <= 0:
+                continue
+            active[uid] = dict(o)
+            if u.status.get("ongoing") and u.status["ongoing"]["kind"] != o["kind"]:
+                tr.emit("order", f"{uid} abandons its {u.status['ongoing']['kind']} in progress (rule 2.7)", unit=uid)
+                u.status.pop("ongoing")
+            tr.emit("order", f"{side} order: {o['notation']}", unit=uid, side=side, order=o["notation"])
+    for u in st.units.values():
+        ongoing = u.status.get("ongoing")
+        if ongoing and u.id not in active and u.steps > 0:
+            active[u.id] = {"kind": ongoing["kind"], "notation": f"(continues {ongoing['kind']})", "continued": True}
+        o = active.get(u.id)
+        if o and o["kind"] in ("cautious", "march") and u.status.get("bound"):
+            o["withdrawal"] = True
+        if o and o["kind"] == "cautious":
+            bonus = card(rs.tables, u).order("cautious", "bonus")
+            if bonus:
+                u.status["bonus"] = bonus  # 4.2 PROPOSED: for the whole Execution Phase
+                u.status["bonus_from"] = "cautious movement"
+    st.data["active"] = active
+    st.data["orders"] = {side: {} for side in st.sides}
+    st.phase = "execution"
+    tr.reveal()
+    tr.emit("phase", f"Round {st.turn}: orders revealed, Execution Phase (rule 2.4)", round=st.turn)
+
+
+def _step(tr: Transition, n: int, name: str) -> None:
+    tr.emit("step", f"Step {n}: {name} (rule 2.5)", step=n)
+
+
+def _step1_defend(rs: ArtOfTactic, tr: Transition) -> None:
+    st = tr.state
+    _step(tr, 1, "Defend")
+    for u, o in _ordered(rs, st, {"defend"}):
+        if not _can_act(u):
+            continue
+        assert u.hex is not None
+        armed = int(u.status.get("ammo", 0)) >= int(rs.tables.rules["ammo"]["defend"])
+        if armed:
+            u.status["ammo"] = int(u.status["ammo"]) - int(rs.tables.rules["ammo"]["defend"])
+        facing = facing_of(u.hex, st.board.parse(o["facing_hex"]))
+        u.status["facing"] = facing
+        u.status["fof"] = True
+        u.status["bonus"] = card(rs.tables, u).order("defend", "bonus")
+        u.status["bonus_from"] = "Defend"
+        u.status["defend"] = {"range": int(o["range"]), "used": False, "armed": armed}
+        tr.emit("defend", f"{u.id} defends facing {o['facing_hex']} up to {o['range']} hexes"
+                + ("" if armed else " (no ammunition: it cannot fire, rule 3.6)"), unit=u.id)  # fmt: skip
+
+
+def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
+    """Steps 2 and 3: every fire order rolled from the step's snapshot, hits applied together (2.4, 6.4).
+
+    Group fire (6.6) is part of the same step: its extra attacks are rolled right after the primary one.
+    """
+    st = tr.state
+    t = rs.tables
+    cost = int(t.rules["ammo"][kind])
+    planned: list[tuple[Attack, list[Unit]]] = []
+    targets_tested: set[str] = set()
+    purpose = "suppression fire" if kind == "suppress" else "open fire"
+    for u, o in _ordered(rs, st, {kind}):
+        if not _can_act(u):
+            tr.emit("order", f"{u.id}'s {kind} order is dropped (suppressed) (rule 3.8)", unit=u.id)
+            continue
+        tgt = st.units[o["target"]]
+        u.status["ammo"] = max(0, int(u.status.get("ammo", 0)) - cost)
+        attack, reason, rule = ranged_attack(rs, st, u, tgt, purpose, kind)
+        if attack is None:
+            tr.emit("order", f"{u.id}'s fire at {tgt.id} is lost: {reason} (rule {rule}); ammunition spent", unit=u.id)
+            continue
+        if kind == "suppress":
+            targets_tested.add(tgt.id)
+        assert tgt.hex is not None
+        in_hex = [x for x in st.units.values() if x.side == tgt.side and is_on_board(x) and x.hex == tgt.hex]
+        extra: list[Unit] = []
+        if len(in_hex) >= int(t.rules["fire"]["group_fire_min_units"]):
+            # 6.6: extra targets of the primary target's type; PROPOSED fixed choice: by id.
+            extra = [
+                x for x in in_hex
+                if x.id != tgt.id and card(t, x).type == card(t, tgt).type and not x.status.get("concealed")
+            ]  # fmt: skip
+        planned.append((attack, extra))
+    hits: dict[str, int] = defaultdict(int)
+    for attack, extra in planned:
+        got, misses = roll_attack(tr, t, attack)
+        hits[attack.target] += got
+        pool = attack.dice
+        for x in extra:
+            if pool == 1:
+                break  # the one-die attack was the last
+            pool = (misses + 1) // 2
+            if pool == 0:
+                break
+            more = Attack(attack.firer, x.id, pool, attack.accuracy, f"group fire (rule 6.6): {attack.firer} at {x.id}")
+            got, misses = roll_attack(tr, t, more)
+            hits[x.id] += got
+            if got and kind == "suppress":
+                targets_tested.add(x.id)
+    lost: set[str] = set()
+    for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
+        if apply_hits(rs, tr, st, st.units[tid], hits[tid], purpose):
+            lost.add(tid)
+    if kind == "suppress":
+        for tid in sorted(targets_tested):
+            x = st.units[tid]
+            if x.steps > 0:
+                bravery_test(rs, tr, st, x, "target of suppression fire, rule 3.7")
+        lost -= targets_tested
+    for tid in lost:
+        x = st.units[tid]
+        if x.steps > 0 and not x.status.get("suppressed"):
+            x.status["pending"] = True
+    return lost
+
+
+def _bravery_step(rs: ArtOfTactic, tr: Transition, n: int) -> None:
+    st = tr.state
+    _step(tr, n, "Bravery tests")
+    for side in rs.tables.sides:
+        for u in st.units.values():
+            if u.side == side and u.status.get("pending") and u.steps > 0:
+                bravery_test(rs, tr, st, u, "losses, rule 8.1")
+
+
+def _step6_assault(rs: ArtOfTactic, tr: Transition) -> None:
+    """7.4: movement to contact, counter-attacks, pre-combat tests, ammunition, simultaneous close combat."""
+    st = tr.state
+    _step(tr, 6, "Assault")
+    movers: dict[str, list[Hex]] = {}
+    assaulting: dict[str, str] = {}
+    for u, o in _ordered(rs, st, {"assault"}):
+        if not _can_act(u) or st.units[o["target"]].steps <= 0:
+            continue
+        assaulting[u.id] = o["target"]
+        if not u.status.get("bound"):
+            movers[u.id] = [st.board.parse(h) for h in o["path"]]
+    stopped: set[str] = set()
+    arrived: dict[str, Hex] = {}  # assaulter -> the hex it came from into the combat hex
+    k = 0
+    while any(movers[m] for m in movers if m not in stopped):
+        k += 1
+        snap = {uid: st.units[uid].hex for uid in st.units}
+        nxt: dict[str, Hex] = {m: p[0] for m, p in movers.items() if p and m not in stopped}
+        # 7.9 counter-attack: two units assaulting each other and now adjacent roll one die each.
+        done: set[str] = set()
+        for a_id in sorted(nxt):
+            b_id = assaulting.get(a_id)
+            if b_id is None or b_id in done or a_id in done or assaulting.get(b_id) != a_id or b_id not in nxt:
+                continue
+            a, b = st.units[a_id], st.units[b_id]
+            if a.hex is None or b.hex is None or distance(a.hex, b.hex) != 1:
+                continue
+            winner, loser = _counter_attack(rs, tr, a, b)
+            done |= {a_id, b_id}
+            arrived[winner.id] = winner.hex  # type: ignore[assignment]
+            winner.status["entered_from"] = _entry(winner.hex, loser.hex)
+            winner.hex = loser.hex
+            stopped |= {a_id, b_id}
+            assaulting.pop(loser.id, None)
+        for m, h in sorted(nxt.items()):
+            if m in done:
+                continue
+            u = st.units[m]
+            final = len(movers[m]) == 1
+            tgt = st.units[assaulting[m]]
+            if final:
+                if tgt.steps <= 0 or snap.get(tgt.id) != h:
+                    tr.emit(
+                        "assault",
+                        f"{m}'s target is no longer in {st.board.label(h)}: the assault stops (rule 7.4)",
+                        unit=m,
+                    )
+                    stopped.add(m)
+                    continue
+            else:
+                enemy_here = any(x.side != u.side and snap.get(x.id) == h and is_on_board(x) for x in st.units.values())
+                clash = any(st.units[o].side != u.side and hh == h for o, hh in nxt.items() if o != m)
+                swap = any(st.units[o].side != u.side and snap.get(o) == h and hh == u.hex for o, hh in nxt.items())
+                if enemy_here or clash or swap:
+                    tr.emit("assault", f"{m} is blocked before {st.board.label(h)} (rule 4.7)", unit=m)
+                    stopped.add(m)
+                    continue
+            if final:
+                arrived[m] = u.hex  # type: ignore[assignment]
+            u.status["entered_from"] = _entry(u.hex, h)
+            u.hex = h
+            movers[m] = movers[m][1:]
+            _carry_passengers(st, u)
+        if k > 20:
+            break
+    for m in list(movers):
+        u = st.units[m]
+        if u.hex is not None and u.status.get("entered_from") is not None:
+            u.status["facing"] = u.status["entered_from"]
+    # Roles (7.5): assaulters entered this round, or keep the role while bound.
+    for m in arrived:
+        st.units[m].status["role"] = "assaulter"
+    combat_hexes = sorted(
+        {u.hex for u in st.units.values() if u.hex is not None and is_on_board(u) and enemies_in_hex(st, u)}
+    )
+    if not combat_hexes:
+        return
+    for h in combat_hexes:
+        _close_combat(rs, tr, h, assaulting, arrived)
+
+
+def _entry(frm: Hex | None, into: Hex | None) -> int | None:
+    if frm is None or into is None:
+        return None
+    return side_of_entry(frm, into)
+
+
+def _carry_passengers(st: GameState, u: Unit) -> None:
+    for pid in u.status.get("carrying", []):
+        st.units[pid].hex = u.hex
+
+
+def _counter_attack(rs: ArtOfTactic, tr: Transition, a: Unit, b: Unit) -> tuple[Unit, Unit]:
+    """7.9: each rolls one die, the higher moves into the other's hex; ties are rolled again."""
+    sides = int(rs.tables.rules["die_sides"])
+    while True:
+        (ra,) = tr.roll(sides, 1, f"counter-attack: {a.id} (rule 7.9)")
+        (rb,) = tr.roll(sides, 1, f"counter-attack: {b.id} (rule 7.9)")
+        if ra != rb:
+            winner, loser = (a, b) if ra > rb else (b, a)
+            tr.emit("assault", f"{winner.id} wins the counter-attack and moves into {loser.id}'s hex", unit=winner.id)
+            return winner, loser
+
+
+def _cc_dice(rs: ArtOfTactic, st: GameState, u: Unit, target: Unit, h: Hex) -> tuple[int, str]:
+    """7.5, 7.6, 7.3: close-combat dice against the target (0 with the reason if none)."""
+    t = rs.tables
+    c = card(t, u)
+    row = t.target_row(card(t, target).type)
+    if c.cc_dice == "art":
+        n = u.steps
+    elif isinstance(c.cc_dice, int):
+        n = c.cc_dice
+    else:
+        n = c.dice(row, losses(t, u)) or 0
+    if n and c.type == "INF" and t.is_armour(card(t, target).type):
+        tc = t.terrain[st.board.terrain(h)]
+        on_road = any(st.board.has_road(h, x) for x in h.neighbours() if x in st.board.cells)
+        if not (tc.infantry_versus_armour or (tc.infantry_versus_armour_on_road and on_road)):
+            return 0, "infantry may fight armour in close combat only in light woods, a village or a town (rule 7.3)"
+    return n, ""
+
+
+def _close_combat(rs: ArtOfTactic, tr: Transition, h: Hex, assaulting: dict[str, str], arrived: dict[str, Hex]) -> None:
+    st = tr.state
+    t = rs.tables
+    here = [u for u in st.units.values() if is_on_board(u) and u.hex == h]
+    label = st.board.label(h)
+    tr.emit("close_combat", f"Close combat in {label} (rule 7)", hex=label)
+    for u in here:
+        u.status.setdefault("role", "defender")
+    # Pre-combat tests (7.4 item 3): flank or rear, tank panic; at most one test per unit.
+    for d in sorted(here, key=lambda x: (t.sides.index(x.side), x.id)):
+        if d.status.get("role") != "defender":
+            continue
+        attackers = [a for a in here if a.side != d.side and a.id in arrived]
+        if not attackers:
+            continue
+        why = ""
+        own = [x for x in here if x.side == d.side]
+        if rs.has_fof(d) and not any(not rs.has_fof(x) for x in own if x.id != d.id):
+            for a in attackers:
+                side_in = a.status.get("entered_from")
+                if side_in is not None and attack_side(int(d.status["facing"]), int(side_in)) != "front":
+                    why = "assaulted in the flank or rear, rule 5.6"
+                    break
+        if not why and card(t, d).has("tank_panic") and any(t.is_tank(card(t, a).type) for a in attackers):
+            why = "tank panic, rule 9.17"
+        if why:
+            bravery_test(rs, tr, st, d, why)
+    # Ammunition and targets (7.2, 7.4 items 4–5).
+    shots: list[tuple[Unit, Unit]] = []
+    for u in sorted(here, key=lambda x: (t.sides.index(x.side), x.id)):
+        o = st.data["active"].get(u.id) or {}
+        if o.get("withdrawal"):
+            continue
+        foes = [x for x in here if x.side != u.side]
+        if not foes:
+            continue
+        if int(u.status.get("ammo", 0)) < int(t.rules["ammo"]["close_combat"]):
+            tr.emit("close_combat", f"{u.id} has no ammunition and does not fire (rule 7.1)", unit=u.id)
+            continue
+        u.status["ammo"] = int(u.status["ammo"]) - int(t.rules["ammo"]["close_combat"])
+        want = assaulting.get(u.id) or u.status.get("bound_to")
+        target = next((x for x in foes if x.id == want), None)
+        if target is None:
+            # Defenders choose among the assaulters; PROPOSED fixed policy: the first by id.
+            pool = [x for x in foes if x.id in arrived] or foes
+            target = pool[0]
+        shots.append((u, target))
+    hits: dict[str, int] = defaultdict(int)
+    for u, target in shots:
+        n, why = _cc_dice(rs, st, u, target, h)
+        if n <= 0:
+            tr.emit(
+                "close_combat", f"{u.id} rolls no dice against {target.id}" + (f": {why}" if why else ""), unit=u.id
+            )
+            continue
+        c = card(t, u)
+        acc = (
+            c.suppressed_accuracy
+            if u.status.get("suppressed")
+            else (c.range[0] if c.range and c.range[0] is not None else 0)
+        )
+        mods = []
+        tc = t.terrain[st.board.terrain(h)]
+        if c.type == "INF" and tc.close_combat_accuracy and card(t, target).type in (*t.rules["vehicles"],):
+            acc += tc.close_combat_accuracy
+            mods.append(f"+{tc.close_combat_accuracy} infantry in {tc.name} (rule 10.10)")
+        if u.status.get("role") == "assaulter" and st.board.level(h) >= 1:
+            acc += int(t.hills.get("assault_accuracy", -1))
+            mods.append("-1 assaulting on a hill (rule 10.11)")
+        acc = max(int(t.rules["accuracy_min"]), min(int(t.rules["accuracy_max"]), acc))
+        text = f"close combat: {u.id} at {target.id}, {n} dice hitting on {acc} or less" + (
+            f" ({', '.join(mods)})" if mods else ""
+        )
+        got, _ = roll_attack(tr, t, Attack(u.id, target.id, n, acc, text))
+        hits[target.id] += got
+    for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
+        target = st.units[tid]
+        role = str(target.status.get("role", "defender"))
+        if apply_hits(rs, tr, st, target, hits[tid], "close combat", role=role) and target.steps > 0:
+            target.status["pending"] = True
+
+
+def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
+    st = tr.state
+    _step(tr, 9, "Special orders")
+    for u, o in _ordered(rs, st, {"facing", "deploy", "withdraw"}):
+        if not _can_act(u):
+            continue
+        assert u.hex is not None
+        if o["kind"] == "facing":
+            u.status["facing"] = facing_of(u.hex, st.board.parse(o["facing_hex"]))
+            tr.emit("special", f"{u.id} now faces {o['facing_hex']} (rule 9.4)", unit=u.id)
+        elif not u.status.get("ongoing"):
+            need = card(rs.tables, u).order(o["kind"], "boxes", 1)
+            u.status["ongoing"] = {"kind": o["kind"], "boxes": 0, "need": need, "facing_hex": o.get("facing_hex")}
+            tr.emit(
+                "special",
+                f"{u.id} starts to {o['kind']} ({need} time box{'es' if need != 1 else ''}, rule 9.2)",
+                unit=u.id,
+            )
+
+
+def _step10_movement(rs: ArtOfTactic, tr: Transition) -> None:
+    """4.1, 4.7: simultaneous 1-hex sub-steps; Defend fire when a mover enters a defended zone (3.6)."""
+    st = tr.state
+    _step(tr, 10, "Movement")
+    # Sub-step 0: mount and dismount (4.6 PROPOSED).
+    for u, o in _ordered(rs, st, {"mount", "dismount"}):
+        if u.steps <= 0 or u.hex is None:
+            continue
+        if o["kind"] == "mount" and not u.status.get("suppressed"):
+            tp = st.units.get(o["transport"])
+            if tp is None or not is_on_board(tp) or tp.hex != u.hex:
+                tr.emit("order", f"{u.id} cannot mount: {o['transport']} is not in its hex (rule 4.6)", unit=u.id)
+                continue
+            aboard = sum(st.units[p].steps for p in tp.status.get("carrying", []))
+            if aboard + u.steps > tp.steps:
+                tr.emit("order", f"{u.id} cannot mount: {tp.id} has no room (rule 4.6)", unit=u.id)
+                continue
+            u.status["carried_by"] = tp.id
+            tp.status["carrying"] = [*tp.status.get("carrying", []), u.id]
+            tr.emit("mount", f"{u.id} mounts {tp.id} (rule 4.6)", unit=u.id)
+        elif o["kind"] == "dismount" and u.status.get("carried_by"):
+            tp = st.units[u.status["carried_by"]]
+            to = st.data["active"].get(tp.id)
+            if to is None or to["kind"] != "dismount" or u.status.get("suppressed"):
+                tr.emit("order", f"{u.id} stays aboard: {tp.id} has no Dismount order (rule 4.6)", unit=u.id)
+                continue
+            u.status.pop("carried_by")
+            tp.status["carrying"] = [p for p in tp.status.get("carrying", []) if p != u.id]
+            if not tp.status["carrying"]:
+                tp.status.pop("carrying")
+            u.hex = tp.hex
+            tr.emit(
+                "dismount",
+                f"{u.id} dismounts from {tp.id} in {st.board.label(tp.hex) if tp.hex else '?'} (rule 4.6)",
+                unit=u.id,
+            )
+    paths: dict[str, list[Hex]] = {}
+    for u, o in _ordered(rs, st, {"cautious", "march"}):
+        if u.steps <= 0 or u.hex is None or (u.status.get("suppressed") and not o.get("withdrawal")):
+            continue
+        paths[u.id] = [st.board.parse(h) for h in o["path"]]
+        if o.get("withdrawal"):
+            u.status.pop("bound", None)
+            u.status.pop("bound_to", None)
+    stopped: set[str] = set()
+    started = {m: st.units[m].hex for m in paths}
+    k = 0
+    while any(paths[m] for m in paths if m not in stopped):
+        k += 1
+        snap = {uid: x.hex for uid, x in st.units.items() if is_on_board(x)}
+        nxt = {m: p[0] for m, p in paths.items() if p and m not in stopped and st.units[m].steps > 0}
+        entered: list[str] = []
+        for m, h in sorted(nxt.items()):
+            u = st.units[m]
+            if u.status.get("suppressed") and not st.data["active"].get(m, {}).get("withdrawal"):
+                stopped.add(m)
+                continue
+            enemy_here = any(st.units[x].side != u.side and hh == h for x, hh in snap.items())
+            clash = any(st.units[x].side != u.side and hh == h for x, hh in nxt.items() if x != m)
+            swap = any(st.units[x].side != u.side and snap.get(x) == h and hh == u.hex for x, hh in nxt.items())
+            if enemy_here or clash or swap:
+                tr.emit("move", f"{m} meets the enemy and stops before {st.board.label(h)} (rule 4.7)", unit=m)
+                stopped.add(m)
+                continue
+            u.status["facing"] = _entry(u.hex, h)
+            u.hex = h
+            paths[m] = paths[m][1:]
+            _carry_passengers(st, u)
+            entered.append(m)
+            tr.emit("move", f"{m} moves to {st.board.label(h)}", unit=m, hex=st.board.label(h))
+        _defend_fire(rs, tr, entered, started if k == 1 else {}, stopped)
+        if k > 30:
+            break
+
+
+def _defend_fire(
+    rs: ArtOfTactic, tr: Transition, entered: list[str], started: dict[str, Hex | None], stopped: set[str]
+) -> None:
+    """3.6: each armed Defend unit fires once at one eligible mover (fixed policy: the nearest, then by id);
+    all Defend fire of a sub-step is simultaneous; a hit target tests bravery and stops if it fails."""
+    st = tr.state
+    t = rs.tables
+    if not entered:
+        return
+    attacks: list[Attack] = []
+    for side in t.sides:
+        for d in st.units.values():
+            dz = d.status.get("defend")
+            if d.side != side or not dz or dz.get("used") or not dz.get("armed") or not _can_act(d) or d.hex is None:
+                continue
+            cands: list[tuple[int, str]] = []
+            for m in entered:
+                x = st.units[m]
+                if x.side == d.side or x.hex is None or x.steps <= 0:
+                    continue
+                zone = [x.hex] + ([started[m]] if started.get(m) is not None else [])
+                for h in zone:
+                    assert h is not None
+                    r = distance(d.hex, h)
+                    if 1 <= r <= int(dz["range"]) and in_field_of_fire(d.hex, int(d.status["facing"]), h):
+                        cands.append((r, m))
+                        break
+            for _r, m in sorted(cands):
+                attack, _reason, _rule = ranged_attack(rs, st, d, st.units[m], "defend fire", "fire")
+                if attack is not None:
+                    attacks.append(attack)
+                    dz["used"] = True
+                    break
+    hits: dict[str, int] = defaultdict(int)
+    for a in attacks:
+        got, _ = roll_attack(tr, t, a)
+        hits[a.target] += got
+    for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
+        if hits[tid] <= 0:
+            continue
+        x = st.units[tid]
+        apply_hits(rs, tr, st, x, hits[tid], "defend fire")
+        if x.steps > 0 and not bravery_test(rs, tr, st, x, "hit by defend fire, rule 3.6"):
+            stopped.add(tid)
+
+
+def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
+    """2.6: time boxes, recovery tests, order marks, close-combat binding, control."""
+    st = tr.state
+    t = rs.tables
+    _step(tr, 12, "Status update")
+    for u in st.units.values():
+        og = u.status.get("ongoing")
+        if not og or u.steps <= 0:
+            continue
+        og["boxes"] = int(og["boxes"]) + 1
+        if og["boxes"] >= int(og["need"]):
+            u.status.pop("ongoing")
+            if og["kind"] == "deploy":
+                u.status["deployed"] = True
+                if og.get("facing_hex") and u.hex is not None:
+                    u.status["facing"] = facing_of(u.hex, st.board.parse(og["facing_hex"]))
+                tr.emit("special", f"{u.id} is deployed (rule 9.2)", unit=u.id)
+            elif og["kind"] == "withdraw":
+                u.status["deployed"] = False
+                tr.emit("special", f"{u.id} has limbered up and may move (rule 9.3)", unit=u.id)
+    for side in t.sides:
+        for u in st.units.values():
+            if u.side == side and u.steps > 0 and u.status.get("flag"):
+                recovery_test(rs, tr, st, u)
+    # Binding (7.7) and roles.
+    for u in st.units.values():
+        if not is_on_board(u):
+            continue
+        foes = enemies_in_hex(st, u)
+        if foes:
+            u.status["bound"] = True
+            if not any(f.id == u.status.get("bound_to") for f in foes):
+                u.status["bound_to"] = foes[0].id
+        else:
+            for key in ("bound", "bound_to", "role"):
+                u.status.pop(key, None)
+    _update_control(rs, st)
+    st.data.pop("active", None)
+
+
+def _update_control(rs: ArtOfTactic, st: GameState) -> None:
+    """11.2 PROPOSED: a hex is controlled by the only side with ground units in it; otherwise unchanged."""
+    control = st.data.setdefault("control", {})
+    by_hex: dict[Hex, set[str]] = defaultdict(set)
+    for u in st.units.values():
+        if u.hex is not None and u.steps > 0:
+            by_hex[u.hex].add(u.side)
+    for h, sides in by_hex.items():
+        if len(sides) == 1:
+            control[st.board.label(h)] = next(iter(sides))
+
+
+def check_victory(rs: ArtOfTactic, st: GameState) -> Outcome | None:
+    """After step 12 (11.2): a side without units loses; after the last round the scenario's conditions."""
+    alive = {s: any(u.side == s and u.steps > 0 for u in st.units.values()) for s in st.sides}
+    if not all(alive.values()):
+        winners = [s for s, a in alive.items() if a]
+        if not winners:
+            return Outcome("draw", "both sides were destroyed")
+        return Outcome(winners[0], f"every {next(s for s in st.sides if s not in winners)} unit was destroyed")
+    if st.turn < int(st.data["rounds"]):
+        return None
+    v = st.data.get("victory", {})
+    objectives = list(v.get("hexes", []))
+    control = st.data.get("control", {})
+    for side in st.sides:
+        if objectives and all(control.get(h) == side for h in objectives):
+            return Outcome(side, f"{side} controls {', '.join(objectives)} after round {st.turn} (rule 11.2)")
+    otherwise = v.get("otherwise", "draw")
+    if otherwise == "losses":
+        lost = {
+            s: sum(card(rs.tables, u).cost for u in st.units.values() if u.side != s and u.steps <= 0) for s in st.sides
+        }
+        a, b = st.sides
+        if lost[a] != lost[b]:
+            w = a if lost[a] > lost[b] else b
+            return Outcome(w, f"{w} destroyed the higher cost of enemy units ({lost[w]} points, rule 11.6)")
+        return Outcome("draw", "equal cost of units destroyed")
+    if otherwise in st.sides:
+        return Outcome(otherwise, f"the objectives are not taken: {otherwise} holds (scenario victory)")
+    return Outcome("draw", f"no side controls all of {', '.join(objectives)} after round {st.turn}")
+
+
+def execute_round(rs: ArtOfTactic, tr: Transition) -> None:
+    """REVEAL, steps 1–12, END_OF_ROUND (2.9)."""
+    st = tr.state
+    _reveal(rs, tr)
+    _step1_defend(rs, tr)
+    _step(tr, 2, "Suppression fire")
+    _fire_step(rs, tr, "suppress")
+    _step(tr, 3, "Open fire")
+    _fire_step(rs, tr, "fire")
+    _bravery_step(rs, tr, 4)
+    _step(tr, 5, "Air (no aircraft in play)")
+    _step6_assault(rs, tr)
+    _bravery_step(rs, tr, 7)
+    _step(tr, 8, "Ambush (not yet implemented)")
+    _step9_special(rs, tr)
+    _step10_movement(rs, tr)
+    _bravery_step(rs, tr, 11)
+    _step12_status(rs, tr)
+    outcome = check_victory(rs, st)
+    if outcome is not None:
+        st.outcome = outcome
+        st.to_act = None
+        st.phase = "over"
+        tr.emit("outcome", f"Game over: {outcome.reason}", winner=outcome.winner)
+        return
+    st.turn += 1
+    start_round(rs, tr)

@@ -1,0 +1,407 @@
+"""Provides the Planning Phase of Art of Tactic (digest 2.3, 2.9 PLANNING): notation, checks and legal orders.
+
+Each side writes one order per unit in secret (``data["orders"][side]``), then ``commit``. Every order is
+checked against the board as the side sees it now; a refusal names the unit, the reason and the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action
+from engine.errors import IllegalActionError, InvalidActionError
+from engine.hexgrid import Hex, distance
+from engine.state import GameState, Unit
+
+from .combat import ranged_attack
+from .model import card, enemies_in_hex, is_on_board, refuse, side_units, visible_enemy
+from .movement import check_path, destinations, step_rule
+from .sight import facing_of
+
+if TYPE_CHECKING:
+    from .ruleset import ArtOfTactic
+
+__all__ = ["ATTACK_ORDERS", "MOVE_ORDERS", "VERBS", "check_order", "iter_orders", "order_from_action", "parse"]
+
+VERBS: dict[str, str] = {
+    "defend": "defend UNIT FACING-HEX RANGE: guard the field of fire up to RANGE, fire once at a mover (3.6)",
+    "suppress": "suppress UNIT TARGET: suppression fire, 3 ammunition, firepower × 1.5 (3.7)",
+    "fire": "fire UNIT TARGET: open fire, 1 ammunition (3.8)",
+    "move": "move UNIT HEX...: cautious movement along the written path, with its defence bonus (4.2)",
+    "march": "march UNIT HEX...: march along the path; + road bonus if every step follows the road (4.3)",
+    "hold": "hold UNIT: stay and do nothing this round (4.4)",
+    "assault": "assault UNIT TARGET HEX...: move along the route into the target's hex and fight (3.10, 7)",
+    "mount": "mount UNIT TRANSPORT: board a transport in the same hex (4.6)",
+    "dismount": "dismount UNIT: leave the transport (give it to the passenger and to the transport, 4.6)",
+    "facing": "facing UNIT HEX: change the field of fire to face HEX (9.4)",
+    "deploy": "deploy UNIT HEX: set up facing HEX (time boxes, 9.2)",
+    "withdraw": "withdraw UNIT: limber up to move (time boxes, 9.3)",
+    "cancel": "cancel UNIT: take back the order given to UNIT this Planning Phase",
+    "commit": "commit: your orders are final; the other side plans, then all orders execute (2.3)",
+}
+
+ATTACK_ORDERS = frozenset({"defend", "suppress", "fire", "ambush", "fire_on_move", "smoke", "location"})
+"""Orders counting as attack orders for the Deploy rule (3.5, PROPOSED extension included)."""
+MOVE_ORDERS = frozenset({"cautious", "march", "fire_on_move"})
+
+_KIND = {"move": "cautious", "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold",
+         "defend": "defend", "assault": "assault", "mount": "mount", "dismount": "dismount",
+         "facing": "facing", "deploy": "deploy", "withdraw": "withdraw"}  # fmt: skip
+
+
+def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
+    """Read notation (the exact inverse of ``str(action)``)."""
+    from engine.actions import parse_notation  # noqa: PLC0415
+
+    a = parse_notation(text)
+    if a.verb not in VERBS:
+        raise InvalidActionError(f"unknown verb {a.verb!r}: art_of_tactic knows {', '.join(sorted(VERBS))}")
+    n = len(a.args)
+    need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 1), "dismount": (1, 1),
+            "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 2),
+            "defend": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99)}[a.verb]  # fmt: skip
+    if not need[0] <= n <= need[1]:
+        raise InvalidActionError(f"{a.verb}: wrong number of arguments; usage: {VERBS[a.verb]}")
+    if n and a.verb != "commit" and a.args[0] not in st.units:
+        raise InvalidActionError(f"{a.verb}: no unit {a.args[0]!r}")
+    for h in _hex_args(a):
+        try:
+            st.board.parse(h)
+        except ValueError as err:
+            raise InvalidActionError(f"{a.verb}: {err}") from None
+    if a.verb == "defend" and not a.args[2].isdigit():
+        raise InvalidActionError(f"defend: the range must be a number of hexes, got {a.args[2]!r}")
+    return a
+
+
+def _hex_args(a: Action) -> list[str]:
+    if a.verb in ("move", "march"):
+        return list(a.args[1:])
+    if a.verb == "assault":
+        return list(a.args[2:])
+    if a.verb in ("defend", "facing", "deploy"):
+        return [a.args[1]]
+    return []
+
+
+def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
+    """The order record written on the card for a planning action."""
+    kind = _KIND[a.verb]
+    o: dict[str, Any] = {"kind": kind, "notation": str(a)}
+    if a.verb in ("move", "march"):
+        o["path"] = list(a.args[1:])
+    elif a.verb in ("fire", "suppress"):
+        o["target"] = a.args[1]
+    elif a.verb == "assault":
+        o["target"] = a.args[1]
+        o["path"] = list(a.args[2:])
+    elif a.verb == "mount":
+        o["transport"] = a.args[1]
+    elif a.verb in ("facing", "deploy"):
+        o["facing_hex"] = a.args[1]
+    elif a.verb == "defend":
+        o["facing_hex"] = a.args[1]
+        o["range"] = int(a.args[2])
+    return o
+
+
+def _unit_can_take_orders(rs: ArtOfTactic, st: GameState, u: Unit, side: str) -> None:
+    if u.side != side:
+        raise refuse(f"{u.id} is not a {side} unit", "2.3")
+    if u.steps <= 0 or (u.hex is None and not u.status.get("carried_by")):
+        raise refuse(f"{u.id} is not on the board", "2.3")
+    if u.status.get("flag"):
+        raise refuse(f"{u.id} is suppressed (flag marked) and cannot be given any order this round", "8.3")
+    if u.status.get("no_order"):
+        raise refuse(f"{u.id} stood in smoke and cannot be given an order this round", "3.9")
+
+
+def check_order(rs: ArtOfTactic, st: GameState, a: Action) -> None:
+    """Raise IllegalActionError if the planning action ``a`` is not allowed now (2.9 PLANNING checks)."""
+    side = st.to_act
+    assert side is not None
+    sheet: dict[str, Any] = st.data["orders"].setdefault(side, {})
+    if a.verb == "commit":
+        return
+    u = st.units[a.args[0]]
+    if a.verb == "cancel":
+        if u.side != side or u.id not in sheet:
+            raise refuse(f"{u.id} has no order of yours to cancel", "2.3")
+        return
+    _unit_can_take_orders(rs, st, u, side)
+    if u.id in sheet:
+        raise refuse(f"{u.id} already has an order this round ({sheet[u.id]['notation']}); cancel it first", "2.3")
+    kind = _KIND[a.verb]
+    c = card(rs.tables, u)
+    if u.status.get("carried_by") and kind != "dismount":
+        raise refuse(f"{u.id} rides on {u.status['carried_by']}: Dismount is its only order", "4.6")
+    if kind == "dismount" and not u.status.get("carried_by") and not u.status.get("carrying"):
+        raise refuse(f"{u.id} neither carries nor rides on a transport", "4.6")
+    if not c.can_order(kind):
+        raise refuse(f"{u.id} ({c.name}) has no {a.verb} order on its card", "3.2")
+    if u.status.get("bound"):
+        _check_bound(rs, st, u, a, kind)
+    ammo = int(u.status.get("ammo", 0))
+    cost = int(rs.tables.rules["ammo"].get(kind, 0))
+    if kind == "assault":
+        cost = int(rs.tables.rules["ammo"]["assault_minimum"])
+    if kind != "defend" and ammo < cost:
+        raise refuse(f"{u.id} has {ammo} ammunition; {a.verb} needs {cost}", "2.9")
+    lists_withdraw, lists_deploy = c.can_order("withdraw"), c.can_order("deploy")
+    ongoing = u.status.get("ongoing", {}).get("kind")
+    if kind in MOVE_ORDERS and lists_withdraw and u.status.get("deployed"):
+        raise refuse(f"{u.id} is deployed: it must complete Withdraw before it can move", "9.3")
+    if kind in ATTACK_ORDERS and lists_deploy and (not u.status.get("deployed") or ongoing in ("deploy", "withdraw")):
+        raise refuse(f"{u.id} is not deployed: it may be given attack orders only once Deploy is complete", "9.2")
+    handler = _CHECKS.get(kind)
+    if handler is not None:
+        handler(rs, st, u, a)
+
+
+def _check_bound(rs: ArtOfTactic, st: GameState, u: Unit, a: Action, kind: str) -> None:
+    """7.7: a bound unit gets only Assault on an enemy in its own hex, or a 1-hex move (withdrawal)."""
+    if kind == "assault":
+        tgt = st.units.get(a.args[1])
+        if tgt is None or tgt.hex != u.hex or len(a.args) != 2:
+            raise refuse(f"{u.id} is bound in close combat: its Assault must name an enemy in its own hex", "7.7")
+        return
+    if kind in ("cautious", "march"):
+        if len(a.args) != 2:
+            raise refuse(f"{u.id} is bound in close combat: it may withdraw only to an adjacent hex", "7.8")
+        return
+    if kind != "hold":
+        raise refuse(f"{u.id} is bound in close combat: only Assault or a 1-hex withdrawal", "7.7")
+
+
+def _target(rs: ArtOfTactic, st: GameState, u: Unit, tid: str) -> Unit:
+    t = st.units.get(tid)
+    if t is None or t.side == u.side or not visible_enemy(st, t):
+        raise refuse(f"{tid} is not an enemy unit you can see on the board", "3.8")
+    return t
+
+
+def _check_fire(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    t = _target(rs, st, u, a.args[1])
+    kind = "suppress" if a.verb == "suppress" else "fire"
+    attack, reason, rule = ranged_attack(rs, st, u, t, a.verb, kind)
+    if attack is None:
+        raise refuse(f"{u.id} cannot {a.verb} at {t.id}: {reason}", rule)
+
+
+def _check_defend(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    fh = st.board.parse(a.args[1])
+    if facing_of(u.hex, fh) is None:
+        raise refuse(f"the facing hex {a.args[1]} must be next to {u.id}'s hex", "3.6")
+    r = int(a.args[2])
+    top = max(card(rs.tables, u).max_range, 1)
+    if not 1 <= r <= top:
+        raise refuse(f"the engagement range must be 1 to {top} ({u.id}'s maximum range)", "3.6")
+
+
+def _check_facing(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    if facing_of(u.hex, st.board.parse(a.args[1])) is None:
+        raise refuse(f"the facing hex {a.args[1]} must be next to {u.id}'s hex", "9.4")
+    if a.verb == "deploy" and u.status.get("deployed"):
+        raise refuse(f"{u.id} is already deployed", "9.2")
+
+
+def _check_withdraw(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    if not u.status.get("deployed"):
+        raise refuse(f"{u.id} is not deployed", "9.3")
+
+
+def _stack_ok(rs: ArtOfTactic, st: GameState, u: Unit, end: Hex) -> None:
+    """4.9 PROPOSED: the end hex may not then hold more than 3 vehicle and 6 INF/ART units of one side."""
+    t = rs.tables
+    sheet = st.data["orders"].get(u.side, {})
+    vehicles = infantry = 0
+    for x in side_units(st, u.side):
+        if x.id == u.id:
+            continue
+        o = sheet.get(x.id)
+        where = st.board.parse(o["path"][-1]) if o and o["kind"] in ("cautious", "march") else x.hex
+        if where == end:
+            if t.is_vehicle(card(t, x).type):
+                vehicles += 1
+            else:
+                infantry += 1
+    lim = t.rules["stacking"]
+    if t.is_vehicle(card(t, u).type):
+        if vehicles + 1 > int(lim["vehicles"]):
+            raise refuse(f"{st.board.label(end)} would hold more than {lim['vehicles']} vehicle units", "4.9")
+    elif infantry + 1 > int(lim["infantry_artillery"]):
+        raise refuse(f"{st.board.label(end)} would hold more than {lim['infantry_artillery']} infantry units", "4.9")
+
+
+def _check_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    c = card(rs.tables, u)
+    kind = _KIND[a.verb]
+    path = [st.board.parse(h) for h in a.args[1:]]
+    allowance = c.order(kind, "range")
+    bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
+    check_path(rs.tables, st.board, c.move_as, u.hex, path, kind, allowance, bonus)
+    for h in path:
+        blockers = [e for e in st.units.values() if e.side != u.side and visible_enemy(st, e) and e.hex == h]
+        if blockers and not u.status.get("bound"):
+            raise refuse(f"{st.board.label(h)} holds {blockers[0].id}: only Assault may enter an enemy hex", "3.10")
+        if blockers:
+            raise refuse(f"{u.id} may withdraw only to a hex without enemy units", "7.8")
+    _stack_ok(rs, st, u, path[-1])
+
+
+def assault_route_problem(rs: ArtOfTactic, st: GameState, u: Unit, target: Unit, route: list[Hex]) -> None:
+    """4.11 item 7: the hexes before the target's follow Cautious rules within the assault distance."""
+    assert u.hex is not None and target.hex is not None
+    c = card(rs.tables, u)
+    if not route or route[-1] != target.hex:
+        raise refuse(f"the route must end in {target.id}'s hex {st.board.label(target.hex)}", "3.10")
+    before = route[:-1]
+    prev = before[-1] if before else u.hex
+    if distance(prev, target.hex) != 1:
+        raise refuse("write every hex of the route: the last one must be next to the target's hex", "3.10")
+    last = step_rule(rs.tables, st.board, c.move_as, prev, target.hex, "assault")
+    if not last.allowed:
+        raise refuse(f"cannot assault into {st.board.label(target.hex)}: {last.reason}", last.rule)
+    if last.capped and before:
+        raise refuse("the step into the target's hex allows only a 1-hex move: assault from next to it", "4.11")
+    if before:
+        check_path(rs.tables, st.board, c.move_as, u.hex, before, "assault", c.order("assault", "distance"))
+        for h in before:
+            if any(e.side != u.side and visible_enemy(st, e) and e.hex == h for e in st.units.values()):
+                raise refuse(f"the route passes through the enemy in {st.board.label(h)}", "3.10")
+
+
+def _check_assault(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    t = _target(rs, st, u, a.args[1])
+    assert u.hex is not None and t.hex is not None
+    tables = rs.tables
+    c = card(tables, u)
+    row = tables.target_row(card(tables, t).type)
+    if c.dice(row, 0) is None and c.cc_dice != "art":
+        raise refuse(f"{u.id} cannot attack {row} units (not a target type on its card)", "7.3")
+    if t.status.get("hidden"):
+        raise refuse(f"{t.id} is hidden and cannot be assaulted", "3.11")
+    if c.type == "INF" and tables.is_armour(card(tables, t).type):
+        here = tables.terrain[st.board.terrain(u.hex)]
+        if here.no_assault_on_armour:
+            raise refuse(f"infantry in {here.name} may not be ordered to assault armoured vehicles or tanks", "7.3")
+    if u.status.get("bound"):
+        return
+    route = [st.board.parse(h) for h in a.args[2:]]
+    assault_route_problem(rs, st, u, t, route)
+
+
+def _check_mount(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    tr = st.units.get(a.args[1])
+    t = rs.tables
+    if tr is None or tr.side != u.side or not is_on_board(tr) or tr.hex != u.hex:
+        raise refuse(f"{a.args[1]} is not a friendly transport in {u.id}'s hex", "4.6")
+    tc = card(t, tr)
+    if not tc.has("transport") or card(t, u).type not in tc.carries:
+        raise refuse(f"{tr.id} cannot carry {u.id}", "4.6")
+    aboard = sum(st.units[p].steps for p in tr.status.get("carrying", []))
+    if aboard + u.steps > tr.steps:
+        raise refuse(
+            f"{tr.id} (size {tr.steps}) has room for {tr.steps - aboard} more, {u.id} has size {u.steps}", "4.6"
+        )
+
+
+_CHECKS = {
+    "fire": _check_fire,
+    "suppress": _check_fire,
+    "defend": _check_defend,
+    "facing": _check_facing,
+    "deploy": _check_facing,
+    "withdraw": _check_withdraw,
+    "cautious": _check_move,
+    "march": _check_move,
+    "assault": _check_assault,
+    "mount": _check_mount,
+}
+
+
+def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
+    """Candidate orders for one unit (each is then checked)."""
+    c = card(rs.tables, u)
+    uid = u.id
+    if u.status.get("carried_by"):
+        yield Action("dismount", (uid,))
+        return
+    assert u.hex is not None
+    yield Action("hold", (uid,))
+    enemies = [e for e in st.units.values() if e.side != u.side and visible_enemy(st, e)]
+    label = st.board.label
+    neighbours = [n for n in u.hex.neighbours() if n in st.board.cells]
+    if c.can_order("defend"):
+        top = max(c.max_range, 1)
+        for n in neighbours:
+            for r in range(1, top + 1):
+                yield Action("defend", (uid, label(n), str(r)))
+    for verb in ("fire", "suppress"):
+        if c.can_order(verb):
+            for e in enemies:
+                yield Action(verb, (uid, e.id))
+    if u.status.get("bound"):
+        for e in enemies_in_hex(st, u):
+            yield Action("assault", (uid, e.id))
+        for n in neighbours:
+            for verb, kind in (("move", "cautious"), ("march", "march")):
+                if c.can_order(kind):
+                    yield Action(verb, (uid, label(n)))
+        return
+    for verb, kind in (("move", "cautious"), ("march", "march")):
+        if c.can_order(kind):
+            bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
+            dest = destinations(rs.tables, st.board, c.move_as, u.hex, kind, c.order(kind, "range"), bonus)
+            for _h, path in sorted(dest.items()):
+                yield Action(verb, (uid, *(label(h) for h in path)))
+    if c.can_order("assault"):
+        reach = destinations(rs.tables, st.board, c.move_as, u.hex, "assault", c.order("assault", "distance"))
+        for e in enemies:
+            assert e.hex is not None
+            best: tuple[int, tuple[Hex, ...]] | None = None
+            for n in sorted(e.hex.neighbours()):
+                before = () if n == u.hex else reach.get(n)
+                if before is None:
+                    continue
+                cand = (len(before), (*before, e.hex))
+                if best is None or cand < best:
+                    best = cand
+            if best is not None:
+                yield Action("assault", (uid, e.id, *(label(h) for h in best[1])))
+    if c.can_order("mount"):
+        for x in side_units(st, u.side):
+            if x.id != uid and x.hex == u.hex and card(rs.tables, x).has("transport"):
+                yield Action("mount", (uid, x.id))
+    if c.can_order("dismount") and u.status.get("carrying"):
+        yield Action("dismount", (uid,))
+    for verb in ("facing", "deploy"):
+        if c.can_order(verb):
+            for n in neighbours:
+                yield Action(verb, (uid, label(n)))
+    if c.can_order("withdraw"):
+        yield Action("withdraw", (uid,))
+
+
+def iter_orders(rs: ArtOfTactic, st: GameState) -> Iterator[Action]:
+    """Every legal planning action of the side to act, in a deterministic order."""
+    side = st.to_act
+    assert side is not None
+    sheet = st.data["orders"].get(side, {})
+    for u in st.units.values():
+        if u.side != side or u.steps <= 0 or (u.hex is None and not u.status.get("carried_by")):
+            continue
+        if u.id in sheet:
+            yield Action("cancel", (u.id,))
+            continue
+        for a in _candidates(rs, st, u):
+            try:
+                check_order(rs, st, a)
+            except IllegalActionError:
+                continue
+            yield a
+    yield Action("commit", ())

@@ -1,0 +1,159 @@
+"""Provides Art of Tactic scenario checks and the initial state (digest 11.1–11.2).
+
+Scenario keys read here: each unit's ``status`` (``facing`` as a hex label, ``deployed``, ``concealed``,
+``aboard`` = the transport's id, ``ammo``); ``[control]`` with each side's initial hexes (``columns = [a, b]``
+and ``hexes``); ``[victory]`` with ``hexes`` (the objectives) and ``otherwise`` (``draw``, ``losses`` or a side).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.board import Board
+from engine.dice import DiceSource
+from engine.errors import Problem
+from engine.hexgrid import hex_label, hex_to_offset, parse_hex
+from engine.scenario import Scenario
+from engine.state import GameState, Unit
+
+from .sight import facing_of
+
+if TYPE_CHECKING:
+    from .ruleset import ArtOfTactic
+
+__all__ = ["check_scenario", "initial_state"]
+
+_STATUS_KEYS = {"facing", "deployed", "concealed", "aboard", "ammo", "suppressed"}
+
+
+def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
+    """Sides, card sides, facings, transports, stacking, control and victory keys."""
+    t = rs.tables
+    out: list[Problem] = []
+    file = sc.path or f"{rs.id}/{sc.id}"
+
+    def add(where: str, msg: str) -> None:
+        out.append(Problem(file, where, msg))
+
+    ids = sc.side_ids()
+    if sorted(ids) != sorted(t.sides):
+        add("sides", f"expected the sides {', '.join(t.sides)} (rule 1.2), got {', '.join(ids)}")
+    by_id = {u.id: u for u in sc.units}
+    for i, u in enumerate(sc.units):
+        c = t.units[u.type]
+        where = f"units[{i}] ({u.id})"
+        if c.side != u.side:
+            add(where, f"card {u.type} belongs to the {c.side} side, not {u.side}")
+        if u.steps is not None and u.steps > c.size:
+            add(where, f"steps {u.steps} exceed the card's size {c.size}")
+        for key in u.status:
+            if key not in _STATUS_KEYS:
+                add(f"{where}.status", f"unknown status {key!r} (expected one of {', '.join(sorted(_STATUS_KEYS))})")
+        f = u.status.get("facing")
+        if f is not None:
+            try:
+                fh = parse_hex(str(f))
+            except ValueError:
+                add(f"{where}.status.facing", f"expected a hex label, got {f!r}")
+            else:
+                if u.hex is None or facing_of(u.hex, fh) is None:
+                    add(f"{where}.status.facing", f"the facing hex {f} must be next to the unit's hex")
+        aboard = u.status.get("aboard")
+        if aboard is not None:
+            tp = by_id.get(str(aboard))
+            if tp is None or tp.side != u.side or not t.units[tp.type].has("transport"):
+                add(f"{where}.status.aboard", f"{aboard!r} is not a friendly transport")
+            elif t.units[u.type].type not in t.units[tp.type].carries:
+                add(f"{where}.status.aboard", f"{tp.id} cannot carry {u.type}")
+            elif u.hex != tp.hex:
+                add(f"{where}.hex", f"a passenger stands in its transport's hex ({tp.id})")
+        elif u.hex is None and u.arrives is None:
+            add(where, "expected hex, arrives or status.aboard")
+        if c.field_of_fire and u.hex is not None and f is None:
+            add(f"{where}.status.facing", f"{u.type} has a field of fire: give its facing hex (rule 5.5)")
+    # Transport capacity (4.6) and stacking (4.9).
+    load: dict[str, int] = {}
+    for u in sc.units:
+        a = u.status.get("aboard")
+        if a is not None:
+            load[str(a)] = load.get(str(a), 0) + (u.steps or t.units[u.type].size)
+    for tid, n in load.items():
+        tp = by_id.get(tid)
+        if tp is not None and n > (tp.steps or t.units[tp.type].size):
+            add(f"units ({tid})", f"{tid} carries size {n}, more than its size (rule 4.6)")
+    stacks: dict[tuple[str, str, bool], int] = {}
+    for u in sc.units:
+        if u.hex is None or u.status.get("aboard") is not None:
+            continue
+        veh = t.is_vehicle(t.units[u.type].type)
+        stack = (u.side, hex_label(u.hex), veh)
+        stacks[stack] = stacks.get(stack, 0) + 1
+    for (side, label, veh), n in stacks.items():
+        lim = int(t.rules["stacking"]["vehicles" if veh else "infantry_artillery"])
+        if n > lim:
+            add(
+                "units", f"{side} stacks {n} {'vehicle' if veh else 'infantry'} units in {label}, over {lim} (rule 4.9)"
+            )
+    for label in {hex_label(u.hex) for u in sc.units if u.hex is not None}:
+        if len({u.side for u in sc.units if u.hex is not None and hex_label(u.hex) == label}) > 1:
+            add("units", f"units of both sides share {label} (rule 4.9)")
+    v = sc.raw.get("victory", {})
+    if not isinstance(v, dict) or not v.get("hexes"):
+        add("victory", "expected [victory] with hexes = the objectives (rule 11.2)")
+    elif v.get("otherwise", "draw") not in ("draw", "losses", *ids):
+        add("victory.otherwise", f"expected draw, losses or a side, got {v.get('otherwise')!r}")
+    control = sc.raw.get("control", {})
+    if not isinstance(control, dict) or any(s not in ids for s in control):
+        add("control", "expected [control.<side>] tables with columns = [first, last] and/or hexes")
+    return out
+
+
+def _hex_list(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [x for x in value.replace(",", " ").split() if x]
+    return [str(x) for x in value or []]
+
+
+def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource) -> GameState:
+    t = rs.tables
+    units: dict[str, Unit] = {}
+    for spec in sc.units:
+        c = t.units[spec.type]
+        st: dict[str, Any] = {"ammo": int(spec.status.get("ammo", c.ammo))}
+        if c.has("concealment"):
+            st["concealed"] = bool(spec.status.get("concealed", True))  # 9.11: starts concealed
+        if c.can_order("deploy"):
+            st["deployed"] = bool(spec.status.get("deployed", True))  # G51: deployed unless said otherwise
+        f = spec.status.get("facing")
+        st["facing"] = facing_of(spec.hex, parse_hex(str(f))) if (f is not None and spec.hex is not None) else None
+        if spec.status.get("suppressed"):
+            st["suppressed"] = True
+        steps = spec.steps if spec.steps is not None else c.size
+        units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, steps, spec.formation, st)
+    for spec in sc.units:
+        a = spec.status.get("aboard")
+        if a is not None:
+            u, tp = units[spec.id], units[str(a)]
+            u.status["carried_by"] = tp.id
+            u.hex = tp.hex
+            tp.status["carrying"] = [*tp.status.get("carrying", []), u.id]
+    control: dict[str, str] = {}
+    for side, spec in dict(sc.raw.get("control", {})).items():
+        cols = spec.get("columns")
+        if cols:
+            for h in board.cells:
+                col, _row = hex_to_offset(h)
+                if int(cols[0]) <= col <= int(cols[1]):
+                    control[board.label(h)] = side
+        for label in _hex_list(spec.get("hexes")):
+            control[label] = side
+    v = dict(sc.raw.get("victory", {}))
+    data = {
+        "rounds": sc.turns,
+        "orders": {s: {} for s in sc.side_ids()},
+        "committed": [],
+        "control": dict(sorted(control.items())),
+        "victory": {"hexes": _hex_list(v.get("hexes")), "otherwise": str(v.get("otherwise", "draw"))},
+        "smoke": [],
+    }
+    return GameState(rs.id, sc.id, tuple(sc.side_ids()), board, units, 1, "planning", t.sides[0], data, dice)

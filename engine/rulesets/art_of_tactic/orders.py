@@ -133,6 +133,14 @@ def check_order(rs: ArtOfTactic, st: GameState, a: Action) -> None:
     if u.id in sheet:
         raise refuse(f"{u.id} already has an order this round ({sheet[u.id]['notation']}); cancel it first", "2.3")
     kind = _KIND[a.verb]
+    _check_common(rs, st, u, a, kind)
+    handler = _CHECKS.get(kind)
+    if handler is not None:
+        handler(rs, st, u, a)
+
+
+def _check_common(rs: ArtOfTactic, st: GameState, u: Unit, a: Action, kind: str) -> None:
+    """The checks every order of ``kind`` shares: passengers, card, bound units, ammunition, Deploy/Withdraw."""
     c = card(rs.tables, u)
     if u.status.get("carried_by") and kind != "dismount":
         raise refuse(f"{u.id} rides on {u.status['carried_by']}: Dismount is its only order", "4.6")
@@ -154,9 +162,6 @@ def check_order(rs: ArtOfTactic, st: GameState, a: Action) -> None:
         raise refuse(f"{u.id} is deployed: it must complete Withdraw before it can move", "9.3")
     if kind in ATTACK_ORDERS and lists_deploy and (not u.status.get("deployed") or ongoing in ("deploy", "withdraw")):
         raise refuse(f"{u.id} is not deployed: it may be given attack orders only once Deploy is complete", "9.2")
-    handler = _CHECKS.get(kind)
-    if handler is not None:
-        handler(rs, st, u, a)
 
 
 def _check_bound(rs: ArtOfTactic, st: GameState, u: Unit, a: Action, kind: str) -> None:
@@ -387,21 +392,68 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
         yield Action("withdraw", (uid,))
 
 
+def _end_counts(rs: ArtOfTactic, st: GameState, side: str) -> dict[Hex, list[int]]:
+    """Where the side's units will end the round as ordered so far: {hex: [vehicles, infantry]} (4.9)."""
+    t = rs.tables
+    sheet = st.data["orders"].get(side, {})
+    out: dict[Hex, list[int]] = {}
+    for x in side_units(st, side):
+        o = sheet.get(x.id)
+        where = st.board.parse(o["path"][-1]) if o and o["kind"] in ("cautious", "march") else x.hex
+        assert where is not None
+        out.setdefault(where, [0, 0])[0 if t.is_vehicle(card(t, x).type) else 1] += 1
+    return out
+
+
 def iter_orders(rs: ArtOfTactic, st: GameState) -> Iterator[Action]:
-    """Every legal planning action of the side to act, in a deterministic order."""
+    """Every legal planning action of the side to act, in a deterministic order.
+
+    Generated paths are legal by construction (:func:`destinations`), so only what changes with the units
+    (enemies on the path, stacking at its end) is checked for them; every other candidate runs the full check.
+    """
     side = st.to_act
     assert side is not None
+    t = rs.tables
     sheet = st.data["orders"].get(side, {})
+    enemy_hexes = {e.hex for e in st.units.values() if e.side != side and visible_enemy(st, e)}
+    ends = _end_counts(rs, st, side)
+    lim = t.rules["stacking"]
     for u in st.units.values():
         if u.side != side or u.steps <= 0 or (u.hex is None and not u.status.get("carried_by")):
             continue
         if u.id in sheet:
             yield Action("cancel", (u.id,))
             continue
+        try:
+            _unit_can_take_orders(rs, st, u, side)
+        except IllegalActionError:
+            continue
+        common: dict[str, bool] = {}
+        veh = t.is_vehicle(card(t, u).type)
         for a in _candidates(rs, st, u):
-            try:
-                check_order(rs, st, a)
-            except IllegalActionError:
+            kind = _KIND[a.verb]
+            if kind not in common:
+                try:
+                    _check_common(rs, st, u, a, kind)
+                    common[kind] = True
+                except IllegalActionError:
+                    common[kind] = False
+            if not common[kind]:
                 continue
+            if kind in ("cautious", "march") and not u.status.get("bound"):
+                path = [st.board.parse(h) for h in a.args[1:]]
+                if any(h in enemy_hexes for h in path):
+                    continue
+                end = ends.get(path[-1], [0, 0])
+                if end[0 if veh else 1] + 1 > int(lim["vehicles" if veh else "infantry_artillery"]):
+                    continue
+                yield a
+                continue
+            handler = _CHECKS.get(kind)
+            if handler is not None:
+                try:
+                    handler(rs, st, u, a)
+                except IllegalActionError:
+                    continue
             yield a
     yield Action("commit", ())

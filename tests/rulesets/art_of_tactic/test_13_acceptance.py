@@ -1,0 +1,348 @@
+"""Acceptance cases of the Art of Tactic digest, section 13 (EX-xx from the seed's examples, DR-xx derived),
+one test each, named by case and section, with scripted dice (German rolls first, then Soviet, by unit id)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from engine.dice import ScriptedDice
+from engine.errors import IllegalActionError
+from engine.hexgrid import parse_hex
+from engine.rules import Transition
+from engine.rulesets.art_of_tactic.combat import bravery_target, bravery_test, defence_now, ranged_attack
+from engine.rulesets.art_of_tactic.sight import attack_side, in_field_of_fire, line_of_sight, side_of_entry
+
+from .helpers import MAP_A, event_texts, game, play_round, rolls, ruleset, scenario
+
+P = parse_hex
+
+
+def refusal(g, text: str, side: str) -> str:  # type: ignore[no-untyped-def]
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(text, side=side)
+    return str(err.value)
+
+
+# --- EX ------------------------------------------------------------------------------------------------
+
+
+def test_ex01_2_4_simultaneous_open_fire() -> None:
+    sc = scenario([("ger-b", "DE-PZ2", "0505"), ("ger-hq", "DE-HQ", "0101"), ("sov-a", "SU-T26", "0503")])
+    g = game(sc, [2, 2, 6, 6, 6] + [1] * 7)
+    events = play_round(g, ["fire ger-b sov-a"], ["fire sov-a ger-b"])
+    shots = rolls(events)
+    assert shots[0][1] == [2, 2, 6, 6, 6], "B rolls its 0-loss LT column: 5 dice"
+    assert shots[1][1] == [1] * 7, "A rolls 7 dice against a light tank"
+    st = g.state
+    assert st.units["ger-b"].steps == 0, "B is destroyed after both attacks"
+    assert st.units["sov-a"].steps == 3, "B's 2 hits only wear A's defence down"
+    defence = [e.data for e in events if e.kind == "defence" and e.data["unit"] == "sov-a"]
+    assert defence == [{"unit": "sov-a", "hits": 2, "defence": 2, "modifiers": []}]
+
+
+def test_ex03_5_1_los_along_the_edge_of_two_blocking_hexes() -> None:
+    rs = ruleset()
+    for terrain, visible in (({"0305": "W", "0306": "W"}, False), ({"0305": "W"}, True), ({}, True)):
+        g = game(scenario([("ger-1", "DE-INF", "0205"), ("sov-1", "SU-INF", "0405")], terrain=terrain))
+        res = line_of_sight(g.board, rs.policy, P("0205"), P("0405"))
+        assert res.visible is visible, terrain
+        assert g.line_of_sight("0205", "0405").visible is visible
+
+
+def test_ex05_8_2_bravery_test_of_the_sdkfz_251() -> None:
+    rs = ruleset()
+    sc = scenario([("ger-251", "DE-251", "0505", {}), ("sov-1", "SU-INF", "0101")])
+    g = game(sc)
+    for dice, passed in (([3, 4], True), ([4, 4], False)):
+        st = g.state.clone()
+        st.units["ger-251"].steps = 4  # one loss: current bravery 7 (S)
+        st.dice = ScriptedDice(dice)
+        assert bravery_target(rs, st, st.units["ger-251"])[0] == 7
+        tr = Transition(st)
+        assert bravery_test(rs, tr, st, st.units["ger-251"], "loss") is passed
+        assert bool(st.units["ger-251"].status.get("suppressed")) is (not passed)
+
+
+def test_ex06_3_6_defend_fire_on_a_moving_truck() -> None:
+    sc = scenario([("ger-truck", "DE-OPEL", "0302"), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc, [1, 6, 6, 6, 6, 6, 6])  # defend fire (5 dice), then the truck's bravery test
+    events = play_round(g, ["march ger-truck 0402 0503 0504"], ["defend sov-inf 0504 2"])
+    shots = rolls(events)
+    assert "defend fire" in shots[0][0] and len(shots[0][1]) == 5, "VEH row at range 2, fired on entering 0503"
+    assert "bravery test of ger-truck" in shots[1][0]
+    truck = g.state.units["ger-truck"]
+    assert truck.hex == P("0503"), "the failed test stops the truck in 0503"
+    assert truck.steps == 5 and truck.status["suppressed"]
+    assert g.state.units["sov-inf"].status["ammo"] == 5
+
+
+def test_ex08_3_8_open_fire_infantry_versus_engineers() -> None:
+    sc = scenario([("ger-pio", "DE-PIO", "0505"), ("sov-inf", "SU-INF", "0503")])
+    g = game(sc, [6] * 9 + [6] * 10)
+    events = play_round(g, ["fire ger-pio sov-inf"], ["fire sov-inf ger-pio"])
+    shots = rolls(events)
+    assert [len(d) for _, d in shots] == [9, 10], "the Soviet player rolls 10 dice; both fire at once"
+    assert g.state.units["ger-pio"].status["ammo"] == 5
+    assert g.state.units["sov-inf"].status["ammo"] == 5
+
+
+def test_ex12_4_3_march_along_a_road() -> None:
+    sc = scenario([("ger-hq", "DE-HQ", "0101"), ("sov-t34", "SU-T34", "0205")], map_text=MAP_A)
+    g = game(sc)
+    g.apply("commit", side="german")
+    text = refusal(g, "march sov-t34 0305 0405 0505 0605 0705 0805", "soviet")
+    assert "rule 4.11" in text
+    g.apply("march sov-t34 0305 0405 0505 0605 0705", side="soviet")
+
+
+def test_ex17_10_8_road_through_woods() -> None:
+    rs = ruleset()
+    sc = scenario([("ger-truck", "DE-OPEL", "0605"), ("ger-inf", "DE-INF", "0602"), ("sov-1", "SU-INF", "1010")],
+                  map_text=MAP_A)  # fmt: skip
+    g = game(sc)
+    assert "rule 10.5" in refusal(g, "move ger-truck 0604 0603 0503", "german")
+    g.apply("march ger-truck 0604 0603", side="german")
+    value, mods = defence_now(rs, g.state, g.state.units["ger-inf"])
+    assert value == 3, mods  # base 1 + woods 2, on the road too (Fig. 15)
+
+
+def test_ex17_10_8_truck_marches_the_forest_road_with_its_bonus() -> None:
+    sc = scenario([("ger-truck", "DE-OPEL", "0605"), ("sov-1", "SU-INF", "1010")], map_text=MAP_A)
+    g = game(sc)
+    assert "march ger-truck 0604 0603 0602 0601" in [str(a) for a in g.legal_actions()]
+
+
+def test_ex18_5_3_seeing_over_woods_from_a_hill() -> None:
+    rs = ruleset()
+    for height, see_0304, see_0305 in ((1, False, True), (0, False, False)):
+        sc = scenario([("ger-inf", "DE-INF", "0301"), ("sov-inf", "SU-INF", "0303")], terrain={"0303": "W"},
+                      heights={"0301": height})  # fmt: skip
+        g = game(sc)
+        assert line_of_sight(g.board, rs.policy, P("0301"), P("0304")).visible is see_0304
+        assert line_of_sight(g.board, rs.policy, P("0301"), P("0305")).visible is see_0305
+        attack, reason, rule = ranged_attack(
+            rs, g.state, g.state.units["ger-inf"], g.state.units["sov-inf"], "x", "fire"
+        )
+        assert attack is None and rule == "10.5", reason
+
+
+def test_ex20a_3_1_target_types_on_the_card() -> None:
+    sc = scenario([("sov-mg", "SU-MG", "0505", {"facing": "0504"}), ("ger-251", "DE-251", "0503"),
+                   ("ger-pz", "DE-PZ2", "0403")])  # fmt: skip
+    g = game(sc)
+    g.apply("commit", side="german")
+    assert "only in close combat" in refusal(g, "fire sov-mg ger-251", "soviet")
+    assert "not a target type" in refusal(g, "fire sov-mg ger-pz", "soviet")
+
+
+def test_ex20a_3_1_infantry_may_assault_an_armoured_vehicle_it_cannot_fire_at() -> None:
+    sc = scenario([("sov-inf", "SU-INF", "0505"), ("ger-251", "DE-251", "0504")], terrain={"0505": "v", "0504": "v"})
+    g = game(sc)
+    g.apply("commit", side="german")
+    assert "rule 3.1" in refusal(g, "fire sov-inf ger-251", "soviet")
+    g.apply("assault sov-inf ger-251 0504", side="soviet")
+
+
+def test_ex20b_3_1_range_chart_accuracy_one() -> None:
+    sc = scenario([("ger-pz", "DE-PZ2", "0502"), ("sov-t26", "SU-T26", "0505")])
+    g = game(sc, [1, 1, 2, 3, 6])
+    events = play_round(g, ["fire ger-pz sov-t26"], [])
+    assert [e.data["hits"] for e in events if e.kind == "hits"] == [2]
+
+
+def test_ex20c_3_1_last_size_symbol_crossed_off() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0503"), ("sov-mg", "SU-MG", "0505", {"facing": "0506"}),
+                   ("sov-hq", "SU-HQ", "1010")])  # fmt: skip
+    g = game(sc, [1, 1, 1] + [6] * 7)
+    g.state.units["sov-mg"].steps = 1  # Fig. 2: one loss taken, one symbol left
+    play_round(g, ["fire ger-inf sov-mg"], [])
+    assert g.state.units["sov-mg"].steps == 0 and g.state.units["sov-mg"].hex is None
+
+
+def test_ex20d_6_2_mortar_cannot_fire_into_an_x_field() -> None:
+    sc = scenario([("ger-mor", "DE-MOR", "0504", {"facing": "0505"}), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc)
+    assert "rule 6.2" in refusal(g, "fire ger-mor sov-inf", "german")
+
+
+def test_ex21_5_5_field_of_fire_cone_and_flanks() -> None:
+    u = P("0505")
+    inside = {"0504", "0403", "0503", "0603", "0402", "0502", "0602"}
+    for label in inside:
+        assert in_field_of_fire(u, 0, P(label)), label
+    for label in ("0604", "0404", "0506", "0505"):
+        assert not in_field_of_fire(u, 0, P(label)), label
+    assert attack_side(0, side_of_entry(P("0506"), u) or 0) == "rear"
+    for label in ("0604", "0605", "0405", "0404"):
+        entry = side_of_entry(P(label), u)
+        assert entry is not None and attack_side(0, entry) == "flank", label
+
+
+@pytest.mark.parametrize(("dice", "winner_hex"), [([3, 5], "0503"), ([4, 4, 6, 2], "0504")])
+def test_ex24_7_9_counter_attack(dice: list[int], winner_hex: str) -> None:
+    sc = scenario([("ger-a", "DE-INF", "0502"), ("sov-b", "SU-INF", "0505")])
+    g = game(sc, dice + [6] * 20)
+    events = play_round(g, ["assault ger-a sov-b 0503 0504 0505"], ["assault sov-b ger-a 0504 0503 0502"])
+    assert [len(d) for p, d in rolls(events) if "counter-attack" in p] == [1] * len(dice)
+    a, b = g.state.units["ger-a"], g.state.units["sov-b"]
+    assert a.hex == b.hex == P(winner_hex)
+    loser = a if winner_hex == "0503" else b
+    assert loser.status["role"] == "defender" and a.status["bound"] and b.status["bound"]
+
+
+# --- DR ------------------------------------------------------------------------------------------------
+
+
+def test_dr01_8_3_suppression_timeline() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0503"), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc, [1, 1] + [6] * 8 + [6, 6] + [1, 1])
+    events = play_round(g, ["fire ger-inf sov-inf"], [])
+    assert [p for p, _ in rolls(events) if "recovery" in p] == [], "no recovery test in the round of suppression"
+    sov = g.state.units["sov-inf"]
+    assert sov.status["suppressed"] and sov.status["flag"]
+    g.apply("commit", side="german")
+    assert "rule 8.3" in refusal(g, "hold sov-inf", "soviet")
+    events = [*g.apply("commit", side="soviet")]
+    assert any("recovery test of sov-inf" in p for p, _ in rolls(events))
+    assert not g.state.units["sov-inf"].status.get("suppressed")
+    g.apply("commit", side="german")
+    g.apply("hold sov-inf", side="soviet")
+
+
+def test_dr03_6_3_defence_worn_down_then_reset() -> None:
+    rs = ruleset()
+    sc = scenario([("ger-inf", "DE-INF", "0503"), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc, [1] + [6] * 9)
+    st0 = g.state.clone()
+    st0.units["sov-inf"].status["absorbed"] = 1
+    assert defence_now(rs, st0, st0.units["sov-inf"])[0] == 0
+    play_round(g, ["fire ger-inf sov-inf"], [])
+    sov = g.state.units["sov-inf"]
+    assert sov.steps == 5, "the hit is absorbed by defence 1"
+    assert defence_now(rs, g.state, sov)[0] == 1, "defence is back at the start of the next round"
+
+
+def test_dr04_4_3_road_bonus_per_type() -> None:
+    rs = ruleset()
+    bonus = rs.tables.rules["march"]["road_bonus"]
+    assert {k: bonus[k] for k in ("INF", "VEH", "ARM", "LT", "MT", "HT")} == {
+        "INF": 1, "VEH": 3, "ARM": 2, "LT": 2, "MT": 2, "HT": 1}  # fmt: skip
+    sc = scenario([("ger-inf", "DE-INF", "0205"), ("sov-1", "SU-INF", "1010")], map_text=MAP_A)
+    g = game(sc)
+    assert "rule 4.11" in refusal(g, "march ger-inf 0305 0405 0505 0605", "german")
+    assert "rule 4.11" in refusal(g, "march ger-inf 0305 0404 0504", "german"), "no bonus off the road"
+    g.apply("march ger-inf 0305 0405 0505", side="german")
+
+
+def test_dr05_10_9_field_movement() -> None:
+    rs = ruleset()
+    penalty = rs.tables.terrain["field"].field_penalty
+    assert {k: penalty[k] for k in ("INF", "VEH", "ARM", "LT", "MT", "HT")} == {
+        "INF": 1, "VEH": 2, "ARM": 1, "LT": 1, "MT": 2, "HT": 2}  # fmt: skip
+    sc = scenario([("ger-pz", "DE-PZ2", "0506"), ("sov-1", "SU-INF", "1010")], map_text=MAP_A)
+    g = game(sc)
+    assert "rule 4.11" in refusal(g, "move ger-pz 0606 0706", "german")
+    assert "rule 4.3" in refusal(g, "march ger-pz 0606", "german")
+    g.apply("move ger-pz 0606", side="german")
+
+
+def test_dr06_10_4_light_woods() -> None:
+    sc = scenario([("ger-truck", "DE-OPEL", "0406"), ("ger-pz", "DE-PZ2", "0405"), ("sov-1", "SU-INF", "1010")],
+                  map_text=MAP_A)  # fmt: skip
+    g = game(sc)
+    assert "rule 10.4" in refusal(g, "move ger-truck 0306", "german")
+    assert "rule 4.11" in refusal(g, "move ger-pz 0306 0307", "german")
+    g.apply("move ger-pz 0306", side="german")
+
+
+def test_dr07_10_5_woods() -> None:
+    sc = scenario([("ger-pz", "DE-PZ2", "0504"), ("ger-inf", "DE-INF", "0502"), ("sov-inf", "SU-INF", "0503")],
+                  map_text=MAP_A)  # fmt: skip
+    g = game(sc)
+    assert "rule 10.5" in refusal(g, "fire ger-pz sov-inf", "german")
+    assert "rule 10.5" in refusal(g, "move ger-pz 0503", "german"), "only infantry may enter woods off the road"
+    g.apply("assault ger-inf sov-inf 0503", side="german")
+
+
+def test_dr08_10_11_slopes() -> None:
+    sc = scenario([("ger-pz", "DE-PZ2", "0304"), ("ger-inf", "DE-INF", "0404"), ("sov-inf", "SU-INF", "1302")],
+                  map_text=MAP_A)  # fmt: skip
+    g = game(sc)
+    assert "rule 10.11" in refusal(g, "move ger-pz 0403", "german"), "abrupt: infantry only"
+    assert "rule 4.11" in refusal(g, "move ger-pz 0303 0302", "german"), "gentle up: that 1 hex only"
+    g.apply("move ger-pz 0303", side="german")
+    g.apply("move ger-inf 0403", side="german")
+    g.apply("commit", side="german")
+    assert "rule 10.11" in refusal(g, "move sov-inf 1402", "soviet"), "steep: special units only"
+
+
+def test_dr09_10_12_ford() -> None:
+    sc = scenario([("ger-pz", "DE-PZ2", "0708"), ("ger-inf", "DE-INF", "0709"), ("sov-1", "SU-INF", "0809")],
+                  map_text=MAP_A)  # fmt: skip
+    g = game(sc)
+    assert "rule 4.11" in refusal(g, "move ger-pz 0709 0809", "german"), "a ford is entered only from next to it"
+    assert "rule 4.3" in refusal(g, "march ger-inf 0809", "german"), "no March through a ford"
+    g.apply("commit", side="german")
+    assert "rule 4.11" in refusal(g, "march sov-1 0909 0910", "soviet")
+    g.apply("move sov-1 0909", side="soviet")
+
+
+def test_dr15_5_6_flank_assault_on_a_covered_field_of_fire_unit() -> None:
+    for cover, tested in ((True, False), (False, True)):
+        units = [("ger-inf", "DE-INF", "0506"), ("sov-mg", "SU-MG", "0505", {"facing": "0504"})]
+        if cover:
+            units.append(("sov-inf", "SU-INF", "0505"))
+        g = game(scenario(units), ([1, 1] if tested else []) + [6] * 30)
+        events = play_round(g, ["assault ger-inf sov-mg 0505"], [])
+        assert any("bravery test of sov-mg" in p for p, _ in rolls(events)) is tested
+
+
+def test_dr16_7_3_infantry_against_a_tank() -> None:
+    sc = scenario([("ger-pz", "DE-PZ2", "0504"), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc)
+    g.apply("commit", side="german")
+    assert "rule 7.3" in refusal(g, "assault sov-inf ger-pz 0504", "soviet")
+
+
+def test_dr16_7_10_tank_assaults_infantry_in_a_village() -> None:
+    sc = scenario([("ger-pz", "DE-PZ2", "0504"), ("sov-inf", "SU-INF", "0505")], terrain={"0505": "v"})
+    g = game(sc, [1, 1] + [6] * 6 + [6] * 3)
+    events = play_round(g, ["assault ger-pz sov-inf 0505"], [])
+    purposes = [p for p, _ in rolls(events)]
+    assert "tank panic" in purposes[0]
+    sov_roll = next(e for e in events if e.kind == "roll" and "sov-inf at ger-pz" in e.data["purpose"])
+    assert sov_roll.data["target"] == 4 and len(sov_roll.data["dice"]) == 3, "first field 3, +1 in the village"
+
+
+def test_dr17_7_1_close_combat_without_ammunition() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0504"), ("sov-inf", "SU-INF", "0505", {"ammo": 0})])
+    g = game(sc, [6] * 10)
+    events = play_round(g, ["assault ger-inf sov-inf 0505"], [])
+    assert any("no ammunition" in t for t in event_texts(events))
+    assert [len(d) for _, d in rolls(events)] == [10]
+
+
+def test_dr18_7_8_withdrawal_from_close_combat() -> None:
+    sc = scenario([("ger-a", "DE-INF", "0504"), ("sov-b", "SU-INF", "0505")])
+    g = game(sc, [6] * 20 + [1, 1, 1] + [6] * 7 + [6, 6])
+    play_round(g, ["assault ger-a sov-b 0505"], [])
+    assert g.state.units["sov-b"].status["bound"]
+    events = play_round(g, [], ["move sov-b 0506"])
+    assert [len(d) for p, d in rolls(events) if "close combat" in p] == [10], "only the enemy fires"
+    b = g.state.units["sov-b"]
+    assert b.steps == 4 and b.status["suppressed"] and b.hex == P("0506")
+
+
+def test_2_9_view_hides_the_other_sides_orders() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0503"), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc)
+    g.apply("fire ger-inf sov-inf", side="german")
+    assert g.view("soviet").data["orders"]["german"] == {}
+    assert g.view("german").data["orders"]["german"]["ger-inf"]["target"] == "sov-inf"
+    assert all(e.is_visible_to("german") for e in g.events if e.kind == "order")
+    assert not any(e.is_visible_to("soviet") for e in g.events if e.kind == "order")
+    before = copy.deepcopy(g.state.to_dict())
+    g.view("soviet")
+    assert g.state.to_dict() == before

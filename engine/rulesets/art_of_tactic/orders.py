@@ -37,7 +37,7 @@ VERBS: dict[str, str] = {
     "facing": "facing UNIT HEX: change the field of fire to face HEX (9.4)",
     "deploy": "deploy UNIT HEX: set up facing HEX (time boxes, 9.2)",
     "withdraw": "withdraw UNIT: limber up to move (time boxes, 9.3)",
-    "cancel": "cancel UNIT: take back the order given to UNIT this Planning Phase",
+    "cancel": "cancel UNIT: take back the order given to UNIT this Planning Phase (2.3)",
     "commit": "commit: your orders are final; the other side plans, then all orders execute (2.3)",
 }
 

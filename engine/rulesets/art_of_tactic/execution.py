@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from engine.events import Modifier
 from engine.hexgrid import Hex, distance
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
@@ -88,13 +89,15 @@ def _reveal(rs: ArtOfTactic, tr: Transition) -> None:
     tr.emit("phase", f"Round {st.turn}: orders revealed, Execution Phase (rule 2.4)", round=st.turn)
 
 
-def _step(tr: Transition, n: int, name: str) -> None:
+def _step(tr: Transition, n: int, name: str, rs: ArtOfTactic | None = None) -> None:
+    if rs is not None:
+        reveal_adjacent(rs, tr)  # checked at the end of every step (3.11, 9.11)
     tr.emit("step", f"Step {n}: {name} (rule 2.5)", step=n)
 
 
 def _step1_defend(rs: ArtOfTactic, tr: Transition) -> None:
     st = tr.state
-    _step(tr, 1, "Defend")
+    _step(tr, 1, "Defend", rs)
     for u, o in _ordered(rs, st, {"defend"}):
         if not _can_act(u):
             continue
@@ -180,7 +183,7 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
 
 def _bravery_step(rs: ArtOfTactic, tr: Transition, n: int) -> None:
     st = tr.state
-    _step(tr, n, "Bravery tests")
+    _step(tr, n, "Bravery tests", rs)
     for side in rs.tables.sides:
         for u in st.units.values():
             if u.side == side and u.status.get("pending") and u.steps > 0:
@@ -190,7 +193,7 @@ def _bravery_step(rs: ArtOfTactic, tr: Transition, n: int) -> None:
 def _step6_assault(rs: ArtOfTactic, tr: Transition) -> None:
     """7.4: movement to contact, counter-attacks, pre-combat tests, ammunition, simultaneous close combat."""
     st = tr.state
-    _step(tr, 6, "Assault")
+    _step(tr, 6, "Assault", rs)
     movers: dict[str, list[Hex]] = {}
     assaulting: dict[str, str] = {}
     for u, o in _ordered(rs, st, {"assault"}):
@@ -395,7 +398,7 @@ def _close_combat(rs: ArtOfTactic, tr: Transition, h: Hex, assaulting: dict[str,
 
 def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
     st = tr.state
-    _step(tr, 9, "Special orders")
+    _step(tr, 9, "Special orders", rs)
     for u, o in _ordered(rs, st, {"facing", "deploy", "withdraw"}):
         if not _can_act(u):
             continue
@@ -416,7 +419,7 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
 def _step10_movement(rs: ArtOfTactic, tr: Transition) -> None:
     """4.1, 4.7: simultaneous 1-hex sub-steps; Defend fire when a mover enters a defended zone (3.6)."""
     st = tr.state
-    _step(tr, 10, "Movement")
+    _step(tr, 10, "Movement", rs)
     # Sub-step 0: mount and dismount (4.6 PROPOSED).
     for u, o in _ordered(rs, st, {"mount", "dismount"}):
         if u.steps <= 0 or u.hex is None:
@@ -450,15 +453,19 @@ def _step10_movement(rs: ArtOfTactic, tr: Transition) -> None:
                 unit=u.id,
             )
     paths: dict[str, list[Hex]] = {}
-    for u, o in _ordered(rs, st, {"cautious", "march"}):
+    firing: dict[str, Hex] = {}  # fire on the move: the unit fires on entering this hex (4.5)
+    for u, o in _ordered(rs, st, {"cautious", "march", "fire_on_move"}):
         if u.steps <= 0 or u.hex is None or (u.status.get("suppressed") and not o.get("withdrawal")):
             continue
         paths[u.id] = [st.board.parse(h) for h in o["path"]]
+        if o["kind"] == "fire_on_move":
+            firing[u.id] = st.board.parse(o["fire_hex"])
         if o.get("withdrawal"):
             u.status.pop("bound", None)
             u.status.pop("bound_to", None)
     stopped: set[str] = set()
     started = {m: st.units[m].hex for m in paths}
+    _fire_on_the_move(rs, tr, [m for m in firing if st.units[m].hex == firing[m]], firing, stopped)
     k = 0
     while any(paths[m] for m in paths if m not in stopped):
         k += 1
@@ -483,9 +490,77 @@ def _step10_movement(rs: ArtOfTactic, tr: Transition) -> None:
             _carry_passengers(st, u)
             entered.append(m)
             tr.emit("move", f"{m} moves to {st.board.label(h)}", unit=m, hex=st.board.label(h))
+        reveal_adjacent(rs, tr)
         _defend_fire(rs, tr, entered, started if k == 1 else {}, stopped)
+        _fire_on_the_move(rs, tr, [m for m in entered if firing.get(m) == st.units[m].hex], firing, stopped)
         if k > 30:
             break
+
+
+def _fire_on_the_move(
+    rs: ArtOfTactic, tr: Transition, ready: list[str], firing: dict[str, Hex], stopped: set[str]
+) -> None:
+    """4.5: the shot from the underlined hex (1 ammunition, firepower − the printed penalty, at least 1 die);
+    shots of one sub-step are simultaneous; a hit target tests bravery at once and stops if it fails."""
+    st = tr.state
+    t = rs.tables
+    attacks: list[Attack] = []
+    for m in sorted(ready, key=lambda i: (t.sides.index(st.units[i].side), i)):
+        u = st.units[m]
+        o = st.data["active"].get(m)
+        firing.pop(m, None)
+        if o is None or not _can_act(u):
+            continue
+        u.status["ammo"] = max(0, int(u.status.get("ammo", 0)) - int(t.rules["ammo"]["fire_on_move"]))
+        target = st.units[o["target"]]
+        attack, reason, rule = ranged_attack(rs, st, u, target, "fire on the move", "fire")
+        if attack is None:
+            tr.emit("order", f"{m}'s fire on the move is lost: {reason} (rule {rule}); ammunition spent", unit=m)
+            continue
+        penalty = card(t, u).order("fire_on_move", "penalty")
+        dice = max(int(t.rules["fire"]["minimum_dice"]), attack.dice - penalty)
+        attack.modifiers.append(Modifier(dice - attack.dice, "fire on the move (rule 4.5)"))
+        attack.purpose = attack.purpose.replace(f"{attack.dice} dice", f"{dice} dice")
+        attack.dice = dice
+        attacks.append(attack)
+    hits: dict[str, int] = defaultdict(int)
+    for a in attacks:
+        got, _ = roll_attack(tr, t, a)
+        hits[a.target] += got
+    for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
+        if hits[tid] <= 0:
+            continue
+        x = st.units[tid]
+        apply_hits(rs, tr, st, x, hits[tid], "fire on the move")
+        if x.steps > 0 and not bravery_test(rs, tr, st, x, "hit by fire on the move, rule 4.5"):
+            stopped.add(tid)
+
+
+def reveal_adjacent(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.11, 3.11: a concealed HQ with an enemy unit next to it (or in its hex) is found."""
+    st = tr.state
+    for u in st.units.values():
+        if not u.status.get("concealed") or not is_on_board(u) or u.hex is None:
+            continue
+        if any(e.side != u.side and is_on_board(e) and e.hex is not None and distance(e.hex, u.hex) <= 1
+               for e in st.units.values()):  # fmt: skip
+            u.status["concealed"] = False
+            u.status["found_at"] = st.board.label(u.hex)
+            tr.emit("revealed", f"{u.id} is found at {st.board.label(u.hex)} (rule 9.11)", unit=u.id)
+
+
+def _reconceal(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.11 PROPOSED: a found HQ that ended the round in another hex with no enemy next to it hides again."""
+    st = tr.state
+    for u in st.units.values():
+        found = u.status.get("found_at")
+        if found is None or not is_on_board(u) or u.hex is None or st.board.label(u.hex) == found:
+            continue
+        if not any(e.side != u.side and is_on_board(e) and e.hex is not None and distance(e.hex, u.hex) <= 1
+                   for e in st.units.values()):  # fmt: skip
+            u.status["concealed"] = True
+            u.status.pop("found_at")
+            tr.emit("concealed", f"{u.side} HQ {u.id} is concealed again (rule 9.11)", unit=u.id)
 
 
 def _defend_fire(
@@ -538,7 +613,7 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
     """2.6: time boxes, recovery tests, order marks, close-combat binding, control."""
     st = tr.state
     t = rs.tables
-    _step(tr, 12, "Status update")
+    _step(tr, 12, "Status update", rs)
     for u in st.units.values():
         og = u.status.get("ongoing")
         if not og or u.steps <= 0:
@@ -570,6 +645,7 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
         else:
             for key in ("bound", "bound_to", "role"):
                 u.status.pop(key, None)
+    _reconceal(rs, tr)
     _update_control(rs, st)
     st.data.pop("active", None)
 
@@ -622,15 +698,15 @@ def execute_round(rs: ArtOfTactic, tr: Transition) -> None:
     st = tr.state
     _reveal(rs, tr)
     _step1_defend(rs, tr)
-    _step(tr, 2, "Suppression fire")
+    _step(tr, 2, "Suppression fire", rs)
     _fire_step(rs, tr, "suppress")
-    _step(tr, 3, "Open fire")
+    _step(tr, 3, "Open fire", rs)
     _fire_step(rs, tr, "fire")
     _bravery_step(rs, tr, 4)
-    _step(tr, 5, "Air (no aircraft in play)")
+    _step(tr, 5, "Air (no aircraft in play)", rs)
     _step6_assault(rs, tr)
     _bravery_step(rs, tr, 7)
-    _step(tr, 8, "Ambush (not yet implemented)")
+    _step(tr, 8, "Ambush (not yet implemented)", rs)
     _step9_special(rs, tr)
     _step10_movement(rs, tr)
     _bravery_step(rs, tr, 11)

@@ -17,7 +17,7 @@ from engine.state import GameState, Unit
 from .combat import ranged_attack
 from .model import card, enemies_in_hex, is_on_board, refuse, side_units, visible_enemy
 from .movement import check_path, destinations, step_rule
-from .sight import facing_of
+from .sight import facing_of, line_of_sight
 
 if TYPE_CHECKING:
     from .ruleset import ArtOfTactic
@@ -31,6 +31,7 @@ VERBS: dict[str, str] = {
     "move": "move UNIT HEX...: cautious movement along the written path, with its defence bonus (4.2)",
     "march": "march UNIT HEX...: march along the path; + road bonus if every step follows the road (4.3)",
     "hold": "hold UNIT: stay and do nothing this round (4.4)",
+    "firemove": "firemove UNIT TARGET FIRE-HEX HEX...: move, firing once from FIRE-HEX (the start or a path hex) (4.5)",
     "assault": "assault UNIT TARGET HEX...: move along the route into the target's hex and fight (3.10, 7)",
     "mount": "mount UNIT TRANSPORT: board a transport in the same hex (4.6)",
     "dismount": "dismount UNIT: leave the transport (give it to the passenger and to the transport, 4.6)",
@@ -45,7 +46,8 @@ ATTACK_ORDERS = frozenset({"defend", "suppress", "fire", "ambush", "fire_on_move
 """Orders counting as attack orders for the Deploy rule (3.5, PROPOSED extension included)."""
 MOVE_ORDERS = frozenset({"cautious", "march", "fire_on_move"})
 
-_KIND = {"move": "cautious", "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold",
+_KIND = {"firemove": "fire_on_move", "move": "cautious",
+         "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold",
          "defend": "defend", "assault": "assault", "mount": "mount", "dismount": "dismount",
          "facing": "facing", "deploy": "deploy", "withdraw": "withdraw"}  # fmt: skip
 
@@ -60,7 +62,8 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
     n = len(a.args)
     need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 1), "dismount": (1, 1),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 2),
-            "defend": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99)}[a.verb]  # fmt: skip
+            "defend": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
+            "firemove": (4, 99)}[a.verb]  # fmt: skip
     if not need[0] <= n <= need[1]:
         raise InvalidActionError(f"{a.verb}: wrong number of arguments; usage: {VERBS[a.verb]}")
     if n and a.verb != "commit" and a.args[0] not in st.units:
@@ -76,6 +79,8 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
 
 
 def _hex_args(a: Action) -> list[str]:
+    if a.verb == "firemove":
+        return list(a.args[2:])
     if a.verb in ("move", "march"):
         return list(a.args[1:])
     if a.verb == "assault":
@@ -96,6 +101,10 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
     elif a.verb == "assault":
         o["target"] = a.args[1]
         o["path"] = list(a.args[2:])
+    elif a.verb == "firemove":
+        o["target"] = a.args[1]
+        o["fire_hex"] = a.args[2]
+        o["path"] = list(a.args[3:])
     elif a.verb == "mount":
         o["transport"] = a.args[1]
     elif a.verb in ("facing", "deploy"):
@@ -227,7 +236,7 @@ def _stack_ok(rs: ArtOfTactic, st: GameState, u: Unit, end: Hex) -> None:
         if x.id == u.id:
             continue
         o = sheet.get(x.id)
-        where = st.board.parse(o["path"][-1]) if o and o["kind"] in ("cautious", "march") else x.hex
+        where = st.board.parse(o["path"][-1]) if o and o["kind"] in ("cautious", "march", "fire_on_move") else x.hex
         if where == end:
             if t.is_vehicle(card(t, x).type):
                 vehicles += 1
@@ -241,6 +250,24 @@ def _stack_ok(rs: ArtOfTactic, st: GameState, u: Unit, end: Hex) -> None:
         raise refuse(f"{st.board.label(end)} would hold more than {lim['infantry_artillery']} infantry units", "4.9")
 
 
+def _check_fire_on_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """4.5: a target in LOS now, that the card may fire at; the firing hex is the start or on the path."""
+    assert u.hex is not None
+    t = _target(rs, st, u, a.args[1])
+    assert t.hex is not None
+    tables = rs.tables
+    c = card(tables, u)
+    row = tables.target_row(card(tables, t).type)
+    if row in c.cc_only or not c.dice(row, 0):
+        raise refuse(f"{u.id} cannot fire at {row} units (rule 3.1)", "3.1")
+    if not line_of_sight(st.board, rs.policy, u.hex, t.hex, rs.smoke(st)).visible:
+        raise refuse(f"{t.id} is not in {u.id}'s line of sight now", "4.5")
+    fire_hex = st.board.parse(a.args[2])
+    if fire_hex != u.hex and a.args[2] not in a.args[3:]:
+        raise refuse(f"the firing hex {a.args[2]} must be the start hex or a hex of the path", "4.5")
+    _check_move(rs, st, u, Action("firemove", (u.id, *a.args[3:])))
+
+
 def _check_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     assert u.hex is not None
     c = card(rs.tables, u)
@@ -248,7 +275,9 @@ def _check_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     path = [st.board.parse(h) for h in a.args[1:]]
     allowance = c.order(kind, "range")
     bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
-    check_path(rs.tables, st.board, c.move_as, u.hex, path, kind, allowance, bonus)
+    check_path(
+        rs.tables, st.board, c.move_as, u.hex, path, "cautious" if kind == "fire_on_move" else kind, allowance, bonus
+    )
     for h in path:
         blockers = [e for e in st.units.values() if e.side != u.side and visible_enemy(st, e) and e.hex == h]
         if blockers and not u.status.get("bound"):
@@ -324,6 +353,7 @@ _CHECKS = {
     "withdraw": _check_withdraw,
     "cautious": _check_move,
     "march": _check_move,
+    "fire_on_move": _check_fire_on_move,
     "assault": _check_assault,
     "mount": _check_mount,
 }
@@ -364,6 +394,16 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
             dest = destinations(rs.tables, st.board, c.move_as, u.hex, kind, c.order(kind, "range"), bonus)
             for _h, path in sorted(dest.items()):
                 yield Action(verb, (uid, *(label(h) for h in path)))
+    if c.can_order("fire_on_move"):
+        dest = destinations(rs.tables, st.board, c.move_as, u.hex, "cautious", c.order("fire_on_move", "range"))
+        reach_of_fire = len(c.range) - 1
+        for e in enemies:
+            assert e.hex is not None
+            if not line_of_sight(st.board, rs.policy, u.hex, e.hex, rs.smoke(st)).visible:
+                continue
+            for _h, path in sorted(dest.items()):
+                if 1 <= distance(path[-1], e.hex) <= reach_of_fire:
+                    yield Action("firemove", (uid, e.id, label(path[-1]), *(label(h) for h in path)))
     if c.can_order("assault"):
         reach = destinations(rs.tables, st.board, c.move_as, u.hex, "assault", c.order("assault", "distance"))
         for e in enemies:
@@ -399,7 +439,7 @@ def _end_counts(rs: ArtOfTactic, st: GameState, side: str) -> dict[Hex, list[int
     out: dict[Hex, list[int]] = {}
     for x in side_units(st, side):
         o = sheet.get(x.id)
-        where = st.board.parse(o["path"][-1]) if o and o["kind"] in ("cautious", "march") else x.hex
+        where = st.board.parse(o["path"][-1]) if o and o["kind"] in ("cautious", "march", "fire_on_move") else x.hex
         assert where is not None
         out.setdefault(where, [0, 0])[0 if t.is_vehicle(card(t, x).type) else 1] += 1
     return out
@@ -439,6 +479,13 @@ def iter_orders(rs: ArtOfTactic, st: GameState) -> Iterator[Action]:
                 except IllegalActionError:
                     common[kind] = False
             if not common[kind]:
+                continue
+            if kind == "fire_on_move":
+                try:
+                    _check_fire_on_move(rs, st, u, a)
+                except IllegalActionError:
+                    continue
+                yield a
                 continue
             if kind in ("cautious", "march") and not u.status.get("bound"):
                 path = [st.board.parse(h) for h in a.args[1:]]

@@ -346,3 +346,22 @@ def test_2_9_view_hides_the_other_sides_orders() -> None:
     before = copy.deepcopy(g.state.to_dict())
     g.view("soviet")
     assert g.state.to_dict() == before
+
+
+def test_4_5_fire_on_the_move_with_penalty_and_bravery_test() -> None:
+    sc = scenario([("ger-pz", "DE-PZ2", "0502"), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc, [1, 6, 6, 6, 6, 6])
+    events = play_round(g, ["firemove ger-pz sov-inf 0503 0503"], [])
+    shots = rolls(events)
+    assert "fire on the move" in shots[0][0] and len(shots[0][1]) == 4, "INF row 6 dice − printed penalty 2"
+    assert "bravery test of sov-inf" in shots[1][0], "a hit forces a test even without a loss"
+    assert g.state.units["sov-inf"].status["suppressed"] and g.state.units["ger-pz"].status["ammo"] == 5
+
+
+def test_9_11_concealed_hq_cannot_be_targeted_until_found() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0503"), ("sov-hq", "SU-HQ", "0505")])
+    g = game(sc)
+    assert "rule 3.8" in refusal(g, "fire ger-inf sov-hq", "german")
+    play_round(g, ["move ger-inf 0504"], [])
+    assert g.state.units["sov-hq"].status["concealed"] is False
+    g.apply("fire ger-inf sov-hq", side="german")

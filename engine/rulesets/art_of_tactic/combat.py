@@ -35,6 +35,7 @@ __all__ = [
     "ranged_attack",
     "recovery_test",
     "roll_attack",
+    "structure_attack",
     "suppress",
 ]
 
@@ -122,6 +123,35 @@ def ranged_attack(
     return Attack(firer.id, target.id, dice, _clamp(t, acc), text, [*mods, *dmods]), "", ""
 
 
+def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) -> tuple[Attack | None, str, str]:
+    """9.18.8 PROPOSED: Open Fire at a bridge by a unit that can attack structures (INF row, defence 0)."""
+    t = rs.tables
+    c = card(t, firer)
+    if firer.hex is None:
+        return None, "the firer is not on the board", "3.8"
+    if not c.has("attack_structures"):
+        return None, f"{firer.id} cannot attack structures", "9.18.8"
+    bridge = st.data.get("structures", {}).get("bridges", {}).get(label)
+    if bridge is None or bridge.get("destroyed"):
+        return None, f"there is no intact bridge at {label}", "9.18.8"
+    h = st.board.parse(label)
+    dice = c.dice(t.target_row("INF"), losses(t, firer))
+    if not dice:
+        return None, f"{firer.id} has no INF firepower to attack structures with", "9.18.8"
+    if t.terrain[st.board.terrain(firer.hex)].no_normal_fire:
+        return None, f"{firer.id} stands in woods: no normal attacks out of woods", "10.5"
+    acc, mods = accuracy_at(rs, st, firer, h)
+    if acc is None:
+        return None, f"{label} is out of {firer.id}'s range chart (or an X field)", "6.2"
+    if rs.has_fof(firer) and not in_field_of_fire(firer.hex, int(firer.status["facing"]), h):
+        return None, f"{label} is outside {firer.id}'s field of fire", "5.5"
+    los = line_of_sight(st.board, rs.policy, firer.hex, h, rs.smoke(st))
+    if not los.visible:
+        return None, f"no line of sight to {label}: {los.reason}", los.rule or "5.1"
+    text = f"open fire at the bridge {label}: {firer.id}, {dice} dice hitting on {_clamp(t, acc)} or less"
+    return Attack(firer.id, label, dice, _clamp(t, acc), text, mods), "", ""
+
+
 def roll_attack(tr: Transition, tables: Tables, attack: Attack) -> tuple[int, int]:
     """Roll a fire test (6.1 steps 4–7); return (hits, misses)."""
     if attack.dice <= 0:
@@ -162,6 +192,8 @@ def defence_now(
                 mods.append(Modifier(td, f"{tc.name} (rule 10)"))
             if role == "defender" and st.board.level(u.hex) >= 1:
                 mods.append(Modifier(int(t.hills.get("assaulted_defence", 1)), "assaulted on a hill (rule 10.11)"))
+            if u.status.get("entrenched") and not u.status.get("flanked"):
+                mods.append(Modifier(int(t.fortifications["trench"]["defence"]), "in a trench (rule 9.18.5)"))
     absorbed = int(u.status.get("absorbed", 0))
     if absorbed:
         mods.append(Modifier(-absorbed, "hits absorbed earlier this round (rule 6.3)"))

@@ -15,7 +15,7 @@ from engine.hexgrid import Hex, distance
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
 
-from .combat import Attack, apply_hits, bravery_test, ranged_attack, recovery_test, roll_attack
+from .combat import Attack, apply_hits, bravery_test, ranged_attack, recovery_test, roll_attack, structure_attack
 from .model import card, enemies_in_hex, is_on_board, losses
 from .sight import attack_side, facing_of, in_field_of_fire, side_of_entry
 
@@ -77,6 +77,9 @@ def _reveal(rs: ArtOfTactic, tr: Transition) -> None:
         o = active.get(u.id)
         if o and o["kind"] in ("cautious", "march") and u.status.get("bound"):
             o["withdrawal"] = True
+        if u.status.get("entrenched") and (o is None or o["kind"] != "defend"):
+            u.status.pop("entrenched")
+            tr.emit("order", f"{u.id} leaves its trench: it was not given Defend (rule 9.18.5)", unit=u.id)
         if o and o["kind"] == "cautious":
             bonus = card(rs.tables, u).order("cautious", "bonus")
             if bonus:
@@ -111,6 +114,10 @@ def _step1_defend(rs: ArtOfTactic, tr: Transition) -> None:
         u.status["bonus"] = card(rs.tables, u).order("defend", "bonus")
         u.status["bonus_from"] = "Defend"
         u.status["defend"] = {"range": int(o["range"]), "used": False, "armed": armed}
+        trench = st.data.get("structures", {}).get("trenches", {}).get(st.board.label(u.hex))
+        if trench is not None and (card(rs.tables, u).type != "ART" or u.status.get("deployed", True)):
+            u.status["entrenched"] = True
+            u.status["facing"] = int(trench)  # occupants face the trench's hexside (9.18.5 PROPOSED)
         tr.emit("defend", f"{u.id} defends facing {o['facing_hex']} up to {o['range']} hexes"
                 + ("" if armed else " (no ammunition: it cannot fire, rule 3.6)"), unit=u.id)  # fmt: skip
 
@@ -124,14 +131,22 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
     t = rs.tables
     cost = int(t.rules["ammo"][kind])
     planned: list[tuple[Attack, list[Unit]]] = []
+    structure_shots: list[Attack] = []
     targets_tested: set[str] = set()
     purpose = "suppression fire" if kind == "suppress" else "open fire"
     for u, o in _ordered(rs, st, {kind}):
         if not _can_act(u):
             tr.emit("order", f"{u.id}'s {kind} order is dropped (suppressed) (rule 3.8)", unit=u.id)
             continue
-        tgt = st.units[o["target"]]
         u.status["ammo"] = max(0, int(u.status.get("ammo", 0)) - cost)
+        if o.get("structure"):
+            sattack, reason, rule = structure_attack(rs, st, u, o["structure"])
+            if sattack is None:
+                tr.emit("order", f"{u.id}'s fire at {o['structure']} is lost: {reason} (rule {rule})", unit=u.id)
+            else:
+                structure_shots.append(sattack)
+            continue
+        tgt = st.units[o["target"]]
         attack, reason, rule = ranged_attack(rs, st, u, tgt, purpose, kind)
         if attack is None:
             tr.emit("order", f"{u.id}'s fire at {tgt.id} is lost: {reason} (rule {rule}); ammunition spent", unit=u.id)
@@ -164,10 +179,22 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
             hits[x.id] += got
             if got and kind == "suppress":
                 targets_tested.add(x.id)
+    structure_hits: dict[str, int] = defaultdict(int)
+    for attack in structure_shots:
+        got, _ = roll_attack(tr, t, attack)
+        structure_hits[attack.target] += got
     lost: set[str] = set()
     for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
         if apply_hits(rs, tr, st, st.units[tid], hits[tid], purpose):
             lost.add(tid)
+    for label, got in sorted(structure_hits.items()):
+        bridge = st.data["structures"]["bridges"][label]
+        bridge["hits"] = int(bridge["hits"]) + got
+        need = int(t.structures["bridge"]["hits"])
+        if got:
+            tr.emit("structure", f"the bridge at {label} takes {got} hit(s): {bridge['hits']} of {need}", hex=label)
+        if bridge["hits"] >= need:
+            destroy_bridge(tr, label, "hit by fire (rule 9.18.8)")
     if kind == "suppress":
         for tid in sorted(targets_tested):
             x = st.units[tid]
@@ -250,6 +277,7 @@ def _step6_assault(rs: ArtOfTactic, tr: Transition) -> None:
                     continue
             if final:
                 arrived[m] = u.hex  # type: ignore[assignment]
+            _cross_wire(rs, tr, u, h)
             u.status["entered_from"] = _entry(u.hex, h)
             u.hex = h
             movers[m] = movers[m][1:]
@@ -270,6 +298,18 @@ def _step6_assault(rs: ArtOfTactic, tr: Transition) -> None:
         return
     for h in combat_hexes:
         _close_combat(rs, tr, h, assaulting, arrived)
+
+
+def _cross_wire(rs: ArtOfTactic, tr: Transition, u: Unit, into: Hex) -> None:
+    """9.17, 9.18.3: a tank crossing a wired hexside destroys the wire."""
+    st = tr.state
+    if u.hex is None or not rs.tables.is_tank(card(rs.tables, u).type):
+        return
+    pair = sorted([st.board.label(u.hex), st.board.label(into)])
+    wire = st.data.get("structures", {}).get("wire", [])
+    if pair in wire:
+        wire.remove(pair)
+        tr.emit("structure", f"{u.id} crosses and destroys the barbed wire {pair[0]}-{pair[1]} (rule 9.17)", unit=u.id)
 
 
 def _entry(frm: Hex | None, into: Hex | None) -> int | None:
@@ -337,6 +377,11 @@ def _close_combat(rs: ArtOfTactic, tr: Transition, h: Hex, assaulting: dict[str,
                 if side_in is not None and attack_side(int(d.status["facing"]), int(side_in)) != "front":
                     why = "assaulted in the flank or rear, rule 5.6"
                     break
+        if rs.has_fof(d):
+            for a in attackers:
+                side_in = a.status.get("entered_from")
+                if side_in is not None and attack_side(int(d.status["facing"]), int(side_in)) != "front":
+                    d.status["flanked"] = True  # no trench bonus against a flank or rear assault (5.6)
         if not why and card(t, d).has("tank_panic") and any(t.is_tank(card(t, a).type) for a in attackers):
             why = "tank panic, rule 9.17"
         if why:
@@ -394,11 +439,33 @@ def _close_combat(rs: ArtOfTactic, tr: Transition, h: Hex, assaulting: dict[str,
         role = str(target.status.get("role", "defender"))
         if apply_hits(rs, tr, st, target, hits[tid], "close combat", role=role) and target.steps > 0:
             target.status["pending"] = True
+    for u in here:
+        u.status.pop("flanked", None)
+
+
+def _step8_remove_wire(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.10: engineers in either hex of a wired hexside take the wire off in step 8."""
+    st = tr.state
+    for u, o in _ordered(rs, st, {"remove_wire"}):
+        if not _can_act(u) or u.hex is None:
+            continue
+        pair = sorted([st.board.label(u.hex), o["hex"]])
+        wire = st.data["structures"]["wire"]
+        if pair in wire:
+            wire.remove(pair)
+            tr.emit("structure", f"{u.id} removes the barbed wire {pair[0]}-{pair[1]} (rule 9.10)", unit=u.id)
 
 
 def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
     st = tr.state
     _step(tr, 9, "Special orders", rs)
+    for u, _o in _ordered(rs, st, {"demolition"}):
+        if not _can_act(u) or u.hex is None:
+            continue
+        if not u.status.get("ongoing"):
+            need = card(rs.tables, u).order("demolition", "boxes", 1)
+            u.status["ongoing"] = {"kind": "demolition", "boxes": 0, "need": need, "hex": st.board.label(u.hex)}
+            tr.emit("special", f"{u.id} places demolition charges at {st.board.label(u.hex)} (rule 9.8)", unit=u.id)
     for u, o in _ordered(rs, st, {"facing", "deploy", "withdraw"}):
         if not _can_act(u):
             continue
@@ -484,6 +551,11 @@ def _step10_movement(rs: ArtOfTactic, tr: Transition) -> None:
                 tr.emit("move", f"{m} meets the enemy and stops before {st.board.label(h)} (rule 4.7)", unit=m)
                 stopped.add(m)
                 continue
+            if h in rs.obstacles(st).closed:
+                tr.emit("move", f"{m} stops: the bridge at {st.board.label(h)} is destroyed (rule 9.18.2)", unit=m)
+                stopped.add(m)
+                continue
+            _cross_wire(rs, tr, u, h)
             u.status["facing"] = _entry(u.hex, h)
             u.hex = h
             paths[m] = paths[m][1:]
@@ -629,6 +701,9 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
             elif og["kind"] == "withdraw":
                 u.status["deployed"] = False
                 tr.emit("special", f"{u.id} has limbered up and may move (rule 9.3)", unit=u.id)
+            elif og["kind"] == "demolition":
+                u.status["charges_used"] = True
+                destroy_bridge(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)")
     for side in t.sides:
         for u in st.units.values():
             if u.side == side and u.steps > 0 and u.status.get("flag"):
@@ -648,6 +723,17 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
     _reconceal(rs, tr)
     _update_control(rs, st)
     st.data.pop("active", None)
+
+
+def destroy_bridge(tr: Transition, label: str, why: str) -> None:
+    """9.18.2: the bridge flips to its destroyed side; record the round for scenario rules."""
+    st = tr.state
+    bridge = st.data.get("structures", {}).get("bridges", {}).get(label)
+    if bridge is None or bridge.get("destroyed"):
+        return
+    bridge["destroyed"] = True
+    bridge["round"] = st.turn
+    tr.emit("structure", f"the bridge at {label} is destroyed: {why}", hex=label)
 
 
 def _update_control(rs: ArtOfTactic, st: GameState) -> None:
@@ -670,13 +756,18 @@ def check_victory(rs: ArtOfTactic, st: GameState) -> Outcome | None:
         if not winners:
             return Outcome("draw", "both sides were destroyed")
         return Outcome(winners[0], f"every {next(s for s in st.sides if s not in winners)} unit was destroyed")
+    v = st.data.get("victory", {})
+    bridges = st.data.get("structures", {}).get("bridges", {})
+    lost = [b for b in v.get("bridge_intact", []) if bridges.get(b, {}).get("destroyed")]
+    until = st.data.get("special", {}).get("bridge_draw_until")
+    if lost and until is not None and int(bridges[lost[0]].get("round", 0)) <= int(until):
+        return Outcome("draw", f"the bridge at {lost[0]} was destroyed by round {until}: the rearguard is stranded")
     if st.turn < int(st.data["rounds"]):
         return None
-    v = st.data.get("victory", {})
     objectives = list(v.get("hexes", []))
     control = st.data.get("control", {})
     for side in st.sides:
-        if objectives and all(control.get(h) == side for h in objectives):
+        if objectives and all(control.get(h) == side for h in objectives) and not lost:
             return Outcome(side, f"{side} controls {', '.join(objectives)} after round {st.turn} (rule 11.2)")
     otherwise = v.get("otherwise", "draw")
     if otherwise == "losses":
@@ -706,7 +797,8 @@ def execute_round(rs: ArtOfTactic, tr: Transition) -> None:
     _step(tr, 5, "Air (no aircraft in play)", rs)
     _step6_assault(rs, tr)
     _bravery_step(rs, tr, 7)
-    _step(tr, 8, "Ambush (not yet implemented)", rs)
+    _step(tr, 8, "Ambush and wire removal (ambush not yet implemented)", rs)
+    _step8_remove_wire(rs, tr)
     _step9_special(rs, tr)
     _step10_movement(rs, tr)
     _bravery_step(rs, tr, 11)

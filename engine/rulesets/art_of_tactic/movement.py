@@ -19,7 +19,26 @@ from engine.hexgrid import Hex, distance
 from .data import Tables
 from .model import refuse
 
-__all__ = ["Step", "along_road", "check_path", "destinations", "road_hexes", "step_rule"]
+__all__ = ["NO_OBSTACLES", "Obstacles", "Step", "along_road", "check_path", "destinations", "road_hexes", "step_rule"]
+
+
+@dataclass(frozen=True, slots=True)
+class Obstacles:
+    """What the units and the fighting change on the map: barbed wire and dragon's teeth on hexsides (9.18.3,
+    9.18.4, as sorted hex pairs), destroyed bridges (9.18.2) and smoke hexes (3.9)."""
+
+    wire: frozenset[tuple[Hex, Hex]] = frozenset()
+    teeth: frozenset[tuple[Hex, Hex]] = frozenset()
+    closed: frozenset[Hex] = frozenset()
+    smoke: frozenset[Hex] = frozenset()
+
+
+NO_OBSTACLES = Obstacles()
+
+
+def side_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """A hexside as the sorted pair of its hexes."""
+    return (a, b) if a <= b else (b, a)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +74,21 @@ def along_road(tables: Tables, board: Board, u: Hex, v: Hex) -> bool:
     return (tu.road_like and (tv.road_like or v in roads)) or (tv.road_like and u in roads)
 
 
-def step_rule(tables: Tables, board: Board, move_type: str, u: Hex, v: Hex, kind: str) -> Step:
+def step_rule(
+    tables: Tables, board: Board, move_type: str, u: Hex, v: Hex, kind: str, obstacles: Obstacles = NO_OBSTACLES
+) -> Step:
     """The rules for one step (4.8, 4.11 items 2–6) of a ``kind`` move (cautious, march, assault)."""
     if v not in board.cells:
         return Step(False, reason=f"{v} is off the map", rule="1.3")
+    if v in obstacles.closed:
+        return Step(False, reason=f"the bridge at {board.label(v)} is destroyed", rule="9.18.2")
+    if v in obstacles.smoke:
+        return Step(False, reason=f"smoke lies in {board.label(v)}: nobody may move into it", rule="3.9")
+    side = side_key(u, v)
+    if side in obstacles.wire and move_type in ("INF", "ART", "VEH"):
+        return Step(False, reason=f"barbed wire blocks the hexside into {board.label(v)}", rule="9.18.3")
+    if side in obstacles.teeth and move_type != "INF":
+        return Step(False, reason=f"dragon's teeth block the hexside into {board.label(v)}", rule="9.18.4")
     road = along_road(tables, board, u, v)
     tu, tv = tables.terrain[board.terrain(u)], tables.terrain[board.terrain(v)]
     where = board.label(v)
@@ -107,6 +137,7 @@ def check_path(
     kind: str,
     allowance: int,
     road_bonus: int = 0,
+    obstacles: Obstacles = NO_OBSTACLES,
 ) -> list[Step]:
     """Check a written path (4.11); return its steps.
 
@@ -121,7 +152,7 @@ def check_path(
     for h in hexes:
         if distance(prev, h) != 1:
             raise refuse(f"{board.label(h)} is not next to {board.label(prev)}: write every hex of the path", "4.1")
-        s = step_rule(tables, board, move_type, prev, h, kind)
+        s = step_rule(tables, board, move_type, prev, h, kind, obstacles)
         if not s.allowed:
             raise refuse(f"cannot move into {board.label(h)}: {s.reason}", s.rule)
         steps.append(s)
@@ -145,7 +176,14 @@ def check_path(
 
 
 def _dijkstra(
-    tables: Tables, board: Board, move_type: str, start: Hex, kind: str, limit: int, road_only: bool
+    tables: Tables,
+    board: Board,
+    move_type: str,
+    start: Hex,
+    kind: str,
+    limit: int,
+    road_only: bool,
+    obstacles: Obstacles,
 ) -> dict[Hex, tuple[Hex, ...]]:
     best: dict[Hex, tuple[int, int, tuple[Hex, ...]]] = {}
     heap: list[tuple[int, int, tuple[Hex, ...]]] = [(0, 0, ())]
@@ -158,7 +196,7 @@ def _dijkstra(
         for v in sorted(board.graph.neighbors(here)):
             if v in best or v == start or v in path:
                 continue
-            s = step_rule(tables, board, move_type, here, v, kind)
+            s = step_rule(tables, board, move_type, here, v, kind, obstacles)
             if not s.allowed or s.capped or (road_only and not s.road):
                 continue
             if cost + s.cost <= limit:
@@ -167,20 +205,27 @@ def _dijkstra(
 
 
 def destinations(
-    tables: Tables, board: Board, move_type: str, start: Hex, kind: str, allowance: int, road_bonus: int = 0
+    tables: Tables,
+    board: Board,
+    move_type: str,
+    start: Hex,
+    kind: str,
+    allowance: int,
+    road_bonus: int = 0,
+    obstacles: Obstacles = NO_OBSTACLES,
 ) -> dict[Hex, tuple[Hex, ...]]:
-    """One canonical legal path to every hex the unit may reach (terrain only; cached per board)."""
-    key = ("aot", "dest", move_type, start, kind, allowance, road_bonus)
+    """One canonical legal path to every hex the unit may reach (terrain and obstacles; cached per board)."""
+    key = ("aot", "dest", move_type, start, kind, allowance, road_bonus, obstacles)
     got = board.cache.get(key)
     if got is not None:
         return got  # type: ignore[no-any-return]
     out: dict[Hex, tuple[Hex, ...]] = {}
     if kind == "march" and road_bonus:
-        out.update(_dijkstra(tables, board, move_type, start, kind, allowance + road_bonus, True))
-    for h, p in _dijkstra(tables, board, move_type, start, kind, allowance, False).items():
+        out.update(_dijkstra(tables, board, move_type, start, kind, allowance + road_bonus, True, obstacles))
+    for h, p in _dijkstra(tables, board, move_type, start, kind, allowance, False, obstacles).items():
         out.setdefault(h, p)
     for v in sorted(board.graph.neighbors(start)):  # one step is always allowed where entry is (4.11 item 4)
-        if v not in out and step_rule(tables, board, move_type, start, v, kind).allowed:
+        if v not in out and step_rule(tables, board, move_type, start, v, kind, obstacles).allowed:
             out[v] = (v,)
     board.cache[key] = out
     return out

@@ -14,7 +14,7 @@ from engine.errors import IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex, distance
 from engine.state import GameState, Unit
 
-from .combat import ranged_attack
+from .combat import ranged_attack, structure_attack
 from .model import card, enemies_in_hex, is_on_board, refuse, side_units, visible_enemy
 from .movement import check_path, destinations, step_rule
 from .sight import facing_of, line_of_sight
@@ -38,6 +38,8 @@ VERBS: dict[str, str] = {
     "facing": "facing UNIT HEX: change the field of fire to face HEX (9.4)",
     "deploy": "deploy UNIT HEX: set up facing HEX (time boxes, 9.2)",
     "withdraw": "withdraw UNIT: limber up to move (time boxes, 9.3)",
+    "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
+    "demolish": "demolish UNIT: engineers blow up the bridge in their hex (time boxes, once a game) (9.8)",
     "cancel": "cancel UNIT: take back the order given to UNIT this Planning Phase (2.3)",
     "commit": "commit: your orders are final; the other side plans, then all orders execute (2.3)",
 }
@@ -49,7 +51,8 @@ MOVE_ORDERS = frozenset({"cautious", "march", "fire_on_move"})
 _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold",
          "defend": "defend", "assault": "assault", "mount": "mount", "dismount": "dismount",
-         "facing": "facing", "deploy": "deploy", "withdraw": "withdraw"}  # fmt: skip
+         "facing": "facing", "deploy": "deploy", "withdraw": "withdraw",
+         "unwire": "remove_wire", "demolish": "demolition"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -61,6 +64,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
         raise InvalidActionError(f"unknown verb {a.verb!r}: art_of_tactic knows {', '.join(sorted(VERBS))}")
     n = len(a.args)
     need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 1), "dismount": (1, 1),
+            "demolish": (1, 1), "unwire": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 2),
             "defend": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -85,7 +89,9 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[1:])
     if a.verb == "assault":
         return list(a.args[2:])
-    if a.verb in ("defend", "facing", "deploy"):
+    if a.verb in ("defend", "facing", "deploy", "unwire"):
+        return [a.args[1]]
+    if a.verb == "fire" and is_label(a.args[1]):
         return [a.args[1]]
     return []
 
@@ -96,8 +102,12 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
     o: dict[str, Any] = {"kind": kind, "notation": str(a)}
     if a.verb in ("move", "march"):
         o["path"] = list(a.args[1:])
+    elif a.verb == "fire" and is_label(a.args[1]):
+        o["structure"] = a.args[1]
     elif a.verb in ("fire", "suppress"):
         o["target"] = a.args[1]
+    elif a.verb == "unwire":
+        o["hex"] = a.args[1]
     elif a.verb == "assault":
         o["target"] = a.args[1]
         o["path"] = list(a.args[2:])
@@ -195,7 +205,17 @@ def _target(rs: ArtOfTactic, st: GameState, u: Unit, tid: str) -> Unit:
     return t
 
 
+def is_label(text: str) -> bool:
+    """True for a hex label (``0805``) rather than a unit id."""
+    return text.isdigit() and len(text) in (4, 6)
+
+
 def _check_fire(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    if a.verb == "fire" and is_label(a.args[1]):
+        attack, reason, rule = structure_attack(rs, st, u, a.args[1])
+        if attack is None:
+            raise refuse(f"{u.id} cannot fire at {a.args[1]}: {reason}", rule)
+        return
     t = _target(rs, st, u, a.args[1])
     kind = "suppress" if a.verb == "suppress" else "fire"
     attack, reason, rule = ranged_attack(rs, st, u, t, a.verb, kind)
@@ -220,6 +240,22 @@ def _check_facing(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
         raise refuse(f"the facing hex {a.args[1]} must be next to {u.id}'s hex", "9.4")
     if a.verb == "deploy" and u.status.get("deployed"):
         raise refuse(f"{u.id} is already deployed", "9.2")
+
+
+def _check_unwire(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    pair = sorted([st.board.label(u.hex), a.args[1]])
+    if pair not in st.data.get("structures", {}).get("wire", []):
+        raise refuse(f"there is no barbed wire between {u.id}'s hex and {a.args[1]}", "9.10")
+
+
+def _check_demolish(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    bridge = st.data.get("structures", {}).get("bridges", {}).get(st.board.label(u.hex))
+    if bridge is None or bridge.get("destroyed"):
+        raise refuse(f"{u.id} must stand on an intact bridge to demolish it", "9.8")
+    if u.status.get("charges_used"):
+        raise refuse(f"{u.id} has used its one demolition charge", "9.8")
 
 
 def _check_withdraw(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
@@ -275,9 +311,8 @@ def _check_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     path = [st.board.parse(h) for h in a.args[1:]]
     allowance = c.order(kind, "range")
     bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
-    check_path(
-        rs.tables, st.board, c.move_as, u.hex, path, "cautious" if kind == "fire_on_move" else kind, allowance, bonus
-    )
+    mode = "cautious" if kind == "fire_on_move" else kind
+    check_path(rs.tables, st.board, c.move_as, u.hex, path, mode, allowance, bonus, rs.obstacles(st))
     for h in path:
         blockers = [e for e in st.units.values() if e.side != u.side and visible_enemy(st, e) and e.hex == h]
         if blockers and not u.status.get("bound"):
@@ -297,13 +332,14 @@ def assault_route_problem(rs: ArtOfTactic, st: GameState, u: Unit, target: Unit,
     prev = before[-1] if before else u.hex
     if distance(prev, target.hex) != 1:
         raise refuse("write every hex of the route: the last one must be next to the target's hex", "3.10")
-    last = step_rule(rs.tables, st.board, c.move_as, prev, target.hex, "assault")
+    last = step_rule(rs.tables, st.board, c.move_as, prev, target.hex, "assault", rs.obstacles(st))
     if not last.allowed:
         raise refuse(f"cannot assault into {st.board.label(target.hex)}: {last.reason}", last.rule)
     if last.capped and before:
         raise refuse("the step into the target's hex allows only a 1-hex move: assault from next to it", "4.11")
     if before:
-        check_path(rs.tables, st.board, c.move_as, u.hex, before, "assault", c.order("assault", "distance"))
+        distance_ = c.order("assault", "distance")
+        check_path(rs.tables, st.board, c.move_as, u.hex, before, "assault", distance_, 0, rs.obstacles(st))
         for h in before:
             if any(e.side != u.side and visible_enemy(st, e) and e.hex == h for e in st.units.values()):
                 raise refuse(f"the route passes through the enemy in {st.board.label(h)}", "3.10")
@@ -351,6 +387,8 @@ _CHECKS = {
     "facing": _check_facing,
     "deploy": _check_facing,
     "withdraw": _check_withdraw,
+    "remove_wire": _check_unwire,
+    "demolition": _check_demolish,
     "cautious": _check_move,
     "march": _check_move,
     "fire_on_move": _check_fire_on_move,
@@ -370,6 +408,7 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
     yield Action("hold", (uid,))
     enemies = [e for e in st.units.values() if e.side != u.side and visible_enemy(st, e)]
     label = st.board.label
+    obstacles = rs.obstacles(st)
     neighbours = [n for n in u.hex.neighbours() if n in st.board.cells]
     if c.can_order("defend"):
         top = max(c.max_range, 1)
@@ -380,6 +419,16 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
         if c.can_order(verb):
             for e in enemies:
                 yield Action(verb, (uid, e.id))
+    if c.can_order("fire") and c.has("attack_structures"):
+        for b, rec in sorted(st.data.get("structures", {}).get("bridges", {}).items()):
+            if not rec.get("destroyed"):
+                yield Action("fire", (uid, b))
+    if c.can_order("remove_wire"):
+        for n in neighbours:
+            if sorted([label(u.hex), label(n)]) in st.data.get("structures", {}).get("wire", []):
+                yield Action("unwire", (uid, label(n)))
+    if c.can_order("demolition"):
+        yield Action("demolish", (uid,))
     if u.status.get("bound"):
         for e in enemies_in_hex(st, u):
             yield Action("assault", (uid, e.id))
@@ -391,11 +440,12 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
     for verb, kind in (("move", "cautious"), ("march", "march")):
         if c.can_order(kind):
             bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
-            dest = destinations(rs.tables, st.board, c.move_as, u.hex, kind, c.order(kind, "range"), bonus)
+            dest = destinations(rs.tables, st.board, c.move_as, u.hex, kind, c.order(kind, "range"), bonus, obstacles)
             for _h, path in sorted(dest.items()):
                 yield Action(verb, (uid, *(label(h) for h in path)))
     if c.can_order("fire_on_move"):
-        dest = destinations(rs.tables, st.board, c.move_as, u.hex, "cautious", c.order("fire_on_move", "range"))
+        fom_range = c.order("fire_on_move", "range")
+        dest = destinations(rs.tables, st.board, c.move_as, u.hex, "cautious", fom_range, 0, obstacles)
         reach_of_fire = len(c.range) - 1
         for e in enemies:
             assert e.hex is not None
@@ -405,7 +455,8 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
                 if 1 <= distance(path[-1], e.hex) <= reach_of_fire:
                     yield Action("firemove", (uid, e.id, label(path[-1]), *(label(h) for h in path)))
     if c.can_order("assault"):
-        reach = destinations(rs.tables, st.board, c.move_as, u.hex, "assault", c.order("assault", "distance"))
+        dist = c.order("assault", "distance")
+        reach = destinations(rs.tables, st.board, c.move_as, u.hex, "assault", dist, 0, obstacles)
         for e in enemies:
             assert e.hex is not None
             best: tuple[int, tuple[Hex, ...]] | None = None

@@ -21,7 +21,7 @@ from . import execution, orders
 from .combat import fire_odds, ranged_attack
 from .data import Tables, load_tables
 from .model import card, is_on_board
-from .movement import step_rule
+from .movement import Obstacles, side_key, step_rule
 from .sight import AotLosPolicy, facing_of, los_policy
 
 __all__ = ["ArtOfTactic"]
@@ -34,7 +34,7 @@ class ArtOfTactic(Ruleset):
     title = "Art of Tactic — Barbarossa 1941"
     version = "1"
     verbs: ClassVar[Mapping[str, str]] = orders.VERBS
-    scenario_keys = frozenset({"control", "facing"})
+    scenario_keys = frozenset({"control", "structures"})
 
     @cached_property
     def tables(self) -> Tables:
@@ -52,8 +52,19 @@ class ArtOfTactic(Ruleset):
         return (c.field_of_fire or bool(u.status.get("fof"))) and u.status.get("facing") is not None
 
     def smoke(self, st: GameState) -> frozenset[Hex]:
-        """Hexes with smoke markers (3.9; no unit lays smoke yet)."""
-        return frozenset(st.board.parse(h) for h in st.data.get("smoke", []))
+        """Hexes with smoke markers (3.9)."""
+        return frozenset(st.board.parse(h) for h in st.data.get("smoke", {}))
+
+    def obstacles(self, st: GameState) -> Obstacles:
+        """Wire, dragon's teeth, destroyed bridges and smoke as they stand (9.18, 3.9)."""
+        parse = st.board.parse
+        s = st.data.get("structures", {})
+        return Obstacles(
+            wire=frozenset(side_key(parse(a), parse(b)) for a, b in s.get("wire", [])),
+            teeth=frozenset(side_key(parse(a), parse(b)) for a, b in s.get("teeth", [])),
+            closed=frozenset(parse(h) for h, b in s.get("bridges", {}).items() if b.get("destroyed")),
+            smoke=self.smoke(st),
+        )
 
     # --- Scenario checks --------------------------------------------------------------------------------
 

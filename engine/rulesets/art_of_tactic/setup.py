@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["check_scenario", "initial_state"]
 
-_STATUS_KEYS = {"facing", "deployed", "concealed", "aboard", "ammo", "suppressed"}
+_STATUS_KEYS = {"facing", "deployed", "concealed", "aboard", "ammo", "suppressed", "entrenched"}
 
 
 def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
@@ -97,6 +97,29 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
     for label in {hex_label(u.hex) for u in sc.units if u.hex is not None}:
         if len({u.side for u in sc.units if u.hex is not None and hex_label(u.hex) == label}) > 1:
             add("units", f"units of both sides share {label} (rule 4.9)")
+    for i, item in enumerate(sc.raw.get("structures", [])):
+        where = f"structures[{i}]"
+        kind = item.get("kind") if isinstance(item, dict) else None
+        if kind in ("wire", "teeth"):
+            pair = _hex_list(item.get("between"))
+            ok = len(pair) == 2
+            if ok:
+                try:
+                    a, b = (parse_hex(x) for x in pair)
+                    ok = b in a.neighbours()
+                except ValueError:
+                    ok = False
+            if not ok:
+                add(f"{where}.between", "expected two adjacent hexes: the hexside the obstacle lies on (rule 9.18)")
+        elif kind == "trench":
+            try:
+                h, f = parse_hex(str(item.get("hex"))), parse_hex(str(item.get("facing")))
+                if facing_of(h, f) is None:
+                    add(f"{where}.facing", "the trench's facing hex must be next to its hex (rule 9.18.5)")
+            except ValueError:
+                add(where, 'expected hex = "CCRR" and facing = "CCRR" (rule 9.18.5)')
+        else:
+            add(f"{where}.kind", f"expected wire, teeth or trench, got {kind!r}")
     v = sc.raw.get("victory", {})
     if not isinstance(v, dict) or not v.get("hexes"):
         add("victory", "expected [victory] with hexes = the objectives (rule 11.2)")
@@ -114,6 +137,22 @@ def _hex_list(value: Any) -> list[str]:
     return [str(x) for x in value or []]
 
 
+def _structures(rs: ArtOfTactic, sc: Scenario, board: Board) -> dict[str, Any]:
+    """Bridges from the map (9.18.1), wire, dragon's teeth and trenches from ``[[structures]]`` (9.18)."""
+    out: dict[str, Any] = {"wire": [], "teeth": [], "trenches": {}, "bridges": {}}
+    for h, cell in sorted(board.cells.items()):
+        if cell.terrain == "bridge":
+            out["bridges"][board.label(h)] = {"hits": 0, "destroyed": False}
+    for item in sc.raw.get("structures", []):
+        kind = item.get("kind")
+        if kind in ("wire", "teeth"):
+            a, b = sorted(_hex_list(item.get("between")))
+            out[kind].append([a, b])
+        elif kind == "trench":
+            out["trenches"][str(item["hex"])] = facing_of(parse_hex(str(item["hex"])), parse_hex(str(item["facing"])))
+    return out
+
+
 def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource) -> GameState:
     t = rs.tables
     units: dict[str, Unit] = {}
@@ -128,6 +167,8 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
         st["facing"] = facing_of(spec.hex, parse_hex(str(f))) if (f is not None and spec.hex is not None) else None
         if spec.status.get("suppressed"):
             st["suppressed"] = True
+        if spec.status.get("entrenched"):
+            st["entrenched"] = True
         steps = spec.steps if spec.steps is not None else c.size
         units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, steps, spec.formation, st)
     for spec in sc.units:
@@ -153,7 +194,13 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
         "orders": {s: {} for s in sc.side_ids()},
         "committed": [],
         "control": dict(sorted(control.items())),
-        "victory": {"hexes": _hex_list(v.get("hexes")), "otherwise": str(v.get("otherwise", "draw"))},
-        "smoke": [],
+        "victory": {
+            "hexes": _hex_list(v.get("hexes")),
+            "otherwise": str(v.get("otherwise", "draw")),
+            "bridge_intact": _hex_list(v.get("bridge_intact")),
+        },
+        "smoke": {},
+        "structures": _structures(rs, sc, board),
+        "special": {k: v for k, v in dict(sc.raw.get("special", {})).items() if isinstance(v, (int, str, bool))},
     }
     return GameState(rs.id, sc.id, tuple(sc.side_ids()), board, units, 1, "planning", t.sides[0], data, dice)

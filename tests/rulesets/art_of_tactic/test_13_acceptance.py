@@ -365,3 +365,77 @@ def test_9_11_concealed_hq_cannot_be_targeted_until_found() -> None:
     play_round(g, ["move ger-inf 0504"], [])
     assert g.state.units["sov-hq"].status["concealed"] is False
     g.apply("fire ger-inf sov-hq", side="german")
+
+
+# --- Structures (9.18) ---------------------------------------------------------------------------------
+
+
+def _with_structures(g, **structures):  # type: ignore[no-untyped-def]
+    g.state.data["structures"].update(structures)
+    return g
+
+
+def test_9_18_3_wire_blocks_infantry_and_a_tank_crossing_destroys_it() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0504"), ("ger-pz", "DE-PZ2", "0604"), ("sov-hq", "SU-HQ", "1010")])
+    g = _with_structures(game(sc), wire=[["0504", "0505"], ["0604", "0605"]])
+    assert "rule 9.18.3" in refusal(g, "move ger-inf 0505", "german")
+    events = play_round(g, ["move ger-pz 0605"], [])
+    assert any("destroys the barbed wire" in t for t in event_texts(events))
+    assert g.state.data["structures"]["wire"] == [["0504", "0505"]]
+
+
+def test_9_10_engineers_remove_wire_in_step_8() -> None:
+    sc = scenario([("ger-pio", "DE-PIO", "0504"), ("sov-hq", "SU-HQ", "1010")])
+    g = _with_structures(game(sc), wire=[["0504", "0505"]])
+    events = play_round(g, ["unwire ger-pio 0505"], [])
+    assert g.state.data["structures"]["wire"] == []
+    steps = [e.data["step"] for e in events if e.kind == "step"]
+    removal = next(i for i, e in enumerate(events) if "removes the barbed wire" in e.text)
+    assert [e.data["step"] for e in events[:removal] if e.kind == "step"][-1] == 8 and 9 in steps
+
+
+def test_9_18_5_trench_defence_with_defend_and_lost_to_a_rear_assault() -> None:
+    rs = ruleset()
+    sc = scenario([("ger-inf", "DE-INF", "0503"), ("sov-inf", "SU-INF", "0505", {"entrenched": True})])
+    g = _with_structures(game(sc, [6] * 10), trenches={"0505": 0})
+    play_round(g, ["fire ger-inf sov-inf"], ["defend sov-inf 0504 2"])
+    st = g.state.clone()
+    sov = st.units["sov-inf"]
+    assert sov.status["entrenched"] and sov.status["facing"] == 0
+    sov.status["bonus"] = 1
+    assert defence_now(rs, st, sov)[0] == 3, "base 1 + Defend 1 + trench 1"
+    sov.status["flanked"] = True
+    assert defence_now(rs, st, sov)[0] == 2, "no trench bonus against a flank or rear assault"
+    play_round(g, [], ["hold sov-inf"])
+    assert not g.state.units["sov-inf"].status.get("entrenched"), "another order leaves the trench"
+
+
+def test_9_18_8_two_hits_destroy_a_bridge_and_close_it() -> None:
+    sc = scenario([("ger-mor", "DE-MOR", "0305", {"facing": "0405"}), ("sov-hq", "SU-HQ", "1010")],
+                  terrain={"0505": "="}, roads=["0405 0505 0605"])  # fmt: skip
+    g = game(sc, [1, 3, 6, 6, 6, 6, 6, 6])
+    events = play_round(g, ["fire ger-mor 0505"], [])
+    assert g.state.data["structures"]["bridges"]["0505"]["destroyed"]
+    assert any("bridge at 0505 is destroyed" in t for t in event_texts(events))
+    assert P("0505") in ruleset().obstacles(g.state).closed, "a destroyed bridge closes its hex (9.18.2)"
+
+
+def test_9_8_demolition_charges_and_the_p2_draw_rule() -> None:
+    sc = engine_p2()
+    g = game(sc)
+    st = g.state
+    st.units["ger-4-pio"].hex = P("0805")
+    st.data["structures"]["wire"] = []
+    for sov in ("sov-22-inf", "sov-25-mg"):
+        st.units[sov].hex = P("1010") if sov == "sov-22-inf" else P("1009")
+    play_round(g, ["demolish ger-4-pio"], [])
+    assert g.state.units["ger-4-pio"].status["ongoing"]["kind"] == "demolition"
+    play_round(g, [], [])
+    assert g.state.data["structures"]["bridges"]["0805"]["destroyed"]
+    assert g.outcome is not None and g.outcome.winner == "draw" and "stranded" in g.outcome.reason
+
+
+def engine_p2():  # type: ignore[no-untyped-def]
+    import engine
+
+    return engine.load_scenario("art_of_tactic", "p2-die-bruecke")

@@ -771,13 +771,13 @@ def check_victory(rs: ArtOfTactic, st: GameState) -> Outcome | None:
             return Outcome(side, f"{side} controls {', '.join(objectives)} after round {st.turn} (rule 11.2)")
     otherwise = v.get("otherwise", "draw")
     if otherwise == "losses":
-        lost = {
+        killed = {
             s: sum(card(rs.tables, u).cost for u in st.units.values() if u.side != s and u.steps <= 0) for s in st.sides
         }
         a, b = st.sides
-        if lost[a] != lost[b]:
-            w = a if lost[a] > lost[b] else b
-            return Outcome(w, f"{w} destroyed the higher cost of enemy units ({lost[w]} points, rule 11.6)")
+        if killed[a] != killed[b]:
+            w = a if killed[a] > killed[b] else b
+            return Outcome(w, f"{w} destroyed the higher cost of enemy units ({killed[w]} points, rule 11.6)")
         return Outcome("draw", "equal cost of units destroyed")
     if otherwise in st.sides:
         return Outcome(otherwise, f"the objectives are not taken: {otherwise} holds (scenario victory)")

@@ -7,6 +7,7 @@ import copy
 
 import pytest
 
+import engine
 from engine.dice import ScriptedDice
 from engine.errors import IllegalActionError
 from engine.hexgrid import parse_hex
@@ -436,6 +437,4 @@ def test_9_8_demolition_charges_and_the_p2_draw_rule() -> None:
 
 
 def engine_p2():  # type: ignore[no-untyped-def]
-    import engine
-
     return engine.load_scenario("art_of_tactic", "p2-die-bruecke")

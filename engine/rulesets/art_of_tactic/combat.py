@@ -107,10 +107,16 @@ def ranged_attack(
     if rs.has_fof(firer) and not in_field_of_fire(firer.hex, int(firer.status["facing"]), target.hex):
         return None, f"{target.id} at {st.board.label(target.hex)} is outside {firer.id}'s field of fire", "5.5"
     los = line_of_sight(st.board, rs.policy, firer.hex, target.hex, rs.smoke(st))
-    if not los.visible:
-        return None, f"no line of sight from {st.board.label(firer.hex)}: {los.reason}", los.rule or "5.1"
     dice = base
     dmods: list[Modifier] = []
+    if not los.visible:
+        why = f"no line of sight from {st.board.label(firer.hex)}: {los.reason}"
+        if not c.has("indirect_fire"):
+            return None, why, los.rule or "5.1"
+        problem = indirect_problem(rs, st, firer, target)
+        if problem:
+            return None, f"{why}; no indirect fire: {problem}", "6.8"
+        dmods.append(Modifier(-c.indirect_penalty, "indirect fire (rule 6.8)"))
     if kind == "suppress":
         num, den = t.rules["fire"]["suppression_factor"]
         dice = math.ceil(base * num / den)
@@ -118,9 +124,31 @@ def ranged_attack(
     elif kind == "ambush":
         dice = base + int(t.rules["fire"]["ambush_extra_dice"])
         dmods.append(Modifier(dice - base, "ambush fire (rule 3.11)"))
-    dice = max(int(t.rules["fire"]["minimum_dice"]), dice)
+    dice = max(int(t.rules["fire"]["minimum_dice"]), dice - c.indirect_penalty * (not los.visible))
     text = f"{purpose}: {firer.id} at {target.id}, range {r}, {dice} dice hitting on {_clamp(t, acc)} or less"
     return Attack(firer.id, target.id, dice, _clamp(t, acc), text, [*mods, *dmods]), "", ""
+
+
+def indirect_problem(rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit) -> str:
+    """6.8: an unsuppressed own HQ on the board and an observer (a friendly unit with LOS to the target)."""
+    t = rs.tables
+    if target.hex is None:
+        return "no target"
+    if not any(
+        x.side == firer.side and is_on_board(x) and card(t, x).has("hq") and not x.status.get("suppressed")
+        for x in st.units.values()
+    ):
+        return "no unsuppressed HQ of yours on the board"
+    for x in st.units.values():
+        if (
+            x.side == firer.side
+            and x.id != firer.id
+            and is_on_board(x)
+            and x.hex is not None
+            and line_of_sight(st.board, rs.policy, x.hex, target.hex, rs.smoke(st)).visible
+        ):
+            return ""
+    return "no friendly unit sees the target (observer)"
 
 
 def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) -> tuple[Attack | None, str, str]:

@@ -17,7 +17,7 @@ from engine.state import GameState, Outcome, Unit
 
 from .combat import Attack, apply_hits, bravery_test, ranged_attack, recovery_test, roll_attack, structure_attack
 from .model import card, enemies_in_hex, is_on_board, losses
-from .sight import attack_side, facing_of, in_field_of_fire, side_of_entry
+from .sight import attack_side, facing_of, in_field_of_fire, line_of_sight, side_of_entry
 
 if TYPE_CHECKING:
     from .ruleset import ArtOfTactic
@@ -44,16 +44,46 @@ def start_round(rs: ArtOfTactic, tr: Transition) -> None:
     """ROUND_START (2.2, 2.9): reset defence and per-round flags, mark the flag of suppressed units."""
     st = tr.state
     for u in st.units.values():
-        for key in ("absorbed", "pending", "defend", "fof", "bonus", "bonus_from", "entered_from"):
+        for key in ("absorbed", "pending", "defend", "fof", "bonus", "bonus_from", "entered_from", "adjust_used"):
             u.status.pop(key, None)
         if u.status.get("suppressed") and u.steps > 0:
             u.status["flag"] = True
+        u.status.pop("no_order", None)
+        if is_on_board(u) and u.hex is not None and st.board.label(u.hex) in st.data.get("smoke", {}):
+            u.status["no_order"] = True  # 3.9: no order in the round after smoke
+    _reinforcements(rs, tr)
     st.phase = "planning"
     st.data["orders"] = {side: {} for side in st.sides}
     st.data["committed"] = []
     st.data.pop("active", None)
     st.to_act = rs.tables.sides[0]
     tr.emit("round", f"Round {st.turn} of {st.data['rounds']}: Planning Phase (rule 2.3)", round=st.turn)
+
+
+def _reinforcements(rs: ArtOfTactic, tr: Transition) -> None:
+    """11.1: units due this round enter at the first of their entry hexes that holds no enemy and has room
+    (4.9); a unit that finds none waits for the next round (PROPOSED reading)."""
+    st = tr.state
+    t = rs.tables
+    lim = t.rules["stacking"]
+    for u in st.units.values():
+        due = u.status.get("arrives")
+        if due is None or int(due) > st.turn or u.steps <= 0:
+            continue
+        veh = t.is_vehicle(card(t, u).type)
+        for label in u.status.get("entry", []):
+            h = st.board.parse(label)
+            here = [x for x in st.units.values() if is_on_board(x) and x.hex == h]
+            same = [x for x in here if x.side == u.side and t.is_vehicle(card(t, x).type) == veh]
+            if any(x.side != u.side for x in here) or len(same) >= int(
+                lim["vehicles" if veh else "infantry_artillery"]
+            ):
+                continue
+            u.hex = h
+            u.status.pop("arrives")
+            u.status.pop("entry", None)
+            tr.emit("reinforcement", f"{u.id} arrives at {label} (rule 11.1)", unit=u.id, hex=label)
+            break
 
 
 def _reveal(rs: ArtOfTactic, tr: Transition) -> None:
@@ -166,6 +196,8 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
     hits: dict[str, int] = defaultdict(int)
     for attack, extra in planned:
         got, misses = roll_attack(tr, t, attack)
+        if got == 0 and kind == "fire" and _adjust_fire(rs, tr, attack):
+            got, misses = roll_attack(tr, t, attack)
         hits[attack.target] += got
         pool = attack.dice
         for x in extra:
@@ -206,6 +238,53 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
         if x.steps > 0 and not x.status.get("suppressed"):
             x.status["pending"] = True
     return lost
+
+
+def _adjust_fire(rs: ArtOfTactic, tr: Transition, attack: Attack) -> bool:
+    """9.11 Adjust fire: once a round an HQ on Defend (or Ambush), not suppressed, lets one artillery unit in its
+    command range reroll a fire test with no hit at a target the HQ sees (PROPOSED policy: always used)."""
+    st = tr.state
+    t = rs.tables
+    firer, target = st.units[attack.firer], st.units.get(attack.target)
+    if card(t, firer).type != "ART" or firer.hex is None or target is None or target.hex is None:
+        return False
+    for hq in st.units.values():
+        c = card(t, hq)
+        o = st.data["active"].get(hq.id) or {}
+        if (
+            hq.side != firer.side
+            or not c.has("adjust_fire")
+            or not is_on_board(hq)
+            or hq.hex is None
+            or hq.status.get("suppressed")
+            or hq.status.get("adjust_used")
+            or o.get("kind") not in ("defend", "ambush")
+            or distance(hq.hex, firer.hex) > c.command_range
+            or not line_of_sight(st.board, rs.policy, hq.hex, target.hex, rs.smoke(st)).visible
+        ):
+            continue
+        hq.status["adjust_used"] = True
+        tr.emit("adjust", f"{hq.id} adjusts {firer.id}'s fire: the fire test is rolled again (rule 9.11)", unit=hq.id)
+        return True
+    return False
+
+
+def _smoke(rs: ArtOfTactic, tr: Transition) -> None:
+    """3.9: smoke shells land after the step's fire; units caught in smoke lose their remaining orders."""
+    st = tr.state
+    placed: list[str] = []
+    for u, o in _ordered(rs, st, {"smoke"}):
+        if not _can_act(u) or int(u.status.get("smoke_ammo", 0)) < 1:
+            continue
+        u.status["smoke_ammo"] = int(u.status["smoke_ammo"]) - int(rs.tables.rules["ammo"]["smoke"])
+        for label in (o["hex"], o["second"]):
+            st.data["smoke"][label] = st.turn
+            placed.append(label)
+        tr.emit("smoke", f"{u.id} lays smoke on {o['hex']} and {o['second']} (rule 3.9)", unit=u.id)
+    for u in st.units.values():
+        if is_on_board(u) and u.hex is not None and st.board.label(u.hex) in placed and u.id in st.data["active"]:
+            st.data["active"].pop(u.id)
+            tr.emit("order", f"{u.id} is caught in smoke: its remaining orders are lost (rule 3.9)", unit=u.id)
 
 
 def _bravery_step(rs: ArtOfTactic, tr: Transition, n: int) -> None:
@@ -466,6 +545,25 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
             need = card(rs.tables, u).order("demolition", "boxes", 1)
             u.status["ongoing"] = {"kind": "demolition", "boxes": 0, "need": need, "hex": st.board.label(u.hex)}
             tr.emit("special", f"{u.id} places demolition charges at {st.board.label(u.hex)} (rule 9.8)", unit=u.id)
+    for u, o in _ordered(rs, st, {"merge"}):
+        other = st.units.get(o["partner"])
+        po = st.data["active"].get(o["partner"]) or {}
+        if other is None or not _can_act(u) or not _can_act(other) or po.get("partner") != u.id or u.steps <= 0:
+            if u.steps > 0 and other is not None and other.steps > 0:
+                tr.emit("order", f"{u.id}'s merge fails: {o['partner']} did not merge with it (rule 9.5)", unit=u.id)
+            continue
+        if other.hex != u.hex or u.steps + other.steps > card(rs.tables, u).size:
+            continue
+        keep, gone = sorted((u, other), key=lambda x: (-x.steps, x.id))  # PROPOSED: the larger unit stays
+        keep.steps += gone.steps
+        keep.status["ammo"] = min(
+            card(rs.tables, keep).ammo, int(keep.status["ammo"]) + int(gone.status.get("ammo", 0))
+        )
+        gone.steps = 0
+        gone.hex = None
+        gone.status["merged_into"] = keep.id
+        st.data["active"].pop(gone.id, None)
+        tr.emit("merge", f"{gone.id} merges into {keep.id}, now size {keep.steps} (rule 9.5)", unit=keep.id)
     for u, o in _ordered(rs, st, {"facing", "deploy", "withdraw"}):
         if not _can_act(u):
             continue
@@ -519,12 +617,17 @@ def _step10_movement(rs: ArtOfTactic, tr: Transition) -> None:
                 f"{u.id} dismounts from {tp.id} in {st.board.label(tp.hex) if tp.hex else '?'} (rule 4.6)",
                 unit=u.id,
             )
+    smoke = rs.smoke(st)
     paths: dict[str, list[Hex]] = {}
     firing: dict[str, Hex] = {}  # fire on the move: the unit fires on entering this hex (4.5)
     for u, o in _ordered(rs, st, {"cautious", "march", "fire_on_move"}):
         if u.steps <= 0 or u.hex is None or (u.status.get("suppressed") and not o.get("withdrawal")):
             continue
         paths[u.id] = [st.board.parse(h) for h in o["path"]]
+        if smoke & set(paths[u.id]):
+            tr.emit("move", f"{u.id} does not move: smoke lies on its path (rule 3.9)", unit=u.id)
+            paths.pop(u.id)
+            continue
         if o["kind"] == "fire_on_move":
             firing[u.id] = st.board.parse(o["fire_hex"])
         if o.get("withdrawal"):
@@ -720,6 +823,10 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
         else:
             for key in ("bound", "bound_to", "role"):
                 u.status.pop(key, None)
+    for label, placed_in in sorted(st.data.get("smoke", {}).items()):
+        if int(placed_in) < st.turn:
+            st.data["smoke"].pop(label)
+            tr.emit("smoke", f"the smoke on {label} clears (rule 3.9)", hex=label)
     _reconceal(rs, tr)
     _update_control(rs, st)
     st.data.pop("active", None)
@@ -791,8 +898,9 @@ def execute_round(rs: ArtOfTactic, tr: Transition) -> None:
     _step1_defend(rs, tr)
     _step(tr, 2, "Suppression fire", rs)
     _fire_step(rs, tr, "suppress")
-    _step(tr, 3, "Open fire", rs)
+    _step(tr, 3, "Open fire and smoke", rs)
     _fire_step(rs, tr, "fire")
+    _smoke(rs, tr)
     _bravery_step(rs, tr, 4)
     _step(tr, 5, "Air (no aircraft in play)", rs)
     _step6_assault(rs, tr)

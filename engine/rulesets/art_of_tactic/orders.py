@@ -38,6 +38,8 @@ VERBS: dict[str, str] = {
     "facing": "facing UNIT HEX: change the field of fire to face HEX (9.4)",
     "deploy": "deploy UNIT HEX: set up facing HEX (time boxes, 9.2)",
     "withdraw": "withdraw UNIT: limber up to move (time boxes, 9.3)",
+    "smoke": "smoke UNIT HEX SECOND-HEX: smoke shells on HEX and the adjacent SECOND-HEX, 1 smoke point (3.9)",
+    "merge": "merge UNIT OTHER: merge two units of the same card in one hex (give it to both) (9.5)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
     "demolish": "demolish UNIT: engineers blow up the bridge in their hex (time boxes, once a game) (9.8)",
     "cancel": "cancel UNIT: take back the order given to UNIT this Planning Phase (2.3)",
@@ -52,7 +54,7 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold",
          "defend": "defend", "assault": "assault", "mount": "mount", "dismount": "dismount",
          "facing": "facing", "deploy": "deploy", "withdraw": "withdraw",
-         "unwire": "remove_wire", "demolish": "demolition"}  # fmt: skip
+         "unwire": "remove_wire", "demolish": "demolition", "smoke": "smoke", "merge": "merge"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -64,7 +66,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
         raise InvalidActionError(f"unknown verb {a.verb!r}: art_of_tactic knows {', '.join(sorted(VERBS))}")
     n = len(a.args)
     need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 1), "dismount": (1, 1),
-            "demolish": (1, 1), "unwire": (2, 2),
+            "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 2),
             "defend": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -91,6 +93,8 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[2:])
     if a.verb in ("defend", "facing", "deploy", "unwire"):
         return [a.args[1]]
+    if a.verb == "smoke":
+        return [a.args[1], a.args[2]]
     if a.verb == "fire" and is_label(a.args[1]):
         return [a.args[1]]
     return []
@@ -108,6 +112,10 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["target"] = a.args[1]
     elif a.verb == "unwire":
         o["hex"] = a.args[1]
+    elif a.verb == "smoke":
+        o["hex"], o["second"] = a.args[1], a.args[2]
+    elif a.verb == "merge":
+        o["partner"] = a.args[1]
     elif a.verb == "assault":
         o["target"] = a.args[1]
         o["path"] = list(a.args[2:])
@@ -258,6 +266,44 @@ def _check_demolish(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
         raise refuse(f"{u.id} has used its one demolition charge", "9.8")
 
 
+def _check_smoke(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """3.9: a smoke point, the target hex on the range chart and in the field of fire, an observer, and a second
+    hex next to the target hex."""
+    assert u.hex is not None
+    from .combat import accuracy_at  # noqa: PLC0415
+    from .sight import in_field_of_fire  # noqa: PLC0415
+
+    if int(u.status.get("smoke_ammo", 0)) < 1:
+        raise refuse(f"{u.id} has no smoke shells left", "3.9")
+    h, second = st.board.parse(a.args[1]), st.board.parse(a.args[2])
+    if second not in h.neighbours():
+        raise refuse(f"the second smoke hex {a.args[2]} must be next to {a.args[1]}", "3.9")
+    acc, _ = accuracy_at(rs, st, u, h)
+    if acc is None:
+        raise refuse(f"{a.args[1]} is out of {u.id}'s range chart (or an X field)", "3.9")
+    if rs.has_fof(u) and not in_field_of_fire(u.hex, int(u.status["facing"]), h):
+        raise refuse(f"{a.args[1]} is outside {u.id}'s field of fire", "3.9")
+    if not any(
+        x.side == u.side and is_on_board(x) and x.hex is not None
+        and line_of_sight(st.board, rs.policy, x.hex, h, rs.smoke(st)).visible
+        for x in st.units.values()
+    ):  # fmt: skip
+        raise refuse(f"no friendly unit sees {a.args[1]} (smoke needs an observer)", "3.9")
+
+
+def _check_merge(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    other = st.units.get(a.args[1])
+    if other is None or other.id == u.id or other.side != u.side or not is_on_board(other) or other.hex != u.hex:
+        raise refuse(f"{a.args[1]} is not a friendly unit in {u.id}'s hex", "9.5")
+    if other.type != u.type:
+        raise refuse(f"only units of the same card may merge ({u.type} and {other.type})", "9.5")
+    size = card(rs.tables, u).size
+    if u.steps + other.steps > size:
+        raise refuse(f"{u.steps} + {other.steps} exceeds the initial size {size}", "9.5")
+    if other.status.get("flag") or other.status.get("bound") or u.status.get("bound"):
+        raise refuse("both units must be able to receive orders (not suppressed, not bound)", "9.5")
+
+
 def _check_withdraw(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     if not u.status.get("deployed"):
         raise refuse(f"{u.id} is not deployed", "9.3")
@@ -388,6 +434,8 @@ _CHECKS = {
     "deploy": _check_facing,
     "withdraw": _check_withdraw,
     "remove_wire": _check_unwire,
+    "smoke": _check_smoke,
+    "merge": _check_merge,
     "demolition": _check_demolish,
     "cautious": _check_move,
     "march": _check_move,
@@ -429,6 +477,15 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
                 yield Action("unwire", (uid, label(n)))
     if c.can_order("demolition"):
         yield Action("demolish", (uid,))
+    if c.can_order("merge"):
+        for x in side_units(st, u.side):
+            if x.id != uid and x.hex == u.hex and x.type == u.type:
+                yield Action("merge", (uid, x.id))
+    if c.can_order("smoke") and int(u.status.get("smoke_ammo", 0)) > 0:
+        for e in enemies:
+            if e.hex is not None:
+                second = min(n for n in e.hex.neighbours() if n in st.board.cells)
+                yield Action("smoke", (uid, label(e.hex), label(second)))
     if u.status.get("bound"):
         for e in enemies_in_hex(st, u):
             yield Action("assault", (uid, e.id))

@@ -69,6 +69,10 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
                 add(f"{where}.hex", f"a passenger stands in its transport's hex ({tp.id})")
         elif u.hex is None and u.arrives is None:
             add(where, "expected hex, arrives or status.aboard")
+        if u.arrives is not None and u.arrives > 1 and not u.entry and u.hex is None:
+            add(f"{where}.entry", "a reinforcement needs entry hexes (or a hex)")
+        if u.arrives is not None and u.arrives > sc.turns:
+            add(f"{where}.arrives", f"arrives in round {u.arrives}, after the last round ({sc.turns})")
         if c.field_of_fire and u.hex is not None and f is None:
             add(f"{where}.status.facing", f"{u.type} has a field of fire: give its facing hex (rule 5.5)")
     # Transport capacity (4.6) and stacking (4.9).
@@ -83,7 +87,7 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
             add(f"units ({tid})", f"{tid} carries size {n}, more than its size (rule 4.6)")
     stacks: dict[tuple[str, str, bool], int] = {}
     for u in sc.units:
-        if u.hex is None or u.status.get("aboard") is not None:
+        if u.hex is None or u.status.get("aboard") is not None or (u.arrives or 1) > 1:
             continue
         veh = t.is_vehicle(t.units[u.type].type)
         stack = (u.side, hex_label(u.hex), veh)
@@ -94,8 +98,9 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
             add(
                 "units", f"{side} stacks {n} {'vehicle' if veh else 'infantry'} units in {label}, over {lim} (rule 4.9)"
             )
-    for label in {hex_label(u.hex) for u in sc.units if u.hex is not None}:
-        if len({u.side for u in sc.units if u.hex is not None and hex_label(u.hex) == label}) > 1:
+    placed = [u for u in sc.units if u.hex is not None and (u.arrives or 1) <= 1]
+    for label in {hex_label(u.hex) for u in placed if u.hex is not None}:
+        if len({u.side for u in placed if u.hex is not None and hex_label(u.hex) == label}) > 1:
             add("units", f"units of both sides share {label} (rule 4.9)")
     for i, item in enumerate(sc.raw.get("structures", [])):
         where = f"structures[{i}]"
@@ -159,6 +164,8 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
     for spec in sc.units:
         c = t.units[spec.type]
         st: dict[str, Any] = {"ammo": int(spec.status.get("ammo", c.ammo))}
+        if c.smoke:
+            st["smoke_ammo"] = c.smoke
         if c.has("concealment"):
             st["concealed"] = bool(spec.status.get("concealed", True))  # 9.11: starts concealed
         if c.can_order("deploy"):
@@ -170,7 +177,12 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
         if spec.status.get("entrenched"):
             st["entrenched"] = True
         steps = spec.steps if spec.steps is not None else c.size
-        units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, steps, spec.formation, st)
+        where = spec.hex
+        if (spec.arrives is not None and spec.arrives > 1) or spec.hex is None:
+            st["arrives"] = int(spec.arrives or 1)
+            st["entry"] = [board.label(h) for h in (spec.entry or ((spec.hex,) if spec.hex is not None else ()))]
+            where = None
+        units[spec.id] = Unit(spec.id, spec.type, spec.side, where, steps, spec.formation, st)
     for spec in sc.units:
         a = spec.status.get("aboard")
         if a is not None:

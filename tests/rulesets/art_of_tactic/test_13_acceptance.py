@@ -438,3 +438,76 @@ def test_9_8_demolition_charges_and_the_p2_draw_rule() -> None:
 
 def engine_p2():  # type: ignore[no-untyped-def]
     return engine.load_scenario("art_of_tactic", "p2-die-bruecke")
+
+
+def test_ex09_9_5_merge() -> None:
+    sc = scenario([("sov-2", "SU-INF", "0505"), ("sov-4", "SU-INF", "0505"), ("ger-hq", "DE-HQ", "0101")],
+                  terrain={"0505": "v"})  # fmt: skip
+    g = game(sc)
+    g.state.units["sov-2"].steps = 3
+    g.state.units["sov-4"].steps = 2
+    play_round(g, [], ["merge sov-2 sov-4", "merge sov-4 sov-2"])
+    two, four = g.state.units["sov-2"], g.state.units["sov-4"]
+    assert two.steps == 5 and four.steps == 0 and four.hex is None
+    assert ruleset().tables.units["SU-INF"].bravery == 8 and two.steps == 5  # full strength: bravery back to 8
+
+
+def test_ex09_9_5_merge_over_the_initial_size_is_illegal() -> None:
+    sc = scenario([("sov-2", "SU-INF", "0505"), ("sov-4", "SU-INF", "0505"), ("ger-hq", "DE-HQ", "0101")])
+    g = game(sc)
+    g.state.units["sov-2"].steps = 4
+    g.state.units["sov-4"].steps = 2
+    g.apply("commit", side="german")
+    assert "rule 9.5" in refusal(g, "merge sov-2 sov-4", "soviet")
+
+
+def test_dr02_3_9_smoke() -> None:
+    sc = scenario([("ger-mor", "DE-MOR", "0303", {"facing": "0403"}), ("ger-inf", "DE-INF", "0304"),
+                   ("sov-inf", "SU-INF", "0505"), ("sov-mg", "SU-MG", "0506", {"facing": "0406"})])  # fmt: skip
+    g = game(sc)
+    play_round(g, ["smoke ger-mor 0505 0506"], ["move sov-inf 0605"])
+    st = g.state
+    assert st.data["smoke"] == {"0505": 1, "0506": 1}
+    assert st.units["sov-inf"].hex == P("0505"), "caught in smoke: its move is lost"
+    assert st.units["ger-mor"].status["smoke_ammo"] == 1
+    assert not line_of_sight(g.board, ruleset().policy, P("0304"), P("0706"), ruleset().smoke(st)).visible
+    g.apply("commit", side="german")
+    assert "rule 3.9" in refusal(g, "hold sov-inf", "soviet")
+    g.apply("commit", side="soviet")
+    assert g.state.data["smoke"] == {}, "removed at the end of the following round"
+
+
+def test_6_8_indirect_fire_needs_an_hq_and_an_observer() -> None:
+    units = [("ger-mor", "DE-MOR", "0303", {"facing": "0403"}), ("ger-inf", "DE-INF", "0605"),
+             ("sov-inf", "SU-INF", "0505")]  # fmt: skip
+    terrain = {"0404": "W"}  # blocks the mortar's view of 0505
+    g = game(scenario(units, terrain=terrain))
+    assert not line_of_sight(g.board, ruleset().policy, P("0303"), P("0505")).visible
+    assert "no unsuppressed HQ" in refusal(g, "fire ger-mor sov-inf", "german")
+    g = game(scenario([*units, ("ger-hq", "DE-HQ", "0101")], terrain=terrain), [6] * 6)
+    events = play_round(g, ["fire ger-mor sov-inf"], [])
+    assert [len(d) for _, d in rolls(events)] == [6], "INF row 8 dice − indirect penalty 2"
+
+
+def test_9_11_adjust_fire_rerolls_a_miss() -> None:
+    units = [("ger-mor", "DE-MOR", "0303", {"facing": "0403"}), ("ger-hq", "DE-HQ", "0304"),
+             ("sov-inf", "SU-INF", "0505")]  # fmt: skip
+    g = game(scenario(units), [6] * 8 + [6] * 8)
+    events = play_round(g, ["fire ger-mor sov-inf", "defend ger-hq 0404 1"], [])
+    assert [len(d) for p, d in rolls(events) if "open fire" in p] == [8, 8]
+    assert any("adjusts" in t for t in event_texts(events))
+
+
+def test_11_1_reinforcements_enter_in_their_round() -> None:
+    sc = scenario([("ger-hq", "DE-HQ", "0101"), ("sov-hq", "SU-HQ", "1010")])
+    text = sc.text.replace(
+        "[victory]",
+        '[[units]]\nid = "ger-pz"\ntype = "DE-PZ2"\nside = "german"\narrives = 2\nentry = "0105 0106"\n\n[victory]',
+    )
+    from engine.scenario import parse_scenario  # noqa: PLC0415
+
+    sc2 = parse_scenario(text, "test.toml", map_text=sc.map.text, map_file="blank.map")
+    g = game(sc2)
+    assert g.state.units["ger-pz"].hex is None
+    play_round(g, [], [])
+    assert g.state.units["ger-pz"].hex == P("0105")

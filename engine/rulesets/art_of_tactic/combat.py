@@ -78,7 +78,7 @@ def _clamp(tables: Tables, a: int) -> int:
 
 
 def ranged_attack(
-    rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit, purpose: str, kind: str
+    rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit, purpose: str, kind: str, at: Hex | None = None
 ) -> tuple[Attack | None, str, str]:
     """A fire test of ``firer`` at ``target`` now, or None with the reason and rule.
 
@@ -88,6 +88,7 @@ def ranged_attack(
     c = card(t, firer)
     if firer.hex is None or target.hex is None or not is_on_board(target):
         return None, "the target is no longer on the board", "3.8"
+    where = at if at is not None else target.hex  # ambush fire measures to a hex of the planned path (3.11)
     if in_close_combat(st, target):
         return None, f"{target.id} is in close combat and cannot be fired at", "7.3"
     row = t.target_row(t.units[target.type].type)
@@ -96,17 +97,17 @@ def ranged_attack(
     base = c.dice(row, losses(t, firer))
     if base is None or base == 0:
         return None, f"{firer.id} cannot attack {row} units (not a target type on its card)", "3.1"
-    for h, who in ((firer.hex, firer.id), (target.hex, target.id)):
+    for h, who in ((firer.hex, firer.id), (where, target.id)):
         tc = t.terrain[st.board.terrain(h)]
         if tc.no_normal_fire:
             return None, f"{who} stands in {tc.name}: no normal attacks into or out of woods", "10.5"
-    acc, mods = accuracy_at(rs, st, firer, target.hex)
-    r = distance(firer.hex, target.hex)
+    acc, mods = accuracy_at(rs, st, firer, where)
+    r = distance(firer.hex, where)
     if acc is None:
         return None, f"{target.id} at range {r} is out of {firer.id}'s range chart (or an X field)", "6.2"
-    if rs.has_fof(firer) and not in_field_of_fire(firer.hex, int(firer.status["facing"]), target.hex):
-        return None, f"{target.id} at {st.board.label(target.hex)} is outside {firer.id}'s field of fire", "5.5"
-    los = line_of_sight(st.board, rs.policy, firer.hex, target.hex, rs.smoke(st))
+    if rs.has_fof(firer) and not in_field_of_fire(firer.hex, int(firer.status["facing"]), where):
+        return None, f"{target.id} at {st.board.label(where)} is outside {firer.id}'s field of fire", "5.5"
+    los = line_of_sight(st.board, rs.policy, firer.hex, where, rs.smoke(st))
     dice = base
     dmods: list[Modifier] = []
     if not los.visible:

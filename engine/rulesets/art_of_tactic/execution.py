@@ -44,7 +44,17 @@ def start_round(rs: ArtOfTactic, tr: Transition) -> None:
     """ROUND_START (2.2, 2.9): reset defence and per-round flags, mark the flag of suppressed units."""
     st = tr.state
     for u in st.units.values():
-        for key in ("absorbed", "pending", "defend", "fof", "bonus", "bonus_from", "entered_from", "adjust_used"):
+        for key in (
+            "absorbed",
+            "pending",
+            "defend",
+            "fof",
+            "bonus",
+            "bonus_from",
+            "entered_from",
+            "adjust_used",
+            "ambush",
+        ):
             u.status.pop(key, None)
         if u.status.get("suppressed") and u.steps > 0:
             u.status["flag"] = True
@@ -86,6 +96,22 @@ def _reinforcements(rs: ArtOfTactic, tr: Transition) -> None:
             break
 
 
+def _unhide(st: GameState, tr: Transition, u: Unit, why: str) -> None:
+    u.status.pop("hidden", None)
+    where = st.board.label(u.hex) if u.hex is not None else "?"
+    st.data.setdefault("last_seen", {}).pop(u.id, None)
+    tr.emit("revealed", f"{u.id} is revealed at {where}: {why}", unit=u.id, hex=where)
+
+
+def _hide(st: GameState, tr: Transition, u: Unit) -> None:
+    """3.11: the model leaves the board; the opponent keeps a "last seen" marker."""
+    if u.status.get("hidden") or u.hex is None:
+        return
+    u.status["hidden"] = True
+    st.data.setdefault("last_seen", {})[u.id] = st.board.label(u.hex)
+    tr.emit("hidden", f"{u.id} is hidden in ambush (rule 3.11)", unit=u.id)
+
+
 def _reveal(rs: ArtOfTactic, tr: Transition) -> None:
     """REVEAL (2.4): every order becomes public; a new order replaces a time-box order in progress (2.7)."""
     st = tr.state
@@ -99,7 +125,11 @@ def _reveal(rs: ArtOfTactic, tr: Transition) -> None:
             if u.status.get("ongoing") and u.status["ongoing"]["kind"] != o["kind"]:
                 tr.emit("order", f"{uid} abandons its {u.status['ongoing']['kind']} in progress (rule 2.7)", unit=uid)
                 u.status.pop("ongoing")
-            tr.emit("order", f"{side} order: {o['notation']}", unit=uid, side=side, order=o["notation"])
+            if o["kind"] == "ambush":  # 3.11 PROPOSED: the opponent learns only "unit N: Ambush"
+                tr.emit("order", f"{side} order: {uid}: Ambush", unit=uid, side=side)
+                tr.emit("order", f"your order: {o['notation']}", visible_to=[side], unit=uid)
+            else:
+                tr.emit("order", f"{side} order: {o['notation']}", unit=uid, side=side, order=o["notation"])
     for u in st.units.values():
         ongoing = u.status.get("ongoing")
         if ongoing and u.id not in active and u.steps > 0:
@@ -107,6 +137,18 @@ def _reveal(rs: ArtOfTactic, tr: Transition) -> None:
         o = active.get(u.id)
         if o and o["kind"] in ("cautious", "march") and u.status.get("bound"):
             o["withdrawal"] = True
+        if u.status.get("hidden") and (o is None or o["kind"] != "ambush"):
+            _unhide(st, tr, u, "it does not carry out Ambush this round (rule 3.11)")
+        if o is None or o["kind"] != "ambush":
+            u.status.pop("ambush_rounds", None)
+        elif u.hex is not None:
+            c = card(rs.tables, u)
+            u.status["ambush_rounds"] = int(u.status.get("ambush_rounds", 0)) + 1
+            u.status["bonus"] = c.order("ambush", "bonus")
+            u.status["bonus_from"] = "Ambush"
+            u.status["fof"] = True
+            u.status["facing"] = facing_of(u.hex, st.board.parse(o["facing_hex"]))
+            u.status["ambush"] = {"range": int(o["range"])}
         if u.status.get("entrenched") and (o is None or o["kind"] != "defend"):
             u.status.pop("entrenched")
             tr.emit("order", f"{u.id} leaves its trench: it was not given Defend (rule 9.18.5)", unit=u.id)
@@ -522,6 +564,58 @@ def _close_combat(rs: ArtOfTactic, tr: Transition, h: Hex, assaulting: dict[str,
         u.status.pop("flanked", None)
 
 
+def _step8_ambush(rs: ArtOfTactic, tr: Transition) -> None:
+    """3.11: infantry and artillery on Ambush hide now; each hidden ambusher fires once (+1 die, 1 ammunition)
+    at one enemy whose movement path enters its field of fire within range and sight (G5: the planned path;
+    fixed policy: the nearest, then by id). A hit target tests at once; a failure cancels its move."""
+    st = tr.state
+    t = rs.tables
+    for u, _o in _ordered(rs, st, {"ambush"}):
+        if _can_act(u) and card(t, u).type in ("INF", "ART"):
+            _hide(st, tr, u)
+    movers = [
+        (x, o) for x, o in _ordered(rs, st, {"cautious", "march", "fire_on_move"}) if _can_act(x) or o.get("withdrawal")
+    ]
+    attacks: list[tuple[Unit, Attack]] = []
+    for u, o in _ordered(rs, st, {"ambush"}):
+        if not _can_act(u) or not u.status.get("hidden") or u.hex is None or int(u.status.get("ammo", 0)) < 1:
+            continue
+        limit = int(u.status.get("ambush", {}).get("range", o["range"]))
+        best: tuple[int, str, Hex] | None = None
+        for x, xo in movers:
+            if x.side == u.side or x.hex is None:
+                continue
+            for label in xo["path"]:
+                h = st.board.parse(label)
+                r = distance(u.hex, h)
+                if 1 <= r <= limit and in_field_of_fire(u.hex, int(u.status["facing"]), h):
+                    seen = line_of_sight(st.board, rs.policy, u.hex, h, rs.smoke(st)).visible
+                    if seen and (best is None or (r, x.id) < best[:2]):
+                        best = (r, x.id, h)
+                    break
+        if best is None:
+            continue
+        target = st.units[best[1]]
+        attack, _reason, _rule = ranged_attack(rs, st, u, target, "ambush fire", "ambush", at=best[2])
+        if attack is None:
+            continue
+        u.status["ammo"] = int(u.status["ammo"]) - int(t.rules["ammo"]["ambush"])
+        attacks.append((u, attack))
+    hits: dict[str, int] = defaultdict(int)
+    for _u, attack in attacks:
+        got, _ = roll_attack(tr, t, attack)
+        hits[attack.target] += got
+    for u, _attack in attacks:
+        _unhide(st, tr, u, "it fired from ambush (rule 3.11)")
+    for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
+        if hits[tid] <= 0:
+            continue
+        x = st.units[tid]
+        apply_hits(rs, tr, st, x, hits[tid], "ambush fire")
+        if x.steps > 0 and not bravery_test(rs, tr, st, x, "hit by ambush fire, rule 3.11"):
+            st.data["active"].pop(x.id, None)  # a failed test cancels the move, even a withdrawal
+
+
 def _step8_remove_wire(rs: ArtOfTactic, tr: Transition) -> None:
     """9.10: engineers in either hex of a wired hexside take the wire off in step 8."""
     st = tr.state
@@ -538,6 +632,10 @@ def _step8_remove_wire(rs: ArtOfTactic, tr: Transition) -> None:
 def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
     st = tr.state
     _step(tr, 9, "Special orders", rs)
+    for u, _o in _ordered(rs, st, {"ambush"}):
+        rounds = int(u.status.get("ambush_rounds", 0))
+        if _can_act(u) and card(rs.tables, u).type not in ("INF", "ART") and rounds >= 2:
+            _hide(st, tr, u)  # 3.11: vehicles take two rounds, hidden in step 9 of the second
     for u, _o in _ordered(rs, st, {"demolition"}):
         if not _can_act(u) or u.hex is None:
             continue
@@ -715,10 +813,16 @@ def reveal_adjacent(rs: ArtOfTactic, tr: Transition) -> None:
     """9.11, 3.11: a concealed HQ with an enemy unit next to it (or in its hex) is found."""
     st = tr.state
     for u in st.units.values():
-        if not u.status.get("concealed") or not is_on_board(u) or u.hex is None:
+        if not (u.status.get("concealed") or u.status.get("hidden")) or not is_on_board(u) or u.hex is None:
             continue
-        if any(e.side != u.side and is_on_board(e) and e.hex is not None and distance(e.hex, u.hex) <= 1
-               for e in st.units.values()):  # fmt: skip
+        if not any(
+            e.side != u.side and is_on_board(e) and e.hex is not None and distance(e.hex, u.hex) <= 1
+            for e in st.units.values()
+        ):
+            continue
+        if u.status.get("hidden"):
+            _unhide(st, tr, u, "an enemy unit is next to it (rule 3.11)")
+        if u.status.get("concealed"):
             u.status["concealed"] = False
             u.status["found_at"] = st.board.label(u.hex)
             tr.emit("revealed", f"{u.id} is found at {st.board.label(u.hex)} (rule 9.11)", unit=u.id)
@@ -905,7 +1009,8 @@ def execute_round(rs: ArtOfTactic, tr: Transition) -> None:
     _step(tr, 5, "Air (no aircraft in play)", rs)
     _step6_assault(rs, tr)
     _bravery_step(rs, tr, 7)
-    _step(tr, 8, "Ambush and wire removal (ambush not yet implemented)", rs)
+    _step(tr, 8, "Ambush and wire removal", rs)
+    _step8_ambush(rs, tr)
     _step8_remove_wire(rs, tr)
     _step9_special(rs, tr)
     _step10_movement(rs, tr)

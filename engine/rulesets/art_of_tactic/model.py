@@ -83,8 +83,9 @@ def has_field_of_fire(tables: Tables, u: Unit) -> bool:
 
 
 def visible_enemy(st: GameState, u: Unit) -> bool:
-    """True if ``u`` may be named as a target by the other side: on the board and not a concealed HQ (9.11)."""
-    return is_on_board(u) and not u.status.get("concealed")
+    """True if ``u`` may be named as a target by the other side: on the board, not hidden in Ambush (3.11) and
+    not a concealed HQ (9.11)."""
+    return is_on_board(u) and not u.status.get("concealed") and not u.status.get("hidden")
 
 
 def order_of(st: GameState, u: Unit) -> dict[str, Any] | None:

@@ -26,6 +26,7 @@ __all__ = ["ATTACK_ORDERS", "MOVE_ORDERS", "VERBS", "check_order", "iter_orders"
 
 VERBS: dict[str, str] = {
     "defend": "defend UNIT FACING-HEX RANGE: guard the field of fire up to RANGE, fire once at a mover (3.6)",
+    "ambush": "ambush UNIT FACING-HEX RANGE: hide and fire once at a mover entering the field of fire (3.11)",
     "suppress": "suppress UNIT TARGET: suppression fire, 3 ammunition, firepower × 1.5 (3.7)",
     "fire": "fire UNIT TARGET: open fire, 1 ammunition (3.8)",
     "move": "move UNIT HEX...: cautious movement along the written path, with its defence bonus (4.2)",
@@ -54,7 +55,8 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold",
          "defend": "defend", "assault": "assault", "mount": "mount", "dismount": "dismount",
          "facing": "facing", "deploy": "deploy", "withdraw": "withdraw",
-         "unwire": "remove_wire", "demolish": "demolition", "smoke": "smoke", "merge": "merge"}  # fmt: skip
+         "unwire": "remove_wire", "demolish": "demolition", "smoke": "smoke", "merge": "merge",
+         "ambush": "ambush"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -68,7 +70,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
     need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 1), "dismount": (1, 1),
             "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 2),
-            "defend": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
+            "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
     if not need[0] <= n <= need[1]:
         raise InvalidActionError(f"{a.verb}: wrong number of arguments; usage: {VERBS[a.verb]}")
@@ -79,8 +81,8 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             st.board.parse(h)
         except ValueError as err:
             raise InvalidActionError(f"{a.verb}: {err}") from None
-    if a.verb == "defend" and not a.args[2].isdigit():
-        raise InvalidActionError(f"defend: the range must be a number of hexes, got {a.args[2]!r}")
+    if a.verb in ("defend", "ambush") and not a.args[2].isdigit():
+        raise InvalidActionError(f"{a.verb}: the range must be a number of hexes, got {a.args[2]!r}")
     return a
 
 
@@ -91,7 +93,7 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[1:])
     if a.verb == "assault":
         return list(a.args[2:])
-    if a.verb in ("defend", "facing", "deploy", "unwire"):
+    if a.verb in ("defend", "ambush", "facing", "deploy", "unwire"):
         return [a.args[1]]
     if a.verb == "smoke":
         return [a.args[1], a.args[2]]
@@ -127,7 +129,7 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["transport"] = a.args[1]
     elif a.verb in ("facing", "deploy"):
         o["facing_hex"] = a.args[1]
-    elif a.verb == "defend":
+    elif a.verb in ("defend", "ambush"):
         o["facing_hex"] = a.args[1]
         o["range"] = int(a.args[2])
     return o
@@ -229,6 +231,16 @@ def _check_fire(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     attack, reason, rule = ranged_attack(rs, st, u, t, a.verb, kind)
     if attack is None:
         raise refuse(f"{u.id} cannot {a.verb} at {t.id}: {reason}", rule)
+
+
+def _check_ambush(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """3.11: the terrain of the unit's hex must allow Ambush for its type."""
+    assert u.hex is not None
+    tc = rs.tables.terrain[st.board.terrain(u.hex)]
+    ctype = card(rs.tables, u).type
+    if ctype not in tc.ambush:
+        raise refuse(f"{u.id} ({ctype}) may not be given Ambush in {tc.name}", "3.11")
+    _check_defend(rs, st, u, a)
 
 
 def _check_defend(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
@@ -430,6 +442,7 @@ _CHECKS = {
     "fire": _check_fire,
     "suppress": _check_fire,
     "defend": _check_defend,
+    "ambush": _check_ambush,
     "facing": _check_facing,
     "deploy": _check_facing,
     "withdraw": _check_withdraw,
@@ -458,11 +471,12 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
     label = st.board.label
     obstacles = rs.obstacles(st)
     neighbours = [n for n in u.hex.neighbours() if n in st.board.cells]
-    if c.can_order("defend"):
-        top = max(c.max_range, 1)
-        for n in neighbours:
-            for r in range(1, top + 1):
-                yield Action("defend", (uid, label(n), str(r)))
+    for verb in ("defend", "ambush"):
+        if c.can_order(verb):
+            top = max(c.max_range, 1)
+            for n in neighbours:
+                for r in range(1, top + 1):
+                    yield Action(verb, (uid, label(n), str(r)))
     for verb in ("fire", "suppress"):
         if c.can_order(verb):
             for e in enemies:

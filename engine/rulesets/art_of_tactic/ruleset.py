@@ -180,6 +180,11 @@ class ArtOfTactic(Ruleset):
         sheets = v.data.get("orders")
         if isinstance(sheets, dict):
             v.data["orders"] = {s: (o if s == side else {}) for s, o in sheets.items()}
+        # 3.11: hidden enemy units are off the board for the opponent; "last seen" markers stay public.
+        for u in v.units.values():
+            if u.side != side and u.status.get("hidden"):
+                u.hex = None
+                u.status = {"hidden": True}
         return v
 
     # --- Maps -------------------------------------------------------------------------------------------

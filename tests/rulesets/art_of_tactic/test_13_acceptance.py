@@ -511,3 +511,59 @@ def test_11_1_reinforcements_enter_in_their_round() -> None:
     assert g.state.units["ger-pz"].hex is None
     play_round(g, [], [])
     assert g.state.units["ger-pz"].hex == P("0105")
+
+
+# --- Ambush (3.11) -------------------------------------------------------------------------------------
+
+
+def test_3_11_ambush_terrain_limits() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0505"), ("ger-pz", "DE-PZ2", "0303"), ("sov-hq", "SU-HQ", "1010")],
+                  terrain={"0303": "b"})  # fmt: skip
+    g = game(sc)
+    assert "rule 3.11" in refusal(g, "ambush ger-inf 0504 2", "german"), "nobody in a plain hex"
+    assert "rule 3.11" in refusal(g, "ambush ger-pz 0302 2", "german"), "bushes: infantry and artillery only"
+
+
+def test_3_11_ambush_hides_and_fires_at_a_planned_mover() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0505"), ("sov-inf", "SU-INF", "0502")], terrain={"0505": "b"})
+    g = game(sc, [1, 1] + [6] * 9 + [6, 6])
+    events = play_round(g, ["ambush ger-inf 0504 2"], ["move sov-inf 0503"])
+    texts = event_texts(events)
+    assert "german order: ger-inf: Ambush" in texts, "the opponent learns only that unit N is on Ambush"
+    shots = rolls(events)
+    assert "ambush fire" in shots[0][0] and len(shots[0][1]) == 11, "INF row 10 dice + 1"
+    sov = g.state.units["sov-inf"]
+    assert sov.status["suppressed"] and sov.hex == P("0502"), "the failed test cancels its move"
+    assert not g.state.units["ger-inf"].status.get("hidden"), "an ambusher that fires is revealed"
+
+
+def test_3_11_hidden_units_are_off_the_opponents_view_and_cannot_be_targeted() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0505"), ("sov-inf", "SU-INF", "0802")], terrain={"0505": "b"})
+    g = game(sc)
+    play_round(g, ["ambush ger-inf 0504 2"], [])
+    assert g.state.units["ger-inf"].status["hidden"]
+    assert g.view("soviet").units["ger-inf"].hex is None
+    assert g.state.data["last_seen"] == {"ger-inf": "0505"}
+    g.apply("ambush ger-inf 0504 2", side="german")
+    g.apply("commit", side="german")
+    assert "fire sov-inf ger-inf" not in [str(a) for a in g.legal_actions()]
+
+
+def test_dr13_3_11_moving_into_a_hidden_unit_stops_next_to_it() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0505"), ("sov-pz", "SU-T26", "0507")], terrain={"0505": "b"})
+    g = game(sc)
+    play_round(g, ["ambush ger-inf 0504 1"], [])
+    assert g.state.units["ger-inf"].status["hidden"]
+    play_round(g, ["ambush ger-inf 0504 1"], ["move sov-pz 0506 0505"])
+    assert g.state.units["sov-pz"].hex == P("0506")
+    assert not g.state.units["ger-inf"].status.get("hidden"), "revealed by the adjacent enemy"
+
+
+def test_dr14_3_11_vehicles_hide_in_step_9_of_the_second_round() -> None:
+    sc = scenario([("ger-pz", "DE-PZ2", "0505"), ("sov-hq", "SU-HQ", "1010")], terrain={"0505": "l"})
+    g = game(sc)
+    play_round(g, ["ambush ger-pz 0504 2"], [])
+    assert not g.state.units["ger-pz"].status.get("hidden")
+    events = play_round(g, ["ambush ger-pz 0504 2"], [])
+    hid = next(i for i, e in enumerate(events) if e.kind == "hidden")
+    assert [e.data["step"] for e in events[:hid] if e.kind == "step"][-1] == 9

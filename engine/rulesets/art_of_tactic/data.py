@@ -63,6 +63,7 @@ class UnitCard:
     indirect_penalty: int = 0
     adjacent_firepower: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     optional: bool = False
+    mine_cost: int = 0
 
     @property
     def max_range(self) -> int:
@@ -232,6 +233,7 @@ def _card(code: str, raw: Mapping[str, Any], rules: Mapping[str, Any]) -> UnitCa
         indirect_penalty=_int(file, f"{where}.indirect_penalty", raw.get("indirect_penalty", 0)),
         adjacent_firepower=adj,
         optional=bool(raw.get("optional", False)),
+        mine_cost=_int(file, f"{where}.mine_cost", raw.get("mine_cost", 0)),
     )
 
 

@@ -34,7 +34,7 @@ class ArtOfTactic(Ruleset):
     title = "Art of Tactic — Barbarossa 1941"
     version = "1"
     verbs: ClassVar[Mapping[str, str]] = orders.VERBS
-    scenario_keys = frozenset({"control", "structures"})
+    scenario_keys = frozenset({"control", "structures", "purchase"})
 
     @cached_property
     def tables(self) -> Tables:

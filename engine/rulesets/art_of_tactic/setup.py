@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["check_scenario", "initial_state"]
 
-_STATUS_KEYS = {"facing", "deployed", "concealed", "aboard", "ammo", "suppressed", "entrenched"}
+_STATUS_KEYS = {"facing", "deployed", "concealed", "aboard", "ammo", "suppressed", "entrenched", "mines"}
 
 
 def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
@@ -125,6 +125,7 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
                 add(where, 'expected hex = "CCRR" and facing = "CCRR" (rule 9.18.5)')
         else:
             add(f"{where}.kind", f"expected wire, teeth or trench, got {kind!r}")
+    out.extend(Problem(file, where, msg) for where, msg in check_purchase(rs, sc))
     v = sc.raw.get("victory", {})
     if not isinstance(v, dict) or not v.get("hexes"):
         add("victory", "expected [victory] with hexes = the objectives (rule 11.2)")
@@ -133,6 +134,46 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
     control = sc.raw.get("control", {})
     if not isinstance(control, dict) or any(s not in ids for s in control):
         add("control", "expected [control.<side>] tables with columns = [first, last] and/or hexes")
+    return out
+
+
+def purchase_cost(rs: ArtOfTactic, sc: Scenario, side: str) -> int:
+    """Strength points a side's force and fortifications cost (12.2 errata costs, 11.1 fortification costs)."""
+    t = rs.tables
+    cost = sum(t.units[u.type].cost for u in sc.units if u.side == side)
+    cost += sum(t.units[u.type].mine_cost for u in sc.units if u.side == side and u.status.get("mines"))
+    for item in sc.raw.get("structures", []):
+        kind = {"teeth": "dragons_teeth"}.get(str(item.get("kind")), str(item.get("kind")))
+        if isinstance(item, dict) and item.get("side") == side and kind in t.fortifications:
+            cost += int(t.fortifications[kind]["cost"])
+    return cost
+
+
+def check_purchase(rs: ArtOfTactic, sc: Scenario) -> list[tuple[str, str]]:
+    """11.6: a purchased force keeps within its points, its copy limits and its required cards."""
+    out: list[tuple[str, str]] = []
+    for side, spec in dict(sc.raw.get("purchase", {})).items():
+        where = f"purchase.{side}"
+        if side not in sc.side_ids() or not isinstance(spec, dict):
+            out.append((where, "expected [purchase.<side>] with points"))
+            continue
+        points = int(spec.get("points", 0))
+        cost = purchase_cost(rs, sc, side)
+        if cost > points:
+            out.append((where, f"the {side} force costs {cost} strength points, more than its {points} (rule 11.6)"))
+        counts: dict[str, int] = {}
+        for u in sc.units:
+            if u.side == side:
+                counts[u.type] = counts.get(u.type, 0) + 1
+        limits = {**{k: int(spec.get("max_copies", 99)) for k in counts}, **dict(spec.get("limits", {}))}
+        for code, n in sorted(counts.items()):
+            if n > int(limits.get(code, 99)):
+                out.append((where, f"{n} copies of {code}, more than the {limits[code]} allowed (rule 11.6)"))
+            if rs.tables.units[code].optional and not spec.get("optional_allowed"):
+                out.append((where, f"{code} is optional: allowed only if both players agree (rule 11.6)"))
+        for code in spec.get("exactly_one", []):
+            if counts.get(code, 0) != 1:
+                out.append((where, f"the force must include exactly one {code} (rule 11.6)"))
     return out
 
 

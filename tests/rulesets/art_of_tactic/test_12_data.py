@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
+import engine
+from engine.errors import ScenarioError
 from engine.rulesets.art_of_tactic import RULESET, data
 from engine.rulesets.art_of_tactic.data import DataError, load_tables
+from engine.rulesets.art_of_tactic.setup import purchase_cost
 
 README = Path(RULESET.data_dir).parent / "README.md"
 
@@ -88,10 +91,6 @@ def test_every_verb_has_a_help_line_citing_a_rule() -> None:
 
 
 def test_ex23_11_6_purchase_validation_uses_the_errata_costs() -> None:
-    import engine
-    from engine.errors import ScenarioError
-    from engine.rulesets.art_of_tactic.setup import purchase_cost
-
     sc = engine.load_scenario("art_of_tactic", "p3-stuetzpunkt")
     assert purchase_cost(RULESET, sc, "german") == 207
     assert purchase_cost(RULESET, sc, "soviet") == 174  # units 145 + trenches 10 + wire 12 + dragon's teeth 7

@@ -344,7 +344,7 @@ def _stack_ok(rs: ArtOfTactic, st: GameState, u: Unit, end: Hex) -> None:
         raise refuse(f"{st.board.label(end)} would hold more than {lim['infantry_artillery']} infantry units", "4.9")
 
 
-def _check_fire_on_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+def _check_fire_on_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action, stacking: bool = True) -> None:
     """4.5: a target in LOS now, that the card may fire at; the firing hex is the start or on the path."""
     assert u.hex is not None
     t = _target(rs, st, u, a.args[1])
@@ -359,10 +359,10 @@ def _check_fire_on_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> N
     fire_hex = st.board.parse(a.args[2])
     if fire_hex != u.hex and a.args[2] not in a.args[3:]:
         raise refuse(f"the firing hex {a.args[2]} must be the start hex or a hex of the path", "4.5")
-    _check_move(rs, st, u, Action("firemove", (u.id, *a.args[3:])))
+    _check_move(rs, st, u, Action("firemove", (u.id, *a.args[3:])), stacking)
 
 
-def _check_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+def _check_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action, stacking: bool = True) -> None:
     assert u.hex is not None
     c = card(rs.tables, u)
     kind = _KIND[a.verb]
@@ -377,7 +377,8 @@ def _check_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
             raise refuse(f"{st.board.label(h)} holds {blockers[0].id}: only Assault may enter an enemy hex", "3.10")
         if blockers:
             raise refuse(f"{u.id} may withdraw only to a hex without enemy units", "7.8")
-    _stack_ok(rs, st, u, path[-1])
+    if stacking:
+        _stack_ok(rs, st, u, path[-1])
 
 
 def assault_route_problem(rs: ArtOfTactic, st: GameState, u: Unit, target: Unit, route: list[Hex]) -> None:
@@ -567,19 +568,71 @@ def _end_counts(rs: ArtOfTactic, st: GameState, side: str) -> dict[Hex, list[int
     return out
 
 
+def _signature(st: GameState) -> str:
+    """What the legal orders of a unit depend on, apart from the side's own order sheet."""
+    units = [(u.id, u.hex, u.steps, sorted(u.status.items())) for u in st.units.values()]
+    d = st.data
+    return repr((st.turn, st.viewer, units, d.get("smoke"), d.get("structures"), d.get("last_seen")))
+
+
+def _unit_orders(rs: ArtOfTactic, st: GameState, u: Unit) -> list[tuple[Action, Hex | None]]:
+    """A unit's legal orders before stacking, each with the hex its move ends in (None if it does not move)."""
+    out: list[tuple[Action, Hex | None]] = []
+    enemy_hexes = {e.hex for e in st.units.values() if e.side != u.side and visible_enemy(st, e)}
+    common: dict[str, bool] = {}
+    for a in _candidates(rs, st, u):
+        kind = _KIND[a.verb]
+        if kind not in common:
+            try:
+                _check_common(rs, st, u, a, kind)
+                common[kind] = True
+            except IllegalActionError:
+                common[kind] = False
+        if not common[kind]:
+            continue
+        if kind == "fire_on_move":
+            try:
+                _check_fire_on_move(rs, st, u, a, stacking=False)
+            except IllegalActionError:
+                continue
+            out.append((a, st.board.parse(a.args[-1])))
+            continue
+        if kind in ("cautious", "march") and not u.status.get("bound"):
+            path = [st.board.parse(h) for h in a.args[1:]]
+            if not any(h in enemy_hexes for h in path):
+                out.append((a, path[-1]))
+            continue
+        handler = _CHECKS.get(kind)
+        if handler is not None:
+            try:
+                handler(rs, st, u, a)
+            except IllegalActionError:
+                continue
+        out.append((a, None))
+    return out
+
+
 def iter_orders(rs: ArtOfTactic, st: GameState) -> Iterator[Action]:
     """Every legal planning action of the side to act, in a deterministic order.
 
     Generated paths are legal by construction (:func:`destinations`), so only what changes with the units
-    (enemies on the path, stacking at its end) is checked for them; every other candidate runs the full check.
+    (enemies on the path, stacking at its end) is checked for them. Orders never move units while a side
+    plans, so each unit's orders are kept (per board, for the latest position) and only stacking, which
+    depends on the orders already given, is checked again at each decision.
     """
     side = st.to_act
     assert side is not None
     t = rs.tables
     sheet = st.data["orders"].get(side, {})
-    enemy_hexes = {e.hex for e in st.units.values() if e.side != side and visible_enemy(st, e)}
     ends = _end_counts(rs, st, side)
     lim = t.rules["stacking"]
+    key = ("aot-legal", side, st.viewer)
+    sig = _signature(st)
+    slot = st.board.cache.get(key)
+    if slot is None or slot[0] != sig:
+        slot = (sig, {})
+        st.board.cache[key] = slot
+    per_unit: dict[str, list[tuple[Action, Hex | None]]] = slot[1]
     for u in st.units.values():
         if u.side != side or u.steps <= 0 or (u.hex is None and not u.status.get("carried_by")):
             continue
@@ -590,39 +643,14 @@ def iter_orders(rs: ArtOfTactic, st: GameState) -> Iterator[Action]:
             _unit_can_take_orders(rs, st, u, side)
         except IllegalActionError:
             continue
-        common: dict[str, bool] = {}
+        acts = per_unit.get(u.id)
+        if acts is None:
+            acts = _unit_orders(rs, st, u)
+            per_unit[u.id] = acts
         veh = t.is_vehicle(card(t, u).type)
-        for a in _candidates(rs, st, u):
-            kind = _KIND[a.verb]
-            if kind not in common:
-                try:
-                    _check_common(rs, st, u, a, kind)
-                    common[kind] = True
-                except IllegalActionError:
-                    common[kind] = False
-            if not common[kind]:
+        room = int(lim["vehicles" if veh else "infantry_artillery"])
+        for a, end in acts:
+            if end is not None and ends.get(end, [0, 0])[0 if veh else 1] + 1 > room:
                 continue
-            if kind == "fire_on_move":
-                try:
-                    _check_fire_on_move(rs, st, u, a)
-                except IllegalActionError:
-                    continue
-                yield a
-                continue
-            if kind in ("cautious", "march") and not u.status.get("bound"):
-                path = [st.board.parse(h) for h in a.args[1:]]
-                if any(h in enemy_hexes for h in path):
-                    continue
-                end = ends.get(path[-1], [0, 0])
-                if end[0 if veh else 1] + 1 > int(lim["vehicles" if veh else "infantry_artillery"]):
-                    continue
-                yield a
-                continue
-            handler = _CHECKS.get(kind)
-            if handler is not None:
-                try:
-                    handler(rs, st, u, a)
-                except IllegalActionError:
-                    continue
             yield a
     yield Action("commit", ())

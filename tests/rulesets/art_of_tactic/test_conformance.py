@@ -3,7 +3,7 @@
 Every legal action applies; no invariant breaks (sizes, positions on the map, stacking, ammunition, enemies
 sharing a hex only in close combat); ``replay(history)`` rebuilds the same state; and while a side plans, the
 other side's view holds none of its orders (2.3 hidden orders). ``make test`` plays
-``PLANSPIEL_AOT_PLAYOUTS`` seeds per scenario (default 6); ``make soak`` plays 1,000 each.
+``PLANSPIEL_AOT_PLAYOUTS`` seeds per scenario (default 3); ``make soak`` plays 1,000 each.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import engine
 from engine.rulesets.art_of_tactic.data import load_tables
 
 T = load_tables()
-QUICK = int(os.environ.get("PLANSPIEL_AOT_PLAYOUTS", "6"))
+QUICK = int(os.environ.get("PLANSPIEL_AOT_PLAYOUTS", "3"))
 SOAK = 1000
 SCENARIOS = engine.scenario_ids("art_of_tactic")
 

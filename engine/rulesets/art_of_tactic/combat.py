@@ -208,7 +208,8 @@ def defence_now(
     t = rs.tables
     c = card(t, u)
     mods: list[Modifier] = []
-    if u.status.get("ongoing", {}).get("kind") == "entrench":
+    order = (st.data.get("active") or {}).get(u.id) or {}
+    if u.status.get("ongoing", {}).get("kind") == "entrench" or order.get("kind") == "entrench":
         return 0, [Modifier(-c.defence, "entrenching: defence 0 (rule 6.3)")]
     if not u.status.get("suppressed"):
         bonus = int(u.status.get("bonus", 0))
@@ -254,10 +255,25 @@ def take_losses(tr: Transition, st: GameState, u: Unit, n: int, why: str) -> int
     n = min(n, u.steps)
     if n <= 0:
         return 0
+    before = u.steps
     u.steps -= n
     tr.emit("loss", f"{u.id} takes {n} loss{'es' if n != 1 else ''} ({why}); {u.steps} left", unit=u.id, losses=n)
+    _cargo_loss(tr, u, before, n)
     left = n
-    riders = [st.units[p] for p in u.status.get("carrying", [])]
+    everyone = [st.units[p] for p in u.status.get("carrying", [])]
+    riders = [p for p in everyone if not p.status.get("towed")]
+    for p in everyone:
+        if p.status.get("towed") and p.steps > 0:  # 9.9: the towed unit takes the same number of losses
+            k = min(n, p.steps)
+            p.steps -= k
+            tr.emit(
+                "loss", f"{p.id} towed by {u.id} takes {k} loss(es) (rule 9.9); {p.steps} left", unit=p.id, losses=k
+            )
+            if p.steps == 0:
+                p.status.pop("carried_by", None)
+                p.status.pop("towed", None)
+                p.hex = None
+                tr.emit("destroyed", f"{p.id} is destroyed while towed by {u.id}", unit=p.id)
     while left > 0 and any(p.steps > 0 for p in riders):
         for p in riders:  # PROPOSED reading: shared one at a time in id order (the owner's choice, 4.6)
             if left and p.steps > 0:
@@ -268,12 +284,30 @@ def take_losses(tr: Transition, st: GameState, u: Unit, n: int, why: str) -> int
                     p.status.pop("carried_by", None)
                     p.hex = None
                     tr.emit("destroyed", f"{p.id} is destroyed aboard {u.id}", unit=p.id)
-    u.status["carrying"] = [p.id for p in riders if p.steps > 0]
+    u.status["carrying"] = [p.id for p in everyone if p.steps > 0]
     if not u.status["carrying"]:
         u.status.pop("carrying")
     if u.steps <= 0:
         destroy(tr, st, u, why)
     return n
+
+
+def _cargo_loss(tr: Transition, u: Unit, size_before: int, n: int) -> None:
+    """9.16: per loss a transport loses its cargo per vehicle (ammunition + 2 per mine, divided by the size before
+    the loss, rounded up). PROPOSED policy for the owner's choice: ammunition first, then mines."""
+    ammo, mines = int(u.status.get("cargo_ammo", 0)), int(u.status.get("cargo_mines", 0))
+    if ammo + mines == 0 or size_before <= 0:
+        return
+    per = math.ceil((ammo + 2 * mines) / size_before)
+    lose = per * n
+    take = min(ammo, lose)
+    ammo -= take
+    lose -= take
+    while lose > 0 and mines > 0:
+        mines -= 1
+        lose -= 2
+    u.status["cargo_ammo"], u.status["cargo_mines"] = ammo, mines
+    tr.emit("cargo", f"{u.id} loses cargo: {ammo} ammunition and {mines} mines left (rule 9.16)", unit=u.id)
 
 
 def apply_hits(
@@ -379,11 +413,19 @@ def suppress(tr: Transition, st: GameState, u: Unit) -> None:
     if isinstance(active, dict) and u.id in active and not active[u.id].get("withdrawal"):
         active.pop(u.id)
     tr.emit("suppressed", f"{u.id} is suppressed: its orders are cancelled (rule 8.3)", unit=u.id)
-    for pid in u.status.get("carrying", []):
+    for pid in list(u.status.get("carrying", [])):
         p = st.units[pid]
         if not p.status.get("suppressed"):
             p.status["suppressed"] = True
             tr.emit("suppressed", f"{pid} aboard {u.id} is suppressed with it (rule 8.3)", unit=pid)
+        if p.status.get("towed"):  # 9.9: no longer towed; the model goes back on the board, not deployed
+            p.status.pop("towed")
+            p.status.pop("carried_by", None)
+            p.status["deployed"] = False
+            u.status["carrying"].remove(pid)
+            tr.emit("tow", f"{pid} is no longer towed and stands in {u.hex} (rule 9.9)", unit=pid)
+    if "carrying" in u.status and not u.status["carrying"]:
+        u.status.pop("carrying")
 
 
 def _binomial(n: int, p: Fraction) -> list[Fraction]:

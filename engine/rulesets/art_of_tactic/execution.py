@@ -632,6 +632,37 @@ def _step8_remove_wire(rs: ArtOfTactic, tr: Transition) -> None:
 def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
     st = tr.state
     _step(tr, 9, "Special orders", rs)
+    # Relocations first (9.1): "Take position" unhitches a towed unit, which then starts deploying (9.9).
+    for u, _o in _ordered(rs, st, {"deploy"}):
+        if u.status.get("towed") and u.steps > 0:
+            tower = st.units[u.status.pop("carried_by")]
+            u.status.pop("towed")
+            tower.status["carrying"] = [p for p in tower.status.get("carrying", []) if p != u.id]
+            if not tower.status["carrying"]:
+                tower.status.pop("carrying")
+            u.hex = tower.hex
+            tr.emit("tow", f"{u.id} takes position in {st.board.label(u.hex) if u.hex else '?'} (rule 9.9)", unit=u.id)
+    # Immediate orders: hitching up (9.9), both units ordered to tow each other.
+    for u, o in _ordered(rs, st, {"tow"}):
+        other = st.units.get(o["partner"])
+        po = st.data["active"].get(o["partner"]) or {}
+        if other is None or po.get("partner") != u.id or not _can_act(u) or not _can_act(other):
+            continue
+        tower, towed = (u, other) if card(rs.tables, u).has("tow") else (other, u)
+        if towed.status.get("towed"):
+            continue
+        if towed.status.get("deployed") or towed.hex != tower.hex:
+            continue
+        towed.status.update(carried_by=tower.id, towed=True)
+        tower.status["carrying"] = [*tower.status.get("carrying", []), towed.id]
+        tr.emit("tow", f"{tower.id} hitches up {towed.id} (rule 9.9)", unit=tower.id)
+    for u, o in _ordered(rs, st, {"entrench", "supply"}):
+        if not _can_act(u) or u.hex is None or u.status.get("ongoing"):
+            continue
+        need = card(rs.tables, u).order(o["kind"], "boxes", 1)
+        u.status["ongoing"] = {"kind": o["kind"], "boxes": 0, "need": need, "facing_hex": o.get("facing_hex"),
+                               "partner": o.get("partner")}  # fmt: skip
+        tr.emit("special", f"{u.id} starts to {o['kind']} (rule 9.10, 9.16)", unit=u.id)
     for u, _o in _ordered(rs, st, {"ambush"}):
         rounds = int(u.status.get("ambush_rounds", 0))
         if _can_act(u) and card(rs.tables, u).type not in ("INF", "ART") and rounds >= 2:
@@ -908,6 +939,14 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
             elif og["kind"] == "withdraw":
                 u.status["deployed"] = False
                 tr.emit("special", f"{u.id} has limbered up and may move (rule 9.3)", unit=u.id)
+            elif og["kind"] == "entrench" and u.hex is not None and og.get("facing_hex"):
+                label = st.board.label(u.hex)
+                trenches = st.data["structures"]["trenches"]
+                if label not in trenches:
+                    trenches[label] = facing_of(u.hex, st.board.parse(og["facing_hex"]))
+                    tr.emit("structure", f"{u.id} has dug a trench in {label} (rule 9.10)", unit=u.id)
+            elif og["kind"] == "supply" and og.get("partner"):
+                _resupply(rs, tr, u, st.units[og["partner"]])
             elif og["kind"] == "demolition":
                 u.status["charges_used"] = True
                 destroy_bridge(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)")
@@ -934,6 +973,20 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
     _reconceal(rs, tr)
     _update_control(rs, st)
     st.data.pop("active", None)
+
+
+def _resupply(rs: ArtOfTactic, tr: Transition, u: Unit, tp: Unit) -> None:
+    """9.16: both units ordered, in one hex; the unit takes what it lacks (PROPOSED policy: all it can)."""
+    st = tr.state
+    o = st.data["active"].get(tp.id) or {}
+    if o.get("kind") != "supply" or tp.hex != u.hex or tp.steps <= 0 or u.steps <= 0:
+        tr.emit("order", f"{u.id} is not resupplied: {tp.id} did not deliver (rule 9.16)", unit=u.id)
+        return
+    want = card(rs.tables, u).ammo - int(u.status.get("ammo", 0))
+    give = max(0, min(want, int(tp.status.get("cargo_ammo", 0))))
+    u.status["ammo"] = int(u.status.get("ammo", 0)) + give
+    tp.status["cargo_ammo"] = int(tp.status.get("cargo_ammo", 0)) - give
+    tr.emit("supply", f"{u.id} takes {give} ammunition from {tp.id} (rule 9.16)", unit=u.id)
 
 
 def destroy_bridge(tr: Transition, label: str, why: str) -> None:

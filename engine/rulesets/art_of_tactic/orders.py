@@ -41,6 +41,9 @@ VERBS: dict[str, str] = {
     "withdraw": "withdraw UNIT: limber up to move (time boxes, 9.3)",
     "smoke": "smoke UNIT HEX SECOND-HEX: smoke shells on HEX and the adjacent SECOND-HEX, 1 smoke point (3.9)",
     "merge": "merge UNIT OTHER: merge two units of the same card in one hex (give it to both) (9.5)",
+    "entrench": "entrench UNIT FACING-HEX: dig a trench facing FACING-HEX (time boxes; defence 0 meanwhile) (9.10)",
+    "supply": "supply UNIT [TRANSPORT]: receive supply from TRANSPORT in the hex; the transport names none (9.16)",
+    "tow": "tow UNIT OTHER: hitch a limbered unit to a transport in the hex (give it to both) (9.9)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
     "demolish": "demolish UNIT: engineers blow up the bridge in their hex (time boxes, once a game) (9.8)",
     "cancel": "cancel UNIT: take back the order given to UNIT this Planning Phase (2.3)",
@@ -56,7 +59,7 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "defend": "defend", "assault": "assault", "mount": "mount", "dismount": "dismount",
          "facing": "facing", "deploy": "deploy", "withdraw": "withdraw",
          "unwire": "remove_wire", "demolish": "demolition", "smoke": "smoke", "merge": "merge",
-         "ambush": "ambush"}  # fmt: skip
+         "ambush": "ambush", "entrench": "entrench", "supply": "supply", "tow": "tow"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -68,7 +71,8 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
         raise InvalidActionError(f"unknown verb {a.verb!r}: art_of_tactic knows {', '.join(sorted(VERBS))}")
     n = len(a.args)
     need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 1), "dismount": (1, 1),
-            "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2),
+            "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
+            "supply": (1, 2), "tow": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 2),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -93,7 +97,7 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[1:])
     if a.verb == "assault":
         return list(a.args[2:])
-    if a.verb in ("defend", "ambush", "facing", "deploy", "unwire"):
+    if a.verb in ("defend", "ambush", "facing", "deploy", "unwire", "entrench"):
         return [a.args[1]]
     if a.verb == "smoke":
         return [a.args[1], a.args[2]]
@@ -116,7 +120,11 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["hex"] = a.args[1]
     elif a.verb == "smoke":
         o["hex"], o["second"] = a.args[1], a.args[2]
-    elif a.verb == "merge":
+    elif a.verb in ("merge", "tow"):
+        o["partner"] = a.args[1]
+    elif a.verb == "entrench":
+        o["facing_hex"] = a.args[1]
+    elif a.verb == "supply" and len(a.args) == 2:
         o["partner"] = a.args[1]
     elif a.verb == "assault":
         o["target"] = a.args[1]
@@ -171,7 +179,9 @@ def check_order(rs: ArtOfTactic, st: GameState, a: Action) -> None:
 def _check_common(rs: ArtOfTactic, st: GameState, u: Unit, a: Action, kind: str) -> None:
     """The checks every order of ``kind`` shares: passengers, card, bound units, ammunition, Deploy/Withdraw."""
     c = card(rs.tables, u)
-    if u.status.get("carried_by") and kind != "dismount":
+    if u.status.get("towed") and kind != "deploy":
+        raise refuse(f"{u.id} is towed by {u.status['carried_by']}: Take position (deploy) is its only order", "9.9")
+    if u.status.get("carried_by") and not u.status.get("towed") and kind != "dismount":
         raise refuse(f"{u.id} rides on {u.status['carried_by']}: Dismount is its only order", "4.6")
     if kind == "dismount" and not u.status.get("carried_by") and not u.status.get("carrying"):
         raise refuse(f"{u.id} neither carries nor rides on a transport", "4.6")
@@ -316,6 +326,45 @@ def _check_merge(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
         raise refuse("both units must be able to receive orders (not suppressed, not bound)", "9.5")
 
 
+def _check_entrench(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    if facing_of(u.hex, st.board.parse(a.args[1])) is None:
+        raise refuse(f"the trench's facing hex {a.args[1]} must be next to {u.id}'s hex", "9.10")
+    if st.board.label(u.hex) in st.data.get("structures", {}).get("trenches", {}):
+        raise refuse(f"there is a trench in {st.board.label(u.hex)} already", "9.10")
+
+
+def _check_supply(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.16: the recipient names a friendly transport with ammunition in its hex; the transport names nobody."""
+    c = card(rs.tables, u)
+    if len(a.args) == 1:
+        if not c.has("supply_carrier"):
+            raise refuse(f"{u.id} carries no supplies: name the transport (supply UNIT TRANSPORT)", "9.16")
+        return
+    tp = st.units.get(a.args[1])
+    if tp is None or tp.side != u.side or not is_on_board(tp) or tp.hex != u.hex:
+        raise refuse(f"{a.args[1]} is not a friendly transport in {u.id}'s hex", "9.16")
+    if not card(rs.tables, tp).has("supply_carrier") or int(tp.status.get("cargo_ammo", 0)) <= 0:
+        raise refuse(f"{tp.id} has no ammunition to give", "9.16")
+    if int(u.status.get("ammo", 0)) >= c.ammo:
+        raise refuse(f"{u.id} already has its full ammunition", "9.16")
+
+
+def _check_tow(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.9: tower and towed in one hex; the towed unit has withdrawn; its size is not above the tower's."""
+    other = st.units.get(a.args[1])
+    if other is None or other.side != u.side or not is_on_board(other) or other.hex != u.hex:
+        raise refuse(f"{a.args[1]} is not a friendly unit in {u.id}'s hex", "9.9")
+    t = rs.tables
+    tower, towed = (u, other) if card(t, u).has("tow") else (other, u)
+    if not card(t, tower).has("tow") or card(t, towed).has("tow"):
+        raise refuse("one of the two must be a transport that tows and the other the unit it tows", "9.9")
+    if towed.status.get("deployed") or towed.status.get("ongoing"):
+        raise refuse(f"{towed.id} must complete Withdraw before it can be towed", "9.9")
+    if towed.steps > tower.steps or any(st.units[p].status.get("towed") for p in tower.status.get("carrying", [])):
+        raise refuse(f"{tower.id} cannot tow {towed.id} (one unit, of a size not above its own)", "9.9")
+
+
 def _check_withdraw(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     if not u.status.get("deployed"):
         raise refuse(f"{u.id} is not deployed", "9.3")
@@ -448,6 +497,9 @@ _CHECKS = {
     "deploy": _check_facing,
     "withdraw": _check_withdraw,
     "remove_wire": _check_unwire,
+    "entrench": _check_entrench,
+    "supply": _check_supply,
+    "tow": _check_tow,
     "smoke": _check_smoke,
     "merge": _check_merge,
     "demolition": _check_demolish,
@@ -459,10 +511,18 @@ _CHECKS = {
 }
 
 
+def _around(st: GameState, u: Unit) -> list[str]:
+    assert u.hex is not None
+    return [st.board.label(n) for n in u.hex.neighbours() if n in st.board.cells]
+
+
 def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
     """Candidate orders for one unit (each is then checked)."""
     c = card(rs.tables, u)
     uid = u.id
+    if u.status.get("towed"):
+        yield from (Action("deploy", (uid, label)) for label in _around(st, u))
+        return
     if u.status.get("carried_by"):
         yield Action("dismount", (uid,))
         return
@@ -492,6 +552,19 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
                 yield Action("unwire", (uid, label(n)))
     if c.can_order("demolition"):
         yield Action("demolish", (uid,))
+    if c.can_order("entrench"):
+        for n in neighbours:
+            yield Action("entrench", (uid, label(n)))
+    if c.can_order("supply"):
+        if c.has("supply_carrier"):
+            yield Action("supply", (uid,))
+        for x in side_units(st, u.side):
+            if x.id != uid and x.hex == u.hex and card(rs.tables, x).has("supply_carrier"):
+                yield Action("supply", (uid, x.id))
+    if c.can_order("tow"):
+        for x in side_units(st, u.side):
+            if x.id != uid and x.hex == u.hex and card(rs.tables, x).can_order("tow"):
+                yield Action("tow", (uid, x.id))
     if c.can_order("merge"):
         for x in side_units(st, u.side):
             if x.id != uid and x.hex == u.hex and x.type == u.type:

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 
 __all__ = ["check_scenario", "initial_state"]
 
-_STATUS_KEYS = {"facing", "deployed", "concealed", "aboard", "ammo", "suppressed", "entrenched", "mines"}
+_STATUS_KEYS = {
+    "facing", "deployed", "concealed", "aboard", "ammo", "suppressed", "entrenched", "mines", "towed_by",
+    "cargo_ammo", "cargo_mines",
+}  # fmt: skip
 
 
 def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
@@ -207,6 +210,9 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
         st: dict[str, Any] = {"ammo": int(spec.status.get("ammo", c.ammo))}
         if c.smoke:
             st["smoke_ammo"] = c.smoke
+        if c.cargo:
+            st["cargo_ammo"] = int(spec.status.get("cargo_ammo", c.cargo.get("ammo", 0)))
+            st["cargo_mines"] = int(spec.status.get("cargo_mines", c.cargo.get("mines", 0)))
         if c.has("concealment"):
             st["concealed"] = bool(spec.status.get("concealed", True))  # 9.11: starts concealed
         if c.can_order("deploy"):
@@ -225,6 +231,12 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
             where = None
         units[spec.id] = Unit(spec.id, spec.type, spec.side, where, steps, spec.formation, st)
     for spec in sc.units:
+        tw = spec.status.get("towed_by")
+        if tw is not None and str(tw) in units:
+            u, tp = units[spec.id], units[str(tw)]
+            u.status.update(carried_by=tp.id, towed=True, deployed=False)
+            u.hex = tp.hex
+            tp.status["carrying"] = [*tp.status.get("carrying", []), u.id]
         a = spec.status.get("aboard")
         if a is not None:
             u, tp = units[spec.id], units[str(a)]

@@ -567,3 +567,60 @@ def test_dr14_3_11_vehicles_hide_in_step_9_of_the_second_round() -> None:
     events = play_round(g, ["ambush ger-pz 0504 2"], [])
     hid = next(i for i, e in enumerate(events) if e.kind == "hidden")
     assert [e.data["step"] for e in events[:hid] if e.kind == "step"][-1] == 9
+
+
+# --- Engineers' works, supply, towing (9.9, 9.10, 9.16) -----------------------------------------------
+
+
+def test_9_10_entrench_digs_a_trench_with_defence_zero_meanwhile() -> None:
+    rs = ruleset()
+    sc = scenario([("ger-inf", "DE-INF", "0505"), ("sov-hq", "SU-HQ", "1010")])
+    g = game(sc)
+    play_round(g, ["entrench ger-inf 0504"], [])
+    inf = g.state.units["ger-inf"]
+    assert inf.status["ongoing"]["kind"] == "entrench" and defence_now(rs, g.state, inf)[0] == 0
+    play_round(g, [], [])
+    assert g.state.data["structures"]["trenches"] == {"0505": 0}
+
+
+def test_9_16_receive_supply_from_a_truck() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0505", {"ammo": 2}), ("ger-opel", "DE-OPEL", "0505"),
+                   ("sov-hq", "SU-HQ", "1010")])  # fmt: skip
+    g = game(sc)
+    play_round(g, ["supply ger-inf ger-opel", "supply ger-opel"], [])
+    assert g.state.units["ger-inf"].status["ammo"] == 6
+    assert g.state.units["ger-opel"].status["cargo_ammo"] == 26
+
+
+def test_ex11_9_16_transport_cargo_loss() -> None:
+    sc = scenario([("ger-opel", "DE-OPEL", "0505"), ("sov-hq", "SU-HQ", "1010")])
+    g = game(sc)
+    st = g.state.clone()
+    tr = Transition(st)
+    from engine.rulesets.art_of_tactic.combat import take_losses  # noqa: PLC0415
+
+    take_losses(tr, st, st.units["ger-opel"], 1, "test")
+    assert (st.units["ger-opel"].status["cargo_ammo"], st.units["ger-opel"].status["cargo_mines"]) == (24, 3)
+    take_losses(tr, st, st.units["ger-opel"], 1, "test")
+    assert st.units["ger-opel"].status["cargo_ammo"] == 18, "(24 + 6) / 5 = 6 per truck"
+
+
+def test_ex10_9_9_towing_and_shared_losses() -> None:
+    sc = scenario([("sov-zis", "SU-ZIS5", "0505"), ("sov-at", "SU-AT", "0505", {"facing": "0504", "deployed": False}),
+                   ("ger-hq", "DE-HQ", "0101")])  # fmt: skip
+    g = game(sc, [6, 6])
+    g.apply("commit", side="german")
+    g.apply("tow sov-zis sov-at", side="soviet")
+    g.apply("tow sov-at sov-zis", side="soviet")
+    g.apply("commit", side="soviet")
+    st = g.state.clone()
+    at, zis = st.units["sov-at"], st.units["sov-zis"]
+    assert at.status["towed"] and at.status["carried_by"] == "sov-zis"
+    tr = Transition(st)
+    from engine.rulesets.art_of_tactic.combat import take_losses  # noqa: PLC0415
+
+    take_losses(tr, st, zis, 1, "test")
+    assert zis.steps == 4 and at.steps == 1, "the guns take the same loss despite their defence 1"
+    st.dice = ScriptedDice([6, 6])
+    assert not bravery_test(ruleset(), tr, st, zis, "loss")
+    assert at.status["suppressed"] and not at.status.get("towed") and at.hex == zis.hex, "suppressed, unhitched"

@@ -32,6 +32,7 @@ __all__ = [
     "bravery_test",
     "defence_now",
     "fire_odds",
+    "location_attacks",
     "ranged_attack",
     "recovery_test",
     "roll_attack",
@@ -179,6 +180,70 @@ def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
         return None, f"no line of sight to {label}: {los.reason}", los.rule or "5.1"
     text = f"open fire at the bridge {label}: {firer.id}, {dice} dice hitting on {_clamp(t, acc)} or less"
     return Attack(firer.id, label, dice, _clamp(t, acc), text, mods), "", ""
+
+
+def location_attacks(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) -> tuple[list[Attack], str, str]:
+    """6.9: a fire test at every enemy unit in the hex (first row) and, for two-row cards, in the hexes next to
+    it (second row, same accuracy); hidden units and concealed HQs are hit, units in close combat are not.
+
+    Returns the attacks (possibly none) or, when the order cannot be carried out, an empty list with the reason.
+    """
+    t = rs.tables
+    c = card(t, firer)
+    if firer.hex is None:
+        return [], "the firer is not on the board", "6.9"
+    h = st.board.parse(label)
+    if t.terrain[st.board.terrain(h)].no_normal_fire:
+        return [], f"{label} is woods: fire at location cannot target it", "10.5"
+    if t.terrain[st.board.terrain(firer.hex)].no_normal_fire:
+        return [], f"{firer.id} stands in woods: no normal attacks out of woods", "10.5"
+    acc, _mods = accuracy_at(rs, st, firer, h)
+    if acc is None:
+        return [], f"{label} is out of {firer.id}'s range chart (or an X field)", "6.2"
+    if rs.has_fof(firer) and not in_field_of_fire(firer.hex, int(firer.status["facing"]), h):
+        return [], f"{label} is outside {firer.id}'s field of fire", "5.5"
+    penalty = 0
+    if not line_of_sight(st.board, rs.policy, firer.hex, h, rs.smoke(st)).visible:
+        if not c.has("indirect_fire"):
+            return [], f"no line of sight to {label}", "5.1"
+        hq = any(
+            x.side == firer.side and is_on_board(x) and card(t, x).has("hq") and not x.status.get("suppressed")
+            for x in st.units.values()
+        )
+        seen = any(
+            x.side == firer.side and is_on_board(x) and x.hex is not None and x.id != firer.id
+            and line_of_sight(st.board, rs.policy, x.hex, h, rs.smoke(st)).visible
+            for x in st.units.values()
+        )  # fmt: skip
+        if not (hq and seen):
+            return [], "indirect fire needs an unsuppressed HQ and an observer who sees the hex", "6.8"
+        penalty = c.indirect_penalty
+    accuracy = _clamp(t, acc)
+    out: list[Attack] = []
+    for x in sorted(st.units.values(), key=lambda v: v.id):
+        if x.side == firer.side or not is_on_board(x) or x.hex is None or in_close_combat(st, x):
+            continue
+        if x.hex == h:
+            table = c.firepower
+        elif x.hex in h.neighbours() and c.adjacent_firepower:
+            if t.terrain[st.board.terrain(x.hex)].no_normal_fire:
+                continue  # units in adjacent woods are immune (6.9 PROPOSED)
+            table = c.adjacent_firepower
+            penalty_here = 0  # the indirect penalty applies to the target row only (12.3: BM-13)
+        else:
+            continue
+        row = t.target_row(card(t, x).type)
+        col = table.get(row)
+        if not col:
+            continue
+        dice = col[min(losses(t, firer), len(col) - 1)]
+        if x.hex == h:
+            penalty_here = penalty
+        dice = max(int(t.rules["fire"]["minimum_dice"]), dice - penalty_here) if dice else 0
+        if dice:
+            text = f"fire at location {label}: {firer.id} at {x.id}, {dice} dice hitting on {accuracy} or less"
+            out.append(Attack(firer.id, x.id, dice, accuracy, text))
+    return out, "", ""
 
 
 def roll_attack(tr: Transition, tables: Tables, attack: Attack) -> tuple[int, int]:

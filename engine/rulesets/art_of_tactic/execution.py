@@ -15,7 +15,16 @@ from engine.hexgrid import Hex, distance
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
 
-from .combat import Attack, apply_hits, bravery_test, ranged_attack, recovery_test, roll_attack, structure_attack
+from .combat import (
+    Attack,
+    apply_hits,
+    bravery_test,
+    location_attacks,
+    ranged_attack,
+    recovery_test,
+    roll_attack,
+    structure_attack,
+)
 from .model import card, enemies_in_hex, is_on_board, losses
 from .sight import attack_side, facing_of, in_field_of_fire, line_of_sight, side_of_entry
 
@@ -206,11 +215,21 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
     structure_shots: list[Attack] = []
     targets_tested: set[str] = set()
     purpose = "suppression fire" if kind == "suppress" else "open fire"
-    for u, o in _ordered(rs, st, {kind}):
+    for u, o in _ordered(rs, st, {kind} | ({"location"} if kind == "fire" else set())):
         if not _can_act(u):
-            tr.emit("order", f"{u.id}'s {kind} order is dropped (suppressed) (rule 3.8)", unit=u.id)
+            tr.emit("order", f"{u.id}'s {o['kind']} order is dropped (suppressed) (rule 3.8)", unit=u.id)
             continue
         u.status["ammo"] = max(0, int(u.status.get("ammo", 0)) - cost)
+        if o["kind"] == "location":
+            area, reason, rule = location_attacks(rs, st, u, o["hex"])
+            if reason:
+                tr.emit("order", f"{u.id}'s fire at {o['hex']} is lost: {reason} (rule {rule})", unit=u.id)
+            planned.extend((a, []) for a in area)
+            if not reason and card(t, u).has("attack_structures") and o["hex"] in st.data["structures"]["bridges"]:
+                sattack, _r, _ru = structure_attack(rs, st, u, o["hex"])
+                if sattack is not None:
+                    structure_shots.append(sattack)
+            continue
         if o.get("structure"):
             sattack, reason, rule = structure_attack(rs, st, u, o["structure"])
             if sattack is None:

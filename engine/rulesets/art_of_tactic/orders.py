@@ -14,7 +14,7 @@ from engine.errors import IllegalActionError, InvalidActionError
 from engine.hexgrid import Hex, distance
 from engine.state import GameState, Unit
 
-from .combat import ranged_attack, structure_attack
+from .combat import location_attacks, ranged_attack, structure_attack
 from .model import card, enemies_in_hex, is_on_board, refuse, side_units, visible_enemy
 from .movement import check_path, destinations, step_rule
 from .sight import facing_of, line_of_sight
@@ -39,6 +39,7 @@ VERBS: dict[str, str] = {
     "facing": "facing UNIT HEX: change the field of fire to face HEX (9.4)",
     "deploy": "deploy UNIT HEX: set up facing HEX (time boxes, 9.2)",
     "withdraw": "withdraw UNIT: limber up to move (time boxes, 9.3)",
+    "location": "location UNIT HEX: fire at every enemy unit in HEX (two-row cards: the hexes next to it too) (6.9)",
     "smoke": "smoke UNIT HEX SECOND-HEX: smoke shells on HEX and the adjacent SECOND-HEX, 1 smoke point (3.9)",
     "merge": "merge UNIT OTHER: merge two units of the same card in one hex (give it to both) (9.5)",
     "entrench": "entrench UNIT FACING-HEX: dig a trench facing FACING-HEX (time boxes; defence 0 meanwhile) (9.10)",
@@ -59,7 +60,8 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "defend": "defend", "assault": "assault", "mount": "mount", "dismount": "dismount",
          "facing": "facing", "deploy": "deploy", "withdraw": "withdraw",
          "unwire": "remove_wire", "demolish": "demolition", "smoke": "smoke", "merge": "merge",
-         "ambush": "ambush", "entrench": "entrench", "supply": "supply", "tow": "tow"}  # fmt: skip
+         "ambush": "ambush", "entrench": "entrench", "supply": "supply", "tow": "tow",
+         "location": "location"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -72,7 +74,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
     n = len(a.args)
     need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 1), "dismount": (1, 1),
             "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
-            "supply": (1, 2), "tow": (2, 2),
+            "supply": (1, 2), "tow": (2, 2), "location": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 2),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -97,7 +99,7 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[1:])
     if a.verb == "assault":
         return list(a.args[2:])
-    if a.verb in ("defend", "ambush", "facing", "deploy", "unwire", "entrench"):
+    if a.verb in ("defend", "ambush", "facing", "deploy", "unwire", "entrench", "location"):
         return [a.args[1]]
     if a.verb == "smoke":
         return [a.args[1], a.args[2]]
@@ -124,6 +126,8 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["partner"] = a.args[1]
     elif a.verb == "entrench":
         o["facing_hex"] = a.args[1]
+    elif a.verb == "location":
+        o["hex"] = a.args[1]
     elif a.verb == "supply" and len(a.args) == 2:
         o["partner"] = a.args[1]
     elif a.verb == "assault":
@@ -326,6 +330,12 @@ def _check_merge(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
         raise refuse("both units must be able to receive orders (not suppressed, not bound)", "9.5")
 
 
+def _check_location(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    _attacks, reason, rule = location_attacks(rs, st, u, a.args[1])
+    if reason:
+        raise refuse(f"{u.id} cannot fire at {a.args[1]}: {reason}", rule)
+
+
 def _check_entrench(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     assert u.hex is not None
     if facing_of(u.hex, st.board.parse(a.args[1])) is None:
@@ -498,6 +508,7 @@ _CHECKS = {
     "withdraw": _check_withdraw,
     "remove_wire": _check_unwire,
     "entrench": _check_entrench,
+    "location": _check_location,
     "supply": _check_supply,
     "tow": _check_tow,
     "smoke": _check_smoke,
@@ -546,6 +557,17 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
         for b, rec in sorted(st.data.get("structures", {}).get("bridges", {}).items()):
             if not rec.get("destroyed"):
                 yield Action("fire", (uid, b))
+    if c.can_order("location"):
+        seen: set[Hex] = set()
+        for e in enemies:
+            if e.hex is not None and e.hex not in seen:
+                seen.add(e.hex)
+                yield Action("location", (uid, label(e.hex)))
+        for lbl in sorted(st.data.get("last_seen", {}).values()):
+            h = st.board.parse(lbl)
+            if h not in seen:
+                seen.add(h)
+                yield Action("location", (uid, lbl))
     if c.can_order("remove_wire"):
         for n in neighbours:
             if sorted([label(u.hex), label(n)]) in st.data.get("structures", {}).get("wire", []):

@@ -624,3 +624,16 @@ def test_ex10_9_9_towing_and_shared_losses() -> None:
     st.dice = ScriptedDice([6, 6])
     assert not bravery_test(ruleset(), tr, st, zis, "loss")
     assert at.status["suppressed"] and not at.status.get("towed") and at.hex == zis.hex, "suppressed, unhitched"
+
+
+def test_6_9_fire_at_location_with_the_adjacent_row_fig13() -> None:
+    units = [("sov-bm13", "SU-BM13", "0905", {"facing": "0805"}), ("sov-hq", "SU-HQ", "1010"),
+             ("ger-inf", "DE-INF", "0505"), ("ger-inf2", "DE-INF", "0504"), ("ger-hq", "DE-HQ", "0101")]  # fmt: skip
+    sc = scenario(units)
+    g = game(sc, [6] * 16 + [6] * 4)
+    g.state.units["ger-hq"].status["concealed"] = False
+    g.apply("commit", side="german")
+    g.apply("location sov-bm13 0505", side="soviet")
+    events = list(g.apply("commit", side="soviet"))
+    sizes = {p.split(" at ")[-1].split(",")[0]: len(d) for p, d in rolls(events) if "fire at location" in p}
+    assert sizes == {"ger-inf": 16, "ger-inf2": 4}, "16 dice in the target hex, 4 next to it (Fig. 13)"

@@ -134,7 +134,10 @@ def _reveal(rs: ArtOfTactic, tr: Transition) -> None:
             if u.status.get("ongoing") and u.status["ongoing"]["kind"] != o["kind"]:
                 tr.emit("order", f"{uid} abandons its {u.status['ongoing']['kind']} in progress (rule 2.7)", unit=uid)
                 u.status.pop("ongoing")
-            if o["kind"] == "ambush":  # 3.11 PROPOSED: the opponent learns only "unit N: Ambush"
+            if o["kind"] == "lay_mines":  # 9.6: the opponent sees the order, not what is laid
+                tr.emit("order", f"{side} order: {uid}: Lay mines", unit=uid, side=side)
+                tr.emit("order", f"your order: {o['notation']}", visible_to=[side], unit=uid)
+            elif o["kind"] == "ambush":  # 3.11 PROPOSED: the opponent learns only "unit N: Ambush"
                 tr.emit("order", f"{side} order: {uid}: Ambush", unit=uid, side=side)
                 tr.emit("order", f"your order: {o['notation']}", visible_to=[side], unit=uid)
             else:
@@ -675,6 +678,13 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
         towed.status.update(carried_by=tower.id, towed=True)
         tower.status["carrying"] = [*tower.status.get("carrying", []), towed.id]
         tr.emit("tow", f"{tower.id} hitches up {towed.id} (rule 9.9)", unit=tower.id)
+    for u, o in _ordered(rs, st, {"lay_mines", "clear_mines"}):
+        if not _can_act(u) or u.hex is None or u.status.get("ongoing"):
+            continue
+        need = card(rs.tables, u).order(o["kind"], "boxes", 1)
+        u.status["ongoing"] = {"kind": o["kind"], "boxes": 0, "need": need, "mine": o.get("mine"),
+                               "hex": st.board.label(u.hex)}  # fmt: skip
+        tr.emit("special", f"{u.id} starts to {o['kind'].replace('_', ' ')} (rule 9.6, 9.7)", unit=u.id)
     for u, o in _ordered(rs, st, {"entrench", "supply"}):
         if not _can_act(u) or u.hex is None or u.status.get("ongoing"):
             continue
@@ -783,6 +793,7 @@ def _step10_movement(rs: ArtOfTactic, tr: Transition) -> None:
             u.status.pop("bound_to", None)
     stopped: set[str] = set()
     started = {m: st.units[m].hex for m in paths}
+    _mines_at_start(rs, tr, paths)
     _fire_on_the_move(rs, tr, [m for m in firing if st.units[m].hex == firing[m]], firing, stopped)
     k = 0
     while any(paths[m] for m in paths if m not in stopped):
@@ -814,10 +825,84 @@ def _step10_movement(rs: ArtOfTactic, tr: Transition) -> None:
             entered.append(m)
             tr.emit("move", f"{m} moves to {st.board.label(h)}", unit=m, hex=st.board.label(h))
         reveal_adjacent(rs, tr)
+        for m in list(entered):
+            x = st.units[m]
+            if x.hex is not None and st.board.label(x.hex) in st.data.get("minefields", {}):
+                stopped.add(m)
+                _mine_entry(rs, tr, x)
         _defend_fire(rs, tr, entered, started if k == 1 else {}, stopped)
         _fire_on_the_move(rs, tr, [m for m in entered if firing.get(m) == st.units[m].hex], firing, stopped)
         if k > 30:
             break
+
+
+def _is_engineer(rs: ArtOfTactic, u: Unit) -> bool:
+    return card(rs.tables, u).has("engineer")
+
+
+def _mine_attack(rs: ArtOfTactic, tr: Transition, u: Unit, label: str) -> None:
+    """9.7: the mines make a normal fire test with the card's values for the unit's type (12.4)."""
+    st = tr.state
+    field = st.data["minefields"][label]
+    values = rs.tables.mines.get(field["kind"], {}).get(rs.tables.target_row(card(rs.tables, u).type))
+    if not values:
+        tr.emit("mines", f"the {field['kind'].replace('_', '-')} mines at {label} have no effect on {u.id} (rule 9.6)")
+        return
+    attack = Attack("mines", u.id, int(values[0]), int(values[1]), f"mines at {label} explode under {u.id} (rule 9.7)")
+    got, _ = roll_attack(tr, rs.tables, attack)
+    if got and apply_hits(rs, tr, st, u, got, "mines") and u.steps > 0:
+        u.status["pending"] = True
+
+
+def _reveal_minefield(tr: Transition, label: str) -> bool:
+    """Reveal a minefield card; a dummy is put aside. Returns True if the mines are real."""
+    st = tr.state
+    field = st.data["minefields"][label]
+    if not field.get("revealed"):
+        field["revealed"] = True
+        tr.reveal()
+        tr.emit("mines", f"a minefield is revealed at {label}: {field['kind'].replace('_', '-')}", hex=label)
+    if field["kind"] == "dummy":
+        st.data["minefields"].pop(label)
+        tr.emit("mines", f"the minefield at {label} was a dummy and is removed (rule 9.7)", hex=label)
+        return False
+    return True
+
+
+def _mine_entry(rs: ArtOfTactic, tr: Transition, u: Unit) -> None:
+    """9.7: a unit entering a mined hex stops; the card is revealed; the mines explode unless it is an engineer."""
+    assert u.hex is not None
+    label = tr.state.board.label(u.hex)
+    tr.emit("mines", f"{u.id} enters a minefield at {label} and stops (rule 9.7)", unit=u.id)
+    if _reveal_minefield(tr, label) and not _is_engineer(rs, u):
+        _mine_attack(rs, tr, u, label)
+
+
+def _mines_at_start(rs: ArtOfTactic, tr: Transition, paths: dict[str, list[Hex]]) -> None:
+    """9.7: a unit starting in a mined hex moves one hex at most and the mines explode before it leaves; an
+    engineer standing in a detected minefield with any order but Clear mines (or none, if it could get one) is
+    attacked (PROPOSED: at the start of step 10)."""
+    st = tr.state
+    fields = st.data.get("minefields", {})
+    for side in rs.tables.sides:
+        for u in st.units.values():
+            if u.side != side or not is_on_board(u) or u.hex is None:
+                continue
+            label = st.board.label(u.hex)
+            field = fields.get(label)
+            if field is None:
+                continue
+            if _is_engineer(rs, u):
+                o = st.data["active"].get(u.id) or {}
+                could_order = not u.status.get("flag") and not u.status.get("no_order")
+                real = field.get("revealed") and field["kind"] != "dummy"
+                if real and could_order and o.get("kind") != "clear_mines":
+                    _mine_attack(rs, tr, u, label)
+                continue
+            if u.id in paths:
+                paths[u.id] = paths[u.id][:1]
+                if _reveal_minefield(tr, label):
+                    _mine_attack(rs, tr, u, label)
 
 
 def _fire_on_the_move(
@@ -966,6 +1051,15 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
                     tr.emit("structure", f"{u.id} has dug a trench in {label} (rule 9.10)", unit=u.id)
             elif og["kind"] == "supply" and og.get("partner"):
                 _resupply(rs, tr, u, st.units[og["partner"]])
+            elif og["kind"] == "lay_mines":
+                kind = str(og.get("mine") or "dummy")
+                if kind != "dummy":
+                    u.status["mines"] = False  # the one real minefield is used (9.6)
+                st.data.setdefault("minefields", {})[str(og["hex"])] = {"owner": u.side, "kind": kind}
+                tr.emit("mines", f"{u.id} has laid a minefield (rule 9.6)", visible_to=[u.side], unit=u.id)
+            elif og["kind"] == "clear_mines":
+                if st.data.get("minefields", {}).pop(str(og["hex"]), None) is not None:
+                    tr.emit("mines", f"{u.id} clears the minefield at {og['hex']} (rule 9.7)", unit=u.id)
             elif og["kind"] == "demolition":
                 u.status["charges_used"] = True
                 destroy_bridge(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)")

@@ -45,6 +45,8 @@ VERBS: dict[str, str] = {
     "entrench": "entrench UNIT FACING-HEX: dig a trench facing FACING-HEX (time boxes; defence 0 meanwhile) (9.10)",
     "supply": "supply UNIT [TRANSPORT]: receive supply from TRANSPORT in the hex; the transport names none (9.16)",
     "tow": "tow UNIT OTHER: hitch a limbered unit to a transport in the hex (give it to both) (9.9)",
+    "mines": "mines UNIT at|ap|dummy: engineers lay a minefield in their hex (time boxes; secret kind) (9.6)",
+    "clearmines": "clearmines UNIT: engineers clear the revealed minefield in their hex (time boxes) (9.7)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
     "demolish": "demolish UNIT: engineers blow up the bridge in their hex (time boxes, once a game) (9.8)",
     "cancel": "cancel UNIT: take back the order given to UNIT this Planning Phase (2.3)",
@@ -61,7 +63,7 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "facing": "facing", "deploy": "deploy", "withdraw": "withdraw",
          "unwire": "remove_wire", "demolish": "demolition", "smoke": "smoke", "merge": "merge",
          "ambush": "ambush", "entrench": "entrench", "supply": "supply", "tow": "tow",
-         "location": "location"}  # fmt: skip
+         "location": "location", "mines": "lay_mines", "clearmines": "clear_mines"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -74,7 +76,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
     n = len(a.args)
     need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 1), "dismount": (1, 1),
             "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
-            "supply": (1, 2), "tow": (2, 2), "location": (2, 2),
+            "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 2),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -87,6 +89,8 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             st.board.parse(h)
         except ValueError as err:
             raise InvalidActionError(f"{a.verb}: {err}") from None
+    if a.verb == "mines" and a.args[1] not in ("at", "ap", "dummy"):
+        raise InvalidActionError(f"mines: the kind must be at, ap or dummy, got {a.args[1]!r}")
     if a.verb in ("defend", "ambush") and not a.args[2].isdigit():
         raise InvalidActionError(f"{a.verb}: the range must be a number of hexes, got {a.args[2]!r}")
     return a
@@ -128,6 +132,8 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["facing_hex"] = a.args[1]
     elif a.verb == "location":
         o["hex"] = a.args[1]
+    elif a.verb == "mines":
+        o["mine"] = {"at": "anti_tank", "ap": "anti_personnel", "dummy": "dummy"}[a.args[1]]
     elif a.verb == "supply" and len(a.args) == 2:
         o["partner"] = a.args[1]
     elif a.verb == "assault":
@@ -330,6 +336,21 @@ def _check_merge(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
         raise refuse("both units must be able to receive orders (not suppressed, not bound)", "9.5")
 
 
+def _check_mines(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    if a.args[1] != "dummy" and not u.status.get("mines"):
+        raise refuse(f"{u.id} has no real minefield left (bought at the start or received from a transport)", "9.6")
+    if st.board.label(u.hex) in st.data.get("minefields", {}):
+        raise refuse(f"there is a minefield in {st.board.label(u.hex)} already", "9.6")
+
+
+def _check_clearmines(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    field = st.data.get("minefields", {}).get(st.board.label(u.hex))
+    if field is None or not field.get("revealed"):
+        raise refuse(f"there is no revealed minefield in {u.id}'s hex", "9.7")
+
+
 def _check_location(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _attacks, reason, rule = location_attacks(rs, st, u, a.args[1])
     if reason:
@@ -509,6 +530,8 @@ _CHECKS = {
     "remove_wire": _check_unwire,
     "entrench": _check_entrench,
     "location": _check_location,
+    "lay_mines": _check_mines,
+    "clear_mines": _check_clearmines,
     "supply": _check_supply,
     "tow": _check_tow,
     "smoke": _check_smoke,
@@ -568,6 +591,11 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
             if h not in seen:
                 seen.add(h)
                 yield Action("location", (uid, lbl))
+    if c.can_order("lay_mines"):
+        for kind in ("at", "ap", "dummy"):
+            yield Action("mines", (uid, kind))
+    if c.can_order("clear_mines"):
+        yield Action("clearmines", (uid,))
     if c.can_order("remove_wire"):
         for n in neighbours:
             if sorted([label(u.hex), label(n)]) in st.data.get("structures", {}).get("wire", []):

@@ -180,6 +180,10 @@ class ArtOfTactic(Ruleset):
         sheets = v.data.get("orders")
         if isinstance(sheets, dict):
             v.data["orders"] = {s: (o if s == side else {}) for s, o in sheets.items()}
+        # 9.6: the other side's minefields stay secret until revealed.
+        fields = v.data.get("minefields")
+        if isinstance(fields, dict):
+            v.data["minefields"] = {h: f for h, f in fields.items() if f.get("owner") == side or f.get("revealed")}
         # 3.11: hidden enemy units are off the board for the opponent; "last seen" markers stay public.
         for u in v.units.values():
             if u.side != side and u.status.get("hidden"):

@@ -119,6 +119,11 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
                     ok = False
             if not ok:
                 add(f"{where}.between", "expected two adjacent hexes: the hexside the obstacle lies on (rule 9.18)")
+        elif kind == "minefield":
+            if item.get("mine", "anti_tank") not in ("anti_tank", "anti_personnel", "dummy"):
+                add(f"{where}.mine", "expected anti_tank, anti_personnel or dummy (rule 9.6)")
+            if item.get("side") not in sc.side_ids():
+                add(f"{where}.side", "a minefield needs the side that laid it (rule 9.6)")
         elif kind == "trench":
             try:
                 h, f = parse_hex(str(item.get("hex"))), parse_hex(str(item.get("facing")))
@@ -127,7 +132,7 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
             except ValueError:
                 add(where, 'expected hex = "CCRR" and facing = "CCRR" (rule 9.18.5)')
         else:
-            add(f"{where}.kind", f"expected wire, teeth or trench, got {kind!r}")
+            add(f"{where}.kind", f"expected wire, teeth, trench or minefield, got {kind!r}")
     out.extend(Problem(file, where, msg) for where, msg in check_purchase(rs, sc))
     v = sc.raw.get("victory", {})
     if not isinstance(v, dict) or not v.get("hexes"):
@@ -223,6 +228,8 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
             st["suppressed"] = True
         if spec.status.get("entrenched"):
             st["entrenched"] = True
+        if c.has("engineer"):
+            st["mines"] = bool(spec.status.get("mines", False))  # 9.6: the real minefield must be bought
         steps = spec.steps if spec.steps is not None else c.size
         where = spec.hex
         if (spec.arrives is not None and spec.arrives > 1) or spec.hex is None:
@@ -266,6 +273,11 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
         },
         "smoke": {},
         "structures": _structures(rs, sc, board),
+        "minefields": {
+            str(m["hex"]): {"owner": str(m["side"]), "kind": str(m.get("mine", "anti_tank"))}
+            for m in sc.raw.get("structures", [])
+            if isinstance(m, dict) and m.get("kind") == "minefield"
+        },
         "special": {k: v for k, v in dict(sc.raw.get("special", {})).items() if isinstance(v, (int, str, bool))},
     }
     return GameState(rs.id, sc.id, tuple(sc.side_ids()), board, units, 1, "planning", t.sides[0], data, dice)

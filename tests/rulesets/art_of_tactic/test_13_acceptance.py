@@ -637,3 +637,54 @@ def test_6_9_fire_at_location_with_the_adjacent_row_fig13() -> None:
     events = list(g.apply("commit", side="soviet"))
     sizes = {p.split(" at ")[-1].split(",")[0]: len(d) for p, d in rolls(events) if "fire at location" in p}
     assert sizes == {"ger-inf": 16, "ger-inf2": 4}, "16 dice in the target hex, 4 next to it (Fig. 13)"
+
+
+# --- Mines (9.6, 9.7) ----------------------------------------------------------------------------------
+
+
+def _mined(g, label: str, owner: str, kind: str):  # type: ignore[no-untyped-def]
+    g.state.data["minefields"][label] = {"owner": owner, "kind": kind}
+    return g
+
+
+def test_dr10_9_7_anti_tank_mines_under_a_tank() -> None:
+    sc = scenario([("ger-pz", "DE-PZ2", "0503"), ("sov-hq", "SU-HQ", "1010")])
+    g = _mined(game(sc, [1, 1, 1, 1, 6, 6, 6, 6]), "0504", "soviet", "anti_tank")
+    assert "0504" not in g.view("german").data["minefields"], "the minefield is secret"
+    events = play_round(g, ["move ger-pz 0504 0505"], [])
+    mine_roll = next(d for p, d in rolls(events) if "mines at 0504" in p)
+    assert len(mine_roll) == 6
+    pz = g.state.units["ger-pz"]
+    assert pz.hex == P("0504") and pz.steps == 2, "stops in the minefield; 4 hits − defence 3 (Cautious) = 1 loss"
+    assert g.state.data["minefields"]["0504"]["revealed"], "the minefield stays, revealed"
+
+
+def test_dr11_9_6_anti_personnel_mines_do_not_affect_tanks() -> None:
+    sc = scenario([("ger-pz", "DE-PZ2", "0503"), ("sov-hq", "SU-HQ", "1010")])
+    g = _mined(game(sc), "0504", "soviet", "anti_personnel")
+    events = play_round(g, ["move ger-pz 0504 0505"], [])
+    assert g.state.units["ger-pz"].hex == P("0504") and not rolls(events)
+    assert any("no effect" in t for t in event_texts(events))
+
+
+def test_dr12_9_7_engineers_detect_mines_and_must_clear_them() -> None:
+    sc = scenario([("ger-pio", "DE-PIO", "0503"), ("sov-hq", "SU-HQ", "1010")], turns=6)
+    g = _mined(game(sc, [6] * 6), "0504", "soviet", "anti_personnel")
+    events = play_round(g, ["move ger-pio 0504"], [])
+    assert not rolls(events), "an engineer entering a minefield sets nothing off"
+    events = play_round(g, ["hold ger-pio"], [])
+    assert any("mines at 0504" in p for p, _ in rolls(events)), "another order: the mines explode"
+    play_round(g, ["clearmines ger-pio"], [])
+    play_round(g, [], [])
+    assert "0504" not in g.state.data["minefields"]
+
+
+def test_9_6_engineers_lay_a_secret_minefield() -> None:
+    sc = scenario([("ger-pio", "DE-PIO", "0503", {"mines": True}), ("sov-hq", "SU-HQ", "1010")])
+    g = game(sc)
+    events = play_round(g, ["mines ger-pio at"], [])
+    assert "german order: ger-pio: Lay mines" in event_texts(events)
+    play_round(g, [], [])
+    assert g.state.data["minefields"] == {"0503": {"owner": "german", "kind": "anti_tank"}}
+    assert g.view("soviet").data["minefields"] == {}
+    assert "rule 9.6" in refusal(g, "mines ger-pio at", "german")

@@ -366,6 +366,7 @@ def _cargo_loss(tr: Transition, u: Unit, size_before: int, n: int) -> None:
     per = math.ceil((ammo + 2 * mines) / size_before)
     lose = per * n
     take = min(ammo, lose)
+    u.status["cargo_lost"] = int(u.status.get("cargo_lost", 0)) + lose  # permanent capacity loss (9.16)
     ammo -= take
     lose -= take
     while lose > 0 and mines > 0:

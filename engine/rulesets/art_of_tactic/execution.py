@@ -678,6 +678,25 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
         towed.status.update(carried_by=tower.id, towed=True)
         tower.status["carrying"] = [*tower.status.get("carrying", []), towed.id]
         tr.emit("tow", f"{tower.id} hitches up {towed.id} (rule 9.9)", unit=tower.id)
+    builders: dict[str, list[str]] = defaultdict(list)
+    for u, o in _ordered(rs, st, {"pontoon"}):
+        if _can_act(u) and not o.get("continued"):
+            builders[o["hex"]].append(u.id)
+    for u, o in _ordered(rs, st, {"remove_obstacle", "clear_path", "pontoon", "load_supply"}):
+        if not _can_act(u) or u.hex is None or u.status.get("ongoing"):
+            continue
+        need_men = card(rs.tables, u).order(o["kind"], "manpower", 1)
+        if o["kind"] == "pontoon" and len(builders[o["hex"]]) < need_men:
+            tr.emit("order", f"{u.id}'s pontoon bridge needs {need_men} engineer units (rule 9.10)", unit=u.id)
+            continue
+        need = card(rs.tables, u).order(o["kind"], "boxes", 1)
+        u.status["ongoing"] = {
+            "kind": o["kind"],
+            "boxes": 0,
+            "need": need,
+            "hex": o.get("hex") or st.board.label(u.hex),
+        }
+        tr.emit("special", f"{u.id} starts to {o['kind'].replace('_', ' ')} (rule 9.10)", unit=u.id)
     for u, o in _ordered(rs, st, {"lay_mines", "clear_mines"}):
         if not _can_act(u) or u.hex is None or u.status.get("ongoing"):
             continue
@@ -1057,6 +1076,25 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
                     u.status["mines"] = False  # the one real minefield is used (9.6)
                 st.data.setdefault("minefields", {})[str(og["hex"])] = {"owner": u.side, "kind": kind}
                 tr.emit("mines", f"{u.id} has laid a minefield (rule 9.6)", visible_to=[u.side], unit=u.id)
+            elif og["kind"] == "remove_obstacle" and u.hex is not None:
+                pair = sorted([st.board.label(u.hex), str(og["hex"])])
+                if pair in st.data["structures"]["teeth"]:
+                    st.data["structures"]["teeth"].remove(pair)
+                    tr.emit(
+                        "structure", f"{u.id} removes the dragon's teeth {pair[0]}-{pair[1]} (rule 9.10)", unit=u.id
+                    )
+            elif og["kind"] == "clear_path":
+                if og["hex"] not in st.data["structures"]["paths"]:
+                    st.data["structures"]["paths"].append(str(og["hex"]))
+                    tr.emit("structure", f"{u.id} has cleared a path through {og['hex']} (rule 9.10)", unit=u.id)
+            elif og["kind"] == "pontoon":
+                if og["hex"] not in st.data["structures"]["pontoons"]:
+                    st.data["structures"]["pontoons"].append(str(og["hex"]))
+                    tr.emit("structure", f"a pontoon bridge stands at {og['hex']} (rule 9.10)", hex=og["hex"])
+            elif og["kind"] == "load_supply":
+                cap = int(card(t, u).cargo.get("ammo", 0)) - int(u.status.get("cargo_lost", 0))
+                u.status["cargo_ammo"] = max(int(u.status.get("cargo_ammo", 0)), cap)
+                tr.emit("supply", f"{u.id} has loaded supplies: {cap} ammunition (rule 9.16)", unit=u.id)
             elif og["kind"] == "clear_mines":
                 if st.data.get("minefields", {}).pop(str(og["hex"]), None) is not None:
                     tr.emit("mines", f"{u.id} clears the minefield at {og['hex']} (rule 9.7)", unit=u.id)

@@ -31,6 +31,10 @@ class Obstacles:
     teeth: frozenset[tuple[Hex, Hex]] = frozenset()
     closed: frozenset[Hex] = frozenset()
     smoke: frozenset[Hex] = frozenset()
+    paths: frozenset[Hex] = frozenset()
+    """Woods hexes with a path token (9.10): entered and left by every ground unit as if along a road."""
+    pontoons: frozenset[Hex] = frozenset()
+    """River hexes with a pontoon bridge (9.18.7): open ground for movement."""
 
 
 NO_OBSTACLES = Obstacles()
@@ -91,9 +95,14 @@ def step_rule(
         return Step(False, reason=f"dragon's teeth block the hexside into {board.label(v)}", rule="9.18.4")
     road = along_road(tables, board, u, v)
     tu, tv = tables.terrain[board.terrain(u)], tables.terrain[board.terrain(v)]
+    if v in obstacles.pontoons:
+        tv = tables.terrain["plain"]
+    if u in obstacles.pontoons:
+        tu = tables.terrain["plain"]
+    lane = v in obstacles.paths or u in obstacles.paths  # entry permission only: no March bonus (9.10)
     where = board.label(v)
     capped = False
-    if not road:
+    if not road and not (v in obstacles.paths and tv.enter == "infantry"):
         if tv.enter == "infantry" and move_type != "INF":
             return Step(False, reason=f"only infantry may enter the {tv.name} at {where} off the road", rule="10.5")
         if tv.enter == "special":
@@ -116,7 +125,7 @@ def step_rule(
         capped = True
     elif dh == gentle:
         capped = True
-    if move_type == "INF" and not road and (tv.infantry_one_hex or tu.infantry_one_hex):
+    if move_type == "INF" and not road and not lane and (tv.infantry_one_hex or tu.infantry_one_hex):
         capped = True  # 10.5: infantry moves at most 1 hex a round in woods
     if kind == "march" and not (road or tv.march):
         return Step(False, reason=f"March may not enter the {tv.name} at {where} off the road", rule="4.3")

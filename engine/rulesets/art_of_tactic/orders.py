@@ -47,6 +47,10 @@ VERBS: dict[str, str] = {
     "tow": "tow UNIT OTHER: hitch a limbered unit to a transport in the hex (give it to both) (9.9)",
     "mines": "mines UNIT at|ap|dummy: engineers lay a minefield in their hex (time boxes; secret kind) (9.6)",
     "clearmines": "clearmines UNIT: engineers clear the revealed minefield in their hex (time boxes) (9.7)",
+    "unteeth": "unteeth UNIT HEX: engineers remove the dragon's teeth between their hex and HEX (time boxes) (9.10)",
+    "clearpath": "clearpath UNIT: engineers cut a path through the woods hex they stand in (time boxes) (9.10)",
+    "pontoon": "pontoon UNIT HEX: engineers (manpower) build a pontoon bridge in the river hex HEX (9.10)",
+    "load": "load UNIT: a transport on its side's supply edge refills its ammunition cargo (time boxes) (9.16)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
     "demolish": "demolish UNIT: engineers blow up the bridge in their hex (time boxes, once a game) (9.8)",
     "cancel": "cancel UNIT: take back the order given to UNIT this Planning Phase (2.3)",
@@ -63,7 +67,9 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "facing": "facing", "deploy": "deploy", "withdraw": "withdraw",
          "unwire": "remove_wire", "demolish": "demolition", "smoke": "smoke", "merge": "merge",
          "ambush": "ambush", "entrench": "entrench", "supply": "supply", "tow": "tow",
-         "location": "location", "mines": "lay_mines", "clearmines": "clear_mines"}  # fmt: skip
+         "location": "location", "mines": "lay_mines", "clearmines": "clear_mines",
+         "unteeth": "remove_obstacle", "clearpath": "clear_path", "pontoon": "pontoon",
+         "load": "load_supply"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -77,6 +83,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
     need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 1), "dismount": (1, 1),
             "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
+            "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 2),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -103,7 +110,7 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[1:])
     if a.verb == "assault":
         return list(a.args[2:])
-    if a.verb in ("defend", "ambush", "facing", "deploy", "unwire", "entrench", "location"):
+    if a.verb in ("defend", "ambush", "facing", "deploy", "unwire", "entrench", "location", "unteeth", "pontoon"):
         return [a.args[1]]
     if a.verb == "smoke":
         return [a.args[1], a.args[2]]
@@ -122,7 +129,7 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["structure"] = a.args[1]
     elif a.verb in ("fire", "suppress"):
         o["target"] = a.args[1]
-    elif a.verb == "unwire":
+    elif a.verb in ("unwire", "unteeth", "pontoon"):
         o["hex"] = a.args[1]
     elif a.verb == "smoke":
         o["hex"], o["second"] = a.args[1], a.args[2]
@@ -351,6 +358,38 @@ def _check_clearmines(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> Non
         raise refuse(f"there is no revealed minefield in {u.id}'s hex", "9.7")
 
 
+def _check_unteeth(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    if sorted([st.board.label(u.hex), a.args[1]]) not in st.data.get("structures", {}).get("teeth", []):
+        raise refuse(f"there are no dragon's teeth between {u.id}'s hex and {a.args[1]}", "9.10")
+
+
+def _check_clearpath(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    tc = rs.tables.terrain[st.board.terrain(u.hex)]
+    if tc.key != "woods" or st.board.label(u.hex) in st.data.get("structures", {}).get("paths", []):
+        raise refuse(f"{u.id} must stand in a woods hex without a path", "9.10")
+
+
+def _check_pontoon(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    h = st.board.parse(a.args[1])
+    if h not in u.hex.neighbours() or st.board.terrain(h) != "river":
+        raise refuse(f"{a.args[1]} must be a river hex next to {u.id}", "9.10")
+    if a.args[1] in st.data.get("structures", {}).get("pontoons", []):
+        raise refuse(f"there is a pontoon bridge at {a.args[1]} already", "9.10")
+
+
+def _check_load(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    assert u.hex is not None
+    edge = st.board.places.get(f"{u.side.title()} supply edge", ())
+    if u.hex not in edge:
+        raise refuse(f"{u.id} must stand on the {u.side} supply edge to load supply", "9.16")
+    cap = int(card(rs.tables, u).cargo.get("ammo", 0)) - int(u.status.get("cargo_lost", 0))
+    if int(u.status.get("cargo_ammo", 0)) >= cap:
+        raise refuse(f"{u.id} is fully loaded", "9.16")
+
+
 def _check_location(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _attacks, reason, rule = location_attacks(rs, st, u, a.args[1])
     if reason:
@@ -530,6 +569,10 @@ _CHECKS = {
     "remove_wire": _check_unwire,
     "entrench": _check_entrench,
     "location": _check_location,
+    "remove_obstacle": _check_unteeth,
+    "clear_path": _check_clearpath,
+    "pontoon": _check_pontoon,
+    "load_supply": _check_load,
     "lay_mines": _check_mines,
     "clear_mines": _check_clearmines,
     "supply": _check_supply,
@@ -596,6 +639,18 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
             yield Action("mines", (uid, kind))
     if c.can_order("clear_mines"):
         yield Action("clearmines", (uid,))
+    if c.can_order("remove_obstacle"):
+        for n in neighbours:
+            if sorted([label(u.hex), label(n)]) in st.data.get("structures", {}).get("teeth", []):
+                yield Action("unteeth", (uid, label(n)))
+    if c.can_order("clear_path"):
+        yield Action("clearpath", (uid,))
+    if c.can_order("pontoon"):
+        for n in neighbours:
+            if st.board.terrain(n) == "river":
+                yield Action("pontoon", (uid, label(n)))
+    if c.can_order("load_supply"):
+        yield Action("load", (uid,))
     if c.can_order("remove_wire"):
         for n in neighbours:
             if sorted([label(u.hex), label(n)]) in st.data.get("structures", {}).get("wire", []):

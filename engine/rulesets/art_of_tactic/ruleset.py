@@ -64,6 +64,8 @@ class ArtOfTactic(Ruleset):
             teeth=frozenset(side_key(parse(a), parse(b)) for a, b in s.get("teeth", [])),
             closed=frozenset(parse(h) for h, b in s.get("bridges", {}).items() if b.get("destroyed")),
             smoke=self.smoke(st),
+            paths=frozenset(parse(h) for h in s.get("paths", [])),
+            pontoons=frozenset(parse(h) for h in s.get("pontoons", [])),
         )
 
     # --- Scenario checks --------------------------------------------------------------------------------

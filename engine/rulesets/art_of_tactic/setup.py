@@ -193,7 +193,7 @@ def _hex_list(value: Any) -> list[str]:
 
 def _structures(rs: ArtOfTactic, sc: Scenario, board: Board) -> dict[str, Any]:
     """Bridges from the map (9.18.1), wire, dragon's teeth and trenches from ``[[structures]]`` (9.18)."""
-    out: dict[str, Any] = {"wire": [], "teeth": [], "trenches": {}, "bridges": {}}
+    out: dict[str, Any] = {"wire": [], "teeth": [], "trenches": {}, "bridges": {}, "paths": [], "pontoons": []}
     for h, cell in sorted(board.cells.items()):
         if cell.terrain == "bridge":
             out["bridges"][board.label(h)] = {"hits": 0, "destroyed": False}

@@ -688,3 +688,43 @@ def test_9_6_engineers_lay_a_secret_minefield() -> None:
     assert g.state.data["minefields"] == {"0503": {"owner": "german", "kind": "anti_tank"}}
     assert g.view("soviet").data["minefields"] == {}
     assert "rule 9.6" in refusal(g, "mines ger-pio at", "german")
+
+
+def test_9_10_remove_tank_obstacle() -> None:
+    sc = scenario([("ger-pio", "DE-PIO", "0504"), ("ger-pz", "DE-PZ2", "0604"), ("sov-hq", "SU-HQ", "1010")])
+    g = _with_structures(game(sc), teeth=[["0504", "0505"], ["0604", "0605"]])
+    assert "rule 9.18.4" in refusal(g, "move ger-pz 0605", "german")
+    play_round(g, ["unteeth ger-pio 0505"], [])
+    play_round(g, [], [])
+    assert g.state.data["structures"]["teeth"] == [["0604", "0605"]]
+
+
+def test_9_10_clear_a_path_through_woods() -> None:
+    sc = scenario([("ger-pio", "DE-PIO", "0504"), ("ger-pz", "DE-PZ2", "0404"), ("sov-hq", "SU-HQ", "1010")],
+                  terrain={"0504": "W"}, turns=5)  # fmt: skip
+    g = game(sc)
+    assert "rule 10.5" in refusal(g, "move ger-pz 0504", "german")
+    play_round(g, ["clearpath ger-pio"], [])
+    play_round(g, [], [])
+    assert g.state.data["structures"]["paths"] == ["0504"]
+    g.apply("move ger-pz 0504", side="german")
+
+
+def test_9_10_pontoon_bridge_needs_its_manpower() -> None:
+    sc = scenario([("ger-pio", "DE-PIO", "0504"), ("ger-pio2", "DE-PIO", "0506"), ("sov-hq", "SU-HQ", "1010")],
+                  terrain={"0505": "~"}, turns=6)  # fmt: skip
+    g = game(sc)
+    play_round(g, ["pontoon ger-pio 0505"], [])
+    assert not g.state.units["ger-pio"].status.get("ongoing"), "one engineer is not enough (manpower 2)"
+    for _ in range(3):
+        play_round(g, ["pontoon ger-pio 0505", "pontoon ger-pio2 0505"] if _ == 0 else [], [])
+    assert g.state.data["structures"]["pontoons"] == ["0505"]
+    g.apply("move ger-pio 0505", side="german")
+
+
+def test_9_16_load_supply_on_the_supply_edge() -> None:
+    sc = scenario([("ger-opel", "DE-OPEL", "0105", {"cargo_ammo": 10}), ("sov-hq", "SU-HQ", "1010")], map_text=MAP_A)
+    g = game(sc)
+    play_round(g, ["load ger-opel"], [])
+    play_round(g, [], [])
+    assert g.state.units["ger-opel"].status["cargo_ammo"] == 30

@@ -161,9 +161,10 @@ def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
         return None, "the firer is not on the board", "3.8"
     if not c.has("attack_structures"):
         return None, f"{firer.id} cannot attack structures", "9.18.8"
-    bridge = st.data.get("structures", {}).get("bridges", {}).get(label)
-    if bridge is None or bridge.get("destroyed"):
-        return None, f"there is no intact bridge at {label}", "9.18.8"
+    structures = st.data.get("structures", {})
+    bridge = structures.get("bridges", {}).get(label)
+    if (bridge is None or bridge.get("destroyed")) and label not in structures.get("dugouts", {}):
+        return None, f"there is no intact bridge or dugout at {label}", "9.18.8"
     h = st.board.parse(label)
     dice = c.dice(t.target_row("INF"), losses(t, firer))
     if not dice:
@@ -178,7 +179,7 @@ def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
     los = line_of_sight(st.board, rs.policy, firer.hex, h, rs.smoke(st))
     if not los.visible:
         return None, f"no line of sight to {label}: {los.reason}", los.rule or "5.1"
-    text = f"open fire at the bridge {label}: {firer.id}, {dice} dice hitting on {_clamp(t, acc)} or less"
+    text = f"open fire at the structure in {label}: {firer.id}, {dice} dice hitting on {_clamp(t, acc)} or less"
     return Attack(firer.id, label, dice, _clamp(t, acc), text, mods), "", ""
 
 
@@ -287,7 +288,9 @@ def defence_now(
                 mods.append(Modifier(td, f"{tc.name} (rule 10)"))
             if role == "defender" and st.board.level(u.hex) >= 1:
                 mods.append(Modifier(int(t.hills.get("assaulted_defence", 1)), "assaulted on a hill (rule 10.11)"))
-            if u.status.get("entrenched") and not u.status.get("flanked"):
+            if u.status.get("in_dugout"):
+                mods.append(Modifier(int(t.fortifications["dugout"]["defence"]), "in a dugout (rule 9.18.6)"))
+            elif u.status.get("entrenched") and not u.status.get("flanked"):
                 mods.append(Modifier(int(t.fortifications["trench"]["defence"]), "in a trench (rule 9.18.5)"))
     absorbed = int(u.status.get("absorbed", 0))
     if absorbed:

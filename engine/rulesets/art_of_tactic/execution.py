@@ -161,6 +161,9 @@ def _reveal(rs: ArtOfTactic, tr: Transition) -> None:
             u.status["fof"] = True
             u.status["facing"] = facing_of(u.hex, st.board.parse(o["facing_hex"]))
             u.status["ambush"] = {"range": int(o["range"])}
+        if u.status.get("in_dugout") and (o is None or o["kind"] != "defend"):
+            u.status.pop("in_dugout")
+            tr.emit("order", f"{u.id} leaves the dugout: it was not given Defend (rule 9.18.6)", unit=u.id)
         if u.status.get("entrenched") and (o is None or o["kind"] != "defend"):
             u.status.pop("entrenched")
             tr.emit("order", f"{u.id} leaves its trench: it was not given Defend (rule 9.18.5)", unit=u.id)
@@ -198,6 +201,14 @@ def _step1_defend(rs: ArtOfTactic, tr: Transition) -> None:
         u.status["bonus"] = card(rs.tables, u).order("defend", "bonus")
         u.status["bonus_from"] = "Defend"
         u.status["defend"] = {"range": int(o["range"]), "used": False, "armed": armed}
+        dugout = st.data.get("structures", {}).get("dugouts", {}).get(st.board.label(u.hex))
+        c = card(rs.tables, u)
+        may_use = c.type == "INF" and (not c.can_order("deploy") or c.has("machine_gun"))
+        inside = [x for x in st.units.values() if x.status.get("in_dugout") and x.hex == u.hex and x.id != u.id]
+        if dugout is not None and may_use and len(inside) < 2:
+            u.status["in_dugout"] = True
+            u.status["facing"] = int(dugout["facing"])  # occupants get the dugout's field of fire (PROPOSED)
+            tr.emit("defend", f"{u.id} occupies the dugout in {st.board.label(u.hex)} (rule 9.18.6)", unit=u.id)
         trench = st.data.get("structures", {}).get("trenches", {}).get(st.board.label(u.hex))
         if trench is not None and (card(rs.tables, u).type != "ART" or u.status.get("deployed", True)):
             u.status["entrenched"] = True
@@ -228,7 +239,9 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
             if reason:
                 tr.emit("order", f"{u.id}'s fire at {o['hex']} is lost: {reason} (rule {rule})", unit=u.id)
             planned.extend((a, []) for a in area)
-            if not reason and card(t, u).has("attack_structures") and o["hex"] in st.data["structures"]["bridges"]:
+            structures = st.data["structures"]
+            targets = set(structures["bridges"]) | set(structures.get("dugouts", {}))
+            if not reason and card(t, u).has("attack_structures") and o["hex"] in targets:
                 sattack, _r, _ru = structure_attack(rs, st, u, o["hex"])
                 if sattack is not None:
                     structure_shots.append(sattack)
@@ -284,6 +297,14 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
         if apply_hits(rs, tr, st, st.units[tid], hits[tid], purpose):
             lost.add(tid)
     for label, got in sorted(structure_hits.items()):
+        dugout = st.data["structures"]["dugouts"].get(label)
+        if dugout is not None:
+            dugout["hits"] = int(dugout["hits"]) + got
+            if got:
+                tr.emit("structure", f"the dugout at {label} takes {got} hit(s): {dugout['hits']} of 2", hex=label)
+            if dugout["hits"] >= int(t.fortifications["dugout"]["hits"]):
+                destroy_dugout(tr, label, "hit by fire (rule 9.18.6)", kill=False)
+            continue
         bridge = st.data["structures"]["bridges"][label]
         bridge["hits"] = int(bridge["hits"]) + got
         need = int(t.structures["bridge"]["hits"])
@@ -1100,7 +1121,10 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
                     tr.emit("mines", f"{u.id} clears the minefield at {og['hex']} (rule 9.7)", unit=u.id)
             elif og["kind"] == "demolition":
                 u.status["charges_used"] = True
-                destroy_bridge(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)")
+                if str(og["hex"]) in st.data["structures"]["dugouts"]:
+                    destroy_dugout(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)", kill=True)
+                else:
+                    destroy_bridge(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)")
     for side in t.sides:
         for u in st.units.values():
             if u.side == side and u.steps > 0 and u.status.get("flag"):
@@ -1138,6 +1162,22 @@ def _resupply(rs: ArtOfTactic, tr: Transition, u: Unit, tp: Unit) -> None:
     u.status["ammo"] = int(u.status.get("ammo", 0)) + give
     tp.status["cargo_ammo"] = int(tp.status.get("cargo_ammo", 0)) - give
     tr.emit("supply", f"{u.id} takes {give} ammunition from {tp.id} (rule 9.16)", unit=u.id)
+
+
+def destroy_dugout(tr: Transition, label: str, why: str, kill: bool) -> None:
+    """9.18.6: the dugout is removed; demolition destroys every unit inside, fire leaves them on the board."""
+    st = tr.state
+    if st.data["structures"]["dugouts"].pop(label, None) is None:
+        return
+    tr.emit("structure", f"the dugout at {label} is destroyed: {why}", hex=label)
+    for u in st.units.values():
+        if u.status.get("in_dugout") and u.hex is not None and st.board.label(u.hex) == label:
+            u.status.pop("in_dugout")
+            if kill:
+                tr.emit("destroyed", f"{u.id} is destroyed inside the dugout (rule 9.8)", unit=u.id)
+                u.steps = 0
+                u.hex = None
+                st.data["active"].pop(u.id, None)
 
 
 def destroy_bridge(tr: Transition, label: str, why: str) -> None:

@@ -298,9 +298,11 @@ def _check_unwire(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
 
 def _check_demolish(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     assert u.hex is not None
-    bridge = st.data.get("structures", {}).get("bridges", {}).get(st.board.label(u.hex))
-    if bridge is None or bridge.get("destroyed"):
-        raise refuse(f"{u.id} must stand on an intact bridge to demolish it", "9.8")
+    structures = st.data.get("structures", {})
+    bridge = structures.get("bridges", {}).get(st.board.label(u.hex))
+    dugout = st.board.label(u.hex) in structures.get("dugouts", {})
+    if (bridge is None or bridge.get("destroyed")) and not dugout:
+        raise refuse(f"{u.id} must stand on an intact bridge or in a dugout's hex to demolish it", "9.8")
     if u.status.get("charges_used"):
         raise refuse(f"{u.id} has used its one demolition charge", "9.8")
 
@@ -623,6 +625,8 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
         for b, rec in sorted(st.data.get("structures", {}).get("bridges", {}).items()):
             if not rec.get("destroyed"):
                 yield Action("fire", (uid, b))
+        for d in sorted(st.data.get("structures", {}).get("dugouts", {})):
+            yield Action("fire", (uid, d))
     if c.can_order("location"):
         seen: set[Hex] = set()
         for e in enemies:

@@ -124,15 +124,17 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
                 add(f"{where}.mine", "expected anti_tank, anti_personnel or dummy (rule 9.6)")
             if item.get("side") not in sc.side_ids():
                 add(f"{where}.side", "a minefield needs the side that laid it (rule 9.6)")
-        elif kind == "trench":
+        elif kind in ("trench", "dugout"):
             try:
                 h, f = parse_hex(str(item.get("hex"))), parse_hex(str(item.get("facing")))
                 if facing_of(h, f) is None:
-                    add(f"{where}.facing", "the trench's facing hex must be next to its hex (rule 9.18.5)")
+                    add(f"{where}.facing", f"the {kind}'s facing hex must be next to its hex (rule 9.18.5, 9.18.6)")
+                elif kind == "dugout" and sc.map.terrain.get(h, ("",))[0] in ("~", "="):
+                    add(f"{where}.hex", "a dugout may not stand in a river hex (rule 9.18.6)")
             except ValueError:
-                add(where, 'expected hex = "CCRR" and facing = "CCRR" (rule 9.18.5)')
+                add(where, 'expected hex = "CCRR" and facing = "CCRR" (rule 9.18.5, 9.18.6)')
         else:
-            add(f"{where}.kind", f"expected wire, teeth, trench or minefield, got {kind!r}")
+            add(f"{where}.kind", f"expected wire, teeth, trench, dugout or minefield, got {kind!r}")
     out.extend(Problem(file, where, msg) for where, msg in check_purchase(rs, sc))
     v = sc.raw.get("victory", {})
     if not isinstance(v, dict) or not v.get("hexes"):
@@ -193,7 +195,9 @@ def _hex_list(value: Any) -> list[str]:
 
 def _structures(rs: ArtOfTactic, sc: Scenario, board: Board) -> dict[str, Any]:
     """Bridges from the map (9.18.1), wire, dragon's teeth and trenches from ``[[structures]]`` (9.18)."""
-    out: dict[str, Any] = {"wire": [], "teeth": [], "trenches": {}, "bridges": {}, "paths": [], "pontoons": []}
+    out: dict[str, Any] = {
+        "wire": [], "teeth": [], "trenches": {}, "bridges": {}, "paths": [], "pontoons": [], "dugouts": {},
+    }  # fmt: skip
     for h, cell in sorted(board.cells.items()):
         if cell.terrain == "bridge":
             out["bridges"][board.label(h)] = {"hits": 0, "destroyed": False}
@@ -204,6 +208,9 @@ def _structures(rs: ArtOfTactic, sc: Scenario, board: Board) -> dict[str, Any]:
             out[kind].append([a, b])
         elif kind == "trench":
             out["trenches"][str(item["hex"])] = facing_of(parse_hex(str(item["hex"])), parse_hex(str(item["facing"])))
+        elif kind == "dugout":
+            facing = facing_of(parse_hex(str(item["hex"])), parse_hex(str(item["facing"])))
+            out["dugouts"][str(item["hex"])] = {"facing": facing, "hits": 0}
     return out
 
 

@@ -728,3 +728,19 @@ def test_9_16_load_supply_on_the_supply_edge() -> None:
     play_round(g, ["load ger-opel"], [])
     play_round(g, [], [])
     assert g.state.units["ger-opel"].status["cargo_ammo"] == 30
+
+
+def test_9_18_6_dugout_occupants_defence_and_destruction() -> None:
+    rs = ruleset()
+    sc = scenario([("sov-inf", "SU-INF", "0505"), ("ger-mor", "DE-MOR", "0305", {"facing": "0405"}),
+                   ("ger-hq", "DE-HQ", "0101")])  # fmt: skip
+    g = _with_structures(game(sc, [6] * 30), dugouts={"0505": {"facing": 4, "hits": 0}})
+    play_round(g, [], ["defend sov-inf 0504 1"])
+    st = g.state.clone()
+    sov = st.units["sov-inf"]
+    assert sov.status["in_dugout"] and sov.status["facing"] == 4
+    sov.status["bonus"] = 1
+    assert defence_now(rs, st, sov)[0] == 4, "base 1 + Defend 1 + dugout 2"
+    g.state.dice = ScriptedDice([1, 3, 6, 6, 6, 6, 6, 6])
+    play_round(g, ["fire ger-mor 0505"], ["defend sov-inf 0504 1"])
+    assert "0505" not in g.state.data["structures"]["dugouts"] and g.state.units["sov-inf"].steps == 5

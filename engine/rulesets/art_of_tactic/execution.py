@@ -446,6 +446,9 @@ def _step6_assault(rs: ArtOfTactic, tr: Transition) -> None:
             u.hex = h
             movers[m] = movers[m][1:]
             _carry_passengers(st, u)
+            if st.board.label(h) in st.data.get("minefields", {}):  # 9.7 PROPOSED: assault movement too
+                stopped.add(m)
+                _mine_entry(rs, tr, u)
         if k > 20:
             break
     for m in list(movers):
@@ -770,6 +773,15 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
             u.status["facing"] = facing_of(u.hex, st.board.parse(o["facing_hex"]))
             tr.emit("special", f"{u.id} now faces {o['facing_hex']} (rule 9.4)", unit=u.id)
         elif not u.status.get("ongoing"):
+            to = o.get("to")
+            if to and st.board.parse(to) != u.hex:
+                dest = st.board.parse(to)
+                blocked = any(x.side != u.side and is_on_board(x) and x.hex == dest for x in st.units.values())
+                if blocked or dest in rs.smoke(st):
+                    tr.emit("special", f"{u.id} cannot move to {to}: it stays where it is (rule 9.2)", unit=u.id)
+                else:
+                    u.hex = dest
+                    tr.emit("move", f"{u.id} moves to {to} to {o['kind']} (rule 9.2, 9.3)", unit=u.id, hex=to)
             need = card(rs.tables, u).order(o["kind"], "boxes", 1)
             u.status["ongoing"] = {"kind": o["kind"], "boxes": 0, "need": need, "facing_hex": o.get("facing_hex")}
             tr.emit(
@@ -1157,6 +1169,10 @@ def _resupply(rs: ArtOfTactic, tr: Transition, u: Unit, tp: Unit) -> None:
     if o.get("kind") != "supply" or tp.hex != u.hex or tp.steps <= 0 or u.steps <= 0:
         tr.emit("order", f"{u.id} is not resupplied: {tp.id} did not deliver (rule 9.16)", unit=u.id)
         return
+    if card(rs.tables, u).has("engineer") and not u.status.get("mines") and int(tp.status.get("cargo_mines", 0)) > 0:
+        tp.status["cargo_mines"] = int(tp.status["cargo_mines"]) - 1  # 9.6 PROPOSED: a mine for a real minefield
+        u.status["mines"] = True
+        tr.emit("supply", f"{u.id} takes a mine from {tp.id}: one real minefield (rule 9.6)", unit=u.id)
     want = card(rs.tables, u).ammo - int(u.status.get("ammo", 0))
     give = max(0, min(want, int(tp.status.get("cargo_ammo", 0))))
     u.status["ammo"] = int(u.status.get("ammo", 0)) + give

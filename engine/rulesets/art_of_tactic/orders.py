@@ -37,8 +37,8 @@ VERBS: dict[str, str] = {
     "mount": "mount UNIT TRANSPORT: board a transport in the same hex (4.6)",
     "dismount": "dismount UNIT: leave the transport (give it to the passenger and to the transport, 4.6)",
     "facing": "facing UNIT HEX: change the field of fire to face HEX (9.4)",
-    "deploy": "deploy UNIT HEX: set up facing HEX (time boxes, 9.2)",
-    "withdraw": "withdraw UNIT: limber up to move (time boxes, 9.3)",
+    "deploy": "deploy UNIT FACING-HEX [HEX]: set up facing FACING-HEX, moving first to the adjacent HEX (9.2)",
+    "withdraw": "withdraw UNIT [HEX]: limber up to move, moving first to the adjacent HEX (time boxes, 9.3)",
     "location": "location UNIT HEX: fire at every enemy unit in HEX (two-row cards: the hexes next to it too) (6.9)",
     "smoke": "smoke UNIT HEX SECOND-HEX: smoke shells on HEX and the adjacent SECOND-HEX, 1 smoke point (3.9)",
     "merge": "merge UNIT OTHER: merge two units of the same card in one hex (give it to both) (9.5)",
@@ -80,11 +80,11 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
     if a.verb not in VERBS:
         raise InvalidActionError(f"unknown verb {a.verb!r}: art_of_tactic knows {', '.join(sorted(VERBS))}")
     n = len(a.args)
-    need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 1), "dismount": (1, 1),
+    need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 2), "dismount": (1, 1),
             "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
             "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1),
-            "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 2),
+            "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 3),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
     if not need[0] <= n <= need[1]:
@@ -110,7 +110,9 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[1:])
     if a.verb == "assault":
         return list(a.args[2:])
-    if a.verb in ("defend", "ambush", "facing", "deploy", "unwire", "entrench", "location", "unteeth", "pontoon"):
+    if a.verb in ("deploy", "withdraw"):
+        return list(a.args[1:])
+    if a.verb in ("defend", "ambush", "facing", "unwire", "entrench", "location", "unteeth", "pontoon"):
         return [a.args[1]]
     if a.verb == "smoke":
         return [a.args[1], a.args[2]]
@@ -152,8 +154,14 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["path"] = list(a.args[3:])
     elif a.verb == "mount":
         o["transport"] = a.args[1]
-    elif a.verb in ("facing", "deploy"):
+    elif a.verb == "facing":
         o["facing_hex"] = a.args[1]
+    elif a.verb == "deploy":
+        o["facing_hex"] = a.args[1]
+        if len(a.args) == 3:
+            o["to"] = a.args[2]
+    elif a.verb == "withdraw" and len(a.args) == 2:
+        o["to"] = a.args[1]
     elif a.verb in ("defend", "ambush"):
         o["facing_hex"] = a.args[1]
         o["range"] = int(a.args[2])
@@ -281,9 +289,29 @@ def _check_defend(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
         raise refuse(f"the engagement range must be 1 to {top} ({u.id}'s maximum range)", "3.6")
 
 
+def _relocation(rs: ArtOfTactic, st: GameState, u: Unit, label: str, rule: str) -> Hex:
+    """9.2, 9.3 PROPOSED: the unit's own hex or an adjacent hex it may enter, with no enemy and no smoke."""
+    assert u.hex is not None
+    to = st.board.parse(label)
+    if to == u.hex:
+        return to
+    if to not in u.hex.neighbours():
+        raise refuse(f"{label} must be {u.id}'s hex or next to it", rule)
+    step = step_rule(rs.tables, st.board, card(rs.tables, u).move_as, u.hex, to, "cautious", rs.obstacles(st))
+    if not step.allowed:
+        raise refuse(f"{u.id} cannot move into {label}: {step.reason}", step.rule)
+    if any(e.side != u.side and visible_enemy(st, e) and e.hex == to for e in st.units.values()):
+        raise refuse(f"{label} holds an enemy unit", rule)
+    _stack_ok(rs, st, u, to)
+    return to
+
+
 def _check_facing(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     assert u.hex is not None
-    if facing_of(u.hex, st.board.parse(a.args[1])) is None:
+    where = u.hex
+    if a.verb == "deploy" and len(a.args) == 3:
+        where = _relocation(rs, st, u, a.args[2], "9.2")
+    if facing_of(where, st.board.parse(a.args[1])) is None:
         raise refuse(f"the facing hex {a.args[1]} must be next to {u.id}'s hex", "9.4")
     if a.verb == "deploy" and u.status.get("deployed"):
         raise refuse(f"{u.id} is already deployed", "9.2")
@@ -416,9 +444,10 @@ def _check_supply(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     tp = st.units.get(a.args[1])
     if tp is None or tp.side != u.side or not is_on_board(tp) or tp.hex != u.hex:
         raise refuse(f"{a.args[1]} is not a friendly transport in {u.id}'s hex", "9.16")
-    if not card(rs.tables, tp).has("supply_carrier") or int(tp.status.get("cargo_ammo", 0)) <= 0:
-        raise refuse(f"{tp.id} has no ammunition to give", "9.16")
-    if int(u.status.get("ammo", 0)) >= c.ammo:
+    wants_mine = c.has("engineer") and not u.status.get("mines") and int(tp.status.get("cargo_mines", 0)) > 0
+    if not card(rs.tables, tp).has("supply_carrier") or (int(tp.status.get("cargo_ammo", 0)) <= 0 and not wants_mine):
+        raise refuse(f"{tp.id} has nothing to give", "9.16")
+    if int(u.status.get("ammo", 0)) >= c.ammo and not wants_mine:
         raise refuse(f"{u.id} already has its full ammunition", "9.16")
 
 
@@ -440,6 +469,8 @@ def _check_tow(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
 def _check_withdraw(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     if not u.status.get("deployed"):
         raise refuse(f"{u.id} is not deployed", "9.3")
+    if len(a.args) == 2:
+        _relocation(rs, st, u, a.args[1], "9.3")
 
 
 def _stack_ok(rs: ArtOfTactic, st: GameState, u: Unit, end: Hex) -> None:
@@ -735,6 +766,8 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
                 yield Action(verb, (uid, label(n)))
     if c.can_order("withdraw"):
         yield Action("withdraw", (uid,))
+        for n in neighbours:
+            yield Action("withdraw", (uid, label(n)))
 
 
 def _end_counts(rs: ArtOfTactic, st: GameState, side: str) -> dict[Hex, list[int]]:

@@ -744,3 +744,22 @@ def test_9_18_6_dugout_occupants_defence_and_destruction() -> None:
     g.state.dice = ScriptedDice([1, 3, 6, 6, 6, 6, 6, 6])
     play_round(g, ["fire ger-mor 0505"], ["defend sov-inf 0504 1"])
     assert "0505" not in g.state.data["structures"]["dugouts"] and g.state.units["sov-inf"].steps == 5
+
+
+def test_9_3_withdraw_into_an_adjacent_hex_then_move() -> None:
+    sc = scenario([("ger-mg", "DE-MG", "0505", {"facing": "0504"}), ("sov-hq", "SU-HQ", "1010")])
+    g = game(sc)
+    assert "rule 9.3" in refusal(g, "move ger-mg 0506", "german"), "deployed: Withdraw first"
+    play_round(g, ["withdraw ger-mg 0506"], [])
+    mg = g.state.units["ger-mg"]
+    assert mg.hex == P("0506") and mg.status["deployed"] is False
+    g.apply("move ger-mg 0507", side="german")
+
+
+def test_9_6_engineers_take_a_mine_from_a_truck() -> None:
+    sc = scenario([("ger-pio", "DE-PIO", "0505"), ("ger-opel", "DE-OPEL", "0505"), ("sov-hq", "SU-HQ", "1010")])
+    g = game(sc)
+    assert "rule 9.6" in refusal(g, "mines ger-pio at", "german")
+    play_round(g, ["supply ger-pio ger-opel", "supply ger-opel"], [])
+    assert g.state.units["ger-pio"].status["mines"] and g.state.units["ger-opel"].status["cargo_mines"] == 2
+    g.apply("mines ger-pio at", side="german")

@@ -763,3 +763,28 @@ def test_9_6_engineers_take_a_mine_from_a_truck() -> None:
     play_round(g, ["supply ger-pio ger-opel", "supply ger-opel"], [])
     assert g.state.units["ger-pio"].status["mines"] and g.state.units["ger-opel"].status["cargo_mines"] == 2
     g.apply("mines ger-pio at", side="german")
+
+
+def test_6_6_group_fire_seed_example() -> None:
+    """The seed's example: an MG with firepower 10 at four infantry units in one hex: 6 hits and 4 misses, then
+    2 dice at the second unit (no hit), then 1 die at the third, and no attack on the fourth."""
+    infantry = [(f"ger-inf{i}", "DE-INF", "0505") for i in range(1, 5)]
+    units = [("sov-mg", "SU-MG", "0503", {"facing": "0504"}), *infantry]
+    g = game(scenario(units), [1, 1, 1, 1, 1, 1, 6, 6, 6, 6, 6, 6, 6])  # 6 hits, 4 misses; 2 misses; 1 miss
+    events = play_round(g, [], ["fire sov-mg ger-inf1"])
+    assert [(p.split(" at ")[-1].split(",")[0].split(" ")[0], len(d)) for p, d in rolls(events)] == [
+        ("ger-inf1", 10), ("ger-inf2", 2), ("ger-inf3", 1)]  # fmt: skip
+    assert g.state.units["ger-inf1"].steps == 0, "6 hits − defence 1 = 5 losses"
+
+
+def test_ex16_9_11_hq_command_range_and_morale() -> None:
+    rs = ruleset()
+    units = [("ger-hq", "DE-HQ", "0505"), ("ger-a", "DE-INF", "0507"), ("ger-b", "DE-INF", "0508"),
+             ("ger-c", "DE-INF", "0705"), ("sov-hq", "SU-HQ", "1010")]  # fmt: skip
+    sc = scenario(units, terrain={"0604": "W", "0605": "W"})
+    g = game(sc)
+    st = g.state
+    assert bravery_target(rs, st, st.units["ger-a"])[0] == 11, "distance 2, in sight: +2"
+    assert bravery_target(rs, st, st.units["ger-b"])[0] == 9, "distance 3: outside the command range"
+    assert bravery_target(rs, st, st.units["ger-hq"])[0] == 11, "the HQ itself"
+    assert bravery_target(rs, st, st.units["ger-c"])[0] == 9, "distance 2 but the woods hide the HQ"

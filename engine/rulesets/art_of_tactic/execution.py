@@ -11,7 +11,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from engine.events import Modifier
-from engine.hexgrid import Hex, distance
+from engine.hexgrid import Hex, distance, trace_segment
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
 
@@ -381,10 +381,136 @@ def _bravery_step(rs: ArtOfTactic, tr: Transition, n: int) -> None:
                 bravery_test(rs, tr, st, u, "losses, rule 8.1")
 
 
+def _flight_path(st: GameState, entry: Hex, target: Hex) -> list[Hex]:
+    """9.13, G54: the hexes of the exact line from the entry hex to the target hex, in order."""
+    hexes = [h.hex for h in trace_segment(entry, target) if (h.interior or h.along_side) and h.hex in st.board.cells]
+    out: list[Hex] = []
+    for h in [entry, *hexes, target]:
+        if h not in out:
+            out.append(h)
+    return out
+
+
+def _flak_shot(rs: ArtOfTactic, tr: Transition, flak: Unit, plane: Unit, at: Hex) -> bool:
+    """9.13: a flak unit on Defend fires at an aircraft (AIR row, the chart at the distance; no LOS needed).
+
+    Returns False if the aircraft aborts (a failed bravery test after losses) or is destroyed.
+    """
+    st = tr.state
+    t = rs.tables
+    assert flak.hex is not None
+    c = card(t, flak)
+    r = max(1, distance(flak.hex, at))
+    acc = c.range[r] if r < len(c.range) else None
+    dice = c.dice("AIR", losses(t, flak))
+    if acc is None or not dice:
+        return True
+    text = f"flak: {flak.id} at {plane.id} over {st.board.label(at)} (rule 9.13)"
+    got, _ = roll_attack(tr, t, Attack(flak.id, plane.id, dice, int(acc), text))
+    lost = apply_hits(rs, tr, st, plane, got, "flak") if got else 0
+    if plane.steps <= 0:
+        return False
+    if lost and not bravery_test(rs, tr, st, plane, "losses from flak, rule 9.13"):
+        tr.emit("air", f"{plane.id} aborts its mission and returns to its airfield (rule 9.13)", unit=plane.id)
+        return False
+    return True
+
+
+def _flak_ready(rs: ArtOfTactic, flak: Unit, side: str) -> bool:
+    dz = flak.status.get("defend") or {}
+    return (
+        flak.side != side
+        and card(rs.tables, flak).has("flak")
+        and bool(dz.get("armed"))
+        and _can_act(flak)
+        and flak.hex is not None
+    )
+
+
+def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.12–9.13 (air strikes): returns, launches, the flight along the exact line, flak on first entering its
+    range, and the flak's second shot when it stands in the target hex."""
+    st = tr.state
+    t = rs.tables
+    for u in st.units.values():
+        if card(t, u).type == "AIR" and u.status.get("air") and u.steps > 0:
+            u.status.pop("air")
+            u.status["prep"] = 1  # Landed (I)
+            tr.emit("air", f"{u.id} returns to its airfield (rule 9.12)", unit=u.id)
+    for u, o in _ordered(rs, st, {"air_strike"}):
+        if u.steps <= 0 or u.status.get("suppressed"):
+            continue
+        hq = any(
+            x.side == u.side and is_on_board(x) and card(t, x).has("hq") and not x.status.get("suppressed")
+            for x in st.units.values()
+        )
+        if not hq:
+            tr.emit("air", f"{u.id} cannot take off: no unsuppressed HQ on the board (rule 9.11)", unit=u.id)
+            continue
+        target, entry = st.board.parse(o["hex"]), st.board.parse(o["entry"])
+        u.status["prep"] = 0
+        tr.emit("air", f"{u.id} takes off and flies in from {o['entry']} towards {o['hex']} (rule 9.13)", unit=u.id)
+        shot: set[str] = set()
+        alive = True
+        for h in _flight_path(st, entry, target):
+            for flak in sorted(st.units.values(), key=lambda x: x.id):
+                if not _flak_ready(rs, flak, u.side) or flak.id in shot or flak.hex is None:
+                    continue
+                if distance(flak.hex, h) > int(flak.status["defend"]["range"]):
+                    continue
+                shot.add(flak.id)
+                flak.status["defend"]["used"] = True
+                alive = _flak_shot(rs, tr, flak, u, h)
+                if not alive:
+                    break
+            if not alive:
+                break
+        for flak in sorted(st.units.values(), key=lambda x: x.id):
+            if alive and _flak_ready(rs, flak, u.side) and flak.hex == target:
+                alive = _flak_shot(rs, tr, flak, u, target)  # the second shot at its own hex (9.13)
+        if not alive:
+            if u.steps > 0:
+                u.status["prep"] = 1
+            continue
+        u.status["air"] = {"target": o["hex"]}
+
+
+def _step6_air_strikes(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.15.1: each aircraft over its target attacks every enemy unit in the hex; bombed units test in step 7."""
+    st = tr.state
+    t = rs.tables
+    hits: dict[str, int] = defaultdict(int)
+    for side in t.sides:
+        for u in st.units.values():
+            air = u.status.get("air")
+            if u.side != side or not air or u.steps <= 0 or air.get("struck"):
+                continue
+            air["struck"] = True
+            target = st.board.parse(air["target"])
+            c = card(t, u)
+            acc = c.range[0] if c.range and c.range[0] is not None else 0
+            for x in sorted(st.units.values(), key=lambda v: v.id):
+                if x.side == u.side or not is_on_board(x) or x.hex != target:
+                    continue
+                dice = c.dice(t.target_row(card(t, x).type), losses(t, u))
+                if not dice:
+                    continue
+                text = f"air strike: {u.id} at {x.id} in {air['target']} (rule 9.15.1)"
+                got, _ = roll_attack(tr, t, Attack(u.id, x.id, dice, int(acc), text))
+                hits[x.id] += got
+    for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
+        x = st.units[tid]
+        if hits[tid] > 0:
+            apply_hits(rs, tr, st, x, hits[tid], "air strike")
+            if x.steps > 0 and not x.status.get("suppressed"):
+                x.status["pending"] = True  # 8.1: bombed, tested in step 7
+
+
 def _step6_assault(rs: ArtOfTactic, tr: Transition) -> None:
     """7.4: movement to contact, counter-attacks, pre-combat tests, ammunition, simultaneous close combat."""
     st = tr.state
-    _step(tr, 6, "Assault", rs)
+    _step(tr, 6, "Assault and air strikes", rs)
+    _step6_air_strikes(rs, tr)
     movers: dict[str, list[Hex]] = {}
     assaulting: dict[str, str] = {}
     for u, o in _ordered(rs, st, {"assault"}):
@@ -1137,6 +1263,15 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
                     destroy_dugout(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)", kill=True)
                 else:
                     destroy_bridge(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)")
+    for u in st.units.values():
+        if (
+            card(t, u).type == "AIR"
+            and u.steps > 0
+            and not u.status.get("air")
+            and 0 < int(u.status.get("prep", 4)) < 4
+        ):
+            u.status["prep"] = int(u.status["prep"]) + 1  # 2.6: the next preparation box (9.12)
+            tr.emit("air", f"{u.id} on its airfield: preparation box {u.status['prep']} (rule 9.12)", unit=u.id)
     for side in t.sides:
         for u in st.units.values():
             if u.side == side and u.steps > 0 and u.status.get("flag"):
@@ -1266,7 +1401,8 @@ def execute_round(rs: ArtOfTactic, tr: Transition) -> None:
     _fire_step(rs, tr, "fire")
     _smoke(rs, tr)
     _bravery_step(rs, tr, 4)
-    _step(tr, 5, "Air (no aircraft in play)", rs)
+    _step(tr, 5, "Air missions", rs)
+    _step5_air(rs, tr)
     _step6_assault(rs, tr)
     _bravery_step(rs, tr, 7)
     _step(tr, 8, "Ambush and wire removal", rs)

@@ -51,6 +51,7 @@ VERBS: dict[str, str] = {
     "clearpath": "clearpath UNIT: engineers cut a path through the woods hex they stand in (time boxes) (9.10)",
     "pontoon": "pontoon UNIT HEX: engineers (manpower) build a pontoon bridge in the river hex HEX (9.10)",
     "load": "load UNIT: a transport on its side's supply edge refills its ammunition cargo (time boxes) (9.16)",
+    "airstrike": "airstrike UNIT HEX ENTRY-HEX: the aircraft flies in from the edge hex and bombs HEX (9.15.1)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
     "demolish": "demolish UNIT: engineers blow up the bridge in their hex (time boxes, once a game) (9.8)",
     "cancel": "cancel UNIT: take back the order given to UNIT this Planning Phase (2.3)",
@@ -69,7 +70,7 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "ambush": "ambush", "entrench": "entrench", "supply": "supply", "tow": "tow",
          "location": "location", "mines": "lay_mines", "clearmines": "clear_mines",
          "unteeth": "remove_obstacle", "clearpath": "clear_path", "pontoon": "pontoon",
-         "load": "load_supply"}  # fmt: skip
+         "load": "load_supply", "airstrike": "air_strike"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -83,7 +84,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
     need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 2), "dismount": (1, 1),
             "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
-            "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1),
+            "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1), "airstrike": (3, 3),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 3),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -110,7 +111,7 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[1:])
     if a.verb == "assault":
         return list(a.args[2:])
-    if a.verb in ("deploy", "withdraw"):
+    if a.verb in ("deploy", "withdraw", "airstrike"):
         return list(a.args[1:])
     if a.verb in ("defend", "ambush", "facing", "unwire", "entrench", "location", "unteeth", "pontoon"):
         return [a.args[1]]
@@ -162,6 +163,8 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
             o["to"] = a.args[2]
     elif a.verb == "withdraw" and len(a.args) == 2:
         o["to"] = a.args[1]
+    elif a.verb == "airstrike":
+        o["hex"], o["entry"] = a.args[1], a.args[2]
     elif a.verb in ("defend", "ambush"):
         o["facing_hex"] = a.args[1]
         o["range"] = int(a.args[2])
@@ -171,7 +174,10 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
 def _unit_can_take_orders(rs: ArtOfTactic, st: GameState, u: Unit, side: str) -> None:
     if u.side != side:
         raise refuse(f"{u.id} is not a {side} unit", "2.3")
-    if u.steps <= 0 or (u.hex is None and not u.status.get("carried_by")):
+    if card(rs.tables, u).type == "AIR" and u.steps > 0:
+        if u.status.get("air") or int(u.status.get("prep", 4)) < 4:
+            raise refuse(f"{u.id} is not ready on its airfield (box IV not marked)", "9.12")
+    elif u.steps <= 0 or (u.hex is None and not u.status.get("carried_by")):
         raise refuse(f"{u.id} is not on the board", "2.3")
     if u.status.get("flag"):
         raise refuse(f"{u.id} is suppressed (flag marked) and cannot be given any order this round", "8.3")
@@ -420,6 +426,27 @@ def _check_load(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
         raise refuse(f"{u.id} is fully loaded", "9.16")
 
 
+def _check_airstrike(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.11–9.13: an unsuppressed own HQ on the board; the target hex seen by a friendly ground unit; the entry
+    hex on the edge of the map."""
+    t = rs.tables
+    if not any(
+        x.side == u.side and is_on_board(x) and card(t, x).has("hq") and not x.status.get("suppressed")
+        for x in st.units.values()
+    ):
+        raise refuse("aircraft take off only while an unsuppressed HQ of yours is on the board", "9.11")
+    target, entry = st.board.parse(a.args[1]), st.board.parse(a.args[2])
+    if not any(
+        x.side == u.side and is_on_board(x) and x.hex is not None
+        and line_of_sight(st.board, rs.policy, x.hex, target, rs.smoke(st)).visible
+        for x in st.units.values()
+    ):  # fmt: skip
+        raise refuse(f"no unit of yours sees {a.args[1]}: an air strike needs its target in sight", "9.11")
+    edges = {h for e in ("top", "right", "bottom", "left") for h in st.board.edge_hexes(e)}
+    if entry not in edges:
+        raise refuse(f"{a.args[2]} is not on the edge of the map: aircraft enter at an edge", "9.13")
+
+
 def _check_location(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _attacks, reason, rule = location_attacks(rs, st, u, a.args[1])
     if reason:
@@ -602,6 +629,7 @@ _CHECKS = {
     "remove_wire": _check_unwire,
     "entrench": _check_entrench,
     "location": _check_location,
+    "air_strike": _check_airstrike,
     "remove_obstacle": _check_unteeth,
     "clear_path": _check_clearpath,
     "pontoon": _check_pontoon,
@@ -621,6 +649,12 @@ _CHECKS = {
 }
 
 
+def _entry_hex(st: GameState, side: str, target: Hex) -> Hex:
+    """The aircraft's canonical entry hex: the hex of its side's map edge nearest the target (9.13)."""
+    edge = st.board.edges.get(side, "left")
+    return min(st.board.edge_hexes(edge), key=lambda h: (distance(h, target), h))
+
+
 def _around(st: GameState, u: Unit) -> list[str]:
     assert u.hex is not None
     return [st.board.label(n) for n in u.hex.neighbours() if n in st.board.cells]
@@ -635,6 +669,11 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
         return
     if u.status.get("carried_by"):
         yield Action("dismount", (uid,))
+        return
+    if c.type == "AIR":
+        if c.can_order("air_strike"):
+            for h in sorted({e.hex for e in st.units.values() if e.side != u.side and visible_enemy(st, e) and e.hex}):
+                yield Action("airstrike", (uid, st.board.label(h), st.board.label(_entry_hex(st, u.side, h))))
         return
     assert u.hex is not None
     yield Action("hold", (uid,))
@@ -849,7 +888,8 @@ def iter_orders(rs: ArtOfTactic, st: GameState) -> Iterator[Action]:
         st.board.cache[key] = slot
     per_unit: dict[str, list[tuple[Action, Hex | None]]] = slot[1]
     for u in st.units.values():
-        if u.side != side or u.steps <= 0 or (u.hex is None and not u.status.get("carried_by")):
+        aircraft = card(t, u).type == "AIR"
+        if u.side != side or u.steps <= 0 or (u.hex is None and not u.status.get("carried_by") and not aircraft):
             continue
         if u.id in sheet:
             yield Action("cancel", (u.id,))

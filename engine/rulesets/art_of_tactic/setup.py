@@ -239,6 +239,10 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
             st["mines"] = bool(spec.status.get("mines", False))  # 9.6: the real minefield must be bought
         steps = spec.steps if spec.steps is not None else c.size
         where = spec.hex
+        if c.type == "AIR":
+            st["prep"] = 4  # 11.1: aircraft start on their airfield with box IV (Ready) marked
+            units[spec.id] = Unit(spec.id, spec.type, spec.side, None, steps, spec.formation, st)
+            continue
         if (spec.arrives is not None and spec.arrives > 1) or spec.hex is None:
             st["arrives"] = int(spec.arrives or 1)
             st["entry"] = [board.label(h) for h in (spec.entry or ((spec.hex,) if spec.hex is not None else ()))]

@@ -92,10 +92,10 @@ def test_every_verb_has_a_help_line_citing_a_rule() -> None:
 
 def test_ex23_11_6_purchase_validation_uses_the_errata_costs() -> None:
     sc = engine.load_scenario("art_of_tactic", "p3-stuetzpunkt")
-    assert purchase_cost(RULESET, sc, "german") == 207
-    assert purchase_cost(RULESET, sc, "soviet") == 174  # units 145 + trenches 10 + wire 12 + dragon's teeth 7
+    assert purchase_cost(RULESET, sc, "german") == 219
+    assert purchase_cost(RULESET, sc, "soviet") == 180  # units 157 + trenches 10 + wire 6 + dragon's teeth 7
     text = sc.text.replace("points = 180", "points = 170")
-    with pytest.raises(ScenarioError, match="costs 174 strength points, more than its 170"):
+    with pytest.raises(ScenarioError, match="costs 180 strength points, more than its 170"):
         engine.scenario.parse_scenario(text, sc.path)
     text = sc.text.replace('id = "sov-27-t26"\ntype = "SU-T26"', 'id = "sov-27-t26"\ntype = "SU-MG"')
     with pytest.raises(ScenarioError, match="3 copies of SU-MG"):

@@ -788,3 +788,42 @@ def test_ex16_9_11_hq_command_range_and_morale() -> None:
     assert bravery_target(rs, st, st.units["ger-b"])[0] == 9, "distance 3: outside the command range"
     assert bravery_target(rs, st, st.units["ger-hq"])[0] == 11, "the HQ itself"
     assert bravery_target(rs, st, st.units["ger-c"])[0] == 9, "distance 2 but the woods hide the HQ"
+
+
+# --- Aircraft: air strikes, flak, the airfield (9.11-9.15) ---------------------------------------------
+
+
+def _air(map_a: bool = True, turns: int = 6):  # type: ignore[no-untyped-def]
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-stuka", "DE-STUKA", "0101"), ("ger-inf", "DE-INF", "1204"),
+             ("sov-flak", "SU-FLAK", "1005"), ("sov-inf", "SU-INF", "1205")]  # fmt: skip
+    return scenario(units, map_text=MAP_A if map_a else None, turns=turns)
+
+
+def test_ex14_9_13_flak_fires_only_at_a_path_within_its_range() -> None:
+    g = game(_air(), [6] * 6 + [6] * 8)
+    events = play_round(g, ["airstrike ger-stuka 0105 0101"], ["defend sov-flak 1004 4"])
+    assert not [p for p, _ in rolls(events) if "flak" in p], "the white path never comes within 4 hexes"
+    g = game(_air(), [6] * 6 + [6] * 8)
+    events = play_round(g, ["airstrike ger-stuka 1205 0110"], ["defend sov-flak 1004 4"])
+    assert [len(d) for p, d in rolls(events) if "flak" in p] == [6], "one shot on first entering the range"
+    assert [len(d) for p, d in rolls(events) if "air strike" in p] == [8], "then the Stuka bombs the infantry"
+
+
+def test_ex22_9_12_aircraft_preparation_timeline() -> None:
+    g = game(_air(), [6] * 8)
+    play_round(g, ["airstrike ger-stuka 1205 0110"], [])
+    stuka = g.state.units["ger-stuka"]
+    assert stuka.status["air"]["target"] == "1205", "it stays over the target"
+    play_round(g, [], [])
+    assert g.state.units["ger-stuka"].status["prep"] == 2, "returned in step 5 (I), box II in step 12"
+    play_round(g, [], [])
+    assert "rule 9.12" in refusal(g, "airstrike ger-stuka 1205 0110", "german")
+    play_round(g, [], [])
+    assert g.state.units["ger-stuka"].status["prep"] == 4
+    g.apply("airstrike ger-stuka 1205 0110", side="german")
+
+
+def test_dr19_9_11_no_launch_without_an_unsuppressed_hq() -> None:
+    g = game(_air())
+    g.state.units["ger-hq"].status["suppressed"] = True
+    assert "rule 9.11" in refusal(g, "airstrike ger-stuka 1205 0110", "german")

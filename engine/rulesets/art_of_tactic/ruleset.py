@@ -186,6 +186,13 @@ class ArtOfTactic(Ruleset):
         fields = v.data.get("minefields")
         if isinstance(fields, dict):
             v.data["minefields"] = {h: f for h, f in fields.items() if f.get("owner") == side or f.get("revealed")}
+        # 15.1: an enemy engineer's mines (its real minefield left, the kind being laid) are its owner's secret.
+        for u in v.units.values():
+            if u.side != side:
+                u.status.pop("mines", None)
+                ongoing = u.status.get("ongoing")
+                if isinstance(ongoing, dict):
+                    ongoing.pop("mine", None)
         # 3.11: hidden enemy units are off the board for the opponent; "last seen" markers stay public.
         for u in v.units.values():
             if u.side != side and u.status.get("hidden"):

@@ -684,9 +684,11 @@ def test_9_6_engineers_lay_a_secret_minefield() -> None:
     g = game(sc)
     events = play_round(g, ["mines ger-pio at"], [])
     assert "german order: ger-pio: Lay mines" in event_texts(events)
+    assert "mine" not in g.view("soviet").units["ger-pio"].status["ongoing"], "the kind is secret (9.6)"
     play_round(g, [], [])
     assert g.state.data["minefields"] == {"0503": {"owner": "german", "kind": "anti_tank"}}
     assert g.view("soviet").data["minefields"] == {}
+    assert "mines" not in g.view("soviet").units["ger-pio"].status, "the used-mine status is secret (15.1)"
     assert "rule 9.6" in refusal(g, "mines ger-pio at", "german")
 
 

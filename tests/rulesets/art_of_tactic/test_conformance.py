@@ -59,8 +59,13 @@ def playout(scenario_id: str, seed: int) -> engine.Game:
             break
         for other in game.state.sides:
             if other != side:
-                hidden = game.view(other).data["orders"].get(side, {})
-                assert hidden == {}, f"{other} sees {side}'s orders while {side} plans"
+                view = game.view(other)
+                assert view.data["orders"].get(side, {}) == {}, f"{other} sees {side}'s orders while {side} plans"
+                for u in view.units.values():
+                    if u.side != other and u.status.get("hidden"):
+                        assert u.hex is None, f"{other} sees the hidden {u.id}"
+                for label, field in view.data.get("minefields", {}).items():
+                    assert field["owner"] == other or field.get("revealed"), f"{other} sees the minefield {label}"
         actions = game.legal_actions()
         assert actions, "no legal action"
         action = rng.choice(actions)

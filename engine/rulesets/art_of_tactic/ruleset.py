@@ -22,7 +22,7 @@ from .combat import fire_odds, ranged_attack
 from .data import Tables, load_tables
 from .model import card, is_on_board
 from .movement import Obstacles, side_key, step_rule
-from .sight import AotLosPolicy, facing_of, los_policy
+from .sight import AotLosPolicy, los_policy
 
 __all__ = ["ArtOfTactic"]
 
@@ -84,10 +84,10 @@ class ArtOfTactic(Ruleset):
         return not (tc.enter == "no_wheels" and c.move_as in ("VEH", "ARM"))
 
     def can_reach(self, board: Board, unit_type: str, start: Any, goal: Any) -> bool:
+        """Whether a unit could ever walk there with Cautious movement (4.8; aircraft reach anywhere)."""
         c = self.tables.units[unit_type]
         if c.type == "AIR":
             return True
-        import networkx as nx  # noqa: PLC0415
 
         def ok(u: Hex, v: Hex) -> bool:
             return step_rule(self.tables, board, c.move_as, u, v, "cautious").allowed
@@ -101,7 +101,6 @@ class ArtOfTactic(Ruleset):
                 if n not in seen and ok(h, n):
                     seen.add(n)
                     todo.append(n)
-        del nx
         return False
 
     def validate_scenario(self, scenario: Scenario) -> list[Problem]:
@@ -218,6 +217,3 @@ class ArtOfTactic(Ruleset):
 
         h = unit.hex + DIRECTIONS[int(f)]
         return state.board.label(h) if h in state.board.cells else None
-
-
-_ = facing_of

@@ -114,6 +114,8 @@ def step_rule(
                 False, reason=f"trucks and armoured vehicles cannot enter the {tv.name} at {where}", rule="10.4"
             )
     if tv.enter == "ford" or tu.enter == "ford":
+        if kind == "march":
+            return Step(False, reason=f"a ford is crossed with any movement order but March ({where})", rule="10.12")
         capped = True  # 10.12: a whole round into the ford, a whole round out of it
     dh = board.level(v) - board.level(u)
     steep, abrupt, gentle = tables.hills.get("steep", 3), tables.hills.get("abrupt", 2), tables.hills.get("gentle", 1)

@@ -284,9 +284,10 @@ def test_dr09_10_12_ford() -> None:
                   map_text=MAP_A)  # fmt: skip
     g = game(sc)
     assert "rule 4.11" in refusal(g, "move ger-pz 0709 0809", "german"), "a ford is entered only from next to it"
-    assert "rule 4.3" in refusal(g, "march ger-inf 0809", "german"), "no March through a ford"
+    assert "rule 10.12" in refusal(g, "march ger-inf 0809", "german"), "no March into a ford"
     g.apply("commit", side="german")
-    assert "rule 4.11" in refusal(g, "march sov-1 0909 0910", "soviet")
+    assert "rule 10.12" in refusal(g, "march sov-1 0909", "soviet"), "no March out of a ford either"
+    assert "rule 4.11" in refusal(g, "move sov-1 0909 0910", "soviet")
     g.apply("move sov-1 0909", side="soviet")
 
 

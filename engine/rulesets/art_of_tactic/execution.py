@@ -456,7 +456,7 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
             for flak in sorted(st.units.values(), key=lambda x: x.id):
                 if not _flak_ready(rs, flak, u.side) or flak.id in shot or flak.hex is None:
                     continue
-                if distance(flak.hex, h) > int(flak.status["defend"]["range"]):
+                if distance(flak.hex, h) > card(t, flak).max_range:  # 9.13: its range, not the Defend limit
                     continue
                 shot.add(flak.id)
                 flak.status["defend"]["used"] = True

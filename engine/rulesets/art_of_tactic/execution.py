@@ -476,34 +476,54 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
 
 
 def _step6_air_strikes(rs: ArtOfTactic, tr: Transition) -> None:
-    """9.15.1: each aircraft over its target attacks every enemy unit in the hex; bombed units test in step 7."""
+    """9.15.1: each aircraft over its target attacks every enemy unit in the hex (1 ammunition); units there on
+    Defend with an AIR row fire back at the same time (their one Defend shot); every enemy unit attacked tests
+    bravery in step 7 (PROPOSED: whether or not it took losses)."""
     st = tr.state
     t = rs.tables
     hits: dict[str, int] = defaultdict(int)
+    bombed: set[str] = set()
     for side in t.sides:
         for u in st.units.values():
             air = u.status.get("air")
             if u.side != side or not air or u.steps <= 0 or air.get("struck"):
                 continue
             air["struck"] = True
+            if int(u.status.get("ammo", 0)) < 1:
+                tr.emit("air", f"{u.id} has no ammunition left to bomb with (rule 9.15.1)", unit=u.id)
+                continue
+            u.status["ammo"] = int(u.status["ammo"]) - 1
             target = st.board.parse(air["target"])
             c = card(t, u)
             acc = c.range[0] if c.range and c.range[0] is not None else 0
             for x in sorted(st.units.values(), key=lambda v: v.id):
                 if x.side == u.side or not is_on_board(x) or x.hex != target:
                     continue
+                bombed.add(x.id)
                 dice = c.dice(t.target_row(card(t, x).type), losses(t, u))
-                if not dice:
-                    continue
-                text = f"air strike: {u.id} at {x.id} in {air['target']} (rule 9.15.1)"
-                got, _ = roll_attack(tr, t, Attack(u.id, x.id, dice, int(acc), text))
-                hits[x.id] += got
+                if dice:
+                    text = f"air strike: {u.id} at {x.id} in {air['target']} (rule 9.15.1)"
+                    got, _ = roll_attack(tr, t, Attack(u.id, x.id, dice, int(acc), text))
+                    hits[x.id] += got
+                dz = x.status.get("defend") or {}
+                fire_back = card(t, x).dice("AIR", losses(t, x))
+                if dz.get("armed") and not dz.get("used") and fire_back and _can_act(x):
+                    dz["used"] = True
+                    xc = card(t, x)
+                    xacc = xc.range[0] if xc.range and xc.range[0] is not None else 0
+                    text = f"reaction fire: {x.id} at {u.id} (rule 9.15.1)"
+                    got, _ = roll_attack(tr, t, Attack(x.id, u.id, fire_back, int(xacc), text))
+                    hits[u.id] += got
     for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
         x = st.units[tid]
-        if hits[tid] > 0:
-            apply_hits(rs, tr, st, x, hits[tid], "air strike")
-            if x.steps > 0 and not x.status.get("suppressed"):
-                x.status["pending"] = True  # 8.1: bombed, tested in step 7
+        why = "air strike" if tid in bombed else "reaction fire"
+        lost = apply_hits(rs, tr, st, x, hits[tid], why) if hits[tid] > 0 else 0
+        if lost and card(t, x).type == "AIR" and x.steps > 0:
+            x.status["pending"] = True  # losses from reaction fire: tested in step 7 (8.6)
+    for tid in sorted(bombed):
+        x = st.units[tid]
+        if x.steps > 0 and not x.status.get("suppressed"):
+            x.status["pending"] = True  # 8.1: bombed, tested in step 7
 
 
 def _step6_assault(rs: ArtOfTactic, tr: Transition) -> None:

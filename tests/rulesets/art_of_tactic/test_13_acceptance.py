@@ -806,14 +806,15 @@ def test_ex14_9_13_flak_fires_only_at_a_path_within_its_range() -> None:
     g = game(_air(), [6] * 6 + [6] * 8)
     events = play_round(g, ["airstrike ger-stuka 0105 0101"], ["defend sov-flak 1004 1"])
     assert not [p for p, _ in rolls(events) if "flak" in p], "the white path never comes within 4 hexes"
-    g = game(_air(), [6] * 6 + [6] * 8)
+    g = game(_air(), [6] * 6 + [6] * 8 + [1, 1])
     events = play_round(g, ["airstrike ger-stuka 1205 0110"], ["defend sov-flak 1004 1"])
     assert [len(d) for p, d in rolls(events) if "flak" in p] == [6], "one shot on entering its range of 4 (9.13)"
     assert [len(d) for p, d in rolls(events) if "air strike" in p] == [8], "then the Stuka bombs the infantry"
+    assert any("bravery test of sov-inf" in p for p, _ in rolls(events)), "bombed: a test even without losses"
 
 
 def test_ex22_9_12_aircraft_preparation_timeline() -> None:
-    g = game(_air(), [6] * 8)
+    g = game(_air(), [6] * 8 + [1, 1])
     play_round(g, ["airstrike ger-stuka 1205 0110"], [])
     stuka = g.state.units["ger-stuka"]
     assert stuka.status["air"]["target"] == "1205", "it stays over the target"

@@ -64,6 +64,10 @@ class UnitCard:
     adjacent_firepower: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     optional: bool = False
     mine_cost: int = 0
+    air_accuracy: int = 0
+    """Accuracy in air combat (its own-hex field against aircraft, 9.14)."""
+    mission_boxes: int = 0
+    """Time boxes of a sortie: air-combat rounds and rounds aloft (9.14)."""
 
     @property
     def max_range(self) -> int:
@@ -234,6 +238,8 @@ def _card(code: str, raw: Mapping[str, Any], rules: Mapping[str, Any]) -> UnitCa
         adjacent_firepower=adj,
         optional=bool(raw.get("optional", False)),
         mine_cost=_int(file, f"{where}.mine_cost", raw.get("mine_cost", 0)),
+        air_accuracy=_int(file, f"{where}.air_accuracy", raw.get("air_accuracy", 0)),
+        mission_boxes=_int(file, f"{where}.mission_boxes", raw.get("mission_boxes", 0)),
     )
 
 

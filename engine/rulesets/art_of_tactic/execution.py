@@ -427,52 +427,133 @@ def _flak_ready(rs: ArtOfTactic, flak: Unit, side: str) -> bool:
     )
 
 
-def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
-    """9.12–9.13 (air strikes): returns, launches, the flight along the exact line, flak on first entering its
-    range, and the flak's second shot when it stands in the target hex."""
+def _hq_ok(rs: ArtOfTactic, st: GameState, side: str) -> bool:
+    """9.11: an unsuppressed HQ of the side on the board."""
+    return any(
+        x.side == side and is_on_board(x) and card(rs.tables, x).has("hq") and not x.status.get("suppressed")
+        for x in st.units.values()
+    )
+
+
+def _fly(rs: ArtOfTactic, tr: Transition, u: Unit, entry: Hex, target: Hex) -> bool:
+    """9.13: the approach along the exact line; flak fires on first entering its range and again at its own hex
+    when it stands in the target hex. Returns False if the aircraft aborted or was destroyed."""
     st = tr.state
     t = rs.tables
-    for u in st.units.values():
-        if card(t, u).type == "AIR" and u.status.get("air") and u.steps > 0:
-            u.status.pop("air")
-            u.status["prep"] = 1  # Landed (I)
-            tr.emit("air", f"{u.id} returns to its airfield (rule 9.12)", unit=u.id)
-    for u, o in _ordered(rs, st, {"air_strike"}):
+    shot: set[str] = set()
+    for h in _flight_path(st, entry, target):
+        for flak in sorted(st.units.values(), key=lambda x: x.id):
+            if not _flak_ready(rs, flak, u.side) or flak.id in shot or flak.hex is None:
+                continue
+            if distance(flak.hex, h) > card(t, flak).max_range:  # 9.13: its range, not the Defend limit
+                continue
+            shot.add(flak.id)
+            flak.status["defend"]["used"] = True
+            if not _flak_shot(rs, tr, flak, u, h):
+                return False
+    for flak in sorted(st.units.values(), key=lambda x: x.id):
+        if _flak_ready(rs, flak, u.side) and flak.hex == target and not _flak_shot(rs, tr, flak, u, target):
+            return False  # the second shot at its own hex (9.13)
+    return True
+
+
+def _land(tr: Transition, u: Unit, why: str) -> None:
+    u.status.pop("air", None)
+    if u.steps > 0:
+        u.status["prep"] = 1  # Landed (I)
+        tr.emit("air", f"{u.id} returns to its airfield: {why} (rule 9.12)", unit=u.id)
+
+
+def _air_combat(rs: ArtOfTactic, tr: Transition, fighters: list[Unit], target: Unit, label: str) -> None:
+    """9.14: rounds of simultaneous fire (AIR row, air accuracy, 1 ammunition a round) until one side is gone or
+    turns back; losses force a bravery test (no HQ bonus), a failure aborts; each round survived marks a time
+    box and a full track sends the aircraft home. The target's orders for the round are cancelled."""
+    st = tr.state
+    t = rs.tables
+    tr.emit("air", f"air combat over {label}: {', '.join(f.id for f in fighters)} against {target.id} (rule 9.14)")
+    if target.status.get("air"):
+        target.status["air"]["struck"] = True  # its orders for this round are cancelled
+    for _round in range(10):
+        side_a = [f for f in fighters if f.steps > 0 and f.status.get("air")]
+        if not side_a or target.steps <= 0 or not target.status.get("air"):
+            break
+        shots: list[Attack] = []
+        for f in [*side_a, target]:
+            foe = target if f is not target else side_a[0]
+            c = card(t, f)
+            if int(f.status.get("ammo", 0)) < 1:
+                continue
+            f.status["ammo"] = int(f.status["ammo"]) - 1
+            dice = c.dice("AIR", losses(t, f))
+            if dice:
+                shots.append(Attack(f.id, foe.id, dice, c.air_accuracy, f"air combat: {f.id} at {foe.id} (rule 9.14)"))
+        hits: dict[str, int] = defaultdict(int)
+        for a in shots:
+            got, _ = roll_attack(tr, t, a)
+            hits[a.target] += got
+        for uid in sorted(hits):
+            x = st.units[uid]
+            lost = apply_hits(rs, tr, st, x, hits[uid], "air combat") if hits[uid] else 0
+            if lost and x.steps > 0 and not bravery_test(rs, tr, st, x, "losses in air combat, rule 9.14"):
+                _land(tr, x, "it broke off the air combat")
+        for x in [*side_a, target]:
+            if x.steps > 0 and x.status.get("air"):
+                x.status["boxes"] = int(x.status.get("boxes", 0)) + 1
+                if x.status["boxes"] >= max(1, card(t, x).mission_boxes):
+                    _land(tr, x, "low on fuel")
+
+
+def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.19 for air strikes and intercepts: intercepts against aircraft still over a target, returns, launches
+    with their flights and flak, then intercepts against the aircraft just arrived."""
+    st = tr.state
+    t = rs.tables
+    pending: list[tuple[Unit, dict[str, Any]]] = []
+    for u, o in _ordered(rs, st, {"intercept"}):
+        if u.steps > 0 and not u.status.get("suppressed") and _hq_ok(rs, st, u.side):
+            pending.append((u, o))
+
+    def intercept(u: Unit, o: dict[str, Any], target: Unit) -> None:
+        label = str(target.status["air"]["target"])
+        u.status["prep"] = 0
+        u.status["boxes"] = 0
+        tr.emit("air", f"{u.id} takes off to intercept {target.id} over {label} (rule 9.15.2)", unit=u.id)
+        if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(label)):
+            if u.steps > 0:
+                u.status["prep"] = 1
+            return
+        u.status["air"] = {"target": label, "round": st.turn, "struck": True}
+        _air_combat(rs, tr, [u], target, label)
+
+    for u, o in list(pending):  # 1. aircraft still over their target from the last round
+        target = st.units[o["target"]]
+        if target.status.get("air") and int(target.status["air"].get("round", 0)) < st.turn and target.steps > 0:
+            pending.remove((u, o))
+            intercept(u, o, target)
+    for u in st.units.values():  # 2. returns
+        air = u.status.get("air")
+        if card(t, u).type == "AIR" and air and int(air.get("round", 0)) < st.turn and u.steps > 0:
+            _land(tr, u, "its mission is over")
+    for u, o in _ordered(rs, st, {"air_strike"}):  # 3. launches
         if u.steps <= 0 or u.status.get("suppressed"):
             continue
-        hq = any(
-            x.side == u.side and is_on_board(x) and card(t, x).has("hq") and not x.status.get("suppressed")
-            for x in st.units.values()
-        )
-        if not hq:
+        if not _hq_ok(rs, st, u.side):
             tr.emit("air", f"{u.id} cannot take off: no unsuppressed HQ on the board (rule 9.11)", unit=u.id)
             continue
-        target, entry = st.board.parse(o["hex"]), st.board.parse(o["entry"])
         u.status["prep"] = 0
+        u.status["boxes"] = 0
         tr.emit("air", f"{u.id} takes off and flies in from {o['entry']} towards {o['hex']} (rule 9.13)", unit=u.id)
-        shot: set[str] = set()
-        alive = True
-        for h in _flight_path(st, entry, target):
-            for flak in sorted(st.units.values(), key=lambda x: x.id):
-                if not _flak_ready(rs, flak, u.side) or flak.id in shot or flak.hex is None:
-                    continue
-                if distance(flak.hex, h) > card(t, flak).max_range:  # 9.13: its range, not the Defend limit
-                    continue
-                shot.add(flak.id)
-                flak.status["defend"]["used"] = True
-                alive = _flak_shot(rs, tr, flak, u, h)
-                if not alive:
-                    break
-            if not alive:
-                break
-        for flak in sorted(st.units.values(), key=lambda x: x.id):
-            if alive and _flak_ready(rs, flak, u.side) and flak.hex == target:
-                alive = _flak_shot(rs, tr, flak, u, target)  # the second shot at its own hex (9.13)
-        if not alive:
+        if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(o["hex"])):
             if u.steps > 0:
                 u.status["prep"] = 1
             continue
-        u.status["air"] = {"target": o["hex"]}
+        u.status["air"] = {"target": o["hex"], "round": st.turn}
+    for u, o in pending:  # 4. aircraft that came this step; an absent target wastes the order (stays Ready)
+        target = st.units[o["target"]]
+        if target.status.get("air") and target.steps > 0 and u.steps > 0:
+            intercept(u, o, target)
+        else:
+            tr.emit("air", f"{u.id} stays on its airfield: {target.id} is not in the air (rule 9.15.2)", unit=u.id)
 
 
 def _step6_air_strikes(rs: ArtOfTactic, tr: Transition) -> None:

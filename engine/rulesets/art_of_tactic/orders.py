@@ -51,6 +51,7 @@ VERBS: dict[str, str] = {
     "clearpath": "clearpath UNIT: engineers cut a path through the woods hex they stand in (time boxes) (9.10)",
     "pontoon": "pontoon UNIT HEX: engineers (manpower) build a pontoon bridge in the river hex HEX (9.10)",
     "load": "load UNIT: a transport on its side's supply edge refills its ammunition cargo (time boxes) (9.16)",
+    "intercept": "intercept UNIT ENEMY ENTRY-HEX: a fighter flies in from the edge to fight an enemy aircraft (9.15.2)",
     "airstrike": "airstrike UNIT HEX ENTRY-HEX: the aircraft flies in from the edge hex and bombs HEX (9.15.1)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
     "demolish": "demolish UNIT: engineers blow up the bridge in their hex (time boxes, once a game) (9.8)",
@@ -70,7 +71,7 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "ambush": "ambush", "entrench": "entrench", "supply": "supply", "tow": "tow",
          "location": "location", "mines": "lay_mines", "clearmines": "clear_mines",
          "unteeth": "remove_obstacle", "clearpath": "clear_path", "pontoon": "pontoon",
-         "load": "load_supply", "airstrike": "air_strike"}  # fmt: skip
+         "load": "load_supply", "airstrike": "air_strike", "intercept": "intercept"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -85,6 +86,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
             "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1), "airstrike": (3, 3),
+            "intercept": (3, 3),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 3),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -113,6 +115,8 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[2:])
     if a.verb in ("deploy", "withdraw", "airstrike"):
         return list(a.args[1:])
+    if a.verb == "intercept":
+        return [a.args[2]]
     if a.verb in ("defend", "ambush", "facing", "unwire", "entrench", "location", "unteeth", "pontoon"):
         return [a.args[1]]
     if a.verb == "smoke":
@@ -165,6 +169,8 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["to"] = a.args[1]
     elif a.verb == "airstrike":
         o["hex"], o["entry"] = a.args[1], a.args[2]
+    elif a.verb == "intercept":
+        o["target"], o["entry"] = a.args[1], a.args[2]
     elif a.verb in ("defend", "ambush"):
         o["facing_hex"] = a.args[1]
         o["range"] = int(a.args[2])
@@ -447,6 +453,22 @@ def _check_airstrike(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None
         raise refuse(f"{a.args[2]} is not on the edge of the map: aircraft enter at an edge", "9.13")
 
 
+def _check_intercept(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.15.2: an enemy aircraft still in the game; the HQ condition; an entry hex on the map's edge."""
+    t = rs.tables
+    enemy = st.units.get(a.args[1])
+    if enemy is None or enemy.side == u.side or enemy.steps <= 0 or card(t, enemy).type != "AIR":
+        raise refuse(f"{a.args[1]} is not an enemy aircraft", "9.15.2")
+    if not any(
+        x.side == u.side and is_on_board(x) and card(t, x).has("hq") and not x.status.get("suppressed")
+        for x in st.units.values()
+    ):
+        raise refuse("aircraft take off only while an unsuppressed HQ of yours is on the board", "9.11")
+    edges = {h for e in ("top", "right", "bottom", "left") for h in st.board.edge_hexes(e)}
+    if st.board.parse(a.args[2]) not in edges:
+        raise refuse(f"{a.args[2]} is not on the edge of the map: aircraft enter at an edge", "9.13")
+
+
 def _check_location(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _attacks, reason, rule = location_attacks(rs, st, u, a.args[1])
     if reason:
@@ -630,6 +652,7 @@ _CHECKS = {
     "entrench": _check_entrench,
     "location": _check_location,
     "air_strike": _check_airstrike,
+    "intercept": _check_intercept,
     "remove_obstacle": _check_unteeth,
     "clear_path": _check_clearpath,
     "pontoon": _check_pontoon,
@@ -671,6 +694,11 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
         yield Action("dismount", (uid,))
         return
     if c.type == "AIR":
+        if c.can_order("intercept"):
+            for e in sorted(st.units.values(), key=lambda x: x.id):
+                if e.side != u.side and e.steps > 0 and card(rs.tables, e).type == "AIR":
+                    entry = st.board.edge_hexes(st.board.edges.get(u.side, "right"))[0]
+                    yield Action("intercept", (uid, e.id, st.board.label(entry)))
         if c.can_order("air_strike"):
             for h in sorted({e.hex for e in st.units.values() if e.side != u.side and visible_enemy(st, e) and e.hex}):
                 yield Action("airstrike", (uid, st.board.label(h), st.board.label(_entry_hex(st, u.side, h))))

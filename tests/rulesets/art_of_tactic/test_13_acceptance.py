@@ -831,3 +831,15 @@ def test_dr19_9_11_no_launch_without_an_unsuppressed_hq() -> None:
     g = game(_air())
     g.state.units["ger-hq"].status["suppressed"] = True
     assert "rule 9.11" in refusal(g, "airstrike ger-stuka 1205 0110", "german")
+
+
+def test_9_15_2_intercept_breaks_up_an_air_strike() -> None:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-stuka", "DE-STUKA", "0101"), ("ger-inf", "DE-INF", "1204"),
+             ("sov-hq", "SU-HQ", "1410"), ("sov-i16", "SU-I16", "1401"), ("sov-inf", "SU-INF", "1205")]  # fmt: skip
+    g = game(scenario(units, map_text=MAP_A), [1, 1, 6, 6, 6, 6, 6, 6])  # I-16 (2 hits), Stuka (miss), its test
+    events = play_round(g, ["airstrike ger-stuka 1205 0110"], ["intercept sov-i16 ger-stuka 1401"])
+    assert [len(d) for p, d in rolls(events) if p.startswith("air combat")] == [5, 1], "AIR rows: I-16 5, Stuka 1"
+    stuka = g.state.units["ger-stuka"]
+    assert stuka.steps == 1 and stuka.status["suppressed"] and stuka.status["prep"] == 2, "aborted and landed"
+    assert not [p for p, _ in rolls(events) if "air strike" in p], "air combat cancels the strike"
+    assert g.state.units["sov-i16"].status["ammo"] == 2

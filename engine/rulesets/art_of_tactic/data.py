@@ -68,6 +68,8 @@ class UnitCard:
     """Accuracy in air combat (its own-hex field against aircraft, 9.14)."""
     mission_boxes: int = 0
     """Time boxes of a sortie: air-combat rounds and rounds aloft (9.14)."""
+    patrol_radius: int = 0
+    flight_duration: int = 0
 
     @property
     def max_range(self) -> int:
@@ -240,6 +242,8 @@ def _card(code: str, raw: Mapping[str, Any], rules: Mapping[str, Any]) -> UnitCa
         mine_cost=_int(file, f"{where}.mine_cost", raw.get("mine_cost", 0)),
         air_accuracy=_int(file, f"{where}.air_accuracy", raw.get("air_accuracy", 0)),
         mission_boxes=_int(file, f"{where}.mission_boxes", raw.get("mission_boxes", 0)),
+        patrol_radius=_int(file, f"{where}.patrol_radius", raw.get("patrol_radius", 0)),
+        flight_duration=_int(file, f"{where}.flight_duration", raw.get("flight_duration", 0)),
     )
 
 

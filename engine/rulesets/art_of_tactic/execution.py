@@ -530,10 +530,34 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
         if target.status.get("air") and int(target.status["air"].get("round", 0)) < st.turn and target.steps > 0:
             pending.remove((u, o))
             intercept(u, o, target)
-    for u in st.units.values():  # 2. returns
-        air = u.status.get("air")
-        if card(t, u).type == "AIR" and air and int(air.get("round", 0)) < st.turn and u.steps > 0:
+    for p in sorted(st.units.values(), key=lambda x: x.id):  # an enemy still in a patrolled zone (9.15.5)
+        pz = p.status.get("air") or {}
+        if not pz.get("patrol") or p.steps <= 0:
+            continue
+        centre = st.board.parse(pz["target"])
+        for x in sorted(st.units.values(), key=lambda v: v.id):
+            xa = x.status.get("air") or {}
+            inside = bool(xa) and distance(st.board.parse(xa["target"]), centre) <= int(pz["radius"])
+            if x.side != p.side and inside and not xa.get("patrol") and x.steps > 0 and p.status.get("air"):
+                _air_combat(rs, tr, [p], x, str(xa["target"]))
+    for u in st.units.values():  # 2. returns (a patrol stays until its duration is up, step 12)
+        air = u.status.get("air") or {}
+        old = bool(air) and int(air.get("round", 0)) < st.turn
+        if card(t, u).type == "AIR" and old and not air.get("patrol") and u.steps > 0:
             _land(tr, u, "its mission is over")
+    for u, o in _ordered(rs, st, {"patrol"}):  # 3a. patrols launch and take station first (PROPOSED order)
+        if u.steps <= 0 or u.status.get("suppressed") or not _hq_ok(rs, st, u.side):
+            continue
+        u.status["prep"] = 0
+        u.status["boxes"] = 0
+        tr.emit("air", f"{u.id} takes off to patrol around {o['hex']} (rule 9.15.5)", unit=u.id)
+        if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(o["hex"])):
+            if u.steps > 0:
+                u.status["prep"] = 1
+            continue
+        u.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "patrol": True,
+                           "radius": int(o["radius"]), "rounds": int(o["rounds"]), "aloft": 0}  # fmt: skip
+
     for u, o in _ordered(rs, st, {"air_strike"}):  # 3. launches
         if u.steps <= 0 or u.status.get("suppressed"):
             continue
@@ -548,6 +572,15 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
                 u.status["prep"] = 1
             continue
         u.status["air"] = {"target": o["hex"], "round": st.turn}
+        path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
+        for p in sorted(st.units.values(), key=lambda x: x.id):
+            pz = p.status.get("air") or {}
+            if p.side == u.side or not pz.get("patrol") or p.steps <= 0 or not u.status.get("air"):
+                continue
+            centre = st.board.parse(pz["target"])
+            met = next((h for h in path if distance(h, centre) <= int(pz["radius"])), None)
+            if met is not None:  # entering the patrolled area draws it into air combat (9.15.5)
+                _air_combat(rs, tr, [p], u, st.board.label(met))
     for u, o in pending:  # 4. aircraft that came this step; an absent target wastes the order (stays Ready)
         target = st.units[o["target"]]
         if target.status.get("air") and target.steps > 0 and u.steps > 0:
@@ -1364,6 +1397,13 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
                     destroy_dugout(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)", kill=True)
                 else:
                     destroy_bridge(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)")
+    for u in st.units.values():
+        pz = u.status.get("air") or {}
+        if pz.get("patrol") and u.steps > 0:  # 9.15.5: a time box a round; the chosen duration sends it home
+            pz["aloft"] = int(pz.get("aloft", 0)) + 1
+            u.status["boxes"] = int(u.status.get("boxes", 0)) + 1
+            if pz["aloft"] >= int(pz["rounds"]) or u.status["boxes"] >= max(1, card(t, u).mission_boxes):
+                _land(tr, u, "its patrol is over")
     for u in st.units.values():
         if (
             card(t, u).type == "AIR"

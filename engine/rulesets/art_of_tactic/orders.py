@@ -52,6 +52,7 @@ VERBS: dict[str, str] = {
     "pontoon": "pontoon UNIT HEX: engineers (manpower) build a pontoon bridge in the river hex HEX (9.10)",
     "load": "load UNIT: a transport on its side's supply edge refills its ammunition cargo (time boxes) (9.16)",
     "intercept": "intercept UNIT ENEMY ENTRY-HEX: a fighter flies in from the edge to fight an enemy aircraft (9.15.2)",
+    "patrol": "patrol UNIT CENTRE RADIUS ROUNDS ENTRY-HEX: a fighter guards the hexes around CENTRE (9.15.5)",
     "airstrike": "airstrike UNIT HEX ENTRY-HEX: the aircraft flies in from the edge hex and bombs HEX (9.15.1)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
     "demolish": "demolish UNIT: engineers blow up the bridge in their hex (time boxes, once a game) (9.8)",
@@ -71,7 +72,8 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "ambush": "ambush", "entrench": "entrench", "supply": "supply", "tow": "tow",
          "location": "location", "mines": "lay_mines", "clearmines": "clear_mines",
          "unteeth": "remove_obstacle", "clearpath": "clear_path", "pontoon": "pontoon",
-         "load": "load_supply", "airstrike": "air_strike", "intercept": "intercept"}  # fmt: skip
+         "load": "load_supply", "airstrike": "air_strike", "intercept": "intercept",
+         "patrol": "patrol"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -86,7 +88,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
             "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1), "airstrike": (3, 3),
-            "intercept": (3, 3),
+            "intercept": (3, 3), "patrol": (5, 5),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 3),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -101,6 +103,8 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             raise InvalidActionError(f"{a.verb}: {err}") from None
     if a.verb == "mines" and a.args[1] not in ("at", "ap", "dummy"):
         raise InvalidActionError(f"mines: the kind must be at, ap or dummy, got {a.args[1]!r}")
+    if a.verb == "patrol" and not (a.args[2].isdigit() and a.args[3].isdigit()):
+        raise InvalidActionError("patrol: the radius and the number of rounds must be numbers")
     if a.verb in ("defend", "ambush") and not a.args[2].isdigit():
         raise InvalidActionError(f"{a.verb}: the range must be a number of hexes, got {a.args[2]!r}")
     return a
@@ -117,6 +121,8 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[1:])
     if a.verb == "intercept":
         return [a.args[2]]
+    if a.verb == "patrol":
+        return [a.args[1], a.args[4]]
     if a.verb in ("defend", "ambush", "facing", "unwire", "entrench", "location", "unteeth", "pontoon"):
         return [a.args[1]]
     if a.verb == "smoke":
@@ -171,6 +177,8 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["hex"], o["entry"] = a.args[1], a.args[2]
     elif a.verb == "intercept":
         o["target"], o["entry"] = a.args[1], a.args[2]
+    elif a.verb == "patrol":
+        o["hex"], o["radius"], o["rounds"], o["entry"] = a.args[1], int(a.args[2]), int(a.args[3]), a.args[4]
     elif a.verb in ("defend", "ambush"):
         o["facing_hex"] = a.args[1]
         o["range"] = int(a.args[2])
@@ -469,6 +477,16 @@ def _check_intercept(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None
         raise refuse(f"{a.args[2]} is not on the edge of the map: aircraft enter at an edge", "9.13")
 
 
+def _check_patrol(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.15.5: radius and duration within the card's maxima; the centre seen by an own ground unit (9.13)."""
+    c = card(rs.tables, u)
+    if not 0 <= int(a.args[2]) <= c.patrol_radius:
+        raise refuse(f"the patrol radius may be 0 to {c.patrol_radius}", "9.15.5")
+    if not 1 <= int(a.args[3]) <= c.flight_duration:
+        raise refuse(f"the flight duration may be 1 to {c.flight_duration} rounds", "9.15.5")
+    _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[4])))
+
+
 def _check_location(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _attacks, reason, rule = location_attacks(rs, st, u, a.args[1])
     if reason:
@@ -653,6 +671,7 @@ _CHECKS = {
     "location": _check_location,
     "air_strike": _check_airstrike,
     "intercept": _check_intercept,
+    "patrol": _check_patrol,
     "remove_obstacle": _check_unteeth,
     "clear_path": _check_clearpath,
     "pontoon": _check_pontoon,
@@ -699,6 +718,11 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
                 if e.side != u.side and e.steps > 0 and card(rs.tables, e).type == "AIR":
                     entry = st.board.edge_hexes(st.board.edges.get(u.side, "right"))[0]
                     yield Action("intercept", (uid, e.id, st.board.label(entry)))
+        if c.can_order("patrol"):
+            for h in sorted({x.hex for x in st.units.values() if x.side == u.side and is_on_board(x) and x.hex}):
+                lbl = st.board.label(h)
+                yield Action("patrol", (uid, lbl, str(c.patrol_radius), str(c.flight_duration),
+                                        st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
         if c.can_order("air_strike"):
             for h in sorted({e.hex for e in st.units.values() if e.side != u.side and visible_enemy(st, e) and e.hex}):
                 yield Action("airstrike", (uid, st.board.label(h), st.board.label(_entry_hex(st, u.side, h))))

@@ -843,3 +843,18 @@ def test_9_15_2_intercept_breaks_up_an_air_strike() -> None:
     assert stuka.steps == 1 and stuka.status["suppressed"] and stuka.status["prep"] == 2, "aborted and landed"
     assert not [p for p, _ in rolls(events) if "air strike" in p], "air combat cancels the strike"
     assert g.state.units["sov-i16"].status["ammo"] == 2
+
+
+def test_9_15_5_air_patrol_fights_an_aircraft_entering_its_zone() -> None:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-stuka", "DE-STUKA", "0101"), ("ger-inf", "DE-INF", "1204"),
+             ("sov-hq", "SU-HQ", "1410"), ("sov-i16", "SU-I16", "1401"), ("sov-inf", "SU-INF", "1205")]  # fmt: skip
+    g = game(scenario(units, map_text=MAP_A), [6] * 30)
+    play_round(g, [], ["patrol sov-i16 1205 2 3 1401"])
+    i16 = g.state.units["sov-i16"]
+    assert i16.status["air"]["patrol"] and i16.status["air"]["aloft"] == 1, "on station, one round aloft"
+    events = play_round(g, ["airstrike ger-stuka 1205 0110"], [])
+    assert any("air combat over" in t for t in event_texts(events)), "the Stuka enters the patrolled area"
+    assert not [p for p, _ in rolls(events) if p.startswith("air strike")], "its strike is cancelled"
+    g2 = game(scenario(units, map_text=MAP_A))
+    g2.apply("commit", side="german")
+    assert "rule 9.15.5" in refusal(g2, "patrol sov-i16 1205 3 3 1401", "soviet"), "radius at most 2"

@@ -470,6 +470,15 @@ def _air_combat(rs: ArtOfTactic, tr: Transition, fighters: list[Unit], target: U
     box and a full track sends the aircraft home. The target's orders for the round are cancelled."""
     st = tr.state
     t = rs.tables
+    escorts = [
+        e for e in st.units.values()
+        if (e.status.get("air") or {}).get("escorting") == target.id and e.steps > 0 and e.side == target.side
+    ]  # fmt: skip
+    if escorts:  # 9.15.7: the escorts take on the attackers; the escorted aircraft goes on unharmed
+        for f in fighters:
+            if f.steps > 0 and f.status.get("air"):
+                _air_combat(rs, tr, escorts, f, label)
+        return
     tr.emit("air", f"air combat over {label}: {', '.join(f.id for f in fighters)} against {target.id} (rule 9.14)")
     if target.status.get("air"):
         target.status["air"]["struck"] = True  # its orders for this round are cancelled
@@ -572,6 +581,15 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
                 u.status["prep"] = 1
             continue
         u.status["air"] = {"target": o["hex"], "round": st.turn}
+        for e, eo in _ordered(rs, st, {"escort"}):  # 9.15.7: escorts fly with it (flak tests each of them)
+            if eo.get("partner") == u.id and e.steps > 0 and not e.status.get("suppressed"):
+                e.status["prep"] = 0
+                e.status["boxes"] = 0
+                tr.emit("air", f"{e.id} escorts {u.id} (rule 9.15.7)", unit=e.id)
+                if _fly(rs, tr, e, st.board.parse(o["entry"]), st.board.parse(o["hex"])):
+                    e.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "escorting": u.id}
+                elif e.steps > 0:
+                    e.status["prep"] = 1
         path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
         for p in sorted(st.units.values(), key=lambda x: x.id):
             pz = p.status.get("air") or {}

@@ -53,6 +53,7 @@ VERBS: dict[str, str] = {
     "load": "load UNIT: a transport on its side's supply edge refills its ammunition cargo (time boxes) (9.16)",
     "intercept": "intercept UNIT ENEMY ENTRY-HEX: a fighter flies in from the edge to fight an enemy aircraft (9.15.2)",
     "patrol": "patrol UNIT CENTRE RADIUS ROUNDS ENTRY-HEX: a fighter guards the hexes around CENTRE (9.15.5)",
+    "escort": "escort UNIT FRIEND: a fighter flies with a friendly aircraft and fights off its attackers (9.15.7)",
     "airstrike": "airstrike UNIT HEX ENTRY-HEX: the aircraft flies in from the edge hex and bombs HEX (9.15.1)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
     "demolish": "demolish UNIT: engineers blow up the bridge in their hex (time boxes, once a game) (9.8)",
@@ -73,7 +74,7 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "location": "location", "mines": "lay_mines", "clearmines": "clear_mines",
          "unteeth": "remove_obstacle", "clearpath": "clear_path", "pontoon": "pontoon",
          "load": "load_supply", "airstrike": "air_strike", "intercept": "intercept",
-         "patrol": "patrol"}  # fmt: skip
+         "patrol": "patrol", "escort": "escort"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -88,7 +89,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
             "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1), "airstrike": (3, 3),
-            "intercept": (3, 3), "patrol": (5, 5),
+            "intercept": (3, 3), "patrol": (5, 5), "escort": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 3),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -177,6 +178,8 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["hex"], o["entry"] = a.args[1], a.args[2]
     elif a.verb == "intercept":
         o["target"], o["entry"] = a.args[1], a.args[2]
+    elif a.verb == "escort":
+        o["partner"] = a.args[1]
     elif a.verb == "patrol":
         o["hex"], o["radius"], o["rounds"], o["entry"] = a.args[1], int(a.args[2]), int(a.args[3]), a.args[4]
     elif a.verb in ("defend", "ambush"):
@@ -487,6 +490,20 @@ def _check_patrol(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[4])))
 
 
+def _check_escort(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.15.7: a friendly aircraft, Ready on its airfield (it must fly this round for the escort to launch)."""
+    friend = st.units.get(a.args[1])
+    if friend is None or friend.side != u.side or friend.id == u.id or card(rs.tables, friend).type != "AIR":
+        raise refuse(f"{a.args[1]} is not a friendly aircraft", "9.15.7")
+    if friend.steps <= 0 or friend.status.get("air") or int(friend.status.get("prep", 4)) < 4:
+        raise refuse(f"{a.args[1]} is not ready to fly", "9.15.7")
+    if not any(
+        x.side == u.side and is_on_board(x) and card(rs.tables, x).has("hq") and not x.status.get("suppressed")
+        for x in st.units.values()
+    ):
+        raise refuse("aircraft take off only while an unsuppressed HQ of yours is on the board", "9.11")
+
+
 def _check_location(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _attacks, reason, rule = location_attacks(rs, st, u, a.args[1])
     if reason:
@@ -672,6 +689,7 @@ _CHECKS = {
     "air_strike": _check_airstrike,
     "intercept": _check_intercept,
     "patrol": _check_patrol,
+    "escort": _check_escort,
     "remove_obstacle": _check_unteeth,
     "clear_path": _check_clearpath,
     "pontoon": _check_pontoon,
@@ -723,6 +741,10 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
                 lbl = st.board.label(h)
                 yield Action("patrol", (uid, lbl, str(c.patrol_radius), str(c.flight_duration),
                                         st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
+        if c.can_order("escort"):
+            for f in sorted(st.units.values(), key=lambda x: x.id):
+                if f.side == u.side and f.id != uid and f.steps > 0 and card(rs.tables, f).type == "AIR":
+                    yield Action("escort", (uid, f.id))
         if c.can_order("air_strike"):
             for h in sorted({e.hex for e in st.units.values() if e.side != u.side and visible_enemy(st, e) and e.hex}):
                 yield Action("airstrike", (uid, st.board.label(h), st.board.label(_entry_hex(st, u.side, h))))

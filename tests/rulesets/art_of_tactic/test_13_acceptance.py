@@ -858,3 +858,16 @@ def test_9_15_5_air_patrol_fights_an_aircraft_entering_its_zone() -> None:
     g2 = game(scenario(units, map_text=MAP_A))
     g2.apply("commit", side="german")
     assert "rule 9.15.5" in refusal(g2, "patrol sov-i16 1205 3 3 1401", "soviet"), "radius at most 2"
+
+
+def test_9_15_7_escort_takes_on_the_attacker_and_the_strike_goes_in() -> None:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-inf", "DE-INF", "1204"), ("ger-fighter", "SU-I16", "0101"),
+             ("sov-hq", "SU-HQ", "1206"), ("sov-a", "SU-I16", "1401"), ("sov-b", "SU-I16", "1402"),
+             ("sov-inf", "SU-INF", "1104")]  # fmt: skip
+    g = game(scenario(units, map_text=MAP_A), [6] * 60)
+    g.state.units["ger-fighter"].side = "german"  # a German fighter for the test (the roster has none)
+    play_round(g, ["patrol ger-fighter 1204 2 3 0104"], [])
+    events = play_round(g, [], ["airstrike sov-a 1204 1404", "escort sov-b sov-a"])
+    texts = event_texts(events)
+    assert any("air combat over" in t and "sov-b" in t and "ger-fighter" in t for t in texts), texts
+    assert [p for p, _ in rolls(events) if p.startswith("air strike: sov-a")], "the escorted aircraft strikes"

@@ -257,6 +257,9 @@ class SegmentHit:
     corner or runs along a side."""
     t: Fraction
     """Where along the segment (0 at the start, 1 at the end) it first meets the hexagon."""
+    along_side: bool = False
+    """True when the segment runs along one of the hexagon's sides for a positive length (it then runs along
+    the neighbour across that side too); False for a crossing or a touch of a corner."""
 
 
 def _clip(p0: tuple[int, int], p1: tuple[int, int], h: Hex) -> tuple[int, int, int, int] | None:
@@ -316,7 +319,8 @@ def trace_segment(a: Hex, b: Hex) -> tuple[SegmentHit, ...]:
         if iv is None:
             continue
         n0, d0, n1, d1 = iv
-        interior = n0 * d1 < n1 * d0 and _mid_strictly_inside(p0, p1, iv, h)
-        hits.append(SegmentHit(h, interior, Fraction(n0, d0)))
+        positive = n0 * d1 < n1 * d0
+        interior = positive and _mid_strictly_inside(p0, p1, iv, h)
+        hits.append(SegmentHit(h, interior, Fraction(n0, d0), positive and not interior))
     hits.sort(key=lambda hit: (hit.t, hit.hex))
     return tuple(hits)

@@ -56,6 +56,9 @@ class LosPolicy:
     """Along a hexside, the line is blocked only if both hexes block ("both") or if either does."""
     tracer: Literal["nudge", "exact"] = "nudge"
     """"nudge": hex_line with both nudges; "exact": segment against each hexagon (touching never blocks)."""
+    exact_sides: bool = False
+    """With the exact tracer: a run along the side between two hexes blocks under the ``hexside`` rule (Art of
+    Tactic 5.4 step 3); when False such a run never blocks."""
     rules: Mapping[str, str] = field(default_factory=dict)
     """Rule section for each reason key: range, obstacle, higher, crest, blind, hexside, adjacent."""
     names: Mapping[str, str] = field(default_factory=dict)
@@ -162,6 +165,22 @@ def _template(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], tuple[tupl
 
 
 @lru_cache(maxsize=4096)
+def _side_runs(dq: int, dr: int) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """For the exact tracer: the pairs of neighbours along whose shared side the segment to ``Hex(dq, dr)`` runs.
+
+    As pairs of ``(q, r)`` offsets, in order along the segment; pairs holding an end hex are left out.
+    """
+    a, b = Hex(0, 0), Hex(dq, dr)
+    along = [hit for hit in trace_segment(a, b) if hit.along_side]
+    pairs: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for i, x in enumerate(along):
+        for y in along[i + 1 :]:
+            if y.t == x.t and distance(x.hex, y.hex) == 1 and a not in (x.hex, y.hex) and b not in (x.hex, y.hex):
+                pairs.append(((x.hex.q, x.hex.r), (y.hex.q, y.hex.r)))
+    return tuple(pairs)
+
+
+@lru_cache(maxsize=4096)
 def _crossed(dq: int, dr: int) -> tuple[tuple[int, int], ...]:
     """For the exact tracer: the hexes whose inside the segment from the origin to ``Hex(dq, dr)`` crosses.
 
@@ -214,7 +233,17 @@ def _trace(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosResult:
             if reason is not None:
                 text = policy.describe(board, reason, x, False, low, high)
                 return LosResult(False, path, x, text, policy.rule(reason))
-        return LosResult(True, path, None, "clear", None)
+        runs = _side_runs(dq, dr) if policy.exact_sides else ()
+        for (xq, xr), (yq, yr) in runs:
+            x, y = Hex(aq + xq, ar + xr), Hex(aq + yq, ar + yr)
+            rx, ry = policy.blocks(board, x, high, low), policy.blocks(board, y, high, low)
+            blocked = (rx is not None and ry is not None) if policy.hexside == "both" else (rx or ry) is not None
+            if blocked:
+                first, reason = (x, rx) if rx is not None else (y, ry)
+                assert reason is not None
+                text = policy.describe(board, reason, first, True, low, high)
+                return LosResult(False, path, first, text, policy.rule("hexside") or policy.rule(reason), True)
+        return LosResult(True, path, None, "clear", None, bool(runs))
     note = "clear (along a hexside: one side is open)" if along_hexside else "clear"
     # The inner hexes are found[1:-1], in step order. With LosPolicy's own blocks(), test them all at once on the
     # looked-up cells (a line where no hex blocks is clear whatever the hexside rule); a subclass that overrides

@@ -1,0 +1,104 @@
+"""Provides the Art of Tactic unit model: card values read through a unit's state (digest 3.4).
+
+A unit's ``steps`` are its remaining size symbols; its ``status`` holds the rest as plain values:
+``ammo``, ``facing`` (direction index or None), ``deployed``, ``suppressed``, ``flag`` (bravery-box flag marked),
+``absorbed`` (hits absorbed by defence this round), ``bonus`` (order defence bonus in force), ``fof`` (a field of
+fire granted by Defend), ``defend`` ({range, used, armed}), ``pending`` (a bravery test due), ``carried_by`` /
+``carrying``, ``bound`` and ``role`` (close combat), ``concealed`` (HQ), ``ongoing`` (a time-box order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.errors import IllegalActionError
+from engine.hexgrid import Hex
+from engine.state import GameState, Unit
+
+from .data import Tables, UnitCard
+
+__all__ = [
+    "card",
+    "current_bravery",
+    "enemies_in_hex",
+    "has_field_of_fire",
+    "in_close_combat",
+    "is_alive",
+    "is_on_board",
+    "losses",
+    "order_of",
+    "refuse",
+    "side_units",
+    "visible_enemy",
+]
+
+
+def card(tables: Tables, u: Unit) -> UnitCard:
+    """The unit's card."""
+    return tables.units[u.type]
+
+
+def losses(tables: Tables, u: Unit) -> int:
+    """Size symbols crossed off (3.1)."""
+    return card(tables, u).size - u.steps
+
+
+def current_bravery(tables: Tables, u: Unit) -> int:
+    """Initial bravery minus the points lost per loss (8.2), without the HQ bonus."""
+    c = card(tables, u)
+    return c.bravery - losses(tables, u) * c.bravery_loss
+
+
+def is_alive(u: Unit) -> bool:
+    return u.steps > 0
+
+
+def is_on_board(u: Unit) -> bool:
+    """On the map and not carried (passengers ride on the transport's card, 4.6)."""
+    return u.hex is not None and u.steps > 0 and not u.status.get("carried_by")
+
+
+def side_units(st: GameState, side: str) -> Iterator[Unit]:
+    """A side's living units on the board, in id order."""
+    for u in st.units.values():
+        if u.side == side and is_on_board(u):
+            yield u
+
+
+def enemies_in_hex(st: GameState, u: Unit, h: Hex | None = None) -> list[Unit]:
+    """Enemy units on the board in ``h`` (default: the unit's own hex)."""
+    where = h if h is not None else u.hex
+    return [x for x in st.units.values() if x.side != u.side and is_on_board(x) and x.hex == where]
+
+
+def in_close_combat(st: GameState, u: Unit) -> bool:
+    """True if enemy units share its hex (7.3: units in close combat cannot be targeted by fire)."""
+    return bool(u.status.get("bound")) or bool(enemies_in_hex(st, u))
+
+
+def has_field_of_fire(tables: Tables, u: Unit) -> bool:
+    """5.5: printed on the card, or granted by a Defend order in force; a facing must be set."""
+    return (card(tables, u).field_of_fire or bool(u.status.get("fof"))) and u.status.get("facing") is not None
+
+
+def visible_enemy(st: GameState, u: Unit) -> bool:
+    """True if ``u`` may be named as a target by the other side: on the board, not hidden in Ambush (3.11) and
+    not a concealed HQ (9.11)."""
+    return is_on_board(u) and not u.status.get("concealed") and not u.status.get("hidden")
+
+
+def order_of(st: GameState, u: Unit) -> dict[str, Any] | None:
+    """The unit's order this round: while planning the side's own sheet, during execution the revealed one."""
+    active = st.data.get("active")
+    if active is not None:
+        got = active.get(u.id)
+        return got if isinstance(got, dict) else None
+    sheet = st.data.get("orders", {}).get(u.side, {})
+    got = sheet.get(u.id)
+    return got if isinstance(got, dict) else None
+
+
+def refuse(text: str, rule: str) -> IllegalActionError:
+    """An IllegalActionError citing the digest section."""
+    return IllegalActionError(f"{text} (rule {rule})", rule)

@@ -1,0 +1,219 @@
+"""Provides the Art of Tactic ruleset class: setup from a scenario, secret planning, execution, views, odds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, ClassVar
+
+from engine.actions import Action
+from engine.board import Board
+from engine.dice import DiceSource
+from engine.errors import IllegalActionError, Problem
+from engine.hexgrid import Hex
+from engine.los import LosPolicy
+from engine.odds import Odds
+from engine.rules import Ruleset, Transition
+from engine.scenario import Scenario
+from engine.state import GameState, Unit
+
+from . import execution, orders
+from .combat import fire_odds, ranged_attack
+from .data import Tables, load_tables
+from .model import card, is_on_board
+from .movement import Obstacles, side_key, step_rule
+from .sight import AotLosPolicy, los_policy
+
+__all__ = ["ArtOfTactic"]
+
+
+class ArtOfTactic(Ruleset):
+    """Art of Tactic: Barbarossa 1941. Secret orders for both sides, then 12 execution steps."""
+
+    id = "art_of_tactic"
+    title = "Art of Tactic — Barbarossa 1941"
+    version = "1"
+    verbs: ClassVar[Mapping[str, str]] = orders.VERBS
+    scenario_keys = frozenset({"control", "structures", "purchase"})
+
+    @cached_property
+    def tables(self) -> Tables:
+        """Every table of ``data/*.toml``, checked."""
+        return load_tables()
+
+    @cached_property
+    def policy(self) -> AotLosPolicy:
+        """The exact line of sight of 5.4."""
+        return los_policy(self.tables)
+
+    def has_fof(self, u: Unit) -> bool:
+        """5.5: a field of fire printed on the card or granted by Defend, with a facing set."""
+        c = self.tables.units[u.type]
+        return (c.field_of_fire or bool(u.status.get("fof"))) and u.status.get("facing") is not None
+
+    def smoke(self, st: GameState) -> frozenset[Hex]:
+        """Hexes with smoke markers (3.9)."""
+        return frozenset(st.board.parse(h) for h in st.data.get("smoke", {}))
+
+    def obstacles(self, st: GameState) -> Obstacles:
+        """Wire, dragon's teeth, destroyed bridges and smoke as they stand (9.18, 3.9)."""
+        parse = st.board.parse
+        s = st.data.get("structures", {})
+        return Obstacles(
+            wire=frozenset(side_key(parse(a), parse(b)) for a, b in s.get("wire", [])),
+            teeth=frozenset(side_key(parse(a), parse(b)) for a, b in s.get("teeth", [])),
+            closed=frozenset(parse(h) for h, b in s.get("bridges", {}).items() if b.get("destroyed")),
+            smoke=self.smoke(st),
+            paths=frozenset(parse(h) for h in s.get("paths", [])),
+            pontoons=frozenset(parse(h) for h in s.get("pontoons", [])),
+        )
+
+    # --- Scenario checks --------------------------------------------------------------------------------
+
+    def can_stand(self, unit_type: str, terrain_class: str) -> bool:
+        """A unit may be set up where it could enter (4.8); bridges and roads are checked by ``can_reach``."""
+        t = self.tables
+        c = t.units.get(unit_type)
+        tc = t.terrain.get(terrain_class)
+        if c is None or tc is None:
+            return True
+        if tc.enter == "special":
+            return False
+        if tc.enter == "infantry" and c.move_as != "INF":
+            return False
+        return not (tc.enter == "no_wheels" and c.move_as in ("VEH", "ARM"))
+
+    def can_reach(self, board: Board, unit_type: str, start: Any, goal: Any) -> bool:
+        """Whether a unit could ever walk there with Cautious movement (4.8; aircraft reach anywhere)."""
+        c = self.tables.units[unit_type]
+        if c.type == "AIR":
+            return True
+
+        def ok(u: Hex, v: Hex) -> bool:
+            return step_rule(self.tables, board, c.move_as, u, v, "cautious").allowed
+
+        seen, todo = {start}, [start]
+        while todo:
+            h = todo.pop()
+            if h == goal:
+                return True
+            for n in board.graph.neighbors(h):
+                if n not in seen and ok(h, n):
+                    seen.add(n)
+                    todo.append(n)
+        return False
+
+    def validate_scenario(self, scenario: Scenario) -> list[Problem]:
+        from .setup import check_scenario  # noqa: PLC0415
+
+        return check_scenario(self, scenario)
+
+    # --- Play -------------------------------------------------------------------------------------------
+
+    def setup(self, scenario: Scenario, board: Board, dice: DiceSource) -> GameState:
+        from .setup import initial_state  # noqa: PLC0415
+
+        return initial_state(self, scenario, board, dice)
+
+    def begin(self, tr: Transition) -> None:
+        execution.start_round(self, tr)
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        if state.to_act is None or state.outcome is not None:
+            return []
+        return list(orders.iter_orders(self, state))
+
+    def check(self, state: GameState, action: Action) -> None:
+        if state.phase != "planning" or state.to_act is None:
+            raise IllegalActionError("the game is over", "2.1")
+        if action.verb not in orders.VERBS:
+            raise IllegalActionError(f"unknown order {action.verb!r}", "3.5")
+        orders.check_order(self, state, action)
+
+    def apply(self, tr: Transition, action: Action) -> None:
+        st = tr.state
+        side = st.to_act
+        assert side is not None
+        sheet = st.data["orders"].setdefault(side, {})
+        if action.verb == "commit":
+            st.data["committed"].append(side)
+            tr.emit("commit", f"{side} has given its orders", side=side)
+            rest = [s for s in self.tables.sides if s in st.sides and s not in st.data["committed"]]
+            if rest:
+                st.to_act = rest[0]
+                return
+            execution.execute_round(self, tr)
+            return
+        uid = action.args[0]
+        if action.verb == "cancel":
+            sheet.pop(uid)
+            tr.emit("order", f"order of {uid} cancelled", visible_to=[side], unit=uid)
+            return
+        sheet[uid] = orders.order_from_action(st, action)
+        tr.emit("order", f"order: {action}", visible_to=[side], unit=uid)
+
+    def parse_action(self, state: GameState, text: str) -> Action:
+        return orders.parse(self, state, text)
+
+    def describe(self, state: GameState, action: Action) -> str:
+        return str(action)
+
+    def explain(self, state: GameState, action: Action) -> str:
+        head = orders.VERBS.get(action.verb, "").split(":", 1)
+        what = head[1].strip() if len(head) > 1 else ""
+        return f"{action} — {what}" if what else str(action)
+
+    def odds(self, state: GameState, action: Action) -> Odds | None:
+        """Exact loss odds of an Open Fire or Suppression Fire order against its target as things stand."""
+        if action.verb not in ("fire", "suppress") or len(action.args) != 2:
+            return None
+        u, t = state.units.get(action.args[0]), state.units.get(action.args[1])
+        if u is None or t is None or not is_on_board(u) or not is_on_board(t):
+            return None
+        attack, _, _ = ranged_attack(self, state, u, t, action.verb, action.verb)
+        if attack is None:
+            return None
+        return fire_odds(self, state, action, attack, t)
+
+    def view(self, state: GameState, side: str) -> GameState:
+        """2.3, 15.1: the other side's orders stay secret until the reveal; the dice are hidden."""
+        v = super().view(state, side)
+        sheets = v.data.get("orders")
+        if isinstance(sheets, dict):
+            v.data["orders"] = {s: (o if s == side else {}) for s, o in sheets.items()}
+        # 9.6: the other side's minefields stay secret until revealed.
+        fields = v.data.get("minefields")
+        if isinstance(fields, dict):
+            v.data["minefields"] = {h: f for h, f in fields.items() if f.get("owner") == side or f.get("revealed")}
+        # 15.1: an enemy engineer's mines (its real minefield left, the kind being laid) are its owner's secret.
+        for u in v.units.values():
+            if u.side != side:
+                u.status.pop("mines", None)
+                ongoing = u.status.get("ongoing")
+                if isinstance(ongoing, dict):
+                    ongoing.pop("mine", None)
+        # 3.11: hidden enemy units are off the board for the opponent; "last seen" markers stay public.
+        for u in v.units.values():
+            if u.side != side and u.status.get("hidden"):
+                u.hex = None
+                u.status = {"hidden": True}
+        return v
+
+    # --- Maps -------------------------------------------------------------------------------------------
+
+    def los_policy(self, state: GameState) -> LosPolicy:
+        return self.policy
+
+    def movement_points(self, state: GameState, unit: Unit) -> float:
+        c = card(self.tables, unit)
+        return float(c.order("cautious", "range"))
+
+    def facing_label(self, state: GameState, unit: Unit) -> str | None:
+        """The hex the unit faces (for displays), or None."""
+        f = unit.status.get("facing")
+        if f is None or unit.hex is None:
+            return None
+        from engine.hexgrid import DIRECTIONS  # noqa: PLC0415
+
+        h = unit.hex + DIRECTIONS[int(f)]
+        return state.board.label(h) if h in state.board.cells else None

@@ -24,12 +24,16 @@ from .agents import (
     make_agent,
     parse_player,
 )
+from .planner import LEVELS, Level, PlannerAgent
 
 __all__ = [
     "AI_LEVELS",
+    "LEVELS",
     "PASS_VERBS",
     "Agent",
     "GreedyAgent",
+    "Level",
+    "PlannerAgent",
     "PlayerView",
     "Progress",
     "RandomAgent",

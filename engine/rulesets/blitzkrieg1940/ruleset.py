@@ -302,3 +302,11 @@ class Blitzkrieg1940(Ruleset):
     def formation_name(self, st: GameState, fid: str) -> str:
         """The display name of a formation."""
         return str(formation(st, fid)["name"])
+
+    # --- AI ---------------------------------------------------------------------------------------------
+
+    def evaluate(self, state: GameState, side: str) -> float:
+        """The AI's position evaluation: victory (11, 12, 13.8), objectives, threats, command and cohesion."""
+        from .evaluation import evaluate  # noqa: PLC0415
+
+        return evaluate(self, state, side)

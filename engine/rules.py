@@ -28,6 +28,7 @@ from .pathing import WeightFn, route
 
 if TYPE_CHECKING:
     from .board import Board
+    from .hexgrid import Hex
     from .odds import Odds
     from .scenario import Scenario
     from .state import GameState, Unit
@@ -265,6 +266,13 @@ class Ruleset:
                 return 1000.0
             return 0.0 if state.outcome.winner == "draw" else -1000.0
         return float(sum(u.steps if u.side == side else -u.steps for u in state.units.values()))
+
+    def ai_goals(self, state: GameState, side: str) -> list[Hex]:
+        """Hexes ``side`` should head for (objectives to take or retake), for an AI's first sort of its moves.
+
+        The default is none (the AI then heads for the enemy).
+        """
+        return []
 
     # --- Maps -------------------------------------------------------------------------------------------
 

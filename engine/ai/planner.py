@@ -93,7 +93,7 @@ class PlannerAgent:
             ValueError: the side has no legal action (it is not its decision).
         """
         start = time.perf_counter()
-        deadline = start + max(0.0, budget_s) * 0.9
+        deadline = start + max(0.0, budget_s) * 0.8
         q = _queries(view)
         state = q.state
         actions = _legal(q)
@@ -111,7 +111,7 @@ class PlannerAgent:
             progress(f"thinking: {len(order)} actions")
         # First pass: cheap scores, so that the expensive pass sees the promising actions first.
         first: list[tuple[float, int, Action]] = []
-        cut = start + max(0.0, budget_s) * 0.4
+        cut = start + max(0.0, budget_s) * 0.3
         for i, action in enumerate(order):
             s = scorer.static(action) if time.perf_counter() < cut else 0.0
             first.append((s, i, action))
@@ -154,6 +154,7 @@ class _Scorer:
         self._odds: dict[Action, Odds | None] = {}
         self._base: float | None = None
         self._enemies = [u.hex for u in state.iter_units() if u.side != side and u.hex is not None]
+        self._goals = rs.ai_goals(state, side)
 
     @property
     def base(self) -> float:
@@ -184,18 +185,21 @@ class _Scorer:
         return 0.0
 
     def _approach(self, unit_id: str, label: str) -> float:
+        """Hexes gained toward the nearest goal (the ruleset's :meth:`~Ruleset.ai_goals`, else the enemy);
+        entering a goal counts double."""
         unit = self.state.units.get(unit_id)
-        if unit is None or not self._enemies:
+        targets = self._goals or self._enemies
+        if unit is None or not targets:
             return 0.0
         try:
             goal = self.state.board.parse(label)
         except ValueError:
             return 0.0
-        after = min(distance(goal, e) for e in self._enemies)
+        after = min(distance(goal, e) for e in targets)
         if unit.hex is None:
             return 0.5
-        before = min(distance(unit.hex, e) for e in self._enemies)
-        return float(before - after)
+        before = min(distance(unit.hex, e) for e in targets)
+        return float(before - after) * (2.0 if after == 0 else 1.0)
 
     def score(self, action: Action) -> float:
         """The value of playing ``action`` now (see the module docstring)."""

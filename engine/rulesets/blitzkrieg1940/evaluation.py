@@ -30,7 +30,7 @@ from .victory import hannut_objectives, victory_kind
 if TYPE_CHECKING:
     from .ruleset import Blitzkrieg1940
 
-__all__ = ["WIN", "evaluate"]
+__all__ = ["WIN", "evaluate", "goals"]
 
 WIN = 1000.0
 """The value of a won game (a lost one is −WIN, a draw 0)."""
@@ -50,8 +50,8 @@ APPROACH = 0.3
 """Per hex of distance between an objective to take and the nearest fit combat unit (capped at 12 hexes)."""
 GUARD = 0.8
 """A fit combat unit standing on an objective its side holds."""
-THREAT = 0.12
-"""Per fit enemy unit that has the unit in range and sight."""
+THREAT = 0.15
+"""Per fit enemy unit that has the unit in range and sight, times its attack above the unit's armour in sixths."""
 THREAT_RANGE = 5
 """Threats are counted up to this distance (and the firer's printed range)."""
 
@@ -98,6 +98,34 @@ def evaluate(rs: Blitzkrieg1940, st: GameState, side: str) -> float:
     score += _objectives(rs, st, side, kind, fit)
     score -= _threats(rs, st, side, fit)
     return score
+
+
+def goals(rs: Blitzkrieg1940, st: GameState, side: str) -> list[Hex]:
+    """The objective hexes ``side`` should head for: those it must take and does not hold, or must win back."""
+    kind = _kind(st)
+    held: Mapping[str, str] = st.data.get("held_by", {})
+    labels, taker = _objective_labels(rs, st, kind)
+    out: list[Hex] = []
+    for label in labels:
+        holder = held.get(label)
+        wanted = holder != side if (not taker or side == taker) else holder == taker
+        if wanted:
+            try:
+                out.append(parse_hex(label))
+            except ValueError:
+                continue
+    return out
+
+
+def _objective_labels(rs: Blitzkrieg1940, st: GameState, kind: str) -> tuple[tuple[str, ...], str]:
+    """The objective hexes and the side that scores them (empty: each side scores the hexes it holds)."""
+    victory: Mapping[str, Any] = st.data.get("victory") or {}
+    if kind == "vp":
+        return hannut_objectives(rs.tables, st), "german"  # 13.8: only objectives held by the German score
+    if kind == "hold":
+        hexes = victory.get("hexes") or rs.tables.stonne_victory.hexes
+        return (tuple(hexes.split()) if isinstance(hexes, str) else tuple(hexes)), ""
+    return (), ""
 
 
 def _kind(st: GameState) -> str:
@@ -160,7 +188,13 @@ def _threats(rs: Blitzkrieg1940, st: GameState, side: str, fit: Mapping[str, lis
         sign = 1.0 if s == side else -1.0
         enemies = tuple(
             sorted(
-                (e.hex.q, e.hex.r, min(THREAT_RANGE, units_t[e.type].range or 0), e.hex)
+                (
+                    e.hex.q,
+                    e.hex.r,
+                    min(THREAT_RANGE, units_t[e.type].range or 0),
+                    units_t[e.type].attack_full or 0,
+                    e.hex,
+                )
                 for o in st.sides
                 if o != s
                 for e in fit.get(o, [])
@@ -169,7 +203,7 @@ def _threats(rs: Blitzkrieg1940, st: GameState, side: str, fit: Mapping[str, lis
         )
         if not enemies:
             continue
-        key = (id(board), policy.id, tuple(x[:3] for x in enemies))
+        key = (id(board), policy.id, tuple(x[:4] for x in enemies))
         seen = _SEEN.get(key)
         if seen is None:
             if len(_SEEN) > 512:
@@ -182,9 +216,9 @@ def _threats(rs: Blitzkrieg1940, st: GameState, side: str, fit: Mapping[str, lis
             t = units_t.get(u.type)
             if t is None or t.category == "hq":
                 continue
-            n = seen.get(h)
+            n = seen.get((h, t.armour))
             if n is None:
-                n = seen[h] = _seen_by(board, policy, h, enemies)
+                n = seen[(h, t.armour)] = _seen_by(board, policy, h, t.armour, enemies)
             if not n:
                 continue
             w = THREAT * n
@@ -196,16 +230,21 @@ def _threats(rs: Blitzkrieg1940, st: GameState, side: str, fit: Mapping[str, lis
     return total
 
 
-_SEEN: dict[tuple[Any, ...], dict[Hex, int]] = {}
-"""Per board, LOS policy and enemy placement: hex → how many fit enemies have it in range and sight."""
+_SEEN: dict[tuple[Any, ...], dict[tuple[Hex, int], float]] = {}
+"""Per board, LOS policy and enemy placement: (hex, armour) → the threat of the fit enemies against it."""
 
 
-def _seen_by(board: Any, policy: Any, h: Hex, enemies: tuple[tuple[int, int, int, Hex], ...]) -> int:
-    n = 0
+def _seen_by(
+    board: Any, policy: Any, h: Hex, armour: int, enemies: tuple[tuple[int, int, int, int, Hex], ...]
+) -> float:
+    """The summed power (attack above the armour, in sixths) of the enemies that have ``h`` in range and sight."""
+    n = 0.0
     q, r = h.q, h.r
-    for eq, er, rng, eh in enemies:
+    for eq, er, rng, attack, eh in enemies:
+        if attack <= armour:
+            continue
         dq, dr = eq - q, er - r
         d = max(abs(dq), abs(dr), abs(dq + dr))
         if d <= rng and (d <= 1 or line_of_sight(board, eh, h, policy).visible):
-            n += 1
+            n += (attack - armour) / 6.0
     return n

@@ -310,3 +310,9 @@ class Blitzkrieg1940(Ruleset):
         from .evaluation import evaluate  # noqa: PLC0415
 
         return evaluate(self, state, side)
+
+    def ai_goals(self, state: GameState, side: str) -> list[Hex]:
+        """Objective hexes (11, 12) the side does not hold yet, or must win back."""
+        from .evaluation import goals  # noqa: PLC0415
+
+        return goals(self, state, side)

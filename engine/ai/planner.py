@@ -58,6 +58,14 @@ LEVELS: dict[str, Level] = {
 
 PASS_PENALTY = 0.05
 """A pass scores this much below an action that leaves the position as good: doing something is preferred."""
+MOVE_COST = 0.08
+"""A move that gets no nearer a goal scores this much below the position it leaves (no aimless wandering)."""
+APPROACH_BONUS = 0.1
+"""Per hex a move gains toward the nearest goal (:meth:`~engine.rules.Ruleset.ai_goals`, else the enemy)."""
+CHANCE_SAMPLES = 3
+"""Rolls sampled (with the agent's own dice) for a chance action whose odds value no result."""
+RETREAT_COST = 0.15
+"""Giving ground (a retreat, a withdrawal) scores this much below a position as good."""
 _MOVE_VERBS = frozenset({"move", "road", "mf", "assault"})
 _RETREAT_VERBS = frozenset({"retreat", "withdraw", "fallback"})
 
@@ -215,14 +223,30 @@ class _Scorer:
             return value
         if action.verb in PASS_VERBS and self.settings.reply_width <= 0:
             return self.base + penalty  # a pass leaves the position as it is
-        after = self._apply(self.state, action)
-        if after is None:
-            return self.base - 1.0 + penalty
-        else:
+        # A chance action without valued results (a reaction test to retreat): the mean of a few rolls.
+        samples = CHANCE_SAMPLES if o is not None else 1
+        total, n = 0.0, 0
+        for _ in range(samples):
+            after = self._apply(self.state, action)
+            if after is None:
+                return self.base - 1.0 + penalty
             value = self.rs.evaluate(after, self.side)
             if after.outcome is None and after.to_act not in (None, self.side):
                 value = self._after_reply(after, value)
-        return value + penalty
+            total += value
+            n += 1
+        return total / n + penalty + self._cost(action)
+
+    def _cost(self, action: Action) -> float:
+        """What the kind of action costs or earns on top of the position it leads to (see the constants)."""
+        if len(action.args) < 2:
+            return 0.0
+        if action.verb in _MOVE_VERBS:
+            gain = self._approach(action.args[0], action.args[-1])
+            return APPROACH_BONUS * gain - (MOVE_COST if gain <= 0 else 0.0)
+        if action.verb in _RETREAT_VERBS:
+            return -RETREAT_COST
+        return 0.0
 
     def _apply(self, state: GameState, action: Action) -> GameState | None:
         """``action`` applied to a copy of ``state`` with the agent's own dice (None if the view refuses it)."""

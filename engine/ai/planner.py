@@ -68,6 +68,7 @@ RETREAT_COST = 0.15
 """Giving ground (a retreat, a withdrawal) scores this much below a position as good."""
 _MOVE_VERBS = frozenset({"move", "road", "mf", "assault"})
 _RETREAT_VERBS = frozenset({"retreat", "withdraw", "fallback"})
+_NO_CHANGE_VERBS = frozenset({"close", "hold", "pass"})
 
 
 class PlannerAgent:
@@ -163,6 +164,9 @@ class _Scorer:
         self._base: float | None = None
         self._enemies = [u.hex for u in state.iter_units() if u.side != side and u.hex is not None]
         self._goals = rs.ai_goals(state, side)
+        # Common random numbers: every candidate of this decision is tried with the same dice, so that two
+        # actions are compared on the same luck (a barrage that goes on rolls alike after either choice).
+        self.dice_seed = rng.getrandbits(32)
 
     @property
     def base(self) -> float:
@@ -221,13 +225,13 @@ class _Scorer:
                 if after is not None:
                     value -= max(0.0, self._reply_threat(after))
             return value
-        if action.verb in PASS_VERBS and self.settings.reply_width <= 0:
-            return self.base + penalty  # a pass leaves the position as it is
+        if action.verb in _NO_CHANGE_VERBS and self.settings.reply_width <= 0:
+            return self.base + penalty  # declining to react leaves the position as it is
         # A chance action without valued results (a reaction test to retreat): the mean of a few rolls.
         samples = CHANCE_SAMPLES if o is not None else 1
         total, n = 0.0, 0
-        for _ in range(samples):
-            after = self._apply(self.state, action)
+        for k in range(samples):
+            after = self._apply(self.state, action, k)
             if after is None:
                 return self.base - 1.0 + penalty
             value = self.rs.evaluate(after, self.side)
@@ -248,10 +252,10 @@ class _Scorer:
             return -RETREAT_COST
         return 0.0
 
-    def _apply(self, state: GameState, action: Action) -> GameState | None:
+    def _apply(self, state: GameState, action: Action, sample: int = 0) -> GameState | None:
         """``action`` applied to a copy of ``state`` with the agent's own dice (None if the view refuses it)."""
         st = state.clone()
-        st.dice = Dice(self.rng.getrandbits(32))
+        st.dice = Dice(self.dice_seed + sample)
         tr = Transition(st)
         try:
             self.rs.apply(tr, action)

@@ -280,8 +280,8 @@ def _run(jobs: list[tuple[str, str, str, str, int, int]], workers: int) -> Itera
 class ProgressBar:
     """A one-line progress bar on a stream: redrawn in place on a terminal, a line per 10 % otherwise."""
 
-    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
-        self.stream = stream
+    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
+        self.stream = stream if stream is not None else sys.stderr
         self.width = width
         self.tty = bool(getattr(stream, "isatty", lambda: False)())
         self.start = time.perf_counter()
@@ -328,8 +328,8 @@ def run_cli(
     workers: int,
     seed: int,
     as_json: bool,
-    out: TextIO = sys.stdout,
-    err: TextIO = sys.stderr,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
 ) -> int:
     """``planspiel simulate``: play, show a progress bar on ``err``, print the summary (and the JSON line).
 
@@ -337,6 +337,8 @@ def run_cli(
     """
     import json  # noqa: PLC0415
 
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
     try:
         la, lb = agent_level(a), agent_level(b)
         if workers > 2:

@@ -34,7 +34,7 @@ __all__ = ["WIN", "evaluate", "goals"]
 
 WIN = 1000.0
 """The value of a won game (a lost one is −WIN, a draw 0)."""
-NEUTRALISED = 0.35
+NEUTRALISED = 0.25
 """A neutralised unit (8.3) is worth this many steps less (it cannot act and a second N costs a step)."""
 OUT_OF_COMMAND = 0.15
 """A unit out of command (3.5)."""
@@ -52,6 +52,8 @@ GUARD = 0.8
 """A fit combat unit standing on an objective its side holds."""
 THREAT = 0.15
 """Per fit enemy unit that has the unit in range and sight, times its attack above the unit's armour in sixths."""
+THREAT_CAP = 0.5
+"""The most a unit's threats can cost before the neutralised and open-ground factors (at most 1 step in all)."""
 THREAT_RANGE = 5
 """Threats are counted up to this distance (and the firer's printed range)."""
 
@@ -221,11 +223,11 @@ def _threats(rs: Blitzkrieg1940, st: GameState, side: str, fit: Mapping[str, lis
                 n = seen[(h, t.armour)] = _seen_by(board, policy, h, t.armour, enemies)
             if not n:
                 continue
-            w = THREAT * n
+            w = min(THREAT * n, THREAT_CAP)
             if u.status.get("neutralised"):
-                w *= 2.0
+                w *= 1.3
             if classes[board.terrain(h)].open:
-                w *= 1.5
+                w *= 1.25
             total += sign * w
     return total
 

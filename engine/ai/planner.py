@@ -102,7 +102,9 @@ class PlannerAgent:
             ValueError: the side has no legal action (it is not its decision).
         """
         start = time.perf_counter()
-        deadline = start + max(0.0, budget_s) * 0.8
+        # The cap: scoring stops at 60 % of the budget, so that one last scoring step on a loaded machine still
+        # ends inside it (DESIGN §7: the best action so far when time is up).
+        deadline = start + max(0.0, budget_s) * 0.6
         q = _queries(view)
         state = q.state
         actions = _legal(q)
@@ -120,7 +122,7 @@ class PlannerAgent:
             progress(f"thinking: {len(order)} actions")
         # First pass: cheap scores, so that the expensive pass sees the promising actions first.
         first: list[tuple[float, int, Action]] = []
-        cut = start + max(0.0, budget_s) * 0.3
+        cut = start + max(0.0, budget_s) * 0.25
         for i, action in enumerate(order):
             s = scorer.static(action) if time.perf_counter() < cut else 0.0
             first.append((s, i, action))
@@ -275,6 +277,8 @@ class _Scorer:
         for r in replies:
             if r.verb in PASS_VERBS or r.verb in _MOVE_VERBS:
                 continue
+            if time.perf_counter() > self.deadline:
+                break
             try:
                 o = self.rs.odds(after, r)
             except (ActionError, ValueError, KeyError):

@@ -123,9 +123,10 @@ class PlannerAgent:
         # First pass: cheap scores, so that the expensive pass sees the promising actions first.
         first: list[tuple[float, int, Action]] = []
         cut = start + max(0.0, budget_s) * 0.25
+        late = False
         for i, action in enumerate(order):
-            s = scorer.static(action) if time.perf_counter() < cut else 0.0
-            first.append((s, i, action))
+            late = late or time.perf_counter() > cut
+            first.append((0.0 if late else scorer.static(action), i, action))
         first.sort(key=lambda t: (-t[0], t[1]))
         candidates = [a for _, _, a in first[: self.settings.width]]
         if not any(a.verb in PASS_VERBS for a in candidates):

@@ -271,10 +271,26 @@ def _run(jobs: list[tuple[str, str, str, str, int, int]], workers: int) -> Itera
         for job in jobs:
             yield _play(job)
         return
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_ignore_interrupts)
+    try:
         futures = [pool.submit(_play, job) for job in jobs]
         for fut in as_completed(futures):
             yield fut.result()
+    except BaseException:
+        # Ctrl-C (or any failure here): stop the workers at once instead of letting them finish their games.
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            proc.terminate()
+        raise
+    pool.shutdown()
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback from each worker)."""
+    import signal  # noqa: PLC0415
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class ProgressBar:

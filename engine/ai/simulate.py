@@ -40,6 +40,8 @@ class GameResult:
     times: dict[str, list[float]]
     """Side → seconds of each of its agent's decisions."""
     error: str | None = None
+    seconds: float = 0.0
+    """Wall-clock time of the whole game (set-up, decisions and rules)."""
 
 
 @dataclass(slots=True)
@@ -57,6 +59,8 @@ class SimulationResult:
     b_wins: int = 0
     draws: int = 0
     turns: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    """Wall-clock seconds of each finished game."""
     times: dict[str, list[float]] = field(default_factory=dict)
     errors: list[tuple[int, int, str]] = field(default_factory=list)
     """(index, seed, message) of every game that raised."""
@@ -88,6 +92,8 @@ class SimulationResult:
             "b_win_ci95": list(wilson(self.b_wins, self.finished)),
             "draw_rate": _rate(self.draws, self.finished),
             "mean_turns": round(statistics.fmean(self.turns), 3) if self.turns else None,
+            "game_s_mean": round(statistics.fmean(self.seconds), 2) if self.seconds else None,
+            "game_s_max": round(max(self.seconds), 2) if self.seconds else None,
             "decisions": len(all_times),
             "decision_s_median": _round(statistics.median(all_times)) if all_times else None,
             "decision_s_max": _round(max(all_times)) if all_times else None,
@@ -114,7 +120,10 @@ class SimulationResult:
                 f"{_line('losses', losses, n)}"
             )
         if self.turns:
-            lines.append(f"  mean length: {statistics.fmean(self.turns):.2f} turns")
+            lines.append(
+                f"  mean length: {statistics.fmean(self.turns):.2f} turns, "
+                f"{statistics.fmean(self.seconds):.1f} s per game (max {max(self.seconds):.1f} s)"
+            )
         for who, agent, side in (("a", self.a, self.sides[0]), ("b", self.b, self.sides[1])):
             ts = self.times.get(side, [])
             if ts:
@@ -173,6 +182,7 @@ def play_game(ruleset: str, scenario: str, a: str, b: str, seed: int, index: int
     from .agents import make_agent  # noqa: PLC0415
 
     gseed = game_seed(seed, index)
+    start = time.perf_counter()
     times: dict[str, list[float]] = {}
     game = None
     try:
@@ -199,7 +209,8 @@ def play_game(ruleset: str, scenario: str, a: str, b: str, seed: int, index: int
                 raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
         outcome = game.outcome
         assert outcome is not None
-        return GameResult(index, gseed, outcome.winner, game.state.turn, decisions, times)
+        seconds = time.perf_counter() - start
+        return GameResult(index, gseed, outcome.winner, game.state.turn, decisions, times, seconds=seconds)
     except Exception as err:  # a failed game is reported, never raised (the run goes on)
         where = f" at turn {game.state.turn}, after {len(game.history)} actions" if game is not None else ""
         return GameResult(index, gseed, None, 0, 0, times, f"{type(err).__name__}: {err}{where}")
@@ -261,6 +272,7 @@ def simulate(
         else:
             result.draws += 1
         result.turns.append(r.turns)
+        result.seconds.append(r.seconds)
         for s, ts in r.times.items():
             result.times.setdefault(s, []).extend(ts)
     return result

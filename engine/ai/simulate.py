@@ -155,7 +155,7 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     """The Wilson score 95 % confidence interval of a proportion ``k / n`` (``(0, 1)`` when ``n`` is 0).
 
     >>> wilson(95, 100)
-    (0.888, 0.9785)
+    (0.8882, 0.9785)
     """
     if n <= 0:
         return (0.0, 1.0)

@@ -5,9 +5,9 @@ The score is in "steps": one step of an ordinary unit is worth 1. It is the diff
 - **victory** — the end of the game is worth :data:`WIN`; Hannut scores the German VP formula of 13.8 (steps lost
   weighted as the formula weighs them, 3 per objective held), Stonne scores steps and the Stonne hexes held
   (12.2, 11: the last side through holds a hex);
-- **objectives** — the side that must take a hex is drawn toward it (distance of its nearest fit combat unit),
+- **objectives** — the side that must take a hex is drawn toward it (distance of its nearest combat unit),
   and a unit standing on a hex its side holds guards it;
-- **threats** — each fit enemy unit that has a line of sight to a unit within its range (at most
+- **threats** — each enemy combat unit that has a line of sight to a unit within its range (at most
   :data:`THREAT_RANGE`) costs a little, more against a neutralised unit or one in the open;
 - **command and cohesion** — neutralised units, units out of command (3.5), exhausted (5.4) and demoralised
   (8.5) formations cost their side.
@@ -47,11 +47,11 @@ HOLD_HEX = 4.0
 HOLD_HEX_LATE = 8.0
 """Stonne: each Stonne hex held from the turn before the check turn on."""
 APPROACH = 0.3
-"""Per hex of distance between an objective to take and the nearest fit combat unit (capped at 12 hexes)."""
+"""Per hex of distance between an objective to take and the nearest combat unit (capped at 12 hexes)."""
 GUARD = 0.8
-"""A fit combat unit standing on an objective its side holds."""
-THREAT = 0.15
-"""Per fit enemy unit that has the unit in range and sight, times its attack above the unit's armour in sixths."""
+"""A combat unit standing on an objective its side holds."""
+THREAT = 0.1
+"""Per enemy combat unit that has the unit in range and sight, times its attack above the unit's armour in sixths."""
 THREAT_CAP = 0.5
 """The most a unit's threats can cost before the neutralised and open-ground factors (at most 1 step in all)."""
 THREAT_RANGE = 5
@@ -68,7 +68,7 @@ def evaluate(rs: Blitzkrieg1940, st: GameState, side: str) -> float:
     kind = _kind(st)
     tank_types = set(tables.hannut_victory.awards.tank_types) if kind == "vp" else set()
     score = 0.0
-    fit: dict[str, list[Unit]] = {s: [] for s in st.sides}
+    present: dict[str, list[Unit]] = {s: [] for s in st.sides}
     for u in st.units.values():
         t = tables.units.get(u.type)
         if t is None:
@@ -83,10 +83,9 @@ def evaluate(rs: Blitzkrieg1940, st: GameState, side: str) -> float:
         score += sign * weight * u.steps
         if u.hex is None or u.steps <= 0:
             continue
+        present.setdefault(u.side, []).append(u)
         if u.status.get("neutralised"):
             score -= sign * NEUTRALISED * weight
-        else:
-            fit.setdefault(u.side, []).append(u)
         if u.status.get("ooc"):
             score -= sign * OUT_OF_COMMAND
     for rec in st.data.get("formations", {}).values():
@@ -97,8 +96,10 @@ def evaluate(rs: Blitzkrieg1940, st: GameState, side: str) -> float:
             score -= sign * DEMORALISED
         elif rec.get("exhausted"):
             score -= sign * EXHAUSTED
-    score += _objectives(rs, st, side, kind, fit)
-    score -= _threats(rs, st, side, fit)
+    # A neutralised unit still stands where it stands: it counts for the objectives (else an N would look like
+    # a retreat and a step loss like a cure).
+    score += _objectives(rs, st, side, kind, present)
+    score -= _threats(rs, st, side, present)  # N is short-lived (rally, 8.4): it does not cancel a threat
     return score
 
 
@@ -137,7 +138,7 @@ def _kind(st: GameState) -> str:
         return ""
 
 
-def _objectives(rs: Blitzkrieg1940, st: GameState, side: str, kind: str, fit: Mapping[str, list[Unit]]) -> float:
+def _objectives(rs: Blitzkrieg1940, st: GameState, side: str, kind: str, units: Mapping[str, list[Unit]]) -> float:
     """Objective terms for ``side`` minus the opponent's: hexes held, the approach to hexes to take, guards."""
     held: Mapping[str, str] = st.data.get("held_by", {})
     victory: Mapping[str, Any] = st.data.get("victory") or {}
@@ -154,7 +155,7 @@ def _objectives(rs: Blitzkrieg1940, st: GameState, side: str, kind: str, fit: Ma
     else:
         return 0.0
     score = 0.0
-    where = {s: [(u.hex.q, u.hex.r) for u in fit.get(s, []) if u.hex is not None] for s in st.sides}
+    where = {s: [(u.hex.q, u.hex.r) for u in units.get(s, []) if u.hex is not None] for s in st.sides}
     for label in labels:
         try:
             h = parse_hex(label)
@@ -179,7 +180,7 @@ def _objectives(rs: Blitzkrieg1940, st: GameState, side: str, kind: str, fit: Ma
     return score
 
 
-def _threats(rs: Blitzkrieg1940, st: GameState, side: str, fit: Mapping[str, list[Unit]]) -> float:
+def _threats(rs: Blitzkrieg1940, st: GameState, side: str, units: Mapping[str, list[Unit]]) -> float:
     """Threats against ``side``'s units minus threats against the opponent's (positive: worse for ``side``)."""
     policy = rs.los_policy(st)
     board = st.board
@@ -199,7 +200,7 @@ def _threats(rs: Blitzkrieg1940, st: GameState, side: str, fit: Mapping[str, lis
                 )
                 for o in st.sides
                 if o != s
-                for e in fit.get(o, [])
+                for e in units.get(o, [])
                 if e.hex is not None and not e.status.get("carried_by") and units_t[e.type].range
             )
         )
@@ -233,7 +234,7 @@ def _threats(rs: Blitzkrieg1940, st: GameState, side: str, fit: Mapping[str, lis
 
 
 _SEEN: dict[tuple[Any, ...], dict[tuple[Hex, int], float]] = {}
-"""Per board, LOS policy and enemy placement: (hex, armour) → the threat of the fit enemies against it."""
+"""Per board, LOS policy and enemy placement: (hex, armour) → the threat of the enemy combat units against it."""
 
 
 def _seen_by(

@@ -286,6 +286,27 @@ def new_game(scenario: Scenario, seed: int = 0, dice: DiceSource | None = None) 
     return Game(scenario, seed, dice)
 
 
+def take_scenario_setup(game: Game) -> int:
+    """Play the ruleset's default set-up verb (``Ruleset.default_setup_verb``) for as long as it is offered:
+    every side takes the scenario file's set-up (the TUI's and ``planspiel simulate``'s default). Returns how
+    many actions were played (0 for a ruleset without set-up decisions).
+
+    >>> import engine
+    >>> g = engine.new_game(engine.load_scenario("blitzkrieg1940", "stonne"), seed=1)
+    >>> take_scenario_setup(g), g.state.phase
+    (2, 'operations')
+    """
+    verb = game.ruleset.default_setup_verb
+    played = 0
+    while verb is not None and game.to_act is not None:
+        action = next((a for a in game.legal_actions() if a.verb == verb and not a.args), None)
+        if action is None:
+            break
+        game.apply(action)
+        played += 1
+    return played
+
+
 def replay(scenario: Scenario, seed: int, history: Iterable[Action | str], dice: DiceSource | None = None) -> Game:
     """Rebuild a game by applying ``history`` from the start.
 

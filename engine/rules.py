@@ -268,6 +268,29 @@ class Ruleset:
         """
         return {}
 
+    # --- AI ---------------------------------------------------------------------------------------------
+
+    def evaluate(self, state: GameState, side: str) -> float:
+        """How good ``state`` is for ``side`` (higher is better), for AI players (DESIGN §7).
+
+        The score is in units of one step (or one unit for rulesets without steps). The default counts the
+        end of the game (±1000, a draw 0), then remaining steps of ``side`` minus those of the other sides.
+        Rulesets override it with their victory conditions, threats and cohesion; it must read only what
+        ``state`` holds (it is given a side's view).
+        """
+        if state.outcome is not None:
+            if state.outcome.winner == side:
+                return 1000.0
+            return 0.0 if state.outcome.winner == "draw" else -1000.0
+        return float(sum(u.steps if u.side == side else -u.steps for u in state.units.values()))
+
+    def ai_goals(self, state: GameState, side: str) -> list[Hex]:
+        """Hexes ``side`` should head for (objectives to take or retake), for an AI's first sort of its moves.
+
+        The default is none (the AI then heads for the enemy).
+        """
+        return []
+
     # --- Maps -------------------------------------------------------------------------------------------
 
     def los_policy(self, state: GameState) -> LosPolicy:

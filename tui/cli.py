@@ -129,6 +129,12 @@ def _cmd_load(args: argparse.Namespace) -> int:
     return run(Start("load", path=path))
 
 
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.ai.simulate import run_cli  # noqa: PLC0415 - only for this subcommand
+
+    return run_cli(args.ruleset, args.scenario, args.games, args.a, args.b, args.workers, args.seed, args.json)
+
+
 def _add_game_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     nw = sub.add_parser(
         "new",
@@ -267,6 +273,16 @@ def build_parser() -> argparse.ArgumentParser:
     ls.set_defaults(func=_cmd_list)
     _add_saves_parser(sub)
     _add_game_parsers(sub)
+    sim = sub.add_parser("simulate", help="headless AI-against-AI games with win rates and decision times")
+    sim.add_argument("ruleset")
+    sim.add_argument("scenario")
+    sim.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    sim.add_argument("--a", default="ai:normal", help="agent of the first side: ai:LEVEL, random, greedy")
+    sim.add_argument("--b", default="random", help="agent of the second side")
+    sim.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    sim.add_argument("--seed", type=int, default=0, help="run seed: the same seed gives the same results")
+    sim.add_argument("--json", action="store_true", help="end with one JSON line of the results")
+    sim.set_defaults(func=_cmd_simulate)
     parser.set_defaults(func=_cmd_play)
     return parser
 

@@ -1,4 +1,6 @@
-"""Provides AI players: the :class:`Agent` protocol and the random and greedy baselines (DESIGN §7).
+"""Provides AI players (DESIGN §7): the :class:`Agent` protocol, the random and greedy baselines, the default AI
+(:class:`PlannerAgent`, levels ``easy`` / ``normal`` / ``hard``) and headless AI-against-AI games
+(:mod:`engine.ai.simulate`, ``planspiel simulate``).
 
 An agent reads only what its side may see (a view, or a side-scoped client) and returns one legal action.
 It uses its own seeded random numbers, never the game's dice.
@@ -24,12 +26,16 @@ from .agents import (
     make_agent,
     parse_player,
 )
+from .planner import LEVELS, Level, PlannerAgent
 
 __all__ = [
     "AI_LEVELS",
+    "LEVELS",
     "PASS_VERBS",
     "Agent",
     "GreedyAgent",
+    "Level",
+    "PlannerAgent",
     "PlayerView",
     "Progress",
     "RandomAgent",

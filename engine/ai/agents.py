@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
-"""The levels a player can pick (``ai:easy``...); every level is the greedy baseline until the real AI lands."""
+"""The levels a player can pick (``ai:easy``...): the planner with 0.2, 1 and 5 s per decision."""
 
 PASS_VERBS: frozenset[str] = frozenset(
     {"pass", "decline", "skip", "close", "end", "nocancel", "lapse", "done", "discard", "stop", "ccon", "accept"}
@@ -221,13 +221,18 @@ def parse_player(text: str) -> tuple[str, str | None]:
 
 
 def make_agent(level: str, seed: int = 0) -> Agent:
-    """The agent for an AI level: ``random`` plays at random, every other level is greedy for now.
+    """The agent for an AI level: ``random`` and ``greedy`` are the baselines; ``easy``, ``normal`` and
+    ``hard`` are the planner (:class:`engine.ai.planner.PlannerAgent`) with 0.2, 1 and 5 s per decision.
 
     Raises:
         ValueError: an unknown level.
     """
     if level == "random":
         return RandomAgent(seed)
-    if level in (*AI_LEVELS, "greedy"):
+    if level == "greedy":
         return GreedyAgent(seed)
+    if level in AI_LEVELS:
+        from .planner import PlannerAgent  # noqa: PLC0415 - the planner imports this module
+
+        return PlannerAgent(level, seed)
     raise ValueError(f"unknown AI level {level!r} (expected one of {', '.join((*AI_LEVELS, 'random', 'greedy'))})")

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 import engine
-from engine.ai import AI_LEVELS, GreedyAgent, PlayerView, RandomAgent, make_agent, parse_player
+from engine.ai import AI_LEVELS, GreedyAgent, PlannerAgent, PlayerView, RandomAgent, make_agent, parse_player
 from engine.odds import Odds, OddsEntry
 
 
@@ -137,7 +137,11 @@ def test_greedy_keeps_to_its_budget() -> None:
 
 def test_levels_and_players() -> None:
     for level in AI_LEVELS:
-        assert isinstance(make_agent(level), GreedyAgent)
+        agent = make_agent(level)
+        assert isinstance(agent, PlannerAgent)
+        assert agent.name == f"ai:{level}"
+    assert [make_agent(level).budget_s for level in AI_LEVELS] == [0.2, 1.0, 5.0]  # type: ignore[attr-defined]
+    assert isinstance(make_agent("greedy"), GreedyAgent)
     assert isinstance(make_agent("random"), RandomAgent)
     assert parse_player("human") == ("human", None)
     assert parse_player("AI:Normal") == ("ai", "normal")

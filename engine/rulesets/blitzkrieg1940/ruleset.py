@@ -328,3 +328,17 @@ class Blitzkrieg1940(Ruleset):
         from .overlays import overlays  # noqa: PLC0415
 
         return overlays(self.tables, view, side, unit_id, history)
+
+    # --- AI ---------------------------------------------------------------------------------------------
+
+    def evaluate(self, state: GameState, side: str) -> float:
+        """The AI's position evaluation: victory (11, 12, 13.8), objectives, threats, command and cohesion."""
+        from .evaluation import evaluate  # noqa: PLC0415
+
+        return evaluate(self, state, side)
+
+    def ai_goals(self, state: GameState, side: str) -> list[Hex]:
+        """Objective hexes (11, 12) the side does not hold yet, or must win back."""
+        from .evaluation import goals  # noqa: PLC0415
+
+        return goals(self, state, side)

@@ -1,0 +1,322 @@
+"""Provides the default AI: a candidate-action planner on the generic engine API (DESIGN §7).
+
+For each decision the planner
+
+1. lists the side's legal actions; one action, or nothing but passes, is answered at once;
+2. gives every action a cheap first score (exact odds for chance actions, a step toward the enemy for a move)
+   and keeps the best ``width`` of them (the level sets the width);
+3. re-scores those: it applies each to a copy of its own view with its own seeded dice and asks the ruleset's
+   :meth:`~engine.rules.Ruleset.evaluate` how good the position is; a chance action scores the exact expected
+   value of its odds on top of the position before it (so a sampled roll never decides); where the opponent
+   must answer (a reaction window), it looks one reply ahead — the opponent's best chance reply by its exact
+   odds, and at ``hard`` its best reply of any kind by the same evaluation;
+4. plays the best action. The budget is a cap: when time is up it plays the best action scored so far.
+
+Nothing here knows a ruleset: a ruleset teaches the AI through ``evaluate`` (and the values of its odds).
+Unknown verbs get a neutral first score, so new decisions (set-up placement, stacks) need nothing special.
+The planner reads only the view it is given and never touches the game's dice.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.actions import Action
+from engine.dice import Dice
+from engine.errors import ActionError
+from engine.hexgrid import distance
+from engine.odds import Odds
+from engine.rules import Ruleset, Transition, get_ruleset
+from engine.state import GameState
+
+from .agents import PASS_VERBS, PlayerView, Progress, _legal, _queries
+
+__all__ = ["LEVELS", "Level", "PlannerAgent"]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How hard an AI level thinks."""
+
+    budget_s: float
+    """Seconds per decision (a cap: the planner stops early when it has scored its candidates)."""
+    width: int
+    """Candidate actions re-scored by applying them to a copy of the view."""
+    reply_width: int
+    """Opponent replies examined by applying them (0: only the opponent's chance replies, by their odds)."""
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(0.2, 5, 0),
+    "normal": Level(1.0, 8, 0),
+    "hard": Level(5.0, 60, 12),
+}
+"""The AI levels (``ai:easy``, ``ai:normal``, ``ai:hard``): 0.2, 1 and 5 seconds per decision."""
+
+PASS_PENALTY = 0.05
+"""A pass scores this much below an action that leaves the position as good: doing something is preferred."""
+MOVE_COST = 0.08
+"""A move that gets no nearer a goal scores this much below the position it leaves (no aimless wandering)."""
+APPROACH_BONUS = 0.1
+"""Per hex a move gains toward the nearest goal (:meth:`~engine.rules.Ruleset.ai_goals`, else the enemy)."""
+CHANCE_SAMPLES = 3
+"""Rolls sampled (with the agent's own dice) for a chance action whose odds value no result."""
+RETREAT_COST = 0.15
+"""Giving ground (a retreat, a withdrawal) scores this much below a position as good."""
+_MOVE_VERBS = frozenset({"move", "road", "mf", "assault"})
+_RETREAT_VERBS = frozenset({"retreat", "withdraw", "fallback"})
+_NO_CHANGE_VERBS = frozenset({"close", "hold", "pass"})
+
+
+class PlannerAgent:
+    """The default AI (see the module docstring).
+
+    Args:
+        level: ``easy``, ``normal`` or ``hard`` (:data:`LEVELS`).
+        seed: the agent's own random numbers (tie breaks and the dice of its look-ahead).
+    """
+
+    def __init__(self, level: str = "normal", seed: int = 0) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown AI level {level!r} (expected one of {', '.join(LEVELS)})")
+        self.level = level
+        self.settings = LEVELS[level]
+        self.name = f"ai:{level}"
+        self.rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"PlannerAgent({self.level!r})"
+
+    @property
+    def budget_s(self) -> float:
+        """The level's time per decision: what callers should pass to :meth:`choose`."""
+        return self.settings.budget_s
+
+    def choose(self, view: GameState | PlayerView, budget_s: float, progress: Progress | None = None) -> Action:
+        """The best action found within ``budget_s`` seconds (see the module docstring).
+
+        Raises:
+            ValueError: the side has no legal action (it is not its decision).
+        """
+        start = time.perf_counter()
+        # The cap: scoring stops at 60 % of the budget, so that one last scoring step on a loaded machine still
+        # ends inside it (DESIGN §7: the best action so far when time is up).
+        deadline = start + max(0.0, budget_s) * 0.6
+        q = _queries(view)
+        state = q.state
+        actions = _legal(q)
+        if len(actions) == 1:
+            return actions[0]
+        order = list(actions)
+        self.rng.shuffle(order)
+        if all(a.verb in PASS_VERBS for a in order):
+            return order[0]  # nothing but ways to pass: no thinking needed
+        side = state.viewer or state.to_act
+        assert side is not None
+        rs = get_ruleset(state.ruleset)
+        scorer = _Scorer(rs, state, side, q.odds, self.rng, self.settings, deadline)
+        if progress is not None:
+            progress(f"thinking: {len(order)} actions")
+        # First pass: cheap scores, so that the expensive pass sees the promising actions first.
+        first: list[tuple[float, int, Action]] = []
+        cut = start + max(0.0, budget_s) * 0.25
+        late = False
+        for i, action in enumerate(order):
+            late = late or time.perf_counter() > cut
+            first.append((0.0 if late else scorer.static(action), i, action))
+        first.sort(key=lambda t: (-t[0], t[1]))
+        candidates = [a for _, _, a in first[: self.settings.width]]
+        if not any(a.verb in PASS_VERBS for a in candidates):
+            candidates += [a for _, _, a in first[self.settings.width :] if a.verb in PASS_VERBS][:1]
+        best, best_score = candidates[0], float("-inf")
+        for i, action in enumerate(candidates):
+            if i and time.perf_counter() > deadline:
+                break
+            if progress is not None and i % 6 == 0:
+                progress(f"thinking: action {i + 1} of {len(candidates)}")
+            s = scorer.score(action)
+            if s > best_score:
+                best, best_score = action, s
+        return best
+
+
+class _Scorer:
+    """Scores the actions of one decision from one view."""
+
+    def __init__(
+        self,
+        rs: Ruleset,
+        state: GameState,
+        side: str,
+        odds: Callable[[Action], Odds | None],
+        rng: random.Random,
+        settings: Level,
+        deadline: float,
+    ) -> None:
+        self.rs = rs
+        self.state = state
+        self.side = side
+        self.odds_of = odds
+        self.rng = rng
+        self.settings = settings
+        self.deadline = deadline
+        self._odds: dict[Action, Odds | None] = {}
+        self._base: float | None = None
+        self._enemies = [u.hex for u in state.iter_units() if u.side != side and u.hex is not None]
+        self._goals = rs.ai_goals(state, side)
+        # Common random numbers: every candidate of this decision is tried with the same dice, so that two
+        # actions are compared on the same luck (a barrage that goes on rolls alike after either choice).
+        self.dice_seed = rng.getrandbits(32)
+
+    @property
+    def base(self) -> float:
+        """The evaluation of the position before the decision."""
+        if self._base is None:
+            self._base = self.rs.evaluate(self.state, self.side)
+        return self._base
+
+    def odds(self, action: Action) -> Odds | None:
+        if action not in self._odds:
+            try:
+                self._odds[action] = None if action.verb in PASS_VERBS else self.odds_of(action)
+            except (ActionError, ValueError, KeyError):
+                self._odds[action] = None
+        return self._odds[action]
+
+    def static(self, action: Action) -> float:
+        """A cheap first score: exact expected value of a chance action, a step toward the enemy for a move."""
+        if action.verb in PASS_VERBS:
+            return -PASS_PENALTY
+        o = self.odds(action)
+        if o is not None:
+            return o.expected + 0.01
+        if action.verb in _MOVE_VERBS and len(action.args) >= 2:
+            return 0.1 * self._approach(action.args[0], action.args[-1])
+        if action.verb in _RETREAT_VERBS and len(action.args) >= 2:
+            return -0.02 * self._approach(action.args[0], action.args[-1])
+        return 0.0
+
+    def _approach(self, unit_id: str, label: str) -> float:
+        """Hexes gained toward the nearest goal (the ruleset's :meth:`~Ruleset.ai_goals`, else the enemy);
+        entering a goal counts double."""
+        unit = self.state.units.get(unit_id)
+        targets = self._goals or self._enemies
+        if unit is None or not targets:
+            return 0.0
+        try:
+            goal = self.state.board.parse(label)
+        except ValueError:
+            return 0.0
+        after = min(distance(goal, e) for e in targets)
+        if unit.hex is None:
+            return 0.5
+        before = min(distance(unit.hex, e) for e in targets)
+        return float(before - after) * (2.0 if after == 0 else 1.0)
+
+    def score(self, action: Action) -> float:
+        """The value of playing ``action`` now (see the module docstring)."""
+        o = self.odds(action)
+        penalty = -PASS_PENALTY if action.verb in PASS_VERBS else 0.0
+        if o is not None and any(e.value for e in o.entries):
+            # Exact expected value on top of the position before; at ``hard`` a sampled roll shows the replies.
+            value = self.base + o.expected
+            if self.settings.reply_width > 0:
+                after = self._apply(self.state, action)
+                if after is not None:
+                    value -= max(0.0, self._reply_threat(after))
+            return value
+        if action.verb in _NO_CHANGE_VERBS and self.settings.reply_width <= 0:
+            return self.base + penalty  # declining to react leaves the position as it is
+        # A chance action without valued results (a reaction test to retreat): the mean of a few rolls.
+        samples = CHANCE_SAMPLES if o is not None else 1
+        total, n = 0.0, 0
+        for k in range(samples):
+            after = self._apply(self.state, action, k)
+            if after is None:
+                return self.base - 1.0 + penalty
+            value = self.rs.evaluate(after, self.side)
+            if after.outcome is None and after.to_act not in (None, self.side):
+                value = self._after_reply(after, value)
+            total += value
+            n += 1
+        return total / n + penalty + self._cost(action)
+
+    def _cost(self, action: Action) -> float:
+        """What the kind of action costs or earns on top of the position it leads to (see the constants)."""
+        if len(action.args) < 2:
+            return 0.0
+        if action.verb in _MOVE_VERBS:
+            gain = self._approach(action.args[0], action.args[-1])
+            return APPROACH_BONUS * gain - (MOVE_COST if gain <= 0 else 0.0)
+        if action.verb in _RETREAT_VERBS:
+            return -RETREAT_COST
+        return 0.0
+
+    def _apply(self, state: GameState, action: Action, sample: int = 0) -> GameState | None:
+        """``action`` applied to a copy of ``state`` with the agent's own dice (None if the view refuses it)."""
+        st = state.clone()
+        st.dice = Dice(self.dice_seed + sample)
+        tr = Transition(st)
+        try:
+            self.rs.apply(tr, action)
+        except (ActionError, ValueError, KeyError, AssertionError):
+            return None
+        return tr.state
+
+    def _reply_threat(self, after: GameState) -> float:
+        """The opponent's best expected gain from a chance reply (opportunity or return fire), by exact odds."""
+        if after.outcome is not None or after.to_act in (None, self.side):
+            return 0.0
+        try:
+            replies = self.rs.legal_actions(after)
+        except (ActionError, ValueError, KeyError):
+            return 0.0
+        best = 0.0
+        for r in replies:
+            if r.verb in PASS_VERBS or r.verb in _MOVE_VERBS:
+                continue
+            if time.perf_counter() > self.deadline:
+                break
+            try:
+                o = self.rs.odds(after, r)
+            except (ActionError, ValueError, KeyError):
+                continue
+            if o is not None:
+                best = max(best, o.expected)
+        return best
+
+    def _after_reply(self, after: GameState, value: float) -> float:
+        """The value of ``after`` once the opponent has answered as well as the level lets the AI foresee."""
+        if self.settings.reply_width <= 0 or time.perf_counter() > self.deadline:
+            return value - max(0.0, self._reply_threat(after))
+        other = after.to_act
+        assert other is not None
+        try:
+            replies = self.rs.legal_actions(after)
+        except (ActionError, ValueError, KeyError):
+            return value
+        if len(replies) > self.settings.reply_width:
+            replies = self.rng.sample(replies, self.settings.reply_width)
+        worst = None
+        base_other = -value
+        for r in replies:
+            if time.perf_counter() > self.deadline:
+                break
+            try:
+                o = None if r.verb in PASS_VERBS else self.rs.odds(after, r)
+            except (ActionError, ValueError, KeyError):
+                o = None
+            if o is not None and any(e.value for e in o.entries):
+                theirs = base_other + o.expected
+            else:
+                nxt = self._apply(after, r)
+                if nxt is None:
+                    continue
+                theirs = self.rs.evaluate(nxt, other)
+            mine = -theirs
+            if worst is None or mine < worst:
+                worst = mine
+        return value if worst is None else worst

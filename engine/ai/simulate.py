@@ -1,0 +1,390 @@
+"""Provides headless AI-against-AI games (``planspiel simulate``): a process pool, a progress bar, statistics.
+
+Every game's seed and both agents' seeds follow from the run's seed and the game's index alone, so a run
+gives the same results whatever the number of workers. An agent sees only its side's view. A game that
+raises is reported with its index and seed, never as a traceback.
+
+>>> r = simulate("blitzkrieg1940", "hannut", games=1, a="random", b="random", workers=1, seed=3)
+>>> r.games, r.a_wins + r.b_wins + r.draws + len(r.errors)
+(1, 1)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+__all__ = ["GameResult", "ProgressBar", "SimulationResult", "game_seed", "play_game", "simulate", "wilson"]
+
+MAX_DECISIONS = 50_000
+"""A game that needs more decisions than this is stopped and reported as an error (a loop)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished (or failed) game."""
+
+    index: int
+    seed: int
+    winner: str | None
+    """The winning side, ``"draw"``, or None when the game failed."""
+    turns: int
+    decisions: int
+    times: dict[str, list[float]]
+    """Side → seconds of each of its agent's decisions."""
+    error: str | None = None
+    seconds: float = 0.0
+    """Wall-clock time of the whole game (set-up, decisions and rules)."""
+
+
+@dataclass(slots=True)
+class SimulationResult:
+    """The statistics of a run (``--a`` plays the scenario's first side)."""
+
+    ruleset: str
+    scenario: str
+    a: str
+    b: str
+    sides: tuple[str, str]
+    seed: int
+    games: int
+    a_wins: int = 0
+    b_wins: int = 0
+    draws: int = 0
+    turns: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    """Wall-clock seconds of each finished game."""
+    times: dict[str, list[float]] = field(default_factory=dict)
+    errors: list[tuple[int, int, str]] = field(default_factory=list)
+    """(index, seed, message) of every game that raised."""
+
+    @property
+    def finished(self) -> int:
+        return self.a_wins + self.b_wins + self.draws
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as a JSON-ready dict (``planspiel simulate --json``)."""
+        all_times = [t for ts in self.times.values() for t in ts]
+        out: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "scenario": self.scenario,
+            "a": self.a,
+            "b": self.b,
+            "a_side": self.sides[0],
+            "b_side": self.sides[1],
+            "seed": self.seed,
+            "games": self.games,
+            "finished": self.finished,
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "draws": self.draws,
+            "errors": len(self.errors),
+            "a_win_rate": _rate(self.a_wins, self.finished),
+            "a_win_ci95": list(wilson(self.a_wins, self.finished)),
+            "b_win_rate": _rate(self.b_wins, self.finished),
+            "b_win_ci95": list(wilson(self.b_wins, self.finished)),
+            "draw_rate": _rate(self.draws, self.finished),
+            "mean_turns": round(statistics.fmean(self.turns), 3) if self.turns else None,
+            "game_s_mean": round(statistics.fmean(self.seconds), 2) if self.seconds else None,
+            "game_s_max": round(max(self.seconds), 2) if self.seconds else None,
+            "decisions": len(all_times),
+            "decision_s_median": _round(statistics.median(all_times)) if all_times else None,
+            "decision_s_max": _round(max(all_times)) if all_times else None,
+        }
+        for who, side in (("a", self.sides[0]), ("b", self.sides[1])):
+            ts = self.times.get(side, [])
+            out[f"{who}_decision_s_median"] = _round(statistics.median(ts)) if ts else None
+            out[f"{who}_decision_s_max"] = _round(max(ts)) if ts else None
+        return out
+
+    def report(self) -> str:
+        """The summary in words (per side: wins, draws and losses with 95 % intervals; length; timing)."""
+        n = self.finished
+        lines = [
+            f"{self.ruleset}/{self.scenario}: {n} game{'s' if n != 1 else ''} finished of {self.games} "
+            f"(seed {self.seed})"
+        ]
+        for who, agent, side, wins, losses in (
+            ("a", self.a, self.sides[0], self.a_wins, self.b_wins),
+            ("b", self.b, self.sides[1], self.b_wins, self.a_wins),
+        ):
+            lines.append(
+                f"  {who} {agent} as {side}: {_line('wins', wins, n)}, {_line('draws', self.draws, n)}, "
+                f"{_line('losses', losses, n)}"
+            )
+        if self.turns:
+            lines.append(
+                f"  mean length: {statistics.fmean(self.turns):.2f} turns, "
+                f"{statistics.fmean(self.seconds):.1f} s per game (max {max(self.seconds):.1f} s)"
+            )
+        for who, agent, side in (("a", self.a, self.sides[0]), ("b", self.b, self.sides[1])):
+            ts = self.times.get(side, [])
+            if ts:
+                lines.append(
+                    f"  decisions of {who} {agent}: {len(ts)}, median {statistics.median(ts) * 1000:.1f} ms, "
+                    f"max {max(ts) * 1000:.0f} ms"
+                )
+        for index, seed, message in self.errors:
+            lines.append(f"  game {index} (game seed {seed}) failed: {message}")
+        return "\n".join(lines)
+
+
+def _round(x: float) -> float:
+    return round(x, 4)
+
+
+def _rate(k: int, n: int) -> float | None:
+    return round(k / n, 4) if n else None
+
+
+def _line(label: str, k: int, n: int) -> str:
+    if not n:
+        return f"{k} {label}"
+    lo, hi = wilson(k, n)
+    return f"{k} {label} {k / n:.1%} (95 % CI {lo:.1%}–{hi:.1%})"
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score 95 % confidence interval of a proportion ``k / n`` (``(0, 1)`` when ``n`` is 0).
+
+    >>> wilson(95, 100)
+    (0.8882, 0.9785)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
+
+
+def game_seed(seed: int, index: int, role: str = "game") -> int:
+    """The seed of game ``index`` of a run (or of one of its agents, ``role`` = ``"a"`` / ``"b"``)."""
+    digest = hashlib.sha256(f"{seed}:{index}:{role}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def play_game(ruleset: str, scenario: str, a: str, b: str, seed: int, index: int) -> GameResult:
+    """Play game ``index`` of a run to its end; ``a`` plays the scenario's first side.
+
+    Never raises for a failure inside the game: the result carries the error instead.
+    """
+    import engine  # noqa: PLC0415 - workers import the engine themselves
+
+    from .agents import make_agent  # noqa: PLC0415
+
+    gseed = game_seed(seed, index)
+    start = time.perf_counter()
+    times: dict[str, list[float]] = {}
+    game = None
+    try:
+        sc = engine.load_scenario(ruleset, scenario)
+        sides = sc.side_ids()
+        agents = {
+            sides[0]: make_agent(a, game_seed(seed, index, "a")),
+            sides[1]: make_agent(b, game_seed(seed, index, "b")),
+        }
+        times = {s: [] for s in sides}
+        game = engine.new_game(sc, seed=gseed)
+        decisions = 0
+        engine.take_scenario_setup(game)  # the scenario's set-up, as in a new TUI game (Blitzkrieg 12)
+        while game.to_act is not None:
+            if engine.take_scenario_setup(game):  # Hannut: the 1. Kürassiere after the German's kept chits
+                continue
+            side = game.to_act
+            agent = agents[side]
+            view = game.view(side)
+            budget = float(getattr(agent, "budget_s", 1.0))
+            t0 = time.perf_counter()
+            action = agent.choose(view, budget)
+            times[side].append(time.perf_counter() - t0)
+            game.apply(action, side=side)
+            decisions += 1
+            if decisions > MAX_DECISIONS:
+                raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
+        outcome = game.outcome
+        assert outcome is not None
+        seconds = time.perf_counter() - start
+        return GameResult(index, gseed, outcome.winner, game.state.turn, decisions, times, seconds=seconds)
+    except Exception as err:  # a failed game is reported, never raised (the run goes on)
+        where = f" at turn {game.state.turn}, after {len(game.history)} actions" if game is not None else ""
+        return GameResult(index, gseed, None, 0, 0, times, f"{type(err).__name__}: {err}{where}")
+
+
+def _play(args: tuple[str, str, str, str, int, int]) -> GameResult:
+    return play_game(*args)
+
+
+def simulate(
+    ruleset: str,
+    scenario: str,
+    games: int,
+    a: str,
+    b: str,
+    workers: int = 1,
+    seed: int = 0,
+    on_game: Callable[[int, int], None] | None = None,
+) -> SimulationResult:
+    """Play ``games`` games of ``a`` (first side) against ``b`` in ``workers`` processes.
+
+    Args:
+        on_game: called after each finished game with (games done, games in all), e.g. for a progress bar.
+
+    Raises:
+        ValueError: an unknown agent, or games / workers below 1.
+        ScenarioError, UnknownRulesetError: the scenario cannot be loaded.
+    """
+    import engine  # noqa: PLC0415
+
+    from .agents import make_agent  # noqa: PLC0415
+
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {workers}")
+    for name in (a, b):
+        make_agent(name)  # an unknown agent fails here, before any game starts
+    sc = engine.load_scenario(ruleset, scenario)
+    sides = sc.side_ids()
+    if len(sides) != 2:
+        raise ValueError(f"{ruleset}/{scenario} has {len(sides)} sides; simulate plays two-sided scenarios")
+    result = SimulationResult(ruleset, scenario, a, b, (sides[0], sides[1]), seed, games)
+    result.times = {s: [] for s in sides}
+    jobs = [(ruleset, scenario, a, b, seed, i) for i in range(games)]
+    done: list[GameResult] = []
+    for r in _run(jobs, workers):
+        done.append(r)
+        if on_game is not None:
+            on_game(len(done), games)
+    for r in sorted(done, key=lambda r: r.index):
+        if r.error is not None or r.winner is None:
+            result.errors.append((r.index, r.seed, r.error or "no result"))
+            continue
+        if r.winner == sides[0]:
+            result.a_wins += 1
+        elif r.winner == sides[1]:
+            result.b_wins += 1
+        else:
+            result.draws += 1
+        result.turns.append(r.turns)
+        result.seconds.append(r.seconds)
+        for s, ts in r.times.items():
+            result.times.setdefault(s, []).extend(ts)
+    return result
+
+
+def _run(jobs: list[tuple[str, str, str, str, int, int]], workers: int) -> Iterator[GameResult]:
+    if workers == 1 or len(jobs) == 1:
+        for job in jobs:
+            yield _play(job)
+        return
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_ignore_interrupts)
+    try:
+        futures = [pool.submit(_play, job) for job in jobs]
+        for fut in as_completed(futures):
+            yield fut.result()
+    except BaseException:
+        # Ctrl-C (or any failure here): stop the workers at once instead of letting them finish their games.
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            proc.terminate()
+        raise
+    pool.shutdown()
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback from each worker)."""
+    import signal  # noqa: PLC0415
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ProgressBar:
+    """A one-line progress bar on a stream: redrawn in place on a terminal, a line per 10 % otherwise."""
+
+    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.start = time.perf_counter()
+        self._last_decile = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        elapsed = time.perf_counter() - self.start
+        if self.tty:
+            filled = int(self.width * done / total)
+            bar = "#" * filled + "-" * (self.width - filled)
+            end = "\n" if done == total else ""
+            self.stream.write(f"\r[{bar}] {done}/{total} games, {elapsed:.0f} s{end}")
+        else:
+            decile = done * 10 // total
+            if decile == self._last_decile:
+                return
+            self._last_decile = decile
+            self.stream.write(f"{done}/{total} games, {elapsed:.0f} s\n")
+        self.stream.flush()
+
+
+def agent_level(text: str) -> str:
+    """Read an agent name for ``--a`` / ``--b``: ``ai:normal``, ``normal``, ``random``, ``greedy``...
+
+    Raises:
+        ValueError: an unknown agent.
+    """
+    from .agents import AI_LEVELS  # noqa: PLC0415
+
+    name = text.strip().lower()
+    level = name[3:] if name.startswith("ai:") else name
+    known = (*AI_LEVELS, "random", "greedy")
+    if level not in known:
+        raise ValueError(f"unknown agent {text!r}: expected one of {', '.join(known)} (or ai:LEVEL)")
+    return level
+
+
+def run_cli(
+    ruleset: str,
+    scenario: str,
+    games: int,
+    a: str,
+    b: str,
+    workers: int,
+    seed: int,
+    as_json: bool,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """``planspiel simulate``: play, show a progress bar on ``err``, print the summary (and the JSON line).
+
+    Returns 0, or 1 when a game failed (each failure is reported with its index and seed), 2 for bad options.
+    """
+    import json  # noqa: PLC0415
+
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    try:
+        la, lb = agent_level(a), agent_level(b)
+        if workers > 2:
+            err.write(f"planspiel simulate: note: {workers} workers on a {_cpus()}-core machine\n")
+        result = simulate(ruleset, scenario, games, la, lb, workers, seed, on_game=ProgressBar(err))
+    except ValueError as e:
+        err.write(f"planspiel simulate: {e}\n")
+        return 2
+    out.write(result.report() + "\n")
+    if as_json:
+        out.write(json.dumps(result.to_json(), sort_keys=True) + "\n")
+    return 1 if result.errors else 0
+
+
+def _cpus() -> int:
+    import os  # noqa: PLC0415
+
+    return os.cpu_count() or 1

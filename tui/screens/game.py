@@ -831,7 +831,9 @@ class GameScreen(Screen[None]):
             self._ai_progress["ai"] = line  # one assignment: the UI thread reads it on its next spinner tick
 
         try:
-            action: Action | None = agent.choose(client, budget_s=1.0, progress=progress)
+            action: Action | None = agent.choose(
+                client, budget_s=float(getattr(agent, "budget_s", 1.0)), progress=progress
+            )
             error = ""
             if action in self._ai_failed:
                 # The engine refused this action before: play another legal one instead.
@@ -1017,7 +1019,9 @@ class GameScreen(Screen[None]):
 
         try:
             agent = make_agent(level, seed=self.session.game.seed * 31 + 7 + played)
-            action: Action | None = agent.choose(client, budget_s=1.0, progress=progress)
+            action: Action | None = agent.choose(
+                client, budget_s=float(getattr(agent, "budget_s", 1.0)), progress=progress
+            )
             error = ""
         except (ValueError, PlanspielError) as err:
             action, error = None, str(err)

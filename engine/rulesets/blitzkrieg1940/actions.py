@@ -12,6 +12,7 @@ a movement window for the passive side.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
@@ -50,7 +51,8 @@ VERBS: dict[str, str] = {
     "mf": "mf UNIT HEX... — move-and-fire: move with half MP, then fire at reduced strength (6.1)",
     "fm": "fm UNIT TARGET — fire at reduced strength, then move with half MP (6.1)",
     "fire": "fire UNIT TARGET — direct fire at full strength (8.1)",
-    "stop": "stop UNIT — end the unit's action here (6.1)",
+    "stop": "stop UNIT — end the unit's action here; in a moving stack, drop it off (6.1, 7.1)",
+    "stack": "stack UNIT UNIT [UNIT] HEX — move two or three units of one hex together, one hex at a time (7.1)",
     "load": "load APC COMPANY — German only: the company boards its APC in the same hex (6.1, 12.1)",
     "unload": "unload APC — the company on board gets off in the APC's hex (6.1, 12.1)",
     "assault": "assault UNIT HEX — move into an enemy-occupied hex: close combat, or overrun of lone HQs (9.1, 3.2)",
@@ -213,6 +215,8 @@ def demoralised_retreat(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
         if path[-1] is None:
             u.hex = None
             u.status["exited"] = True
+            for marker in ("neutralised", "opp_used", "ooc", "moving", "column"):
+                u.status.pop(marker, None)  # markers leave the map with the unit
             tr.emit("retreat", f"{uid} leaves the map at its own edge (rule 8.5.1)")
             continue
         u.hex = path[-1]
@@ -381,10 +385,19 @@ def frame_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
         return []
     moving = _moving_unit(st, f)
     if moving is not None:
+        members = _stack_members(st, moving)
+        if len(members) > 1:
+            out = _stack_options(rs, st, members, moving=True)
+            if not any(a.verb == "stack" for a in out):
+                # 7.1 [P]: no hex every unit can pay for: the stack breaks up, each unit goes on alone.
+                out = [a for m in members for a in _unit_actions(rs, st, f, m)]
+            # 7.3 [P]: never a dead end; a unit stopped in a full hex is displaced (see _finish_action).
+            return out or [Action("stop", (m.id,)) for m in members]
         return _unit_actions(rs, st, f, moving)
     out: list[Action] = []
     for u in _active_units(rs, st, f):
         out += _unit_actions(rs, st, f, u)
+    out += _stack_starts(rs, st, f)
     for u in _entering_units(rs, st, f):
         out += _step_options(rs, st, u, "move")
     if f.get("salvos"):
@@ -395,6 +408,84 @@ def frame_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
 
 def _moving_unit(st: GameState, f: dict[str, Any]) -> Unit | None:
     return next((u for u in st.iter_units(f["side"]) if u.status.get("moving")), None)
+
+
+# --- Stacks (7.1 [P]: a stack moves hex by hex, each unit paying its own cost; units may be dropped off) -------
+
+
+def _stack_members(st: GameState, u: Unit) -> list[Unit]:
+    """The units still moving together with ``u`` (``u`` included), or just ``u``."""
+    ids = (u.status.get("moving") or {}).get("stack")
+    if not ids:
+        return [u]
+    return [
+        m
+        for m in (st.units[i] for i in ids if i in st.units)
+        if m.hex == u.hex and m.hex is not None and (m.status.get("moving") or {}).get("stack")
+    ]
+
+
+def _stack_steps(rs: Blitzkrieg1940, st: GameState, members: list[Unit]) -> list[Hex]:
+    """Hexes every unit of the stack may step into now (each pays its own cost, 7.1 [P])."""
+    here = members[0].hex
+    assert here is not None
+    enemies = movement.enemy_hexes(rs.tables, st, members[0].side)
+    return sorted(
+        h
+        for h in here.neighbours()
+        if h in st.board and all(_step_problem(rs, st, m, here, h, False, "move", enemies) is None for m in members)
+    )
+
+
+def _stack_options(rs: Blitzkrieg1940, st: GameState, members: list[Unit], *, moving: bool) -> list[Action]:
+    """``stack`` steps of a stack (and, once it moves, ``stop`` to drop a unit off)."""
+    ids = tuple(m.id for m in members)
+    out = [Action("stack", (*ids, st.board.label(h))) for h in _stack_steps(rs, st, members)]
+    if moving:
+        out += [Action("stop", (m.id,)) for m in members if _stop_problem(rs, st, m) is None]
+    return out
+
+
+def _stack_starts(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
+    """7.1: two or three units of the activation in one hex, none neutralised, may move off together."""
+    by_hex: dict[Hex, list[Unit]] = {}
+    for u in _active_units(rs, st, f):
+        if u.hex is not None and not u.status.get("neutralised") and not u.status.get("moving"):
+            by_hex.setdefault(u.hex, []).append(u)
+    out: list[Action] = []
+    for units in by_hex.values():
+        for size in (2, 3):
+            for g in combinations(units, size):
+                out += _stack_options(rs, st, list(g), moving=False)
+    return out
+
+
+def _move_stack(rs: Blitzkrieg1940, tr: Transition, members: list[Unit], b: Hex) -> None:
+    """7.1 [P]: every unit of the stack enters ``b`` paying its own cost; then one reaction window (6.3.4)."""
+    st = tr.state
+    ids = [m.id for m in members]
+    for m in members:
+        if not m.status.get("moving"):
+            mp = movement.mp_allowance(rs.tables, st, m, action="move")
+            m.status["moving"] = {
+                "action": "move",
+                "mp": mp,
+                "spent": 0.0,
+                "moved": 0,
+                "column": False,
+                "fired": False,
+                "from": _label(st, m.hex),
+            }
+        m.status["moving"]["stack"] = ids
+    label = st.board.label(b)
+    tr.emit("move", f"The stack {', '.join(ids)} moves to {label} (rule 7.1)", hex=label)
+    for m in members:
+        _step_into(rs, tr, m, b, column=False)
+    present = [m for m in members if m.hex == b and not m.status.get("neutralised")]
+    if present and open_window(rs, tr, "move", present[0], hexes=[b], group=[m.id for m in present]):
+        return
+    for m in members:
+        _maybe_finish(rs, tr, m)
 
 
 def _unit_actions(
@@ -546,10 +637,14 @@ def _candidate_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], act
         return [Action("end")] if _moving_unit(st, f) is None else []
     if verb in ("salvo", "stuka"):
         return _barrage_actions(rs, st, f) if _moving_unit(st, f) is None else []
+    if verb == "stack":
+        return [a for a in frame_actions(rs, st, f) if a.verb == "stack"]
     u = st.units.get(args[0]) if args else None
     if u is None or u.side != f["side"] or u.formation not in f["formations"] or u.status.get("acted"):
         return []
     moving = _moving_unit(st, f)
+    if moving is not None and len(_stack_members(st, moving)) > 1:
+        return [a for a in frame_actions(rs, st, f) if a.args[:1] == (u.id,)]
     if moving is not None and moving.id != u.id:
         return []
     target = st.units.get(args[1]) if verb in ("fire", "fm") and len(args) > 1 else None
@@ -580,10 +675,12 @@ def _window_refusal(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], action
             return "opportunity fire only at a unit that has just moved or fired (rule 6.3.1)"
         if u.status.get("opp_used"):
             return f"{u.id} carries an OPP-used marker and may not try opportunity fire again (rule 6.3.1)"
-        if active is None or len(args) < 2 or args[1] != active.id:
-            return "opportunity fire targets the active unit that opened the window (rule 6.3.1 [P])"
+        allowed = [t.id for t in _window_targets(st, w, active)] if active is not None else []
+        if len(args) < 2 or args[1] not in allowed:
+            return "opportunity fire targets the active unit (or a unit of the moving stack) (rule 6.3.1 [P])"
     if verb in ("opp", "retfire") and active is not None:
-        why = fire_problem(rs, st, u, active, "opportunity" if verb == "opp" else "return", False)
+        target = st.units[args[1]] if verb == "opp" else active
+        why = fire_problem(rs, st, u, target, "opportunity" if verb == "opp" else "return", False)
         if why:
             return why + ("" if "(rule" in why else " (rule 6.3.1)")
     if verb == "retreat":
@@ -710,6 +807,9 @@ def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: A
         _barrage(rs, tr, f, action)
         return
     u = st.units[args[0]]
+    if verb == "stack":
+        _move_stack(rs, tr, [st.units[i] for i in args[:-1]], st.board.parse(args[-1]))
+        return
     if verb == "assault":
         if not u.status.get("moving"):
             mp = movement.mp_allowance(rs.tables, st, u, action="move")
@@ -791,6 +891,14 @@ def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: A
 
 def _enter(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
     """Move ``u`` one hex; False when its move stops there (neutralised, eliminated, a window opened)."""
+    if not _step_into(rs, tr, u, b, column):
+        return False
+    # 6.3.4: a movement window for the passive side.
+    return not open_window(rs, tr, "move", u, hexes=[b])
+
+
+def _step_into(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
+    """Move ``u`` one hex, paying its cost, with the minefield attack of 10.1; False if that stopped it."""
     st = tr.state
     a = u.hex
     cost = _edge_entry_cost(rs, st, u, b) if a is None else movement.step_cost(rs.tables, st, u, a, b, in_column=column)
@@ -816,8 +924,7 @@ def _enter(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) ->
         combat.mine_attack(tr, rs.tables, u, label)
         if u.hex is None or u.status.get("neutralised"):
             return False
-    # 6.3.4: a movement window for the passive side.
-    return not open_window(rs, tr, "move", u, hexes=[b])
+    return True
 
 
 def _hold_hex(rs: Blitzkrieg1940, st: GameState, u: Unit, h: Hex) -> None:
@@ -916,9 +1023,10 @@ def auto_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
 
 
 def _resume_mover(rs: Blitzkrieg1940, tr: Transition, window: dict[str, Any]) -> None:
-    uid = window.get("active")
-    if uid and uid in tr.state.units and tr.state.units[uid].status.get("moving"):
-        _maybe_finish(rs, tr, tr.state.units[uid])
+    ids = window.get("group") or [window.get("active")]
+    for uid in ids:
+        if uid and uid in tr.state.units and tr.state.units[uid].status.get("moving"):
+            _maybe_finish(rs, tr, tr.state.units[uid])
 
 
 # --- Fire --------------------------------------------------------------------------------------------------
@@ -1010,6 +1118,7 @@ def open_window(
     hexes: list[Hex] | None = None,
     fired_at: str | None = None,
     lazy: bool = False,
+    group: list[str] | None = None,
 ) -> bool:
     """6.3.4: open a reaction window for the passive side if any reaction is possible; True if opened.
 
@@ -1031,6 +1140,8 @@ def open_window(
         "reacted": [],
         "step": 0,
     }
+    if group and len(group) > 1:
+        w["group"] = list(group)  # 7.1 [P]: a moving stack; opportunity fire may take any of its units
     if not lazy and not _window_actions(rs, st, w, include_close=False):
         return False
     st.data["frames"].append(w)
@@ -1083,11 +1194,13 @@ def _window_actions(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], includ
             out.append(Action("retfire", (u.id, active.id)))
     # 2. Opportunity fire.
     if w["trigger"] in ("move", "fire") and step <= 1 and active_ok and active is not None:
+        targets = _window_targets(st, w, active)
         for u in st.iter_units(side):
             if u.id in reacted or u.status.get("opp_used") or _is_hq(rs, u):
                 continue
-            if fire_problem(rs, st, u, active, "opportunity", False) is None:
-                out.append(Action("opp", (u.id, active.id)))
+            for t in targets:
+                if fire_problem(rs, st, u, t, "opportunity", False) is None:
+                    out.append(Action("opp", (u.id, t.id)))
     # 3. Retreats.
     for u in _retreat_candidates(rs, st, w, active):
         if u.id in reacted:
@@ -1097,6 +1210,12 @@ def _window_actions(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], includ
     if out and include_close:
         out.append(Action("close"))
     return out
+
+
+def _window_targets(st: GameState, w: dict[str, Any], active: Unit) -> list[Unit]:
+    """The units opportunity fire may take in window ``w``: the active unit, or any unit of a moving stack."""
+    ids = w.get("group") or [active.id]
+    return [st.units[i] for i in ids if i in st.units and st.units[i].hex is not None]
 
 
 def _retreat_candidates(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], active: Unit | None) -> list[Unit]:
@@ -1139,8 +1258,9 @@ def _apply_window(rs: Blitzkrieg1940, tr: Transition, w: dict[str, Any], action:
     elif verb == "opp":
         w["step"] = max(w["step"], 1)
         u.status["opp_used"] = True
-        if _reaction_test(rs, tr, u, active, "opportunity fire") and active is not None:
-            direct_fire(rs, tr, u, active, mode="opportunity", reduced=False)
+        target = st.units[args[1]]
+        if _reaction_test(rs, tr, u, target, "opportunity fire"):
+            direct_fire(rs, tr, u, target, mode="opportunity", reduced=False)
     elif verb == "retreat":
         w["step"] = 2
         if u.status.get("neutralised") and not _reaction_test(rs, tr, u, active, "retreat while neutralised"):

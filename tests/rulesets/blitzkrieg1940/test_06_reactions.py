@@ -412,3 +412,48 @@ def test_windows_offer_close_and_ask_one_decision_at_a_time(seed: int) -> None:
         ends = [a for a in legal if a.verb == "end"]
         s.apply(ends[0] if ends and rng.random() < 0.03 else rng.choice(legal))
     assert windows >= 3
+
+
+# --- 7.1 Moving a stack ------------------------------------------------------------------------------------------
+
+
+def test_7_1_a_stack_moves_together_each_paying_its_own_cost() -> None:
+    """7.1 [P]: two or three units of one hex move hex by hex together; one reaction window per hex, in which
+    opportunity fire may take any unit of the stack; a unit can be dropped off with ``stop``."""
+    s = skirmish("ger-i-5-pzr", {PZ4: "0509", PZ3: "0509", PZ_HQ: "0508", DRG: "0512", RDP_HQ: "0513"})
+    legal = s.legal()
+    assert f"stack {PZ3} {PZ4} 0510" in legal
+    s.apply(f"stack {PZ3} {PZ4} 0510")
+    st = s.state
+    assert st.units[PZ3].hex == st.units[PZ4].hex == st.board.parse("0510")
+    for uid in (PZ3, PZ4):
+        m = st.units[uid].status["moving"]
+        assert (m["moved"], m["stack"]) == (1, [PZ3, PZ4]) and m["spent"] > 0
+    # One window for the stack; the dragoons may fire at either tank.
+    w = window(s, "move")
+    assert w["group"] == [PZ3, PZ4] and w["hexes"] == ["0510"]
+    opp = {a for a in s.legal() if a.startswith("opp ")}
+    assert opp == {f"opp {DRG} {PZ3}", f"opp {DRG} {PZ4}"}
+    s.apply("close")
+    # Still moving together: the next steps are stack steps and each unit may be dropped off.
+    legal = s.legal()
+    assert any(a.startswith(f"stack {PZ3} {PZ4} ") for a in legal)
+    assert f"stop {PZ3}" in legal and f"stop {PZ4}" in legal
+    assert not any(a.startswith(f"move {PZ3}") for a in legal)
+    with pytest.raises(engine.IllegalActionError):
+        s.apply(f"move {PZ3} 0511")
+    s.apply(f"stop {PZ3}")
+    assert s.state.units[PZ3].status.get("acted")
+    # The other tank goes on alone with ordinary moves.
+    legal = s.legal()
+    assert any(a.startswith(f"move {PZ4} ") for a in legal) and not any(a.startswith("stack ") for a in legal)
+
+
+def test_7_1_a_stack_needs_a_hex_every_unit_may_enter() -> None:
+    """7.1 [P]: the stack continues only while every unit in it can pay: no stack step where one unit may not go."""
+    s = skirmish("ger-i-5-pzr", {PZ4: "0509", PZ3: "0509", PZ_HQ: "0508", DRG: "0512", RDP_HQ: "0513"})
+    stack_hexes = {a.split()[-1] for a in s.legal() if a.startswith(f"stack {PZ3} {PZ4} ")}
+    pz3 = {a.split()[-1] for a in s.legal() if a.startswith(f"move {PZ3} ")}
+    pz4 = {a.split()[-1] for a in s.legal() if a.startswith(f"move {PZ4} ")}
+    assert stack_hexes and stack_hexes <= pz3 & pz4
+    assert "stack" in engine.get_ruleset("blitzkrieg1940").verbs

@@ -59,6 +59,9 @@ def check_invariants(game: engine.Game) -> None:
         assert 0 <= f["steps_lost"] <= max(f["steps_total"], 0) + 8, f"{fid} lost {f['steps_lost']} steps"
 
 
+_ENDS = frozenset({"end", "stop", "close", "decline"})
+
+
 def playout(scenario_id: str, seed: int) -> engine.Game:
     sc = engine.load_scenario("blitzkrieg1940", scenario_id)
     game = engine.new_game(sc, seed=seed)
@@ -71,8 +74,11 @@ def playout(scenario_id: str, seed: int) -> engine.Game:
             break
         actions = game.legal_actions()
         assert actions, f"no legal action at {game.state.data['frames'][-1:]}"
+        ends = [a for a in actions if a.verb in _ENDS]
         if not random_setup and actions[0].verb == "default":
             game.apply(actions[0])
+        elif ends and rng.random() < 0.25:
+            game.apply(rng.choice(ends))  # now and then end a move or an activation: shorter games, same rules
         else:
             game.apply(rng.choice(actions))
         check_invariants(game)

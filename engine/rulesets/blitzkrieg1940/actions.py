@@ -387,12 +387,12 @@ def frame_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
     if moving is not None:
         members = _stack_members(st, moving)
         if len(members) > 1:
-            out = _stack_options(rs, st, members, moving=True)
-            if not any(a.verb == "stack" for a in out):
+            steps = _stack_options(rs, st, members, moving=True)
+            if not any(a.verb == "stack" for a in steps):
                 # 7.1 [P]: no hex every unit can pay for: the stack breaks up, each unit goes on alone.
-                out = [a for m in members for a in _unit_actions(rs, st, f, m)]
+                steps = [a for m in members for a in _unit_actions(rs, st, f, m)]
             # 7.3 [P]: never a dead end; a unit stopped in a full hex is displaced (see _finish_action).
-            return out or [Action("stop", (m.id,)) for m in members]
+            return steps or [Action("stop", (m.id,)) for m in members]
         return _unit_actions(rs, st, f, moving)
     out: list[Action] = []
     for u in _active_units(rs, st, f):

@@ -68,6 +68,8 @@ class Presenter:
 
     ruleset: str = ""
     map_verbs: frozenset[str] = frozenset({"move", "fire", "assault", "stop", "end", "pass"})
+    secondary_verbs: frozenset[str] = frozenset()
+    """Verbs Enter on a hex offers only when nothing else fits there (orders for several units at once)."""
     placement_verbs: frozenset[str] = frozenset({"place", "move"})
     """Verbs that put a unit not yet on the map onto a hex (set-up, arrivals), or a marker: Enter on a legal hex
     plays them, and their hexes are marked with "+" while nothing is selected."""

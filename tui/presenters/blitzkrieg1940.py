@@ -25,6 +25,7 @@ class BlitzkriegPresenter(Presenter):
     ruleset = "blitzkrieg1940"
     map_verbs = frozenset({"move", "road", "mf", "fm", "fire", "assault", "stop", "load", "unload", "salvo", "stuka"})
     placement_verbs = frozenset({"place", "fort", "mine", "move", "road"})
+    secondary_verbs = frozenset({"stack"})  # 7.1: moving a stack is picked from the orders list (o)
     score_name = "German VP"
     OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {
         name: (kind, glyphs, OVERLAY_NAMES[name])

@@ -489,6 +489,8 @@ class GameScreen(Screen[None]):
         u = self._unit(self.selected)
         if u is not None:
             acts = [a for a in self._unit_actions(u.id) if h in pr.action_hexes(view, a)]
+            # Enter moves the selected unit; orders for several units (a stack) are chosen with o.
+            acts = [a for a in acts if a.verb not in pr.secondary_verbs] or acts
             if acts:
                 self._decide(acts, f"{u.id} → {self.info.board.label(h)}")
                 return

@@ -460,22 +460,27 @@ def _stack_starts(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
     return out
 
 
+def _start_move(rs: Blitzkrieg1940, st: GameState, u: Unit, act: str, *, column: bool = False) -> None:
+    """6.1: the unit starts a move (``move``) or a move-and-fire (``mf``, half MP) from where it stands."""
+    mp = movement.mp_allowance(rs.tables, st, u, action="move_fire" if act == "mf" else "move")
+    u.status["moving"] = {
+        "action": act,
+        "mp": mp,
+        "spent": 0.0,
+        "moved": 0,
+        "column": column,
+        "fired": False,
+        "from": _label(st, u.hex),
+    }
+
+
 def _move_stack(rs: Blitzkrieg1940, tr: Transition, members: list[Unit], b: Hex) -> None:
     """7.1 [P]: every unit of the stack enters ``b`` paying its own cost; then one reaction window (6.3.4)."""
     st = tr.state
     ids = [m.id for m in members]
     for m in members:
         if not m.status.get("moving"):
-            mp = movement.mp_allowance(rs.tables, st, m, action="move")
-            m.status["moving"] = {
-                "action": "move",
-                "mp": mp,
-                "spent": 0.0,
-                "moved": 0,
-                "column": False,
-                "fired": False,
-                "from": _label(st, m.hex),
-            }
+            _start_move(rs, st, m, "move")
         m.status["moving"]["stack"] = ids
     label = st.board.label(b)
     tr.emit("move", f"The stack {', '.join(ids)} moves to {label} (rule 7.1)", hex=label)
@@ -812,32 +817,13 @@ def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: A
         return
     if verb == "assault":
         if not u.status.get("moving"):
-            mp = movement.mp_allowance(rs.tables, st, u, action="move")
-            u.status["moving"] = {
-                "action": "move",
-                "mp": mp,
-                "spent": 0.0,
-                "moved": 0,
-                "column": False,
-                "fired": False,
-                "from": _label(st, u.hex),
-            }
+            _start_move(rs, st, u, "move")
         closecombat.start(rs, tr, u, st.board.parse(args[1]))
         return
     if verb in ("move", "road", "mf"):
         moving = u.status.get("moving")
         if not moving:
-            act = "mf" if verb == "mf" else "move"
-            mp = movement.mp_allowance(rs.tables, st, u, action="move_fire" if act == "mf" else "move")
-            u.status["moving"] = {
-                "action": act,
-                "mp": mp,
-                "spent": 0.0,
-                "moved": 0,
-                "column": verb == "road",
-                "fired": False,
-                "from": _label(st, u.hex),
-            }
+            _start_move(rs, st, u, "mf" if verb == "mf" else "move", column=verb == "road")
             if verb == "road":
                 u.status["column"] = True
         for i, label in enumerate(args[1:]):

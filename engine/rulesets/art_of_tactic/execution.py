@@ -925,19 +925,11 @@ def _step8_ambush(rs: ArtOfTactic, tr: Transition) -> None:
             continue
         u.status["ammo"] = int(u.status["ammo"]) - int(t.rules["ammo"]["ambush"])
         attacks.append((u, attack))
-    hits: dict[str, int] = defaultdict(int)
-    for _u, attack in attacks:
-        got, _ = roll_attack(tr, t, attack)
-        hits[attack.target] += got
+    hits = _roll_all(tr, t, [attack for _u, attack in attacks])
     for u, _attack in attacks:
         _unhide(st, tr, u, "it fired from ambush (rule 3.11)")
-    for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
-        if hits[tid] <= 0:
-            continue
-        x = st.units[tid]
-        apply_hits(rs, tr, st, x, hits[tid], "ambush fire")
-        if x.steps > 0 and not bravery_test(rs, tr, st, x, "hit by ambush fire, rule 3.11"):
-            st.data["active"].pop(x.id, None)  # a failed test cancels the move, even a withdrawal
+    for tid in _hit_and_test(rs, tr, hits, "ambush fire", "hit by ambush fire, rule 3.11"):
+        st.data["active"].pop(tid, None)  # a failed test cancels the move, even a withdrawal
 
 
 def _step8_remove_wire(rs: ArtOfTactic, tr: Transition) -> None:
@@ -1261,17 +1253,32 @@ def _fire_on_the_move(
         attack.purpose = attack.purpose.replace(f"{attack.dice} dice", f"{dice} dice")
         attack.dice = dice
         attacks.append(attack)
+    hits = _roll_all(tr, t, attacks)
+    stopped.update(_hit_and_test(rs, tr, hits, "fire on the move", "hit by fire on the move, rule 4.5"))
+
+
+def _roll_all(tr: Transition, t: Any, attacks: list[Any]) -> dict[str, int]:
+    """6.5: roll every attack of one step before any result applies; hits per target unit id."""
     hits: dict[str, int] = defaultdict(int)
     for a in attacks:
         got, _ = roll_attack(tr, t, a)
         hits[a.target] += got
+    return hits
+
+
+def _hit_and_test(rs: ArtOfTactic, tr: Transition, hits: dict[str, int], cause: str, why: str) -> list[str]:
+    """Apply the hits side by side (first side first, then by id) and test the bravery of each unit hit that
+    survives (8.1); returns the ids of the units that failed their test."""
+    st, t = tr.state, rs.tables
+    failed = []
     for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
         if hits[tid] <= 0:
             continue
         x = st.units[tid]
-        apply_hits(rs, tr, st, x, hits[tid], "fire on the move")
-        if x.steps > 0 and not bravery_test(rs, tr, st, x, "hit by fire on the move, rule 4.5"):
-            stopped.add(tid)
+        apply_hits(rs, tr, st, x, hits[tid], cause)
+        if x.steps > 0 and not bravery_test(rs, tr, st, x, why):
+            failed.append(tid)
+    return failed
 
 
 def reveal_adjacent(rs: ArtOfTactic, tr: Transition) -> None:
@@ -1340,17 +1347,8 @@ def _defend_fire(
                     attacks.append(attack)
                     dz["used"] = True
                     break
-    hits: dict[str, int] = defaultdict(int)
-    for a in attacks:
-        got, _ = roll_attack(tr, t, a)
-        hits[a.target] += got
-    for tid in sorted(hits, key=lambda i: (t.sides.index(st.units[i].side), i)):
-        if hits[tid] <= 0:
-            continue
-        x = st.units[tid]
-        apply_hits(rs, tr, st, x, hits[tid], "defend fire")
-        if x.steps > 0 and not bravery_test(rs, tr, st, x, "hit by defend fire, rule 3.6"):
-            stopped.add(tid)
+    hits = _roll_all(tr, t, attacks)
+    stopped.update(_hit_and_test(rs, tr, hits, "defend fire", "hit by defend fire, rule 3.6"))
 
 
 def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:

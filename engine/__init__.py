@@ -22,7 +22,7 @@ from .errors import (
     UnknownRulesetError,
 )
 from .events import Event, Modifier
-from .game import Game, new_game, replay, take_scenario_setup
+from .game import Game, new_game, replay, scenario_setup_action, take_scenario_setup
 from .hexgrid import Hex, distance, hex_label, hex_line, parse_hex
 from .los import LosPolicy, LosResult
 from .odds import Odds, OddsEntry
@@ -78,6 +78,7 @@ __all__ = [
     "replay",
     "ruleset_names",
     "scenario_ids",
+    "scenario_setup_action",
     "take_scenario_setup",
     "unregister_ruleset",
     "validate_path",

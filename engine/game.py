@@ -296,15 +296,19 @@ def take_scenario_setup(game: Game) -> int:
     >>> take_scenario_setup(g), g.state.phase
     (2, 'operations')
     """
-    verb = game.ruleset.default_setup_verb
     played = 0
-    while verb is not None and game.to_act is not None:
-        action = next((a for a in game.legal_actions() if a.verb == verb and not a.args), None)
-        if action is None:
-            break
+    while (action := scenario_setup_action(game)) is not None:
         game.apply(action)
         played += 1
     return played
+
+
+def scenario_setup_action(game: Game) -> Action | None:
+    """The legal action that takes the scenario file's set-up for the side to act now, or None."""
+    verb = game.ruleset.default_setup_verb
+    if verb is None or game.to_act is None:
+        return None
+    return next((a for a in game.legal_actions() if a.verb == verb and not a.args), None)
 
 
 def replay(scenario: Scenario, seed: int, history: Iterable[Action | str], dice: DiceSource | None = None) -> Game:

@@ -302,16 +302,13 @@ class Session:
     def auto_setup(self) -> None:
         """Play the ruleset's default set-up verb for every set-up step while the players chose the scenario's
         set-up (the engine offers the verb; the client only plays it)."""
-        verb = self.game.ruleset.default_setup_verb
-        if self.setup != "scenario" or verb is None or self._auto_setting_up:
+        if self.setup != "scenario" or self._auto_setting_up:
             return
         self._auto_setting_up = True
         try:
-            while (side := self.game.to_act) is not None:
-                action = next((a for a in self.game.legal_actions() if a.verb == verb and not a.args), None)
-                if action is None:
-                    return
-                self.clients[side].apply(action, auto=True)
+            while (action := engine.scenario_setup_action(self.game)) is not None:
+                assert self.game.to_act is not None
+                self.clients[self.game.to_act].apply(action, auto=True)
         finally:
             self._auto_setting_up = False
 

@@ -249,15 +249,17 @@ def _assign_choices(st: GameState, u: Unit) -> list[str]:
 
 
 def _chit_formations(st: GameState, side: str) -> list[str]:
-    """Formations of ``side`` with an activation chit in play from turn 1 (10.3)."""
+    """Formations of ``side`` with an activation chit in play now (10.3): in the cup by this turn, not removed,
+    not an independent formation's own chit."""
     return sorted(
         str(c["formation"])
         for cid, c in st.data["chits"].items()
         if c["kind"] == "formation"
         and c["side"] == side
-        and c.get("turn", 1) == 1
+        and c.get("turn", 1) <= st.turn
         and cid not in st.data["removed_chits"]
         and not st.data["formations"][c["formation"]].get("independent")
+        and not st.data["formations"][c["formation"]].get("removed")
     )
 
 
@@ -305,14 +307,20 @@ def deploy_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list
     return out
 
 
+def _unit_zone(st: GameState, u: Unit) -> tuple[set[str], list[dict[str, Any]]]:
+    """The set-up zone of ``u``: its independent group's, else its formation's (12.2 [P]: an AT gun without a
+    zone of its own sets up in the zone of the battalion it joined)."""
+    group = u.status.get("group")
+    hexes, zones = _zone_for(st, "formations", str(group if isinstance(group, str) else u.formation), u.side)
+    if not zones and isinstance(group, str) and u.formation is not None:
+        hexes, zones = _zone_for(st, "formations", u.formation, u.side)
+    return hexes, zones
+
+
 def _place_problem(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit, label: str) -> str | None:
     """Why ``u`` may not set up in ``label`` (with the rule), or None."""
     side = u.side
-    group = u.status.get("group")
-    zone_key = group if isinstance(group, str) else u.formation
-    hexes, zones = _zone_for(st, "formations", str(zone_key), side)
-    if not zones and isinstance(group, str) and u.formation is not None:
-        hexes, zones = _zone_for(st, "formations", u.formation, side)  # 12.2 [P]: the battalion's zone
+    hexes, zones = _unit_zone(st, u)
     if label not in hexes:
         rules = "; ".join(z["rule"] for z in zones) or "its setup zone"
         return f"{label} is outside the set-up zone of {u.id} (rule {rules})"
@@ -344,10 +352,7 @@ def _place_problem(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit
 
 
 def _place_hexes(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit) -> list[str]:
-    group = u.status.get("group")
-    hexes, zones = _zone_for(st, "formations", str(group if isinstance(group, str) else u.formation), u.side)
-    if not zones and isinstance(group, str) and u.formation is not None:
-        hexes, _ = _zone_for(st, "formations", u.formation, u.side)
+    hexes, _ = _unit_zone(st, u)
     return [label for label in sorted(hexes) if _place_problem(rs, st, f, u, label) is None]
 
 
@@ -655,16 +660,7 @@ def _arrival_choices(st: GameState, u: Unit) -> list[str]:
     for entry in st.data.get("special", {}).get("at_gun_assignment", []):
         if entry.get("group") == u.status.get("group") and entry.get("when") == "arrival" and entry.get("to"):
             return sorted(str(t) for t in entry["to"])
-    return sorted(
-        str(c["formation"])
-        for cid, c in st.data["chits"].items()
-        if c["kind"] == "formation"
-        and c["side"] == u.side
-        and c.get("turn", 1) <= st.turn
-        and cid not in st.data["removed_chits"]
-        and not st.data["formations"][c["formation"]].get("independent")
-        and not st.data["formations"][c["formation"]].get("removed")
-    )
+    return _chit_formations(st, u.side)
 
 
 def arrival_assignments(tr: Transition) -> None:

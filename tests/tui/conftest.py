@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from tui.app import PlanspielApp, Start
+from tui.screens.dialogs import ChoiceDialog
+from tui.screens.game import GameScreen
 from tui.settings import Settings
 
 HOTSEAT = {"german": "human", "french": "human"}
@@ -41,3 +43,18 @@ def hannut(seed: int = 7, **players: str) -> Start:
 def screen_text(app: PlanspielApp) -> str:
     """The plain text of the screen on top (what a player reads)."""
     return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
+
+
+def play_quietly(app: PlanspielApp, side: str, *notations: str) -> GameScreen:
+    """Play ``notations`` for ``side`` through its client (no keys), close a choice list left open and redraw the
+    game screen, which is returned: a quick way to a position inside a Pilot test."""
+    assert app.session is not None
+    client = app.session.client(side)
+    for notation in notations:
+        client.apply(notation)
+    screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+    if isinstance(app.screen, ChoiceDialog):
+        app.pop_screen()
+    screen._busy = False
+    screen.refresh_view()
+    return screen

@@ -21,7 +21,7 @@ from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.panels import StatusBar
 
-from .conftest import hannut, make_app, screen_text
+from .conftest import hannut, make_app, play_quietly, screen_text
 
 
 async def settle(pilot: object, app: PlanspielApp, rounds: int = 3) -> None:
@@ -86,14 +86,8 @@ async def test_hint_from_the_sides_own_client_then_h_plays_it(monkeypatch: pytes
         await settle(pilot, app)
         session = app.session
         assert session is not None
+        screen = play_quietly(app, "german", "keep ger-i-35-pzr", "first ger-i-35-pzr", "activate")
         german = session.client("german")
-        for notation in ("keep ger-i-35-pzr", "first ger-i-35-pzr", "activate"):
-            german.apply(notation)
-        screen = game_screen(app)
-        if isinstance(app.screen, ChoiceDialog):
-            app.pop_screen()
-        screen._busy = False
-        screen.refresh_view()
         await pilot.press("h")
         await settle(pilot, app)
         hint = screen.hint

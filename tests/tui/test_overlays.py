@@ -14,7 +14,7 @@ from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
 
-from .conftest import hannut, make_app, screen_text
+from .conftest import hannut, make_app, play_quietly, screen_text
 
 
 async def settle(pilot: object, app: PlanspielApp, rounds: int = 3) -> None:
@@ -85,14 +85,7 @@ async def test_the_passive_player_sees_the_barrage_target_and_observer() -> None
         await settle(pilot, app)
         session = app.session
         assert session is not None
-        german = session.client("german")
-        for notation in ("keep ger-i-12-schr", "first ger-artillery-1-1", "barrage"):
-            german.apply(notation)
-        screen = game_screen(app)
-        if isinstance(app.screen, ChoiceDialog):
-            app.pop_screen()
-        screen._busy = False
-        screen.refresh_view()
+        screen = play_quietly(app, "german", "keep ger-i-12-schr", "first ger-artillery-1-1", "barrage")
         screen.play(Action("salvo", ("1202", "heavy", "ger-ii12schr-hq")))
         await settle(pilot, app)
         assert screen.client.side == "french"  # the reaction window (6.3.4) is the French decision

@@ -26,7 +26,7 @@ from tui.screens.title import TitleScreen
 from tui.session import Session
 from tui.settings import Settings
 
-from .conftest import hannut, make_app, screen_text
+from .conftest import hannut, make_app, play_quietly, screen_text
 
 
 async def settle(pilot: object, app: PlanspielApp, rounds: int = 3) -> None:
@@ -114,14 +114,9 @@ async def test_hot_seat_hand_off_screen_is_blank_then_summarises() -> None:
         session = app.session
         assert session is not None
         # Play for the German until control passes to the French.
+        screen = play_quietly(app, "german", "keep ger-i-35-pzr", "first ger-i-35-pzr", "activate")
         german = session.client("german")
-        for notation in ("keep ger-i-35-pzr", "first ger-i-35-pzr", "activate"):
-            german.apply(notation)
         move = next(a for a in german.legal_actions() if a.verb == "move" and "hq" not in a.args[0])
-        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        app.pop_screen() if isinstance(app.screen, ChoiceDialog) else None
-        screen._busy = False
-        screen.refresh_view()
         screen.play(move)
         await settle(pilot, app)
         if session.game.to_act == "german":
@@ -156,14 +151,9 @@ async def test_hot_seat_without_hidden_information_switches_sides_without_a_hand
         await settle(pilot, app)
         session = app.session
         assert session is not None
+        screen = play_quietly(app, "german", "keep ger-i-35-pzr", "first ger-i-35-pzr", "activate")
         german = session.client("german")
-        for notation in ("keep ger-i-35-pzr", "first ger-i-35-pzr", "activate"):
-            german.apply(notation)
         move = next(a for a in german.legal_actions() if a.verb == "move" and "hq" not in a.args[0])
-        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        app.pop_screen() if isinstance(app.screen, ChoiceDialog) else None
-        screen._busy = False
-        screen.refresh_view()
         screen.play(move)
         await settle(pilot, app)
         if session.game.to_act == "german":

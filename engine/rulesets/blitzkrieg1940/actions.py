@@ -454,7 +454,7 @@ def _stack_starts(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
             by_hex.setdefault(u.hex, []).append(u)
     out: list[Action] = []
     for units in by_hex.values():
-        for size in (2, 3):
+        for size in range(2, rs.tables.sequence.stacking_limit + 1):  # 7.1: stacks of up to 3 units
             for g in combinations(units, size):
                 out += _stack_options(rs, st, list(g), moving=False)
     return out
@@ -472,6 +472,34 @@ def _start_move(rs: Blitzkrieg1940, st: GameState, u: Unit, act: str, *, column:
         "fired": False,
         "from": _label(st, u.hex),
     }
+
+
+def _stack_refusal(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], args: tuple[str, ...]) -> str | None:
+    """Why a ``stack`` order is refused (7.1), or None if no specific reason is found."""
+    units = [st.units.get(i) for i in args[:-1]]
+    if any(u is None for u in units):
+        return f"no unit {next(i for i in args[:-1] if i not in st.units)!r}"
+    members = [u for u in units if u is not None]
+    if len(members) > rs.tables.sequence.stacking_limit:
+        return f"a stack has at most {rs.tables.sequence.stacking_limit} units (rule 7.1)"
+    if len({u.hex for u in members}) != 1:
+        return "the units of a stack must start in the same hex (rule 7.1)"
+    try:
+        b = st.board.parse(args[-1])
+    except ValueError as err:
+        return str(err)
+    here = members[0].hex
+    for u in members:
+        if u.side != f["side"] or u.formation not in f["formations"]:
+            return f"{u.id} is not in the activated formation (rule 5.2)"
+        if u.status.get("acted"):
+            return f"{u.id} has already acted in this activation (rule 6.1)"
+        if u.status.get("neutralised"):
+            return f"{u.id} is neutralised and cannot move (rule 8.4)"
+        why = _step_problem(rs, st, u, here, b, False, "move")
+        if why:
+            return f"{u.id} cannot go with the stack: {why} (rule 7.1: every unit of the stack must pay its way)"
+    return None
 
 
 def _move_stack(rs: Blitzkrieg1940, tr: Transition, members: list[Unit], b: Hex) -> None:
@@ -758,6 +786,10 @@ def _why_not(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Actio
                 why = _stop_problem(rs, st, u)
                 if why:
                     return f"Cannot stop {u.id}: {why}"
+        if verb == "stack" and len(args) >= 3:
+            why = _stack_refusal(rs, st, f, args)
+            if why:
+                return f"Cannot {action}: {why}"
         if verb in ("salvo", "stuka"):
             if not f.get("salvos"):
                 return "Cannot fire a barrage: no artillery or Stuka chit is active (rule 8.6)"

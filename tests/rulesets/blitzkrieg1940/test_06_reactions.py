@@ -457,3 +457,9 @@ def test_7_1_a_stack_needs_a_hex_every_unit_may_enter() -> None:
     pz4 = {a.split()[-1] for a in s.legal() if a.startswith(f"move {PZ4} ")}
     assert stack_hexes and stack_hexes <= pz3 & pz4
     assert "stack" in engine.get_ruleset("blitzkrieg1940").verbs
+
+
+def test_7_1_stack_refusals_say_why() -> None:
+    s = skirmish("ger-i-5-pzr", {PZ4: "0509", PZ3: "0508", PZ_HQ: "0507", DRG: "0512", RDP_HQ: "0513"})
+    text = refusal(s, f"stack {PZ3} {PZ4} 0510", "7.1")
+    assert "same hex" in text

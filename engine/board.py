@@ -117,6 +117,7 @@ class Board:
         self.north = data.north
         self.edges = dict(data.edges)
         self.cache: dict[Any, Any] = {}
+        self._labels: dict[Hex, str] = {}
         """Per-board caches (line of sight results, keyed by policy and hex pair)."""
 
     def __repr__(self) -> str:
@@ -133,7 +134,10 @@ class Board:
 
     def label(self, h: Hex) -> str:
         """The hex's label on this map (``CCCRRR`` on maps wider or taller than 99)."""
-        return hex_label(h, wide=self.wide)
+        got = self._labels.get(h)
+        if got is None:
+            got = self._labels[h] = hex_label(h, wide=self.wide)
+        return got
 
     def parse(self, label: str) -> Hex:
         """Parse a label and check that the hex is on this map.

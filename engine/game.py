@@ -306,7 +306,7 @@ def take_scenario_setup(game: Game) -> int:
 def scenario_setup_action(game: Game) -> Action | None:
     """The legal action that takes the scenario file's set-up for the side to act now, or None."""
     verb = game.ruleset.default_setup_verb
-    if verb is None or game.to_act is None:
+    if verb is None or game.to_act is None or not game.ruleset.setup_offered(game.state):
         return None
     return next((a for a in game.legal_actions() if a.verb == verb and not a.args), None)
 

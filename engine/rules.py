@@ -136,6 +136,11 @@ class Ruleset:
     scenario_keys: ClassVar[frozenset[str]] = frozenset()
     """Extra top-level scenario keys this ruleset reads."""
 
+    def setup_offered(self, state: GameState) -> bool:
+        """Whether :attr:`default_setup_verb` may be legal now: a cheap test before listing the legal actions
+        (True by default whenever the ruleset has the verb; a ruleset narrows it to its set-up decisions)."""
+        return self.default_setup_verb is not None
+
     # --- Data -------------------------------------------------------------------------------------------
 
     @property

@@ -1220,10 +1220,13 @@ def _window_actions(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], includ
                 if fire_problem(rs, st, u, t, "opportunity", False) is None:
                     out.append(Action("opp", (u.id, t.id)))
     # 3. Retreats.
+    enemies: frozenset[Hex] | None = None
     for u in _retreat_candidates(rs, st, w, active):
         if u.id in reacted:
             continue
-        for h in movement.retreat_options(rs.tables, st, u):
+        if enemies is None:
+            enemies = movement.enemy_hexes(rs.tables, st, u.side)
+        for h in movement.retreat_options(rs.tables, st, u, enemies=enemies):
             out.append(Action("retreat", (u.id, st.board.label(h))))
     if out and include_close:
         out.append(Action("close"))

@@ -309,7 +309,10 @@ def _climb(tables: Tables, st: GameState, a: Hex, b: Hex) -> int:
 
 def _leaving_mines(tables: Tables, st: GameState, side: str, a: Hex) -> int:
     # Blitzkrieg 10.1: leaving an enemy minefield hex costs extra MPs (own minefields never affect the owner).
-    owner = st.data.get("mines", {}).get(st.board.label(a))
+    mines = st.data.get("mines")
+    if not mines:
+        return 0
+    owner = mines.get(st.board.label(a))
     return tables.terrain.movement.leave_minefield if owner is not None and owner != side else 0
 
 
@@ -317,13 +320,23 @@ def _raw_cost(
     tables: Tables, st: GameState, side: str, mclass: str, a: Hex, b: Hex, *, in_column: bool
 ) -> float | None:
     """Cost of the step a → b ignoring units and doctrine; None when the terrain forbids it."""
-    if b not in st.board:
-        return None
-    road = in_column and st.board.has_road(a, b)
-    base = terrain_cost(tables, st.board.terrain(b), mclass, along_road=road)
+    key = (id(tables), mclass, a, b, in_column)
+    cache = st.board.cache.setdefault("blitzkrieg1940.step", {})
+    if key in cache:
+        base = cache[key]
+    else:
+        # Terrain and climb depend on the map and the tables only: worked out once per step and class.
+        if b not in st.board:
+            base = None
+        else:
+            road = in_column and st.board.has_road(a, b)
+            base = terrain_cost(tables, st.board.terrain(b), mclass, along_road=road)
+            if base is not None:
+                base += _climb(tables, st, a, b)
+        cache[key] = base
     if base is None:
         return None
-    return base + _climb(tables, st, a, b) + _leaving_mines(tables, st, side, a)
+    return base + _leaving_mines(tables, st, side, a)
 
 
 def _check_adjacent(a: Hex, b: Hex) -> None:
@@ -700,7 +713,12 @@ def _retreat_step(tables: Tables, st: GameState, unit: Unit, mclass: str, a: Hex
 
 
 def retreat_options(
-    tables: Tables, st: GameState, unit: Unit, *, forbidden: Collection[Hex] = frozenset()
+    tables: Tables,
+    st: GameState,
+    unit: Unit,
+    *,
+    forbidden: Collection[Hex] = frozenset(),
+    enemies: frozenset[Hex] | None = None,
 ) -> list[Hex]:
     """The first hexes a retreat of ``unit`` may enter, in label order (6.3.3, 9.1.5).
 
@@ -708,12 +726,14 @@ def retreat_options(
     in column a wheeled unit may enter woods) and that are not in ``forbidden`` (9.1.5: the hex the attacker
     came from). Stacking is not checked: an overstacked first hex makes the retreat go on
     (:func:`retreat_path`). An empty list after a close combat means the unit is eliminated (9.1.5).
+    ``enemies`` (:func:`enemy_hexes` for the unit's side) may be passed to save work in loops.
     """
     if unit.hex is None:
         return []
     a = unit.hex
     mclass = move_class(tables, st, unit)
-    enemies = enemy_hexes(tables, st, unit.side)
+    if enemies is None:
+        enemies = enemy_hexes(tables, st, unit.side)
     out = [
         b
         for b in a.neighbours()

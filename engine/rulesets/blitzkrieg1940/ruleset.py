@@ -172,6 +172,11 @@ class Blitzkrieg1940(Ruleset):
             sequence.begin_game(self, tr)
         sequence.advance(self, tr)
 
+    def setup_offered(self, state: GameState) -> bool:
+        # Blitzkrieg 12: ``default`` is offered only at the start of a set-up step.
+        f = frame(state)
+        return f is not None and f["kind"] == deployment.DEPLOY and bool(f.get("fresh"))
+
     # --- Decisions --------------------------------------------------------------------------------------
 
     def legal_actions(self, state: GameState) -> list[Action]:

@@ -321,7 +321,7 @@ def _raw_cost(
 ) -> float | None:
     """Cost of the step a → b ignoring units and doctrine; None when the terrain forbids it."""
     key = (id(tables), mclass, a, b, in_column)
-    cache = st.board.cache.setdefault("blitzkrieg1940.step", {})
+    cache: dict[tuple[int, str, Hex, Hex, bool], float | None] = st.board.cache.setdefault("blitzkrieg1940.step", {})
     if key in cache:
         base = cache[key]
     else:

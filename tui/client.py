@@ -259,6 +259,16 @@ class LocalClient:
     def explain(self, action: Action) -> str:
         return self._game.explain(action, side=self._side)
 
+    def check(self, action: Action) -> None:
+        """Raise the engine's rule-cited refusal if ``action`` is not legal for this side now; change nothing.
+
+        Checked against this side's view (``Ruleset.check``): an order plotted hex by hex is judged as it grows.
+        """
+        game = self._game
+        if game.to_act != self._side:
+            raise IllegalActionError(f"it is not {self._side}'s decision: {game.to_act} is to act")
+        game.ruleset.check(game.view(self._side), action)
+
     def odds(self, action: Action) -> Odds | None:
         return self._game.odds(action, side=self._side)
 

@@ -125,6 +125,10 @@ class Presenter:
             rows.append(("formation", unit.formation))
         return rows
 
+    def unit_order(self, view: GameState, unit: Unit) -> str | None:
+        """The order the unit was given this round, where the ruleset has written orders (None: no such row)."""
+        return None
+
     def stack_order(self, units: Iterable[Unit]) -> list[Unit]:
         """Units of a hex, the one shown on top first (combat units before HQs, then by id)."""
         return sorted(units, key=lambda u: (self.full_steps(u) == 0, u.id))

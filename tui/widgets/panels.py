@@ -229,6 +229,10 @@ class UnitPanel(_Panel):
             for name, value in presenter.unit_facts(unit):
                 t.append(f"{name:>9} ", style="dim")
                 t.append(f"{value}\n")
+            order = presenter.unit_order(view, unit)
+            if order is not None:
+                t.append(f"{'order':>9} ", style="dim")
+                t.append(f"{order}\n", style="bold")
             markers = presenter.unit_markers(unit)
             if markers:
                 t.append(f"{'status':>9} ", style="dim")

@@ -1,0 +1,207 @@
+"""Provides the Art of Tactic presenter: the unit card, the order given this round, secret planning and steps.
+
+Everything shown comes from one side's view: its own order sheet (``data["orders"]`` holds only the viewer's
+orders before the reveal), its units in full, the enemy as the view shows it (a hidden unit is off the map).
+The presenter never decides a rule: the orders a unit may take come from the engine's legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine import Action, GameState, Hex, Unit
+
+from . import Marker, Presenter
+
+__all__ = ["ORDER_NAMES", "PATH_START", "PRESENTER", "ArtOfTacticPresenter", "order_sheet"]
+
+ORDER_NAMES: Mapping[str, str] = {
+    "defend": "Defend",
+    "ambush": "Ambush",
+    "suppress": "Suppression fire",
+    "fire": "Open fire",
+    "assault": "Assault",
+    "facing": "Change field of fire",
+    "deploy": "Deploy",
+    "withdraw": "Withdraw",
+    "move": "Cautious movement",
+    "march": "March",
+    "firemove": "Fire on the move",
+    "hold": "Hold",
+    "location": "Fire at location",
+    "smoke": "Smoke",
+    "merge": "Merge",
+    "entrench": "Entrench",
+    "supply": "Receive supply",
+    "tow": "Tow",
+    "mines": "Lay mines",
+    "clearmines": "Clear mines",
+    "unteeth": "Remove tank obstacle",
+    "clearpath": "Clear a path",
+    "pontoon": "Build pontoon bridge",
+    "load": "Load supply",
+    "unwire": "Remove barbed wire",
+    "demolish": "Demolition charges",
+    "intercept": "Intercept",
+    "patrol": "Air patrol",
+    "escort": "Escort",
+    "airstrike": "Air strike",
+    "mount": "Mount",
+    "dismount": "Dismount",
+    "cancel": "Take the order back",
+    "commit": "Commit: end planning",
+}
+"""Verb → the order's name on the card (the README's table of verbs)."""
+
+PATH_START: Mapping[str, int] = {"move": 1, "march": 1, "assault": 2, "firemove": 3}
+"""Verbs whose notation ends in a path, and the index of the path's first hex (notation, not rules)."""
+
+CARD_ORDER_KEYS: Mapping[str, str] = {"move": "cautious", "firemove": "fire_on_move"}
+"""Verb → the key of the order on the card where the two differ."""
+
+_TARGET_TYPES = ("INF", "VEH", "ARM", "LT", "MT", "HT", "AIR")
+
+
+def order_sheet(view: GameState, side: str) -> dict[str, dict[str, Any]]:
+    """The orders ``side`` has given this round, as its view holds them (unit id → order)."""
+    sheets = view.data.get("orders") or {}
+    sheet = sheets.get(side) if isinstance(sheets, dict) else None
+    return dict(sheet) if isinstance(sheet, dict) else {}
+
+
+class ArtOfTacticPresenter(Presenter):
+    """Art of Tactic: secret orders per unit, revealed and carried out in twelve steps."""
+
+    ruleset = "art_of_tactic"
+    map_verbs = frozenset(v for v in ORDER_NAMES if v != "commit")
+    placement_verbs = frozenset()
+    score_name = "hexes controlled"
+    order_entry = True
+    """The game screen gives orders per unit (the order list, targets, plotted paths) and shows the steps."""
+    OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {}
+
+    # --- Units ------------------------------------------------------------------------------------------
+
+    def full_steps(self, unit: Unit) -> int:
+        return int(self.unit_type(unit).get("size", max(unit.steps, 1)))
+
+    def unit_markers(self, unit: Unit) -> list[Marker]:
+        s = unit.status
+        out: list[Marker] = []
+        if s.get("hidden"):
+            out.append(Marker("?", "hidden (ambush, 3.11)"))
+        if s.get("suppressed"):
+            out.append(Marker("S", "suppressed (8)"))
+        if s.get("bound"):
+            out.append(Marker("B", "bound in close combat (7)"))
+        if s.get("concealed"):
+            out.append(Marker("c", "HQ concealed (9.11)"))
+        if s.get("ongoing"):
+            on = s["ongoing"]
+            kind = on.get("kind", "order") if isinstance(on, dict) else str(on)
+            out.append(Marker("»", f"{kind} in progress (time boxes, 2.7)"))
+        if s.get("carrying"):
+            out.append(Marker("+", f"carrying {', '.join(s['carrying'])}"))
+        if s.get("carried_by"):
+            out.append(Marker("^", f"aboard {s['carried_by']}"))
+        if s.get("entrenched"):
+            out.append(Marker("T", "entrenched (9.10)"))
+        return out
+
+    def card_orders(self, unit: Unit) -> list[str]:
+        """The orders printed on the unit's card, with their values (``march 3``)."""
+        out = []
+        for name, values in (self.unit_type(unit).get("orders") or {}).items():
+            nums = "/".join(str(v) for v in (values or {}).values())
+            out.append(f"{name} {nums}" if nums else str(name))
+        return out
+
+    def unit_facts(self, unit: Unit) -> list[tuple[str, str]]:
+        t = self.unit_type(unit)
+        rows = [("card", f"{self.unit_name(unit)} ({unit.type})")]
+        if unit.status.get("hidden") and unit.hex is None:
+            return [*rows, ("where", "hidden: last seen only (3.11)")]
+        rows.append(("type", str(t.get("type", "?"))))
+        rows.append(("size", f"{unit.steps} of {self.full_steps(unit)}"))
+        fp = t.get("firepower") or {}
+        if fp:
+            losses = self.full_steps(unit) - unit.steps
+            cells = []
+            for target in _TARGET_TYPES:
+                if target in fp:
+                    dice = fp[target]
+                    cells.append(f"{target} {dice[min(max(losses, 0), len(dice) - 1)]}")
+            rows.append(("firepower", " ".join(cells)))
+        if t.get("range"):
+            rows.append(("range", "-".join(str(x) for x in t["range"])))
+        rows.append(("bravery", f"{t.get('bravery', '?')} (-{t.get('bravery_loss', 0)} a loss)"))
+        rows.append(("defence", str(t.get("defence", "?"))))
+        if "ammo" in unit.status or t.get("ammo") is not None:
+            rows.append(("ammunition", f"{unit.status.get('ammo', '?')} of {t.get('ammo', '?')}"))
+        if t.get("abilities"):
+            rows.append(("abilities", ", ".join(str(a).replace("_", " ") for a in t["abilities"])))
+        rows.append(("orders", ", ".join(self.card_orders(unit))))
+        return rows
+
+    def unit_order(self, view: GameState, unit: Unit) -> str | None:
+        """The order given to ``unit`` this round, if the viewer may see it (its own side's sheet only)."""
+        if view.viewer is not None and unit.side != view.viewer:
+            return None
+        order = order_sheet(view, unit.side).get(unit.id)
+        if order is None:
+            ongoing = unit.status.get("ongoing")
+            if isinstance(ongoing, dict) and ongoing.get("kind"):
+                return f"none: continues its {ongoing['kind']} (2.7)"
+            return "none yet (holds, 2.3)" if view.phase == "planning" and unit.hex is not None else None
+        return str(order.get("notation", order.get("kind", "?")))
+
+    # --- Hexes ------------------------------------------------------------------------------------------
+
+    def hex_markers(self, view: GameState, h: Hex) -> list[Marker]:
+        label = view.board.label(h)
+        out: list[Marker] = []
+        control = (view.data.get("control") or {}).get(label)
+        if control:
+            out.append(Marker("★", f"controlled by {self.info.side_name(control)} (11.2)", control))
+        field = (view.data.get("minefields") or {}).get(label)
+        if field is not None:
+            out.append(Marker("m", "minefield (9.6)", field.get("owner")))
+        if label in (view.data.get("smoke") or {}):
+            out.append(Marker("░", "smoke (3.9)"))
+        return out
+
+    def hex_control(self, view: GameState, h: Hex) -> str | None:
+        holder = (view.data.get("control") or {}).get(view.board.label(h))
+        return str(holder) if holder else None
+
+    # --- The decision -----------------------------------------------------------------------------------
+
+    def waiting_for(self, view: GameState) -> str:
+        if view.outcome is not None:
+            return f"The game is over: {view.outcome.reason}"
+        side = self.info.side_name(view.to_act)
+        if view.phase == "planning":
+            given = len(order_sheet(view, view.to_act or ""))
+            return f"{side} plans in secret: {given} order(s) given (2.3); z commits"
+        return super().waiting_for(view)
+
+    def status_items(self, view: GameState) -> list[str]:
+        items = [f"round {view.turn} of {view.data.get('rounds', '?')}"]
+        committed = view.data.get("committed") or []
+        if committed:
+            items.append("committed: " + ", ".join(self.info.side_name(s) for s in committed))
+        return items
+
+    def is_map_decision(self, view: GameState, legal: list[Action]) -> bool:
+        return view.phase == "planning" and any(a.verb in self.map_verbs for a in legal)
+
+    def action_note(self, view: GameState, action: Action) -> str:
+        return ORDER_NAMES.get(action.verb, "")
+
+    def score(self, view: GameState) -> dict[str, int] | None:
+        control = view.data.get("control") or {}
+        return {s.id: sum(1 for v in control.values() if v == s.id) for s in self.info.sides}
+
+
+PRESENTER = ArtOfTacticPresenter

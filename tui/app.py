@@ -35,6 +35,7 @@ from .screens.load import LoadScreen
 from .screens.newgame import NewGameScreen
 from .screens.rules import RulesScreen
 from .screens.settings import SettingsScreen
+from .screens.tactic import TacticScreen
 from .screens.title import TitleScreen
 from .session import Session, find_last_save, load_saves
 from .settings import Settings
@@ -271,7 +272,8 @@ class PlanspielApp(App[int]):
         self.session = session
         self._seen = {}
         self._end_shown = False
-        self.push_screen(GameScreen(session))
+        screen_class = TacticScreen if getattr(session.presenter, "order_entry", False) else GameScreen
+        self.push_screen(screen_class(session))
 
     def new_game(
         self,

@@ -716,13 +716,17 @@ class GameScreen(Screen[None]):
             self.start_ai(to_act)
             return
         if to_act != self.client.side:
-            if self.planspiel.needs_handoff(self.session):
+            if self.handoff_needed():
                 self._busy = True
                 self.planspiel.push_handoff(self.session, to_act, self._handed_off)
                 return
             self.switch_side(to_act)
         if not self.presenter.is_map_decision(self._view, self._legal) and self._legal:
             self.open_choices()
+
+    def handoff_needed(self) -> bool:
+        """True if control passing to the other human goes through the blank hand-off screen."""
+        return self.planspiel.needs_handoff(self.session)
 
     def _handed_off(self, side: str) -> None:
         self._busy = False

@@ -1,0 +1,300 @@
+"""Art of Tactic in the TUI: the unit card, order entry per unit (orders list, targets, paths plotted hex by
+hex), the orders-given summary, the hot-seat hand-off of secret planning, the reveal and the steps (issue 7.5)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+from rich.console import Console
+from textual.worker import WorkerCancelled
+
+from tui.app import PlanspielApp, Start
+from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, TooSmallScreen
+from tui.screens.handoff import HandoffScreen
+from tui.screens.help import HelpScreen
+from tui.screens.tactic import ExecutionScreen, OrdersSummaryScreen, TacticScreen
+from tui.widgets.panels import UnitPanel
+
+from .conftest import make_app, screen_text
+
+HOT = {"german": "human", "soviet": "human"}
+
+
+def p1(**players: str) -> Start:
+    """P-1 Grenzgefecht, hot-seat unless players are given."""
+    return Start("new", "art_of_tactic", "p1-grenzgefecht", {**HOT, **players}, 7)
+
+
+async def settle(app: PlanspielApp, pilot: object) -> None:
+    for _ in range(2):
+        await pilot.pause()  # type: ignore[attr-defined]
+        with contextlib.suppress(WorkerCancelled):
+            await app.workers.wait_for_complete()
+
+
+def table(app: PlanspielApp) -> TacticScreen:
+    return next(s for s in app.screen_stack if isinstance(s, TacticScreen))
+
+
+async def goto(app: PlanspielApp, pilot: object, label: str) -> None:
+    """Put the map cursor on a hex."""
+    screen = table(app)
+    screen.map.move_cursor(screen.info.board.parse(label))
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def test_unit_panel_shows_the_card_and_the_order_given() -> None:
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        assert isinstance(app.screen, TacticScreen)
+        await goto(app, pilot, "0205")
+        text = screen.query_one("#unit", UnitPanel).text
+        for part in (
+            "Panzerzug Pz II",
+            "size",
+            "3 of 3",
+            "firepower",
+            "INF 6",
+            "range",
+            "3-3-2-1",
+            "bravery",
+            "defence",
+            "ammunition",
+            "6 of 6",
+            "march 3",
+            "none yet (holds, 2.3)",
+        ):
+            assert part in text, part
+        app.session.client("german").apply("hold ger-2-pz2")  # type: ignore[union-attr]
+        screen.refresh_view()
+        await goto(app, pilot, "0205")
+        assert "order hold ger-2-pz2" in " ".join(screen.query_one("#unit", UnitPanel).text.split())
+
+
+async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
+    """Enter on the Pz II: its legal orders as a keyed list; March; the path plotted hex by hex (Backspace takes
+    one back, the status shows the path, the card's allowance and the engine's verdict); y gives the order."""
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        await goto(app, pilot, "0205")
+        await pilot.press("enter")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        verbs = [v for v, _ in dialog.items]
+        legal = {a.verb for a in screen._legal if a.args and a.args[0] == "ger-2-pz2"}
+        assert set(verbs) == legal and "march" in verbs and "commit" not in verbs
+        await pilot.press(str(verbs.index("march") + 1))
+        await pilot.pause()
+        assert screen.entry is not None and screen.entry.path == []
+        for label in ("0305", "0405", "0404"):
+            await goto(app, pilot, label)
+            await pilot.press("enter")
+        await pilot.pause()
+        status = screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert "path 0305 0405 0404 (3 hexes)" in status and "card allows 3" in status
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert [screen.info.board.label(h) for h in screen.entry.path] == ["0305", "0405"]
+        assert "legal as plotted" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert screen.entry is None
+        view = app.session.client("german").view()  # type: ignore[union-attr]
+        assert view.data["orders"]["german"]["ger-2-pz2"]["notation"] == "march ger-2-pz2 0305 0405"
+
+
+async def test_a_hex_not_next_to_the_path_is_refused_and_escape_cancels() -> None:
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        await goto(app, pilot, "0205")
+        await pilot.press("enter")
+        await pilot.pause()
+        verbs = [v for v, _ in app.screen.items]  # type: ignore[attr-defined]
+        await pilot.press(str(verbs.index("move") + 1))
+        await pilot.pause()
+        await goto(app, pilot, "0505")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "0505 is not next to 0205" in screen.log_widget.lines_written[-1]
+        assert "rule 4.1" in screen.log_widget.lines_written[-1]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.entry is None
+        assert app.session.client("german").view().data["orders"]["german"] == {}  # type: ignore[union-attr]
+
+
+async def test_a_refused_path_shows_the_engines_rule_and_stays_to_mend() -> None:
+    """Cautious movement of the Pz II over 3 hexes costs more than its card allows: the engine's sentence."""
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        await goto(app, pilot, "0205")
+        await pilot.press("enter")
+        await pilot.pause()
+        verbs = [v for v, _ in app.screen.items]  # type: ignore[attr-defined]
+        await pilot.press(str(verbs.index("move") + 1))
+        for label in ("0305", "0405", "0505"):
+            await goto(app, pilot, label)
+            await pilot.press("enter")
+        await pilot.pause()
+        assert "not yet a legal order" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        await pilot.press("y")
+        await pilot.pause()
+        assert "(rule 4.11)" in screen.log_widget.lines_written[-1]
+        assert screen.entry is not None and len(screen.entry.path or []) == 3
+
+
+async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list() -> None:
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        await goto(app, pilot, "0205")
+        await pilot.press("enter")
+        await pilot.pause()
+        verbs = [v for v, _ in app.screen.items]  # type: ignore[attr-defined]
+        await pilot.press(str(verbs.index("defend") + 1))
+        await pilot.pause()
+        assert screen.entry is not None and screen.map.overlay[screen.info.board.parse("0305")].text == "◎"
+        await goto(app, pilot, "0305")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("2")
+        await settle(app, pilot)
+        view = app.session.client("german").view()  # type: ignore[union-attr]
+        assert view.data["orders"]["german"]["ger-2-pz2"]["notation"] == "defend ger-2-pz2 0305 2"
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, OrdersSummaryScreen)
+        assert "defend ger-2-pz2 0305 2" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        screen.select_unit("ger-2-pz2")
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert app.session.client("german").view().data["orders"]["german"] == {}  # type: ignore[union-attr]
+
+
+async def test_hot_seat_hand_off_hides_the_orders_then_reveal_and_steps() -> None:
+    """German commits (z, confirmed): the hand-off screen hides the map; the Soviet player sees no German order
+    (summary, unit panel, log); the Soviet commit reveals both sides' orders, then step N of 12 one at a time."""
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        app.session.client("german").apply("march ger-2-pz2 0305 0405")  # type: ignore[union-attr]
+        screen.refresh_view()
+        await pilot.press("z")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "march ger-2-pz2 0305 0405" in screen_text(app)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HandoffScreen)
+        assert "ger-2-pz2" not in screen_text(app) and "0305" not in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "march" not in screen_text(app)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is screen and screen.client.side == "soviet"
+        written = screen.log_widget.lines_written
+        shown = written[max(i for i, line in enumerate(written) if "Soviet view" in line) :]  # after the reload
+        assert "german has given its orders" in "\n".join(shown)
+        assert "march ger-2-pz2" not in "\n".join(shown)
+        await goto(app, pilot, "0205")
+        panel = screen.query_one("#unit", UnitPanel).text
+        assert "ger-2-pz2" in panel and "march ger-2-pz2" not in panel and "order " not in panel
+        await pilot.press("g")
+        await pilot.pause()
+        assert "ger-2-pz2" not in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        app.session.client("soviet").apply("defend sov-23-inf 1004 2")  # type: ignore[union-attr]
+        screen.refresh_view()
+        await pilot.press("z")
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(app, pilot)
+        ex = app.screen
+        assert isinstance(ex, ExecutionScreen)
+        assert "orders revealed" in ex.text
+        assert "german order: march ger-2-pz2 0305 0405" in ex.text
+        assert "soviet order: defend sov-23-inf 1004 2" in ex.text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "step 1 of 12" in ex.text and "Defend" in ex.text and "sov-23-inf defends" in ex.text
+        await pilot.press("e")
+        await pilot.pause()
+        assert "step 12 of 12" in ex.text and "ger-2-pz2 moves to 0405" in ex.text
+        await pilot.press("enter")
+        await settle(app, pilot)
+        # Round 2: the German player takes the seat behind the hand-off, then sees the round carried out too.
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("enter", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ExecutionScreen)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen is screen and screen.client.side == "german"
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, ExecutionScreen)
+
+
+async def test_help_lists_the_order_keys() -> None:
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        console = Console(file=io.StringIO(), width=160)
+        console.print(app.screen.table)
+        text = console.file.getvalue()  # type: ignore[attr-defined]
+        for part in (
+            "give the order along the plotted path",
+            "take the last hex of the plotted path back",
+            "the orders you have given this round",
+            "commit: your orders are written",
+            "take back the selected unit's order",
+            "step by step",
+        ):
+            assert part in text, part
+
+
+async def test_tiny_terminal_gets_the_clear_message() -> None:
+    app = make_app(p1())
+    async with app.run_test(size=(70, 20)) as pilot:
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TooSmallScreen), app.screen_stack
+        assert "at least 80×24" in screen_text(app)
+
+
+async def test_against_the_ai_the_round_is_shown_after_the_commit() -> None:
+    """German human, Soviet AI (random): the commit needs no hand-off; the AI plans from its own view; then the
+    German player is shown the reveal and the steps."""
+    app = make_app(p1(soviet="ai:random"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        app.session.client("german").apply("hold ger-2-pz2")  # type: ignore[union-attr]
+        screen.refresh_view()
+        await pilot.press("z", "enter")
+        for _ in range(40):
+            await settle(app, pilot)
+            if isinstance(app.screen, ExecutionScreen):
+                break
+        assert isinstance(app.screen, ExecutionScreen), app.screen_stack
+        assert "german order: hold ger-2-pz2" in app.screen.text
+        assert not any(isinstance(s, HandoffScreen) for s in app.screen_stack)

@@ -1,0 +1,740 @@
+"""Provides the game screen for rulesets with secret written orders (Art of Tactic): order entry per unit,
+the orders-given summary, and the reveal and execution shown step by step.
+
+Order entry (2.3) goes in stages, each one offered from the engine's legal actions only: Enter on a unit of the
+side on screen opens the list of the orders its card allows that are legal now (keys 1–9); then the order's
+targets are picked on the map (the legal hexes are marked ``◎``, Enter picks) or from a short list (a range, a
+kind of mine); a movement order's path is plotted hex by hex (Enter adds the hex under the cursor, Backspace
+takes the last one back, Enter again on the last hex or ``y`` gives the order). Escape cancels the stage. The
+engine checks the plotted path as it grows (its rule-cited sentence is shown) and once more when it is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from engine import Action, Event, Hex, distance
+from engine.errors import ActionError, PlanspielError
+
+from ..client import LocalClient
+from ..presenters.art_of_tactic import ORDER_NAMES, PATH_START, order_sheet
+from ..widgets.hexmap import Overlay
+from .dialogs import ChoiceDialog, ConfirmDialog
+from .game import GameScreen
+
+if TYPE_CHECKING:
+    from ..session import Session
+
+__all__ = ["ExecutionScreen", "OrdersSummaryScreen", "TacticScreen", "round_report"]
+
+
+@dataclass
+class _Entry:
+    """An order being written: its unit and verb, the arguments chosen so far and the candidates left."""
+
+    unit: str
+    verb: str
+    actions: list[Action]
+    """The unit's legal actions of this verb that agree with the arguments chosen so far."""
+    args: list[str] = field(default_factory=list)
+    """Arguments chosen after the unit."""
+    path: list[Hex] | None = None
+    """The plotted path (None: not in the path stage)."""
+    targets: dict[Hex, list[str]] = field(default_factory=dict)
+    """In the target stage: hex → the argument values there."""
+    verdict: str = ""
+    """The engine's word on the path as plotted."""
+
+
+@dataclass
+class RoundReport:
+    """One round's reveal and execution as a side saw it: the orders revealed, then the twelve steps."""
+
+    round: int
+    orders: list[str]
+    steps: list[tuple[str, list[str]]]
+    """(step heading, the lines of its events)."""
+    after: list[str]
+    """Events after step 12 (victory, the next round)."""
+
+
+def round_report(events: list[Event]) -> RoundReport | None:
+    """The last executed round in a side's events (None if no round has been executed yet)."""
+    start = None
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if e.kind == "step" and e.data.get("step") == 1:
+            start = i
+            break
+    if start is None:
+        return None
+    i = start - 1
+    rnd = 0
+    if i >= 0 and events[i].kind == "phase":
+        rnd = int(events[i].data.get("round", 0))
+        i -= 1
+    orders: list[str] = []
+    while i >= 0 and events[i].kind == "order":
+        orders.insert(0, events[i].text)
+        i -= 1
+    steps: list[tuple[str, list[str]]] = []
+    after: list[str] = []
+    for e in events[start:]:
+        if e.kind == "step":
+            steps.append((e.text, []))
+        elif e.kind == "phase" and steps and "Planning" in e.text:
+            after.append(e.text)
+            break
+        elif after or (len(steps) >= 12 and e.kind in ("outcome", "victory")):
+            after.append(e.text)
+        elif steps:
+            steps[-1][1].append(e.text)
+    return RoundReport(rnd, orders, steps, after)
+
+
+class TacticScreen(GameScreen):
+    """The table for secret written orders: order entry per unit, the summary, the reveal and the steps."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "confirm_path", "Give order", id="tactic.confirm"),
+        Binding("x", "stop", "Take back", id="game.stop"),
+        Binding("z", "end", "Commit", id="game.end"),
+        Binding("g", "summary", "Orders given", id="tactic.summary"),
+        Binding("r", "replay_round", "Last round", id="tactic.round"),
+        Binding("escape", "cancel", "Cancel", show=False, id="game.cancel"),
+        Binding("backspace", "back", "Back one hex", show=False, id="tactic.back"),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | enter, space | On a unit of yours: its orders (1–9 picks); then the target on the map, or the path hex by hex. |
+    | y | Give the order along the plotted path (Enter on the last hex does the same). |
+    | backspace | Take the last hex of the plotted path back. |
+    | escape | Cancel the order being written (and deselect). |
+    | x | Take back the selected unit's order (cancel). |
+    | z | Commit: your orders are written; the other side plans, then all are revealed. |
+    | g | The orders you have given this round (never the enemy's). |
+    | r | The last round again: the orders revealed, then the execution step by step. |
+    """
+
+    KEY_HELP: ClassVar[dict[str, str]] = {
+        **GameScreen.KEY_HELP,
+        "game.stop": "take back the selected unit's order this round (cancel, 2.3)",
+        "game.end": "commit: your orders are written; the other side plans, then all are revealed (2.3, 2.4)",
+        "game.cancel": "cancel the order being written (each stage), or deselect",
+        "tactic.confirm": "give the order along the plotted path (Enter on the last hex does the same)",
+        "tactic.back": "take the last hex of the plotted path back (outside a path: cancel)",
+        "tactic.summary": "the orders you have given this round (never the enemy's)",
+        "tactic.round": "the last round again: the orders revealed, then the execution step by step",
+        "game.orders": "every legal decision now as a list: orders of every unit, take back, commit",
+    }
+
+    def __init__(self, session: Session, *, side: str | None = None) -> None:
+        super().__init__(session, side=side)
+        self.entry: _Entry | None = None
+        self._rounds_seen: dict[str, int] = {}
+        """Side → the last round whose execution it was shown."""
+
+    # --- Reading the view -------------------------------------------------------------------------------
+
+    def refresh_view(self) -> None:
+        if self.entry is not None and self.client.to_act != self.client.side:
+            self.entry = None
+        super().refresh_view()
+
+    def _update_status(self, note: str = "") -> None:
+        super()._update_status(note or (self._entry_note() if self.entry is not None else ""))
+
+    def _update_overlay(self) -> None:
+        e = self.entry
+        if e is None:
+            super()._update_overlay()
+            return
+        overlay: dict[Hex, Overlay] = {}
+        u = self._unit(e.unit)
+        board = self.info.board
+        if e.path is not None:
+            start = u.hex if u is not None else None
+            last = e.path[-1] if e.path else start
+            if last is not None:
+                for n in last.neighbours():
+                    if n in board.cells and n not in e.path and n != start:
+                        overlay[n] = Overlay("reach", "·")
+                for h in self._next_hexes(e):
+                    overlay[h] = Overlay("step", "»")
+            for i, h in enumerate(e.path, start=1):
+                overlay[h] = Overlay("target" if e.verb == "assault" and i == len(e.path) else "step", f"{i}")
+        else:
+            for h in e.targets:
+                overlay[h] = Overlay("target", "◎")
+        if u is not None and u.hex is not None:
+            overlay[u.hex] = Overlay("select")
+        self._los_lines = []
+        self.map.set_overlay(overlay)
+
+    def _next_hexes(self, e: _Entry) -> list[Hex]:
+        """Hexes that continue the plotted path along a path the engine lists for this order."""
+        assert e.path is not None
+        start = PATH_START[e.verb]
+        labels = [self.info.board.label(h) for h in e.path]
+        out = []
+        for a in e.actions:
+            path = list(a.args[start:])
+            if len(path) > len(labels) and path[: len(labels)] == labels:
+                try:
+                    out.append(self.info.board.parse(path[len(labels)]))
+                except ValueError:
+                    continue
+        return out
+
+    # --- Order entry ------------------------------------------------------------------------------------
+
+    def _planning(self) -> bool:
+        return self._view.phase == "planning" and self.presenter.is_map_decision(self._view, self._legal)
+
+    def act_on_hex(self, h: Hex) -> None:
+        """Enter on a hex: a unit's order list, a target, or the next hex of the path."""
+        if not self._can_decide():
+            return
+        if not self._planning():
+            super().act_on_hex(h)
+            return
+        e = self.entry
+        if e is None:
+            ids = self._selectable_at(h)
+            if not ids:
+                here = [u for u in self._view.units_at(h) if u.side == self.client.side]
+                if here:
+                    self.notify(f"{here[0].id} has no order to give now", severity="warning")
+                else:
+                    self.notify(f"no unit of yours at {self.info.board.label(h)}: Enter on one of yours")
+                return
+            if len(ids) == 1:
+                self.select_unit(ids[0])
+                self.open_unit_orders(ids[0])
+            else:
+                self._pick_unit(ids)
+            return
+        if e.path is not None:
+            self._path_enter(h)
+            return
+        values = e.targets.get(h)
+        if not values:
+            self.report_error(
+                f"{self.info.board.label(h)} is not a target of {e.verb} {e.unit} now: the legal ones are marked ◎"
+            )
+            return
+        if len(values) == 1:
+            self._choose_arg(values[0])
+            return
+        items = [(v, Text(self._arg_label(v))) for v in values]
+        self._busy = True
+        self.app.push_screen(ChoiceDialog(f"{e.verb} {e.unit}: which one?", items), self._arg_chosen)
+
+    def _picked_unit(self, uid: str | None) -> None:
+        self._busy = False
+        if uid is not None:
+            self.select_unit(uid)
+            if self._planning():
+                self.open_unit_orders(uid)
+
+    def open_unit_orders(self, unit_id: str) -> None:
+        """The orders the unit may be given now (from the legal actions), as a keyed list."""
+        acts = self._unit_actions(unit_id)
+        verbs: dict[str, list[Action]] = {}
+        for a in acts:
+            verbs.setdefault(a.verb, []).append(a)
+        if not verbs:
+            self.notify(f"{unit_id} has no order to give now", severity="warning")
+            return
+        items: list[tuple[str, Text | str]] = []
+        for verb, group in verbs.items():
+            label = Text(ORDER_NAMES.get(verb, verb), style="bold")
+            label.append(f"  {verb}", style="italic")
+            text = self.info.verb_help(verb).split(":", 1)
+            if len(text) > 1:
+                label.append(f"  {text[1].strip()}")
+            if verb == "cancel":
+                label.append(f"  (now: {self.presenter.unit_order(self._view, self._view.units[unit_id])})")
+            elif len(group) > 1:
+                label.append(f"  [{len(group)} choices]", style="dim")
+            items.append((verb, label))
+        u = self._view.units[unit_id]
+        self._busy = True
+        self.app.push_screen(
+            ChoiceDialog(f"Order for {unit_id} ({self.presenter.unit_name(u)})", items),
+            lambda verb: self._verb_chosen(unit_id, verb),
+        )
+
+    def _verb_chosen(self, unit_id: str, verb: str | None) -> None:
+        self._busy = False
+        if verb is None:
+            return
+        self.entry = _Entry(unit_id, verb, self._unit_actions(unit_id, frozenset({verb})))
+        self._next_stage()
+
+    def _next_stage(self) -> None:
+        """Go on with the order being written: play it once it is complete, else ask for the next argument."""
+        e = self.entry
+        if e is None:
+            return
+        i = len(e.args) + 1
+        if len(e.actions) == 1 and (e.verb not in PATH_START or i > PATH_START[e.verb]):
+            self._give(e.actions[0])
+            return
+        if e.verb in PATH_START and i >= PATH_START[e.verb]:
+            bare = [a for a in e.actions if len(a.args) == i]
+            if bare and len(e.actions) == len(bare):
+                self._give(bare[0])  # 7: a bound unit's assault names no hexes
+                return
+            e.path = []
+            e.targets = {}
+            self.map.focus()
+            self._redraw_entry()
+            return
+        longer = [a for a in e.actions if len(a.args) > i]
+        complete = [a for a in e.actions if len(a.args) == i]
+        values = list(dict.fromkeys(a.args[i] for a in longer))
+        if not values:
+            if complete:
+                self._give(complete[0])
+            return
+        hexes: dict[Hex, list[str]] = {}
+        for v in values:
+            h = self._arg_hex(v)
+            if h is None:
+                hexes = {}
+                break
+            hexes.setdefault(h, []).append(v)
+        if hexes:
+            e.targets = hexes
+            self.map.focus()
+            self._redraw_entry()
+            return
+        items: list[tuple[str, Text | str]] = [(v, Text(self._arg_label(v))) for v in values]
+        if complete:
+            items.insert(0, ("", Text("no more: " + self.client.describe(complete[0]))))
+        self._busy = True
+        self.app.push_screen(ChoiceDialog(self._entry_title(), items), self._arg_chosen)
+
+    def _arg_hex(self, value: str) -> Hex | None:
+        if value[:1].isdigit():
+            try:
+                return self.info.board.parse(value)
+            except ValueError:
+                return None
+        u = self._view.units.get(value)
+        return u.hex if u is not None else None
+
+    def _arg_label(self, value: str) -> str:
+        u = self._view.units.get(value)
+        if u is not None:
+            where = self.info.board.label(u.hex) if u.hex is not None else "off the map"
+            return f"{value}  {self.presenter.unit_name(u)} at {where}"
+        e = self.entry
+        if e is not None and e.verb in ("defend", "ambush") and len(e.args) == 1:
+            return f"range {value} hexes"
+        return value
+
+    def _arg_chosen(self, value: str | None) -> None:
+        self._busy = False
+        if value is None:
+            self.action_cancel()
+            return
+        e = self.entry
+        if e is None:
+            return
+        if value == "":
+            complete = [a for a in e.actions if len(a.args) == len(e.args) + 1]
+            if complete:
+                self._give(complete[0])
+            return
+        self._choose_arg(value)
+
+    def _choose_arg(self, value: str) -> None:
+        e = self.entry
+        assert e is not None
+        i = len(e.args) + 1
+        e.args.append(value)
+        e.actions = [a for a in e.actions if len(a.args) > i and a.args[i] == value]
+        e.targets = {}
+        self._next_stage()
+
+    def _entry_title(self) -> str:
+        e = self.entry
+        if e is None:
+            return ""
+        return f"{ORDER_NAMES.get(e.verb, e.verb)}: {' '.join([e.verb, e.unit, *e.args])} …"
+
+    def _entry_note(self) -> str:
+        e = self.entry
+        if e is None:
+            return ""
+        head = f"{ORDER_NAMES.get(e.verb, e.verb)} for {e.unit}"
+        if e.path is None:
+            return f"{head}: pick the target on the map (◎), Enter picks, Escape cancels"
+        u = self._unit(e.unit)
+        allowance = ""
+        if u is not None:
+            card = (self.presenter.unit_type(u).get("orders") or {}).get(
+                {"move": "cautious", "firemove": "fire_on_move"}.get(e.verb, e.verb), {}
+            )
+            reach = card.get("range", card.get("distance"))
+            if reach is not None:
+                allowance = f" · card allows {reach} hex(es) of movement"
+        plotted = " ".join(self.info.board.label(h) for h in e.path) or "none yet"
+        verdict = f" · {e.verdict}" if e.verdict else ""
+        return (
+            f"{head}: path {plotted} ({len(e.path)} hexes){allowance}{verdict}"
+            " · Enter adds a hex, Backspace takes it back, y (or Enter on the last hex) gives the order, Esc cancels"
+        )
+
+    def _redraw_entry(self) -> None:
+        self._update_overlay()
+        self._update_status()
+        self._refresh_footer()
+
+    def _path_action(self) -> Action | None:
+        e = self.entry
+        if e is None or e.path is None or not e.path:
+            return None
+        labels = [self.info.board.label(h) for h in e.path]
+        return Action(e.verb, (e.unit, *e.args, *labels))
+
+    def _path_enter(self, h: Hex) -> None:
+        e = self.entry
+        assert e is not None and e.path is not None
+        u = self._unit(e.unit)
+        last = e.path[-1] if e.path else (u.hex if u is not None else None)
+        board = self.info.board
+        if e.path and h == e.path[-1]:
+            self.action_confirm_path()
+            return
+        if last is None or distance(last, h) != 1:
+            where = board.label(last) if last is not None else "?"
+            self.report_error(f"{board.label(h)} is not next to {where}: plot the path one hex at a time (rule 4.1)")
+            return
+        e.path.append(h)
+        self._check_path()
+        self._redraw_entry()
+
+    def _check_path(self) -> None:
+        e = self.entry
+        action = self._path_action()
+        if e is None or action is None:
+            return
+        if not isinstance(self.client, LocalClient):
+            e.verdict = ""
+            return
+        try:
+            self.client.check(action)
+        except ActionError as err:
+            e.verdict = f"not yet a legal order: {err}"
+        except (PlanspielError, ValueError) as err:
+            e.verdict = f"the engine could not check it: {err}"
+        else:
+            e.verdict = "legal as plotted"
+
+    def action_confirm_path(self) -> None:
+        """Give the order along the plotted path (the engine decides; a refusal names the rule)."""
+        action = self._path_action()
+        if action is None:
+            if self.entry is not None and self.entry.path is not None:
+                self.notify("Plot the path first: Enter on the next hex")
+            return
+        self._give(action)
+
+    def action_back(self) -> None:
+        """Backspace: take the last hex of the path back; elsewhere cancel like Escape."""
+        e = self.entry
+        if e is not None and e.path:
+            e.path.pop()
+            self._check_path()
+            if not e.path:
+                e.verdict = ""
+            self._redraw_entry()
+            return
+        self.action_cancel()
+
+    def _give(self, action: Action) -> None:
+        """Give the order; on a refusal the path stays to be mended."""
+        before = self.decisions
+        self.play(action)
+        if self.decisions > before:
+            self.entry = None
+            self.refresh_view()
+        elif self.entry is not None and self.entry.path is None:
+            self.entry = None
+            self._redraw_entry()
+
+    def action_cancel(self) -> None:
+        if self.entry is not None:
+            self.entry = None
+            self.notify("order cancelled", timeout=2)
+            self._redraw_entry()
+            self._update_status()
+            return
+        super().action_cancel()
+
+    # --- Keys -------------------------------------------------------------------------------------------
+
+    def _refresh_footer(self) -> None:
+        super()._refresh_footer()
+        state = (self.check_action("confirm_path", ()), self.selected)
+        if state != getattr(self, "_entry_footer", None):
+            self._entry_footer = state
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "barrage":
+            return False  # no barrages here: artillery fires by its written order
+        if action == "confirm_path":
+            return True if self.entry is not None and self.entry.path else None
+        if action == "stop":
+            u = self.selected
+            if not self.is_mounted or self.client.to_act != self.client.side or u is None:
+                return None
+            return True if Action("cancel", (u,)) in self._legal else None
+        if action == "end":
+            if not self.is_mounted or self.client.to_act != self.client.side:
+                return None
+            return True if Action("commit") in self._legal else None
+        return super().check_action(action, parameters)
+
+    def action_stop(self) -> None:
+        """Take back the selected unit's order."""
+        if self._can_decide() and self.selected and Action("cancel", (self.selected,)) in self._legal:
+            self.play(Action("cancel", (self.selected,)))
+
+    def action_end(self) -> None:
+        """Commit the side's orders, after a look at them."""
+        if not self._can_decide() or Action("commit") not in self._legal:
+            return
+        lines: list[Text | str] = list(self._summary_lines())
+        lines.append(Text("Units without an order hold (2.3). The other side plans next.", style="italic"))
+        self._busy = True
+        self.app.push_screen(
+            ConfirmDialog(f"Commit the {self.info.side_name(self.client.side)} orders?", lines),
+            self._commit_confirmed,
+        )
+
+    def _commit_confirmed(self, ok: bool | None) -> None:
+        self._busy = False
+        if ok:
+            self.play(Action("commit"))
+
+    def _summary_lines(self) -> list[Text | str]:
+        side = self.client.side
+        sheet = order_sheet(self._view, side)
+        out: list[Text | str] = []
+        for uid in sorted(sheet):
+            o = sheet[uid]
+            verb = str(o.get("notation", "")).split(" ", 1)[0]
+            line = Text(f"{uid:<14}", style="bold")
+            line.append(f" {ORDER_NAMES.get(verb, o.get('kind', '?'))}: ")
+            line.append(str(o.get("notation", "")))
+            out.append(line)
+        if not out:
+            out.append(Text("no orders given yet this round", style="dim"))
+        return out
+
+    def action_summary(self) -> None:
+        """The orders this side has given this round."""
+        side = self.client.side
+        title = f"{self.info.side_name(side)} orders, round {self._view.turn}"
+        self.app.push_screen(OrdersSummaryScreen(title, self._summary_lines()))
+
+    def action_replay_round(self) -> None:
+        """The last executed round again, step by step."""
+        report = round_report(self.client.events_since(0))
+        if report is None:
+            self.notify("No round has been carried out yet.")
+            return
+        self.app.push_screen(ExecutionScreen(report))
+
+    # --- After an action: the reveal and the steps ------------------------------------------------------
+
+    def advance(self) -> None:
+        if self._busy or self._ai_side is not None or not self.is_attached:
+            return
+        if self._show_execution():
+            return
+        super().advance()
+
+    def _show_execution(self) -> bool:
+        """Show the side on screen the round just carried out (once per side); True if shown."""
+        if not self.session.is_human(self.client.side):
+            return False
+        report = round_report(self.client.events_since(max(0, self._event_floor())))
+        if report is None or report.round <= self._rounds_seen.get(self.client.side, 0):
+            return False
+        self._rounds_seen[self.client.side] = report.round
+        self._busy = True
+        self.app.push_screen(ExecutionScreen(report), self._execution_closed)
+        return True
+
+    def _event_floor(self) -> int:
+        """Where to look for the last round's events (the recent events are enough)."""
+        return self.client.event_count - 2000
+
+    def _execution_closed(self, _: object = None) -> None:
+        self._busy = False
+        self.advance()
+
+    def _handed_off(self, side: str) -> None:
+        self._busy = False
+        self.entry = None
+        self.switch_side(side)
+        self.advance()
+
+    def handoff_needed(self) -> bool:
+        """Secret planning: two humans always change seats behind the hand-off screen (2.3)."""
+        app = self.planspiel
+        return len(self.session.humans) >= 2 and app.settings.handoff != "never"
+
+
+class OrdersSummaryScreen(ModalScreen[None]):
+    """The orders a side has given this round (its own sheet only)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,g,backspace", "close", "Close", id="summary.close"),
+    ]
+    DEFAULT_CSS = """
+    OrdersSummaryScreen {
+        align: center middle;
+    }
+    OrdersSummaryScreen VerticalScroll {
+        width: 90%;
+        max-width: 110;
+        height: auto;
+        max-height: 90%;
+        border: thick $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    """
+
+    def __init__(self, title: str, lines: list[Text | str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text(self.title_text, style="bold"))
+            for line in self.lines:
+                yield Static(line)
+            yield Static(Text("enter, escape or g closes", style="dim"))
+
+    def action_close(self) -> None:
+        """Close."""
+        self.dismiss(None)
+
+
+class ExecutionScreen(ModalScreen[None]):
+    """The reveal (both sides' orders), then the execution step by step with each step's events."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,n", "next", "Next step", id="exec.next"),
+        Binding("e", "to_end", "To the end", id="exec.end"),
+        Binding("escape", "close", "Close", id="exec.close"),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | enter, space, n | The next step (after the last: back to the table). |
+    | e | Run to the end of the round: every step at once. |
+    | escape | Back to the table. |
+    """
+    KEY_HELP: ClassVar[dict[str, str]] = {
+        "exec.next": "the next step of the execution (after the last one: back to the table)",
+        "exec.end": "run to the end of the round: every step at once",
+        "exec.close": "back to the table",
+    }
+
+    DEFAULT_CSS = """
+    ExecutionScreen {
+        align: center middle;
+    }
+    ExecutionScreen VerticalScroll {
+        width: 90%;
+        max-width: 120;
+        height: 90%;
+        border: thick $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    """
+
+    def __init__(self, report: RoundReport) -> None:
+        super().__init__()
+        self.report = report
+        self.stage = 0
+        """0: the reveal; N: steps 1..N shown."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(id="exec-body")
+            yield Static(id="exec-help")
+
+    def on_mount(self) -> None:
+        self._show_stage()
+
+    @property
+    def text(self) -> str:
+        """The plain text shown (tests read it)."""
+        return self._body().plain
+
+    def _body(self) -> Text:
+        r = self.report
+        t = Text()
+        if self.stage == 0:
+            t.append(f"Round {r.round}: the orders revealed (2.4)\n\n", style="bold underline")
+            for line in r.orders or ["(no orders: every unit holds)"]:
+                t.append(f"· {line}\n")
+            return t
+        total = len(r.steps)
+        name, _ = r.steps[self.stage - 1]
+        t.append(f"Round {r.round}: step {self.stage} of {total}", style="bold underline")
+        t.append(f"  {name}\n\n", style="bold")
+        for n, (heading, lines) in enumerate(r.steps[: self.stage], start=1):
+            current = n == self.stage
+            t.append(f"{heading}\n", style="bold reverse" if current else "bold")
+            for line in lines or ["nothing happens"]:
+                t.append(f"  · {line}\n", style="" if current or lines else "dim")
+        if self.stage == total:
+            for line in r.after:
+                t.append(f"{line}\n", style="bold")
+        return t
+
+    def _show_stage(self) -> None:
+        self.query_one("#exec-body", Static).update(self._body())
+        self.query_one(VerticalScroll).scroll_end(animate=False)
+        last = self.stage >= len(self.report.steps)
+        keys = "enter: back to the table" if last else "enter/n: next step · e: run to the end of the round"
+        self.query_one("#exec-help", Static).update(Text(f"{keys} · escape: close", style="dim"))
+
+    def action_next(self) -> None:
+        """The next step, or close after the last."""
+        if self.stage >= len(self.report.steps):
+            self.dismiss(None)
+            return
+        self.stage += 1
+        self._show_stage()
+
+    def action_to_end(self) -> None:
+        """Every step at once."""
+        self.stage = len(self.report.steps)
+        self._show_stage()
+
+    def action_close(self) -> None:
+        """Back to the table."""
+        self.dismiss(None)

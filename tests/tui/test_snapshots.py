@@ -65,3 +65,22 @@ async def test_handoff_screen() -> None:
         text = screen_text(app)
         del screen
     compare("handoff_100x30", text)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+async def test_art_of_tactic_planning_screen(size: tuple[int, int]) -> None:
+    """Art of Tactic P-1, German planning: the status line (round, what the engine waits for), the map, the Pz II's
+    card in the unit panel with the order it was given, and the footer with the order keys (y, x, z, g, r)."""
+    from tui.app import Start  # noqa: PLC0415
+
+    app = make_app(Start("new", "art_of_tactic", "p1-grenzgefecht", {"german": "human", "soviet": "human"}, 7))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert app.session is not None
+        app.session.client("german").apply("march ger-2-pz2 0305 0405")
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        screen.refresh_view()
+        screen.map.move_cursor(screen.info.board.parse("0205"))
+        await pilot.pause()
+        text = screen_text(app)
+    compare(f"aot_planning_{size[0]}x{size[1]}", text)

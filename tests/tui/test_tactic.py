@@ -107,6 +107,9 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
         assert screen.entry is None
         view = app.session.client("german").view()  # type: ignore[union-attr]
         assert view.data["orders"]["german"]["ger-2-pz2"]["notation"] == "march ger-2-pz2 0305 0405"
+        screen.select_unit("ger-2-pz2")  # the written path shows on the map, numbered
+        await pilot.pause()
+        assert screen.map.overlay[screen.info.board.parse("0405")].text == "2"
 
 
 async def test_a_hex_not_next_to_the_path_is_refused_and_escape_cancels() -> None:

@@ -61,6 +61,19 @@ CARD_ORDER_KEYS: Mapping[str, str] = {"move": "cautious", "firemove": "fire_on_m
 """Verb → the key of the order on the card where the two differ."""
 
 _TARGET_TYPES = ("INF", "VEH", "ARM", "LT", "MT", "HT", "AIR")
+_TYPE_GLYPHS: Mapping[str, str] = {"INF": "I", "VEH": "V", "ARM": "A", "LT": "T", "MT": "T", "HT": "T", "ART": "G"}
+"""Card type → the counter's letter (tanks of every weight are T; guns G)."""
+_ABILITY_GLYPHS: Mapping[str, str] = {
+    "hq": "H",
+    "machine_gun": "M",
+    "engineer": "E",
+    "flak": "F",
+    "fighter": "J",
+    "bomber": "B",
+    "transport": "V",
+    "indirect_fire": "R",
+}
+"""Abilities that name a unit's role on its counter, first match wins."""
 
 
 def order_sheet(view: GameState, side: str) -> dict[str, dict[str, Any]]:
@@ -85,6 +98,15 @@ class ArtOfTacticPresenter(Presenter):
 
     def full_steps(self, unit: Unit) -> int:
         return int(self.unit_type(unit).get("size", max(unit.steps, 1)))
+
+    def unit_glyph(self, unit: Unit) -> str:
+        """The counter's letter: the unit's role (HQ, MG, engineer...) or its card type (tank, vehicle...)."""
+        t = self.unit_type(unit)
+        abilities = set(t.get("abilities") or [])
+        for ability, glyph in _ABILITY_GLYPHS.items():
+            if ability in abilities:
+                return glyph
+        return _TYPE_GLYPHS.get(str(t.get("type", "")), unit.type[:1])
 
     def unit_markers(self, unit: Unit) -> list[Marker]:
         s = unit.status
@@ -161,9 +183,10 @@ class ArtOfTacticPresenter(Presenter):
     def hex_markers(self, view: GameState, h: Hex) -> list[Marker]:
         label = view.board.label(h)
         out: list[Marker] = []
-        control = (view.data.get("control") or {}).get(label)
-        if control:
-            out.append(Marker("★", f"controlled by {self.info.side_name(control)} (11.2)", control))
+        if label in ((view.data.get("victory") or {}).get("hexes") or []):
+            control = (view.data.get("control") or {}).get(label)
+            who = f"controlled by {self.info.side_name(control)}" if control else "controlled by nobody"
+            out.append(Marker("★", f"victory hex, {who} (11.2)", control))
         field = (view.data.get("minefields") or {}).get(label)
         if field is not None:
             out.append(Marker("m", "minefield (9.6)", field.get("owner")))

@@ -157,6 +157,7 @@ class TacticScreen(GameScreen):
         e = self.entry
         if e is None:
             super()._update_overlay()
+            self._show_given_path()
             return
         overlay: dict[Hex, Overlay] = {}
         u = self._unit(e.unit)
@@ -178,6 +179,23 @@ class TacticScreen(GameScreen):
         if u is not None and u.hex is not None:
             overlay[u.hex] = Overlay("select")
         self._los_lines = []
+        self.map.set_overlay(overlay)
+
+    def _show_given_path(self) -> None:
+        """The selected unit's written path (its own side's sheet only), numbered hex by hex."""
+        u = self._unit(self.selected)
+        if u is None or u.side != self.client.side:
+            return
+        order = order_sheet(self._view, u.side).get(u.id) or {}
+        path = order.get("path") or []
+        if not path:
+            return
+        overlay = dict(self.map.overlay)
+        for i, label in enumerate(path, start=1):
+            try:
+                overlay[self.info.board.parse(str(label))] = Overlay("step", f"{i}")
+            except ValueError:
+                continue
         self.map.set_overlay(overlay)
 
     def _next_hexes(self, e: _Entry) -> list[Hex]:

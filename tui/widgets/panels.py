@@ -226,13 +226,13 @@ class UnitPanel(_Panel):
         else:
             t.append(f"{unit.id}", style="bold")
             t.append(f"  {presenter.info.side_name(unit.side)}\n")
-            for name, value in presenter.unit_facts(unit):
-                t.append(f"{name:>9} ", style="dim")
-                t.append(f"{value}\n")
             order = presenter.unit_order(view, unit)
             if order is not None:
                 t.append(f"{'order':>9} ", style="dim")
                 t.append(f"{order}\n", style="bold")
+            for name, value in presenter.unit_facts(unit):
+                t.append(f"{name:>9} ", style="dim")
+                t.append(f"{value}\n")
             markers = presenter.unit_markers(unit)
             if markers:
                 t.append(f"{'status':>9} ", style="dim")

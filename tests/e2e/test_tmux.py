@@ -173,3 +173,31 @@ def test_sigterm_saves_and_exits(home: Path) -> None:
     files = [p for p in (home / "saves" / "autosave").glob("*.planspiel") if ".turn" not in p.name]
     assert len(files) == 1
     assert saves.read_header(files[0]).actions == 4  # the set-up steps played for the players (12.1) and a keep
+
+
+def test_art_of_tactic_order_commit_and_hand_off(home: Path) -> None:
+    """Art of Tactic hot-seat in a real terminal: Enter on the first German unit opens its orders, 1 gives
+    Hold, z shows the orders to commit, Enter commits, and the hand-off screen hides the German orders."""
+    term = Terminal(
+        home,
+        [str(PLANSPIEL), "new", "art_of_tactic", "p1-grenzgefecht", "--german", "human", "--soviet", "human"],
+    )
+    try:
+        term.wait_for("German plans in secret")
+        time.sleep(1.0)  # the cursor stands on the first German unit once the table is painted
+        term.keys("Enter")
+        screen = term.wait_for("Order for ger-1-hq")
+        assert "Hold" in screen and "Take the order back" not in screen
+        term.keys("1")
+        term.wait_for("1 order(s) given")
+        term.keys("z")
+        screen = term.wait_for("Commit the German orders?")
+        assert "hold ger-1-hq" in screen
+        term.keys("Enter")
+        screen = term.wait_for("Soviet player: press Enter")
+        assert "ger-" not in screen and "hold" not in screen
+        term.keys("Enter")
+        screen = term.wait_for("german has given its orders")
+        assert "hold ger-1-hq" not in screen
+    finally:
+        term.kill()

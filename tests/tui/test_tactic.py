@@ -149,7 +149,7 @@ async def test_a_refused_path_shows_the_engines_rule_and_stays_to_mend() -> None
             await goto(app, pilot, label)
             await pilot.press("enter")
         await pilot.pause()
-        assert "not yet a legal order" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert "not legal yet" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await pilot.press("y")
         await pilot.pause()
         assert "(rule 4.11)" in screen.log_widget.lines_written[-1]

@@ -178,7 +178,7 @@ class TacticScreen(GameScreen):
                 overlay[h] = Overlay("target", "◎")
         if u is not None and u.hex is not None:
             overlay[u.hex] = Overlay("select")
-        self._los_lines = []
+        self._los_lines = self._entry_help()
         self.map.set_overlay(overlay)
 
     def _show_given_path(self) -> None:
@@ -277,9 +277,10 @@ class TacticScreen(GameScreen):
         for verb, group in verbs.items():
             label = Text(ORDER_NAMES.get(verb, verb), style="bold")
             label.append(f"  {verb}", style="italic")
-            text = self.info.verb_help(verb).split(":", 1)
-            if len(text) > 1:
-                label.append(f"  {text[1].strip()}")
+            line = self.info.verbs.get(verb, "")
+            what = line.split(" — ", 1)[1] if " — " in line else line.split(": ", 1)[1] if ": " in line else ""
+            if what:
+                label.append(f"  {what}")
             if verb == "cancel":
                 label.append(f"  (now: {self.presenter.unit_order(self._view, self._view.units[unit_id])})")
             elif len(group) > 1:
@@ -410,13 +411,23 @@ class TacticScreen(GameScreen):
                 allowance = f" · card allows {reach} hex(es) of movement"
         plotted = " ".join(self.info.board.label(h) for h in e.path) or "none yet"
         verdict = f" · {e.verdict}" if e.verdict else ""
-        return (
-            f"{head}: path {plotted} ({len(e.path)} hexes){allowance}{verdict}"
-            " · Enter adds a hex, Backspace takes it back, y (or Enter on the last hex) gives the order, Esc cancels"
-        )
+        return f"{head}: path {plotted} ({len(e.path)} hexes){allowance}{verdict}"
+
+    def _entry_help(self) -> list[str]:
+        """Lines for the hex panel while an order is written: the engine's verdict in full, then the keys."""
+        e = self.entry
+        if e is None:
+            return []
+        if e.path is None:
+            return [f"{e.verb} {e.unit}: Enter on a marked hex (◎) picks it, Escape cancels"]
+        lines = [f"engine: {e.verdict}"] if e.verdict else []
+        lines.append("Enter adds the hex under the cursor (» follows a listed path), Backspace takes the last back,")
+        lines.append("y or Enter on the last hex gives the order, Escape cancels")
+        return lines
 
     def _redraw_entry(self) -> None:
         self._update_overlay()
+        self._update_panels()
         self._update_status()
         self._refresh_footer()
 
@@ -455,7 +466,7 @@ class TacticScreen(GameScreen):
         try:
             self.client.check(action)
         except ActionError as err:
-            e.verdict = f"not yet a legal order: {err}"
+            e.verdict = f"not legal yet: {err}"
         except (PlanspielError, ValueError) as err:
             e.verdict = f"the engine could not check it: {err}"
         else:

@@ -301,3 +301,98 @@ async def test_against_the_ai_the_round_is_shown_after_the_commit() -> None:
         assert isinstance(app.screen, ExecutionScreen), app.screen_stack
         assert "german order: hold ger-2-pz2" in app.screen.text
         assert not any(isinstance(s, HandoffScreen) for s in app.screen_stack)
+
+
+async def give_by_keys(app: PlanspielApp, pilot: object, side: str, action: object) -> None:
+    """Give ``action`` the way a player does: Enter on the unit, its order from the list, then each argument
+    on the map (Enter on the hex), from a list, or hex by hex along the path, and y."""
+    screen = table(app)
+    verb, args = action.verb, list(action.args)  # type: ignore[attr-defined]
+    unit = screen._view.units[args[0]]
+    await goto(app, pilot, screen.info.board.label(unit.hex))
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    if isinstance(app.screen, ChoiceDialog) and app.screen.title_text == "Which unit?":
+        values = [v for v, _ in app.screen.items]
+        await pilot.press(str(values.index(args[0]) + 1))  # type: ignore[attr-defined]
+        await pilot.pause()  # type: ignore[attr-defined]
+    assert isinstance(app.screen, ChoiceDialog), app.screen_stack
+    verbs = [v for v, _ in app.screen.items]
+    if verbs.index(verb) < 9:
+        await pilot.press(str(verbs.index(verb) + 1))  # type: ignore[attr-defined]
+    else:
+        app.screen.dismiss(verb)
+    await pilot.pause()  # type: ignore[attr-defined]
+    for value in args[1:]:
+        e = screen.entry
+        if e is None:
+            break
+        if isinstance(app.screen, ChoiceDialog):
+            app.screen.dismiss(value)
+        elif e.path is not None or e.targets:
+            h = screen._arg_hex(value)
+            assert h is not None
+            await goto(app, pilot, screen.info.board.label(h))
+            await pilot.press("enter")  # type: ignore[attr-defined]
+        await pilot.pause()  # type: ignore[attr-defined]
+        if isinstance(app.screen, ChoiceDialog) and e.targets == {} and e.path is None:
+            continue
+        if isinstance(app.screen, ChoiceDialog) and value not in [v for v, _ in app.screen.items]:
+            raise AssertionError(f"{value} not offered for {action}")
+        if isinstance(app.screen, ChoiceDialog) and e.path is None and value in e.targets.get(h, []):
+            app.screen.dismiss(value)
+            await pilot.pause()  # type: ignore[attr-defined]
+    if screen.entry is not None and screen.entry.path:
+        await pilot.press("y")  # type: ignore[attr-defined]
+        await pilot.pause()  # type: ignore[attr-defined]
+    if isinstance(app.screen, ConfirmDialog):  # a shot: its odds first
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def _every_verb(scenario: str, side: str, expected: set[str]) -> None:
+    app = make_app(Start("new", "art_of_tactic", scenario, HOT, 7))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        session = app.session
+        assert session is not None
+        if side == "soviet":
+            session.client("german").apply("commit")
+            table(app).after_change()
+            await settle(app, pilot)
+            while not isinstance(app.screen, TacticScreen) or table(app).client.side != side:
+                await pilot.press("enter")
+                await settle(app, pilot)
+        screen = table(app)
+        screen.refresh_view()
+        client = session.client(side)
+        done: set[str] = set()
+        while True:
+            sheet = client.view().data["orders"][side]
+            todo = [
+                a
+                for a in client.legal_actions()
+                if a.verb not in done and a.verb not in ("commit", "cancel") and a.args[0] not in sheet
+            ]
+            if not todo:
+                break
+            # the rarest verb first: a unit's only chance at it is not spent on a common order
+            counts = {v: sum(1 for a in todo if a.verb == v) for v in {a.verb for a in todo}}
+            action = min(todo, key=lambda a: counts[a.verb])
+            done.add(action.verb)
+            await give_by_keys(app, pilot, side, action)
+            await settle(app, pilot)
+            given = client.view().data["orders"][side].get(action.args[0], {}).get("notation")
+            assert given == str(action), (str(action), given, screen.log_widget.lines_written[-3:])
+        assert expected <= done, sorted(done)
+
+
+async def test_every_order_of_o4_soviet_can_be_given_by_keys() -> None:
+    """Assault (target, then the path), fire and suppress (target on the map), fire at location, hold: the
+    rarest orders first, one unit each, by keys only."""
+    await _every_verb("o4-brueckenkopf", "soviet", {"assault", "fire", "location", "suppress", "hold"})
+
+
+async def test_every_order_of_o5_german_can_be_given_by_keys() -> None:
+    """Fire on the move (target, firing hex, then the path), mines (the kind from a list), fire, entrench."""
+    await _every_verb("o5-hoehe-112", "german", {"firemove", "mines", "fire", "entrench"})

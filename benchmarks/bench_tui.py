@@ -341,6 +341,49 @@ def load_seconds(runs: int = 5) -> tuple[float, float, int]:
     return statistics.median(shown), statistics.median(checked), actions
 
 
+async def measure_order_entry(steps: int = 40) -> tuple[float, float, int]:
+    """Art of Tactic P-1 at 160×48, a March path being plotted: median milliseconds of the screen's handling of
+    Enter on a hex (the engine's check of the path, overlay, panels, status), then of its render, and the bytes
+    written, alternating "add 0405" and Backspace after 0305."""
+    from tui.app import PlanspielApp, Start  # noqa: PLC0415
+    from tui.screens.tactic import TacticScreen  # noqa: PLC0415
+    from tui.settings import Settings  # noqa: PLC0415
+
+    class MeteredGame(PlanspielApp):
+        _display = MeteredApp._display  # type: ignore[assignment]
+
+    handled: list[float] = []
+    rendered: list[float] = []
+    sizes: list[int] = []
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["PLANSPIEL_HOME"] = home
+        start = Start("new", "art_of_tactic", "p1-grenzgefecht", {"german": "human", "soviet": "human"}, 7)
+        app = MeteredGame(start, settings=Settings(ai_delay=0.0), exit_handlers=False)
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                screen = app.screen
+                assert isinstance(screen, TacticScreen)
+                screen.select_unit("ger-2-pz2")
+                screen._verb_chosen("ger-2-pz2", "march")
+                await pilot.pause()
+                screen.act_on_hex(screen.info.board.parse("0305"))
+                target = screen.info.board.parse("0405")
+                for _ in range(steps):
+                    for act in (lambda: screen.act_on_hex(target), screen.action_back):
+                        mark = METER.mark()
+                        t0 = time.perf_counter()
+                        act()
+                        handled.append(time.perf_counter() - t0)
+                        await pilot.pause()
+                        t, b = METER.since(mark)
+                        rendered.append(t)
+                        sizes.append(b)
+        finally:
+            del os.environ["PLANSPIEL_HOME"]
+    return statistics.median(handled) * 1000, statistics.median(rendered) * 1000, int(statistics.median(sizes))
+
+
 def test_hex_map_budgets() -> None:
     """DESIGN §11: a cursor move ≤ 5 ms and ≤ 1 KB; a full redraw ≤ 30 ms (160×48); the naive Static beside."""
     line = asyncio.run(measure(LineApiApp, moves=30))
@@ -378,6 +421,11 @@ def main() -> None:
         f"| Textual's own output: {plain.redraw_ms:.2f} ms, {plain.redraw_bytes} B | ≤ 30 ms |"
     )
     print(f"| start-up to the title screen (new process, headless) | {start:.2f} s | | ≤ 1 s |")
+    handled, rendered, written = asyncio.run(measure_order_entry())
+    print(
+        f"| Art of Tactic P-1: a hex added to or taken from a plotted path (engine check, overlay, panels) "
+        f"| handled {handled:.2f} ms, rendered {rendered:.2f} ms, {written} B | | ≤ 5 ms render |"
+    )
     shown, checked, actions = load_seconds()
     print(
         f"| `planspiel load` of a finished Hannut game ({actions} actions) to the game screen "

@@ -396,3 +396,22 @@ async def test_every_order_of_o4_soviet_can_be_given_by_keys() -> None:
 async def test_every_order_of_o5_german_can_be_given_by_keys() -> None:
     """Fire on the move (target, firing hex, then the path), mines (the kind from a list), fire, entrench."""
     await _every_verb("o5-hoehe-112", "german", {"firemove", "mines", "fire", "entrench"})
+
+
+def test_presenter_shows_time_boxes_left_of_an_order_in_progress() -> None:
+    """2.7: a unit whose time-box order goes on shows it, with the boxes left, as its order and as a marker."""
+    import engine  # noqa: PLC0415
+    from tui.client import LocalClient  # noqa: PLC0415
+    from tui.presenters import get_presenter  # noqa: PLC0415
+
+    g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
+    engine.take_scenario_setup(g)
+    client = LocalClient(g, "german")
+    pr = get_presenter(client.info)
+    view = client.view()
+    unit = view.units["ger-6-mg"]
+    unit.status["ongoing"] = {"kind": "withdraw", "boxes": 1, "need": 2}
+    assert pr.unit_order(view, unit) == "none: continues its withdraw, 1 time box(es) left (2.7)"
+    assert any("1 of 2 time boxes" in m.text for m in pr.unit_markers(unit))
+    assert pr.unit_glyph(unit) == "M" and pr.unit_glyph(view.units["ger-2-pz2"]) == "T"
+    assert pr.unit_order(view, view.units["sov-23-inf"]) is None  # the enemy's orders are never shown

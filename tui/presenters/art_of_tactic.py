@@ -122,7 +122,10 @@ class ArtOfTacticPresenter(Presenter):
         if s.get("ongoing"):
             on = s["ongoing"]
             kind = on.get("kind", "order") if isinstance(on, dict) else str(on)
-            out.append(Marker("»", f"{kind} in progress (time boxes, 2.7)"))
+            boxes = ""
+            if isinstance(on, dict) and on.get("need") is not None:
+                boxes = f": {on.get('boxes', 0)} of {on['need']} time boxes"
+            out.append(Marker("»", f"{kind} in progress{boxes} (2.7)"))
         if s.get("carrying"):
             out.append(Marker("+", f"carrying {', '.join(s['carrying'])}"))
         if s.get("carried_by"):
@@ -174,7 +177,10 @@ class ArtOfTacticPresenter(Presenter):
         if order is None:
             ongoing = unit.status.get("ongoing")
             if isinstance(ongoing, dict) and ongoing.get("kind"):
-                return f"none: continues its {ongoing['kind']} (2.7)"
+                left = ""
+                if ongoing.get("need") is not None:
+                    left = f", {int(ongoing['need']) - int(ongoing.get('boxes', 0))} time box(es) left"
+                return f"none: continues its {ongoing['kind']}{left} (2.7)"
             return "none yet (holds, 2.3)" if view.phase == "planning" and unit.hex is not None else None
         return str(order.get("notation", order.get("kind", "?")))
 

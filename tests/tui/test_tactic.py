@@ -172,6 +172,26 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceDialog)
+        assert [v for v, _ in app.screen.items] == ["1", "2", "3"]
+        await pilot.press("escape")  # Escape at the range: the order is not given
+        await pilot.pause()
+        assert screen.entry is None and isinstance(app.screen, TacticScreen)
+        await goto(app, pilot, "0205")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press(str(verbs.index("defend") + 1))
+        await pilot.pause()
+        await pilot.press("escape")  # Escape at the target: cancelled too
+        await pilot.pause()
+        mark = screen.map.overlay.get(screen.info.board.parse("0305"))
+        assert screen.entry is None and (mark is None or mark.text != "◎")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press(str(verbs.index("defend") + 1))
+        await pilot.pause()
+        await goto(app, pilot, "0305")
+        await pilot.press("enter")
+        await pilot.pause()
         await pilot.press("2")
         await settle(app, pilot)
         view = app.session.client("german").view()  # type: ignore[union-attr]

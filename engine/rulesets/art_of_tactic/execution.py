@@ -15,6 +15,7 @@ from engine.hexgrid import Hex, distance, trace_segment
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
 
+from .air import pair_duels
 from .combat import (
     Attack,
     apply_hits,
@@ -25,7 +26,7 @@ from .combat import (
     roll_attack,
     structure_attack,
 )
-from .model import card, enemies_in_hex, is_on_board, losses
+from .model import card, current_bravery, enemies_in_hex, is_on_board, losses
 from .sight import attack_side, facing_of, in_field_of_fire, line_of_sight, side_of_entry
 
 if TYPE_CHECKING:
@@ -464,34 +465,56 @@ def _land(tr: Transition, u: Unit, why: str) -> None:
         tr.emit("air", f"{u.id} returns to its airfield: {why} (rule 9.12)", unit=u.id)
 
 
-def _air_combat(rs: ArtOfTactic, tr: Transition, fighters: list[Unit], target: Unit, label: str) -> None:
-    """9.14: rounds of simultaneous fire (AIR row, air accuracy, 1 ammunition a round) until one side is gone or
-    turns back; losses force a bravery test (no HQ bonus), a failure aborts; each round survived marks a time
-    box and a full track sends the aircraft home. The target's orders for the round are cancelled."""
-    st = tr.state
-    t = rs.tables
+def _with_escorts(st: GameState, target: Unit) -> list[Unit]:
+    """The aircraft and the fighters escorting it (9.15.7: they fight its attackers)."""
     escorts = [
-        e for e in st.units.values()
+        e for e in sorted(st.units.values(), key=lambda x: x.id)
         if (e.status.get("air") or {}).get("escorting") == target.id and e.steps > 0 and e.side == target.side
     ]  # fmt: skip
-    if escorts:  # 9.15.7: the escorts take on the attackers; the escorted aircraft goes on unharmed
-        for f in fighters:
-            if f.steps > 0 and f.status.get("air"):
-                _air_combat(rs, tr, escorts, f, label)
-        return
-    tr.emit("air", f"air combat over {label}: {', '.join(f.id for f in fighters)} against {target.id} (rule 9.14)")
-    if target.status.get("air"):
-        target.status["air"]["struck"] = True  # its orders for this round are cancelled
+    return [target, *escorts]
+
+
+def _roll_off(rs: ArtOfTactic, tr: Transition, sides: list[str]) -> str:
+    """9.14 PROPOSED: tied best choosers: each side rolls 1d6, the higher chooses first; ties are rerolled."""
+    order = sorted(sides, key=rs.tables.sides.index)
+    for _ in range(20):
+        got = {s: tr.roll(6, 1, f"air combat: {s} rolls to choose first (rule 9.14)")[0] for s in order}
+        best = max(got.values())
+        winners = [s for s in order if got[s] == best]
+        if len(winners) == 1:
+            return winners[0]
+    return order[0]
+
+
+def _air_combat(rs: ArtOfTactic, tr: Transition, attackers: list[Unit], defenders: list[Unit], label: str) -> None:
+    """9.14, DR-20: rounds of air combat until one side is gone or turns back. Each round the aircraft pair off
+    into duels by bravery (``air.pair_duels``: several attackers of one aircraft fight it together and it fires
+    at the first of them; escorts take on the attackers, 9.15.7), then fire at once (AIR row, air accuracy,
+    1 ammunition a round; attackers first by bravery, then the defenders, as listed); losses force a bravery test
+    (no HQ bonus) and a failure aborts; each round survived marks a time box and a full track sends the aircraft
+    home. An aircraft attacked has its orders for the round cancelled."""
+    st = tr.state
+    t = rs.tables
+    key = {u.id: (-current_bravery(t, u), u.id) for u in attackers}
+    order = [*sorted(attackers, key=lambda u: key[u.id]), *[d for d in defenders if d.id not in key]]
+    tr.emit(
+        "air",
+        f"air combat over {label}: {', '.join(u.id for u in order if u.id in key)} against "
+        f"{', '.join(u.id for u in order if u.id not in key)} (rule 9.14)",
+    )
     for _round in range(10):
-        side_a = [f for f in fighters if f.steps > 0 and f.status.get("air")]
-        if not side_a or target.steps <= 0 or not target.status.get("air"):
+        alive = [u for u in order if u.steps > 0 and u.status.get("air")]
+        fires_at = pair_duels(rs, alive, lambda sides: _roll_off(rs, tr, sides))
+        if not fires_at:
             break
+        for tid in fires_at.values():
+            st.units[tid].status["air"]["struck"] = True  # its orders for this round are cancelled
         shots: list[Attack] = []
-        for f in [*side_a, target]:
-            foe = target if f is not target else side_a[0]
-            c = card(t, f)
-            if int(f.status.get("ammo", 0)) < 1:
+        for f in alive:
+            if f.id not in fires_at or int(f.status.get("ammo", 0)) < 1:
                 continue
+            foe = st.units[fires_at[f.id]]
+            c = card(t, f)
             f.status["ammo"] = int(f.status["ammo"]) - 1
             dice = c.dice("AIR", losses(t, f))
             if dice:
@@ -505,16 +528,57 @@ def _air_combat(rs: ArtOfTactic, tr: Transition, fighters: list[Unit], target: U
             lost = apply_hits(rs, tr, st, x, hits[uid], "air combat") if hits[uid] else 0
             if lost and x.steps > 0 and not bravery_test(rs, tr, st, x, "losses in air combat, rule 9.14"):
                 _land(tr, x, "it broke off the air combat")
-        for x in [*side_a, target]:
-            if x.steps > 0 and x.status.get("air"):
+        engaged = set(fires_at) | set(fires_at.values())
+        for x in alive:
+            if x.id in engaged and x.steps > 0 and x.status.get("air"):
                 x.status["boxes"] = int(x.status.get("boxes", 0)) + 1
                 if x.status["boxes"] >= max(1, card(t, x).mission_boxes):
                     _land(tr, x, "low on fuel")
 
 
+def _in_zone(st: GameState, p: Unit, h: Hex) -> bool:
+    pz = p.status.get("air") or {}
+    return bool(pz.get("patrol")) and distance(st.board.parse(pz["target"]), h) <= int(pz["radius"])
+
+
+def _patrols(st: GameState, side: str | None = None) -> list[Unit]:
+    """Aircraft on station on Air patrol (of ``side`` if given), by id."""
+    return [
+        p for p in sorted(st.units.values(), key=lambda x: x.id)
+        if p.steps > 0 and (p.status.get("air") or {}).get("patrol") and (side is None or p.side == side)
+    ]  # fmt: skip
+
+
+def _overlapping_patrols(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.14 (3): enemy aircraft whose patrolled areas overlap fight; overlapping zones chain into one combat."""
+    st = tr.state
+    todo = _patrols(st)
+    while todo:
+        group = [todo.pop(0)]
+        grew = True
+        while grew:
+            grew = False
+            for q in list(todo):
+                qz = q.status["air"]
+                for p in group:
+                    pz = p.status["air"]
+                    reach = int(pz["radius"]) + int(qz["radius"])
+                    if distance(st.board.parse(pz["target"]), st.board.parse(qz["target"])) <= reach:
+                        group.append(q)
+                        todo.remove(q)
+                        grew = True
+                        break
+        first = group[0]
+        attackers = [p for p in group if p.side == first.side]
+        defenders = [p for p in group if p.side != first.side]
+        if defenders:
+            _air_combat(rs, tr, attackers, defenders, str(first.status["air"]["target"]))
+
+
 def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
     """9.19 for air strikes and intercepts: intercepts against aircraft still over a target, returns, launches
-    with their flights and flak, then intercepts against the aircraft just arrived."""
+    with their flights and flak, then intercepts against the aircraft just arrived. All interceptors of one target
+    fly in, then fight it together (9.14, DR-20)."""
     st = tr.state
     t = rs.tables
     pending: list[tuple[Unit, dict[str, Any]]] = []
@@ -522,33 +586,41 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
         if u.steps > 0 and not u.status.get("suppressed") and _hq_ok(rs, st, u.side):
             pending.append((u, o))
 
-    def intercept(u: Unit, o: dict[str, Any], target: Unit) -> None:
-        label = str(target.status["air"]["target"])
-        u.status["prep"] = 0
-        u.status["boxes"] = 0
-        tr.emit("air", f"{u.id} takes off to intercept {target.id} over {label} (rule 9.15.2)", unit=u.id)
-        if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(label)):
-            if u.steps > 0:
-                u.status["prep"] = 1
-            return
-        u.status["air"] = {"target": label, "round": st.turn, "struck": True}
-        _air_combat(rs, tr, [u], target, label)
+    def by_target(group: list[tuple[Unit, dict[str, Any]]]) -> list[tuple[Unit, list[tuple[Unit, dict[str, Any]]]]]:
+        out: dict[str, list[tuple[Unit, dict[str, Any]]]] = {}
+        for u, o in group:
+            out.setdefault(str(o["target"]), []).append((u, o))
+        return [(st.units[tid], g) for tid, g in out.items()]
 
-    for u, o in list(pending):  # 1. aircraft still over their target from the last round
-        target = st.units[o["target"]]
+    def intercept(group: list[tuple[Unit, dict[str, Any]]], target: Unit) -> None:
+        label = str(target.status["air"]["target"])
+        flown: list[Unit] = []
+        for u, o in group:
+            u.status["prep"] = 0
+            u.status["boxes"] = 0
+            tr.emit("air", f"{u.id} takes off to intercept {target.id} over {label} (rule 9.15.2)", unit=u.id)
+            if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(label)):
+                if u.steps > 0:
+                    u.status["prep"] = 1
+                continue
+            u.status["air"] = {"target": label, "round": st.turn, "struck": True, "intercept": True}
+            flown.append(u)
+        if flown and target.steps > 0 and target.status.get("air"):
+            _air_combat(rs, tr, flown, _with_escorts(st, target), label)
+
+    for target, group in by_target(pending):  # 1. aircraft still over their target from the last round
         if target.status.get("air") and int(target.status["air"].get("round", 0)) < st.turn and target.steps > 0:
-            pending.remove((u, o))
-            intercept(u, o, target)
-    for p in sorted(st.units.values(), key=lambda x: x.id):  # an enemy still in a patrolled zone (9.15.5)
-        pz = p.status.get("air") or {}
-        if not pz.get("patrol") or p.steps <= 0:
+            for item in group:
+                pending.remove(item)
+            intercept(group, target)
+    for x in sorted(st.units.values(), key=lambda v: v.id):  # an enemy still in a patrolled zone (9.15.5)
+        xa = x.status.get("air") or {}
+        if not xa or xa.get("patrol") or x.steps <= 0:
             continue
-        centre = st.board.parse(pz["target"])
-        for x in sorted(st.units.values(), key=lambda v: v.id):
-            xa = x.status.get("air") or {}
-            inside = bool(xa) and distance(st.board.parse(xa["target"]), centre) <= int(pz["radius"])
-            if x.side != p.side and inside and not xa.get("patrol") and x.steps > 0 and p.status.get("air"):
-                _air_combat(rs, tr, [p], x, str(xa["target"]))
+        over = st.board.parse(xa["target"])
+        hunters = [p for p in _patrols(st) if p.side != x.side and _in_zone(st, p, over)]
+        if hunters:
+            _air_combat(rs, tr, hunters, _with_escorts(st, x), str(xa["target"]))
     for u in st.units.values():  # 2. returns (a patrol stays until its duration is up, step 12)
         air = u.status.get("air") or {}
         old = bool(air) and int(air.get("round", 0)) < st.turn
@@ -566,7 +638,7 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
             continue
         u.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "patrol": True,
                            "radius": int(o["radius"]), "rounds": int(o["rounds"]), "aloft": 0}  # fmt: skip
-
+    _overlapping_patrols(rs, tr)
     for u, o in _ordered(rs, st, {"air_strike"}):  # 3. launches
         if u.steps <= 0 or u.status.get("suppressed"):
             continue
@@ -591,19 +663,19 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
                 elif e.steps > 0:
                     e.status["prep"] = 1
         path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
-        for p in sorted(st.units.values(), key=lambda x: x.id):
-            pz = p.status.get("air") or {}
-            if p.side == u.side or not pz.get("patrol") or p.steps <= 0 or not u.status.get("air"):
-                continue
-            centre = st.board.parse(pz["target"])
-            met = next((h for h in path if distance(h, centre) <= int(pz["radius"])), None)
-            if met is not None:  # entering the patrolled area draws it into air combat (9.15.5)
-                _air_combat(rs, tr, [p], u, st.board.label(met))
-    for u, o in pending:  # 4. aircraft that came this step; an absent target wastes the order (stays Ready)
-        target = st.units[o["target"]]
-        if target.status.get("air") and target.steps > 0 and u.steps > 0:
-            intercept(u, o, target)
-        else:
+        met: dict[str, Hex] = {}
+        for p in _patrols(st):
+            first_in = next((h for h in path if _in_zone(st, p, h)), None)
+            if p.side != u.side and first_in is not None:
+                met[p.id] = first_in
+        hunters = sorted((p for p in _patrols(st) if p.id in met), key=lambda p: path.index(met[p.id]))
+        if hunters and u.status.get("air"):  # entering the patrolled area draws it into air combat (9.15.5)
+            _air_combat(rs, tr, hunters, _with_escorts(st, u), st.board.label(met[hunters[0].id]))
+    for target, group in by_target(pending):  # 4. aircraft that came this step; an absent target wastes the order
+        if target.status.get("air") and target.steps > 0:
+            intercept([(u, o) for u, o in group if u.steps > 0], target)
+            continue
+        for u, _o in group:
             tr.emit("air", f"{u.id} stays on its airfield: {target.id} is not in the air (rule 9.15.2)", unit=u.id)
 
 

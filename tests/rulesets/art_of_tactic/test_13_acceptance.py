@@ -871,3 +871,99 @@ def test_9_15_7_escort_takes_on_the_attacker_and_the_strike_goes_in() -> None:
     texts = event_texts(events)
     assert any("air combat over" in t and "sov-b" in t and "ger-fighter" in t for t in texts), texts
     assert [p for p, _ in rolls(events) if p.startswith("air strike: sov-a")], "the escorted aircraft strikes"
+
+
+def _fighters() -> list[tuple[str, str, str]]:
+    return [("ger-hq", "DE-HQ", "0104"), ("ger-stuka", "DE-STUKA", "0101"), ("ger-inf", "DE-INF", "1204"),
+            ("sov-hq", "SU-HQ", "1410"), ("sov-a", "SU-I16", "1401"), ("sov-b", "SU-I16", "1402"),
+            ("sov-inf", "SU-INF", "1205")]  # fmt: skip
+
+
+def test_dr20_9_14_interceptors_of_one_target_fight_it_together_and_it_fires_at_the_first() -> None:
+    g = game(scenario(_fighters(), map_text=MAP_A), [6] * 60)  # every shot misses
+    g.state.units["sov-a"].steps = 1  # bravery 8 - 1 = 7: sov-b (8) is the first
+    events = play_round(g, ["airstrike ger-stuka 1205 0110"],
+                        ["intercept sov-a ger-stuka 1401", "intercept sov-b ger-stuka 1402"])  # fmt: skip
+    texts = event_texts(events)
+    assert "air combat over 1205: sov-b, sov-a against ger-stuka (rule 9.14)" in texts, "one combat, both together"
+    shots = [p for p, _ in rolls(events) if p.startswith("air combat")]
+    assert shots[:3] == [
+        "air combat: sov-b at ger-stuka (rule 9.14)",
+        "air combat: sov-a at ger-stuka (rule 9.14)",
+        "air combat: ger-stuka at sov-b (rule 9.14)",
+    ], "the Stuka fires at the first interceptor"
+    assert len(shots) == 3 + 3 + 2, "three rounds; the Stuka's 2 ammunition last two rounds (1 per round)"
+    for uid in ("sov-a", "sov-b", "ger-stuka"):
+        u = g.state.units[uid]
+        assert u.status["ammo"] == 0 and u.status["boxes"] == 3, f"{uid}: 1 ammunition and 1 time box per round"
+    assert sum("low on fuel" in t for t in texts) == 3, "all time boxes marked: every aircraft returns"
+    assert not [p for p, _ in rolls(events) if p.startswith("air strike")], "the attacked Stuka's strike is cancelled"
+
+
+def _plane(uid: str, code: str, side: str, steps: int | None = None, **air: object) -> engine.state.Unit:
+    size = ruleset().tables.units[code].size
+    return engine.state.Unit(uid, code, side, None, size if steps is None else steps, None,
+                             {"air": {"target": "0505", "round": 1, **air}})  # fmt: skip
+
+
+def test_dr20_9_14_fighters_are_engaged_before_the_escorted_aircraft() -> None:
+    from engine.rulesets.art_of_tactic.air import pair_duels  # noqa: PLC0415
+
+    rs = ruleset()
+    strike = _plane("sov-a", "SU-I16", "soviet")  # an I-16 on an air strike, escorted by sov-b
+    escort = _plane("sov-b", "SU-I16", "soviet", escorting="sov-a")
+    one = _plane("ger-1", "SU-I16", "german", intercept=True)
+    two = _plane("ger-2", "SU-I16", "german", steps=1, intercept=True)
+
+    def no_roll(sides: list[str]) -> str:
+        raise AssertionError("the choosing order changes nothing here: no roll")
+
+    assert pair_duels(rs, [one, strike, escort], no_roll) == {"ger-1": "sov-b", "sov-b": "ger-1"}, (
+        "9.15.7: the escort takes on the single attacker; the escorted aircraft goes on unharmed"
+    )
+    assert pair_duels(rs, [one, two, strike, escort], no_roll) == {
+        "ger-1": "sov-b", "sov-b": "ger-1", "ger-2": "sov-a", "sov-a": "ger-2",
+    }, "the escort is engaged first; the spare fighter may then attack the escorted aircraft"  # fmt: skip
+    three = _plane("ger-3", "SU-I16", "german", intercept=True)
+    got = pair_duels(rs, [one, two, three, strike, escort], no_roll)
+    assert got["ger-3"] == "sov-a", "ger-3 (bravery 8) chooses before ger-2 (7): the escorted aircraft is free"
+    assert got["ger-2"] == "sov-a" and got["sov-a"] == "ger-3", "every enemy in a duel: ger-2 shares one (9.14)"
+
+
+def test_dr20_9_14_tied_bravery_dice_decide_who_chooses_when_it_matters() -> None:
+    from engine.rulesets.art_of_tactic.air import pair_duels  # noqa: PLC0415
+
+    rs = ruleset()
+    planes = [
+        _plane("ger-a", "SU-I16", "german"),  # a fighter on a strike: it does not choose
+        _plane("ger-f", "SU-I16", "german", patrol=True, radius=1),
+        _plane("sov-1", "SU-I16", "soviet", patrol=True, radius=1),
+        _plane("sov-2", "SU-I16", "soviet", steps=1, patrol=True, radius=1),
+    ]
+    asked: list[list[str]] = []
+
+    def roll_off(winner: str) -> object:
+        def pick(sides: list[str]) -> str:
+            asked.append(sorted(sides))
+            return winner
+
+        return pick
+
+    german_first = pair_duels(rs, planes, roll_off("german"))  # type: ignore[arg-type]
+    assert german_first == {"ger-f": "sov-1", "sov-1": "ger-f", "sov-2": "ger-a", "ger-a": "sov-2"}
+    soviet_first = pair_duels(rs, planes, roll_off("soviet"))  # type: ignore[arg-type]
+    assert soviet_first == {"sov-1": "ger-a", "ger-a": "sov-1", "ger-f": "sov-2", "sov-2": "ger-f"}
+    assert asked == [["german", "soviet"], ["german", "soviet"]]
+
+
+def test_9_14_overlapping_patrol_zones_fight() -> None:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-f", "SU-I16", "0101"), ("ger-inf", "DE-INF", "0204"),
+             ("sov-hq", "SU-HQ", "1410"), ("sov-p", "SU-I16", "1401"), ("sov-inf", "SU-INF", "1205")]  # fmt: skip
+    g = game(scenario(units, map_text=MAP_A), [6] * 60)
+    g.state.units["ger-f"].side = "german"  # a German fighter for the test (the roster has none)
+    events = play_round(g, ["patrol ger-f 0705 2 3 0104"], ["patrol sov-p 1005 1 3 1401"])
+    assert "air combat over 0705: ger-f against sov-p (rule 9.14)" in event_texts(events), "3 apart, radii 2 + 1"
+    g = game(scenario(units, map_text=MAP_A), [6] * 60)
+    g.state.units["ger-f"].side = "german"
+    events = play_round(g, ["patrol ger-f 0605 2 3 0104"], ["patrol sov-p 1005 1 3 1401"])
+    assert not any("air combat" in t for t in event_texts(events)), "4 apart: the zones do not overlap"

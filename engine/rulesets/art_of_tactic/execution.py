@@ -626,57 +626,165 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
         old = bool(air) and int(air.get("round", 0)) < st.turn
         if card(t, u).type == "AIR" and old and not air.get("patrol") and u.steps > 0:
             _land(tr, u, "its mission is over")
-    for u, o in _ordered(rs, st, {"patrol"}):  # 3a. patrols launch and take station first (PROPOSED order)
-        if u.steps <= 0 or u.status.get("suppressed") or not _hq_ok(rs, st, u.side):
-            continue
-        u.status["prep"] = 0
-        u.status["boxes"] = 0
-        tr.emit("air", f"{u.id} takes off to patrol around {o['hex']} (rule 9.15.5)", unit=u.id)
-        if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(o["hex"])):
-            if u.steps > 0:
-                u.status["prep"] = 1
-            continue
-        u.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "patrol": True,
-                           "radius": int(o["radius"]), "rounds": int(o["rounds"]), "aloft": 0}  # fmt: skip
-    _overlapping_patrols(rs, tr)
-    for u, o in _ordered(rs, st, {"air_strike"}):  # 3. launches
+    flights: list[dict[str, Any]] = []
+
+    def launch(u: Unit, o: dict[str, Any], text: str, air: dict[str, Any]) -> bool:
         if u.steps <= 0 or u.status.get("suppressed"):
-            continue
+            return False
         if not _hq_ok(rs, st, u.side):
             tr.emit("air", f"{u.id} cannot take off: no unsuppressed HQ on the board (rule 9.11)", unit=u.id)
-            continue
+            return False
         u.status["prep"] = 0
         u.status["boxes"] = 0
-        tr.emit("air", f"{u.id} takes off and flies in from {o['entry']} towards {o['hex']} (rule 9.13)", unit=u.id)
-        if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(o["hex"])):
-            if u.steps > 0:
-                u.status["prep"] = 1
+        u.status["air"] = air
+        tr.emit("air", text, unit=u.id)
+        return True
+
+    for u, o in _ordered(rs, st, {"patrol"}):  # 3. launches: patrols first (PROPOSED order), then strikes
+        if launch(u, o, f"{u.id} takes off to patrol around {o['hex']} (rule 9.15.5)",
+                  {"target": o["hex"], "round": st.turn, "struck": True}):  # fmt: skip
+            path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
+            flights.append({"kind": "patrol", "units": [u], "path": path, "order": o})
+    for u, o in _ordered(rs, st, {"air_strike"}):
+        text = f"{u.id} takes off and flies in from {o['entry']} towards {o['hex']} (rule 9.13)"
+        if not launch(u, o, text, {"target": o["hex"], "round": st.turn}):
             continue
-        u.status["air"] = {"target": o["hex"], "round": st.turn}
+        members = [u]
         for e, eo in _ordered(rs, st, {"escort"}):  # 9.15.7: escorts fly with it (flak tests each of them)
             if eo.get("partner") == u.id and e.steps > 0 and not e.status.get("suppressed"):
                 e.status["prep"] = 0
                 e.status["boxes"] = 0
+                e.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "escorting": u.id}
                 tr.emit("air", f"{e.id} escorts {u.id} (rule 9.15.7)", unit=e.id)
-                if _fly(rs, tr, e, st.board.parse(o["entry"]), st.board.parse(o["hex"])):
-                    e.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "escorting": u.id}
-                elif e.steps > 0:
-                    e.status["prep"] = 1
+                members.append(e)
         path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
-        met: dict[str, Hex] = {}
-        for p in _patrols(st):
-            first_in = next((h for h in path if _in_zone(st, p, h)), None)
-            if p.side != u.side and first_in is not None:
-                met[p.id] = first_in
-        hunters = sorted((p for p in _patrols(st) if p.id in met), key=lambda p: path.index(met[p.id]))
-        if hunters and u.status.get("air"):  # entering the patrolled area draws it into air combat (9.15.5)
-            _air_combat(rs, tr, hunters, _with_escorts(st, u), st.board.label(met[hunters[0].id]))
-    for target, group in by_target(pending):  # 4. aircraft that came this step; an absent target wastes the order
-        if target.status.get("air") and target.steps > 0:
-            intercept([(u, o) for u, o in group if u.steps > 0], target)
+        flights.append({"kind": "strike", "units": members, "path": path, "order": o})
+    flying = {f["units"][0].id: f for f in flights}
+    for target, group in by_target(pending):  # 4. intercepts of aircraft launching this step
+        if target.id not in flying or target.steps <= 0:
+            for u, _o in group:
+                tr.emit("air", f"{u.id} stays on its airfield: {target.id} is not in the air (rule 9.15.2)", unit=u.id)
             continue
-        for u, _o in group:
-            tr.emit("air", f"{u.id} stays on its airfield: {target.id} is not in the air (rule 9.15.2)", unit=u.id)
+        goal = str(flying[target.id]["order"]["hex"])
+        for u, o in group:
+            u.status["prep"] = 0
+            u.status["boxes"] = 0
+            u.status["air"] = {"target": goal, "round": st.turn, "struck": True, "intercept": True}
+            tr.emit("air", f"{u.id} takes off to intercept {target.id} (rule 9.15.2)", unit=u.id)
+            path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(goal))
+            flights.append({"kind": "intercept", "units": [u], "path": path, "order": o, "target": target.id})
+    _fly_together(rs, tr, flights)
+    _overlapping_patrols(rs, tr)  # 9.19 step 5: the zones are active once on station
+
+
+def _abort(u: Unit) -> None:
+    """An aircraft turned back or shot down during its approach (9.13): back on its airfield (I)."""
+    u.status.pop("air", None)
+    if u.steps > 0:
+        u.status["prep"] = 1
+
+
+def _flak_on(rs: ArtOfTactic, tr: Transition, u: Unit, h: Hex, shot: set[str], last: bool) -> bool:
+    """9.13: every flak on Defend fires once when the aircraft first comes within its range, and again at its own
+    hex when the aircraft reaches it as its target. False if the aircraft aborted or was destroyed."""
+    st = tr.state
+    t = rs.tables
+    for flak in sorted(st.units.values(), key=lambda x: x.id):
+        if not _flak_ready(rs, flak, u.side) or flak.id in shot or flak.hex is None:
+            continue
+        if distance(flak.hex, h) > card(t, flak).max_range:  # 9.13: its range, not the Defend limit
+            continue
+        shot.add(flak.id)
+        flak.status["defend"]["used"] = True
+        if not _flak_shot(rs, tr, flak, u, h):
+            return False
+    if last:
+        for flak in sorted(st.units.values(), key=lambda x: x.id):
+            if _flak_ready(rs, flak, u.side) and flak.hex == h and not _flak_shot(rs, tr, flak, u, h):
+                return False  # the second shot at its own hex (9.13)
+    return True
+
+
+def _fly_together(rs: ArtOfTactic, tr: Transition, flights: list[dict[str, Any]]) -> None:
+    """9.19 step 4: every flight advances one hex of its path per flight step, together. In each flight step:
+    (a) the advance; (b) flak on first entry into range (and at its own hex on arrival at the target), flight by
+    flight in launch order, aircraft by aircraft; (c) air combat: a strike (with its escorts) entering the zone of
+    enemy patrols on station fights them all together; interceptors that meet their target (same hex, or passing
+    each other) fight it together. A patrol takes station when it reaches its centre. A strike whose aircraft
+    turns back takes its escorts home with it (9.15.7: they move exactly as it does)."""
+    st = tr.state
+    shot: dict[str, set[str]] = {}
+    hunted: set[tuple[str, str]] = set()
+    where: dict[str, Hex] = {}
+    before: dict[str, Hex] = {}
+
+    def zones() -> None:
+        """(c) a strike in the zone of enemy patrols on station, entering it or sitting over its target there."""
+        for f in flights:
+            lead = f["units"][0]
+            if f["kind"] != "strike" or lead.id not in where or not lead.status.get("air") or lead.steps <= 0:
+                continue
+            at = where[lead.id]
+            hunters = [
+                p for p in _patrols(st)
+                if p.side != lead.side and _in_zone(st, p, at) and (p.id, lead.id) not in hunted
+            ]  # fmt: skip
+            if hunters:  # entering the patrolled area draws it into air combat (9.15.5)
+                hunted.update((p.id, lead.id) for p in hunters)
+                _air_combat(rs, tr, hunters, _with_escorts(st, lead), st.board.label(at))
+
+    for k in range(max((len(f["path"]) for f in flights), default=0)):
+        live = [f for f in flights if not f.get("done")]
+        for f in live:  # (a)
+            lead = f["units"][0].id
+            if lead in where:
+                before[lead] = where[lead]
+            where[lead] = f["path"][min(k, len(f["path"]) - 1)]
+        for f in live:  # (b)
+            last = k == len(f["path"]) - 1
+            if k >= len(f["path"]):
+                continue
+            at = where[f["units"][0].id]
+            for u in f["units"]:
+                seen = shot.setdefault(u.id, set())
+                if u.steps > 0 and u.status.get("air") and not _flak_on(rs, tr, u, at, seen, last):
+                    _abort(u)
+            lead = f["units"][0]
+            if not lead.status.get("air"):
+                f["done"] = True
+                for e in f["units"][1:]:
+                    if e.status.get("air"):
+                        _land(tr, e, f"{lead.id} turned back (rule 9.15.7)")
+        zones()
+        meets: dict[str, list[Unit]] = {}
+        for f in flights:  # (c) interceptors meeting their target
+            if f.get("done") or f["kind"] != "intercept":
+                continue
+            u, target = f["units"][0], st.units[f["target"]]
+            if not u.status.get("air") or target.steps <= 0 or not target.status.get("air"):
+                continue
+            at, there = where[u.id], where.get(target.id, st.board.parse(target.status["air"]["target"]))
+            crossed = before.get(u.id) == there and before.get(target.id) == at
+            if at == there or crossed:
+                meets.setdefault(target.id, []).append(u)
+                f["done"] = True
+        for tid, ups in meets.items():
+            target = st.units[tid]
+            label = st.board.label(where.get(tid, st.board.parse(target.status["air"]["target"])))
+            for u in ups:
+                u.status["air"]["target"] = label
+            _air_combat(rs, tr, ups, _with_escorts(st, target), label)
+        for f in flights:  # arrivals
+            if f.get("done") or k != len(f["path"]) - 1:
+                continue
+            u, o = f["units"][0], f["order"]
+            if f["kind"] == "patrol" and u.status.get("air"):
+                u.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "patrol": True,
+                                   "radius": int(o["radius"]), "rounds": int(o["rounds"]), "aloft": 0}  # fmt: skip
+                f["done"] = True
+            elif f["kind"] == "strike":
+                f["done"] = True
+    zones()  # 9.19 step 5: patrols just on station
 
 
 def _step6_air_strikes(rs: ArtOfTactic, tr: Transition) -> None:

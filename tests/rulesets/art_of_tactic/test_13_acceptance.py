@@ -967,3 +967,30 @@ def test_9_14_overlapping_patrol_zones_fight() -> None:
     g.state.units["ger-f"].side = "german"
     events = play_round(g, ["patrol ger-f 0605 2 3 0104"], ["patrol sov-p 1005 1 3 1401"])
     assert not any("air combat" in t for t in event_texts(events)), "4 apart: the zones do not overlap"
+
+
+def _two_stukas() -> list[tuple[str, str, str]]:
+    return [("ger-hq", "DE-HQ", "0104"), ("ger-s1", "DE-STUKA", "0101"), ("ger-s2", "DE-STUKA", "0102"),
+            ("ger-inf", "DE-INF", "1204"), ("sov-hq", "SU-HQ", "1410"), ("sov-flak", "SU-FLAK", "1005"),
+            ("sov-inf", "SU-INF", "1205"), ("sov-i", "SU-I16", "1401")]  # fmt: skip
+
+
+def test_9_19_flights_advance_together_one_hex_per_flight_step() -> None:
+    g = game(scenario(_two_stukas(), map_text=MAP_A), [6] * 80)
+    events = play_round(g, ["airstrike ger-s1 1205 0110", "airstrike ger-s2 1104 1001"], ["defend sov-flak 1004 1"])
+    flak = [p for p, _ in rolls(events) if p.startswith("flak")]
+    assert flak[:2] == [
+        "flak: sov-flak at ger-s2 over 1001 (rule 9.13)",  # flight step 0: ger-s2 starts within range 4
+        "flak: sov-flak at ger-s1 over 0607 (rule 9.13)",  # flight step 6: ger-s1 comes within range
+    ], "not ger-s1's whole flight first"
+
+
+def test_9_19_a_patrol_zone_is_active_once_on_station_and_fights_before_later_flak() -> None:
+    g = game(scenario(_two_stukas(), map_text=MAP_A), [6] * 80)  # every shot misses
+    events = play_round(g, ["airstrike ger-s1 1205 0110"], ["defend sov-flak 1004 1", "patrol sov-i 0508 1 3 0110"])
+    texts = event_texts(events)
+    # Both fly 0110 0209 0309 0408 0508: the patrol takes station at 0508 after flight step 4, so the Stuka (at
+    # 0408 in step 3, 0508 in step 4) is caught in step 5 at 0608, still in the zone.
+    assert "air combat over 0608: sov-i against ger-s1 (rule 9.14)" in texts
+    assert not [p for p, _ in rolls(events) if p.startswith("flak")], "low on fuel, it goes home before the flak"
+    assert "ger-s1 returns to its airfield: low on fuel (rule 9.12)" in texts

@@ -131,6 +131,18 @@ def ranged_attack(
     return Attack(firer.id, target.id, dice, _clamp(t, acc), text, [*mods, *dmods]), "", ""
 
 
+def recon_observes(rs: ArtOfTactic, st: GameState, side: str, h: Hex) -> bool:
+    """9.15.3: a friendly recon aircraft on station has ``h`` in its whole observation zone (the card's zone around
+    the centre, beyond the chosen radius): artillery may fire there without a ground observer."""
+    for x in st.units.values():
+        air = x.status.get("air") or {}
+        if not (x.side == side and x.steps > 0 and air.get("recon")):
+            continue
+        if distance(st.board.parse(str(air["target"])), h) <= card(rs.tables, x).observation_zone:
+            return True
+    return False
+
+
 def indirect_problem(rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit) -> str:
     """6.8: an unsuppressed own HQ on the board and an observer (a friendly unit with LOS to the target)."""
     t = rs.tables
@@ -141,6 +153,8 @@ def indirect_problem(rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit) 
         for x in st.units.values()
     ):
         return "no unsuppressed HQ of yours on the board"
+    if recon_observes(rs, st, firer.side, target.hex):
+        return ""
     for x in st.units.values():
         if (
             x.side == firer.side
@@ -216,6 +230,7 @@ def location_attacks(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
             and line_of_sight(st.board, rs.policy, x.hex, h, rs.smoke(st)).visible
             for x in st.units.values()
         )  # fmt: skip
+        seen = seen or recon_observes(rs, st, firer.side, h)
         if not (hq and seen):
             return [], "indirect fire needs an unsuppressed HQ and an observer who sees the hex", "6.8"
         penalty = c.indirect_penalty

@@ -624,7 +624,7 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
     for u in st.units.values():  # 2. returns (a patrol stays until its duration is up, step 12)
         air = u.status.get("air") or {}
         old = bool(air) and int(air.get("round", 0)) < st.turn
-        if card(t, u).type == "AIR" and old and not air.get("patrol") and u.steps > 0:
+        if card(t, u).type == "AIR" and old and not (air.get("patrol") or air.get("recon")) and u.steps > 0:
             _land(tr, u, "its mission is over")
     flights: list[dict[str, Any]] = []
 
@@ -645,6 +645,11 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
                   {"target": o["hex"], "round": st.turn, "struck": True}):  # fmt: skip
             path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
             flights.append({"kind": "patrol", "units": [u], "path": path, "order": o})
+    for u, o in _ordered(rs, st, {"recon"}):
+        if launch(u, o, f"{u.id} takes off to observe around {o['hex']} (rule 9.15.3)",
+                  {"target": o["hex"], "round": st.turn, "struck": True}):  # fmt: skip
+            path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
+            flights.append({"kind": "recon", "units": [u], "path": path, "order": o})
     for u, o in _ordered(rs, st, {"air_strike"}):
         text = f"{u.id} takes off and flies in from {o['entry']} towards {o['hex']} (rule 9.13)"
         if not launch(u, o, text, {"target": o["hex"], "round": st.turn}):
@@ -675,6 +680,31 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
             flights.append({"kind": "intercept", "units": [u], "path": path, "order": o, "target": target.id})
     _fly_together(rs, tr, flights)
     _overlapping_patrols(rs, tr)  # 9.19 step 5: the zones are active once on station
+    _recon_detection(rs, tr)
+
+
+def _recon_detection(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.15.3, 9.19 step 5: one detection roll a round for each recon aircraft on station: a die at most the card's
+    value for the chosen radius reveals every enemy unit in Ambush, and a concealed HQ, within the radius."""
+    st = tr.state
+    for u in sorted(st.units.values(), key=lambda x: x.id):
+        air = u.status.get("air") or {}
+        if not air.get("recon") or u.steps <= 0:
+            continue
+        centre, r = st.board.parse(str(air["target"])), int(air["radius"])
+        need = card(rs.tables, u).detection[r]
+        text = f"recon: {u.id} searches within {r} of {air['target']} (rule 9.15.3)"
+        if tr.roll(6, 1, text, target=need)[0] > need:
+            continue
+        for x in sorted(st.units.values(), key=lambda v: v.id):
+            if x.side == u.side or not is_on_board(x) or x.hex is None or distance(x.hex, centre) > r:
+                continue
+            if x.status.get("hidden"):
+                _unhide(st, tr, x, f"{u.id} spots it from the air (rule 9.15.3)")
+            if x.status.get("concealed"):
+                x.status["concealed"] = False
+                x.status["found_at"] = st.board.label(x.hex)
+                tr.emit("revealed", f"{x.id} is found at {st.board.label(x.hex)} by {u.id} (rule 9.15.3)", unit=x.id)
 
 
 def _abort(u: Unit) -> None:
@@ -778,8 +808,8 @@ def _fly_together(rs: ArtOfTactic, tr: Transition, flights: list[dict[str, Any]]
             if f.get("done") or k != len(f["path"]) - 1:
                 continue
             u, o = f["units"][0], f["order"]
-            if f["kind"] == "patrol" and u.status.get("air"):
-                u.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "patrol": True,
+            if f["kind"] in ("patrol", "recon") and u.status.get("air"):
+                u.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, f["kind"]: True,
                                    "radius": int(o["radius"]), "rounds": int(o["rounds"]), "aloft": 0}  # fmt: skip
                 f["done"] = True
             elif f["kind"] == "strike":
@@ -1595,11 +1625,11 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
                     destroy_bridge(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)")
     for u in st.units.values():
         pz = u.status.get("air") or {}
-        if pz.get("patrol") and u.steps > 0:  # 9.15.5: a time box a round; the chosen duration sends it home
+        if (pz.get("patrol") or pz.get("recon")) and u.steps > 0:  # 9.15.5, 9.15.3: a time box a round
             pz["aloft"] = int(pz.get("aloft", 0)) + 1
             u.status["boxes"] = int(u.status.get("boxes", 0)) + 1
             if pz["aloft"] >= int(pz["rounds"]) or u.status["boxes"] >= max(1, card(t, u).mission_boxes):
-                _land(tr, u, "its patrol is over")
+                _land(tr, u, "its patrol is over" if pz.get("patrol") else "its reconnaissance is over")
     for u in st.units.values():
         if (
             card(t, u).type == "AIR"

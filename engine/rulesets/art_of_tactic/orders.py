@@ -53,6 +53,8 @@ VERBS: dict[str, str] = {
     "load": "load UNIT: a transport on its side's supply edge refills its ammunition cargo (time boxes) (9.16)",
     "intercept": "intercept UNIT ENEMY ENTRY-HEX: a fighter flies in from the edge to fight an enemy aircraft (9.15.2)",
     "patrol": "patrol UNIT CENTRE RADIUS ROUNDS ENTRY-HEX: a fighter guards the hexes around CENTRE (9.15.5)",
+    "recon": "recon UNIT CENTRE RADIUS ROUNDS ENTRY-HEX: a recon aircraft observes around CENTRE: finds hidden "
+    "units, directs artillery (9.15.3)",
     "escort": "escort UNIT FRIEND: a fighter flies with a friendly aircraft and fights off its attackers (9.15.7)",
     "airstrike": "airstrike UNIT HEX ENTRY-HEX: the aircraft flies in from the edge hex and bombs HEX (9.15.1)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
@@ -74,7 +76,7 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "location": "location", "mines": "lay_mines", "clearmines": "clear_mines",
          "unteeth": "remove_obstacle", "clearpath": "clear_path", "pontoon": "pontoon",
          "load": "load_supply", "airstrike": "air_strike", "intercept": "intercept",
-         "patrol": "patrol", "escort": "escort"}  # fmt: skip
+         "patrol": "patrol", "escort": "escort", "recon": "recon"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -89,7 +91,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
             "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1), "airstrike": (3, 3),
-            "intercept": (3, 3), "patrol": (5, 5), "escort": (2, 2),
+            "intercept": (3, 3), "patrol": (5, 5), "recon": (5, 5), "escort": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 3),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -104,8 +106,8 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             raise InvalidActionError(f"{a.verb}: {err}") from None
     if a.verb == "mines" and a.args[1] not in ("at", "ap", "dummy"):
         raise InvalidActionError(f"mines: the kind must be at, ap or dummy, got {a.args[1]!r}")
-    if a.verb == "patrol" and not (a.args[2].isdigit() and a.args[3].isdigit()):
-        raise InvalidActionError("patrol: the radius and the number of rounds must be numbers")
+    if a.verb in ("patrol", "recon") and not (a.args[2].isdigit() and a.args[3].isdigit()):
+        raise InvalidActionError(f"{a.verb}: the radius and the number of rounds must be numbers")
     if a.verb in ("defend", "ambush") and not a.args[2].isdigit():
         raise InvalidActionError(f"{a.verb}: the range must be a number of hexes, got {a.args[2]!r}")
     return a
@@ -122,7 +124,7 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[1:])
     if a.verb == "intercept":
         return [a.args[2]]
-    if a.verb == "patrol":
+    if a.verb in ("patrol", "recon"):
         return [a.args[1], a.args[4]]
     if a.verb in ("defend", "ambush", "facing", "unwire", "entrench", "location", "unteeth", "pontoon"):
         return [a.args[1]]
@@ -180,7 +182,7 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["target"], o["entry"] = a.args[1], a.args[2]
     elif a.verb == "escort":
         o["partner"] = a.args[1]
-    elif a.verb == "patrol":
+    elif a.verb in ("patrol", "recon"):
         o["hex"], o["radius"], o["rounds"], o["entry"] = a.args[1], int(a.args[2]), int(a.args[3]), a.args[4]
     elif a.verb in ("defend", "ambush"):
         o["facing_hex"] = a.args[1]
@@ -490,6 +492,17 @@ def _check_patrol(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[4])))
 
 
+def _check_recon(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.15.3: radius within the card's observation zone, duration within its time boxes; the centre seen by an
+    own ground unit (9.13)."""
+    c = card(rs.tables, u)
+    if not 0 <= int(a.args[2]) <= min(c.observation_zone, len(c.detection) - 1):
+        raise refuse(f"the observation radius may be 0 to {c.observation_zone}", "9.15.3")
+    if not 1 <= int(a.args[3]) <= c.flight_duration:
+        raise refuse(f"the flight duration may be 1 to {c.flight_duration} rounds", "9.15.3")
+    _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[4])))
+
+
 def _check_escort(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     """9.15.7: a friendly aircraft, Ready on its airfield (it must fly this round for the escort to launch)."""
     friend = st.units.get(a.args[1])
@@ -689,6 +702,7 @@ _CHECKS = {
     "air_strike": _check_airstrike,
     "intercept": _check_intercept,
     "patrol": _check_patrol,
+    "recon": _check_recon,
     "escort": _check_escort,
     "remove_obstacle": _check_unteeth,
     "clear_path": _check_clearpath,
@@ -741,6 +755,11 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
                 lbl = st.board.label(h)
                 yield Action("patrol", (uid, lbl, str(c.patrol_radius), str(c.flight_duration),
                                         st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
+        if c.can_order("recon"):
+            for h in sorted({x.hex for x in st.units.values() if x.side == u.side and is_on_board(x) and x.hex}):
+                lbl = st.board.label(h)
+                yield Action("recon", (uid, lbl, "1", str(c.flight_duration),
+                                       st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
         if c.can_order("escort"):
             for f in sorted(st.units.values(), key=lambda x: x.id):
                 if f.side == u.side and f.id != uid and f.steps > 0 and card(rs.tables, f).type == "AIR":

@@ -248,6 +248,8 @@ def _card_problem(rs: ArtOfTactic, st: GameState, side: str, code: str) -> str |
         return f"no card {code!r} in the roster (rule 12.3)"
     if c.side != side:
         return f"{code} is a {c.side} card, not {side} (rule 12.3)"
+    if c.generic:
+        return f"{code} is a generic card, not in the roster (rule 12.5)"
     r = _rules(st, side)
     if c.optional and not r["optional_allowed"]:
         return f"{code} is optional: allowed only if both players agree (rule {RULE})"

@@ -43,6 +43,14 @@ class ArtOfTactic(Ruleset):
         return load_tables()
 
     @cached_property
+    def unit_types(self) -> dict[str, dict[str, Any]]:
+        """The roster (``units.toml``) and the generic cards of 12.5 (``generic_aircraft.toml``)."""
+        return {
+            **dict(self.data.get("units", {}).get("types", {})),
+            **dict(self.data.get("generic_aircraft", {}).get("types", {})),
+        }
+
+    @cached_property
     def policy(self) -> AotLosPolicy:
         """The exact line of sight of 5.4."""
         return los_policy(self.tables)

@@ -994,3 +994,58 @@ def test_9_19_a_patrol_zone_is_active_once_on_station_and_fights_before_later_fl
     assert "air combat over 0608: sov-i against ger-s1 (rule 9.14)" in texts
     assert not [p for p, _ in rolls(events) if p.startswith("flak")], "low on fuel, it goes home before the flak"
     assert "ger-s1 returns to its airfield: low on fuel (rule 9.12)" in texts
+
+
+def _recon_game(dice: list[int]) -> engine.Game:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-r", "DE-RECON", "0101"), ("ger-inf", "DE-INF", "0605"),
+             ("ger-mor", "DE-MOR", "0305", {"facing": "0405"}), ("sov-hq", "SU-HQ", "0907"),
+             ("sov-inf", "SU-INF", "0806"), ("sov-mg", "SU-MG", "1206", {"facing": "1106"})]  # fmt: skip
+    g = game(scenario(units, terrain={"0806": "b"}), dice)
+    play_round(g, [], ["ambush sov-inf 0706 2"])
+    assert g.state.units["sov-inf"].status.get("hidden")
+    return g
+
+
+def test_9_15_3_recon_finds_hidden_units_and_the_hq_within_its_radius() -> None:
+    g = _recon_game([5] + [6] * 40)  # radius 1: found on 5 or less (12.5)
+    events = play_round(g, ["recon ger-r 0806 1 2 0110"], ["ambush sov-inf 0706 2"])
+    assert ("recon: ger-r searches within 1 of 0806 (rule 9.15.3)", [5]) in rolls(events)
+    texts = event_texts(events)
+    assert "sov-inf is revealed at 0806: ger-r spots it from the air (rule 9.15.3)" in texts
+    assert "sov-hq is found at 0907 by ger-r (rule 9.15.3)" in texts, "0907 is 1 from 0806"
+    r = g.state.units["ger-r"]
+    assert r.status["air"]["recon"] and r.status["air"]["aloft"] == 1, "on station: one round aloft"
+    events = play_round(g, [], [])
+    assert [p for p, _ in rolls(events) if p.startswith("recon")], "one detection roll a round while on station"
+    assert "ger-r returns to its airfield: its reconnaissance is over (rule 9.12)" in event_texts(events)
+
+
+def test_9_15_3_recon_roll_above_the_table_finds_nothing() -> None:
+    g = _recon_game([6] * 40)
+    events = play_round(g, ["recon ger-r 0806 1 2 0110"], ["ambush sov-inf 0706 2"])
+    assert ("recon: ger-r searches within 1 of 0806 (rule 9.15.3)", [6]) in rolls(events)
+    assert g.state.units["sov-inf"].status.get("hidden") and g.state.units["sov-hq"].status.get("concealed")
+
+
+def test_9_15_3_recon_radius_and_duration_are_card_limited() -> None:
+    g = _recon_game([6] * 40)
+    assert "rule 9.15.3" in refusal(g, "recon ger-r 0806 4 2 0110", "german"), "observation zone 3"
+    assert "rule 9.15.3" in refusal(g, "recon ger-r 0806 1 4 0110", "german"), "3 time boxes"
+    assert "rule 12.5" in refusal(game(engine.load_scenario("art_of_tactic", "p3-stuetzpunkt")),
+                                  "buy SU-RECON", "soviet"), "12.5: not in the roster"  # fmt: skip
+
+
+def test_9_15_3_recon_directs_indirect_fire_in_its_whole_observation_zone() -> None:
+    from engine.rulesets.art_of_tactic.combat import indirect_problem  # noqa: PLC0415
+
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-r", "DE-RECON", "0101"),
+             ("ger-mor", "DE-MOR", "0305", {"facing": "0405"}), ("sov-hq", "SU-HQ", "1407"),
+             ("sov-inf", "SU-INF", "0806")]  # fmt: skip
+    g = game(scenario(units, terrain={"0505": "W", "0506": "W", "0405": "W", "0406": "W", "0404": "W"}))
+    st, rs = g.state, ruleset()
+    mor, target = st.units["ger-mor"], st.units["sov-inf"]
+    assert indirect_problem(rs, st, mor, target) == "no friendly unit sees the target (observer)"
+    st.units["ger-r"].status["air"] = {"target": "0505", "round": 1, "recon": True, "radius": 0, "rounds": 2}
+    assert indirect_problem(rs, st, mor, target) == "", "0806 is 3 from the centre: in the observation zone"
+    st.units["ger-r"].status["air"]["target"] = "0405"
+    assert indirect_problem(rs, st, mor, target) != "", "4 away: outside it"

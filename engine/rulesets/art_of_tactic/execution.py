@@ -1168,6 +1168,24 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
                 tower.status.pop("carrying")
             u.hex = tower.hex
             tr.emit("tow", f"{u.id} takes position in {st.board.label(u.hex) if u.hex else '?'} (rule 9.9)", unit=u.id)
+    # G19 PROPOSED: Reconnoitre reveals every hidden enemy unit and concealed HQ in sight within its range.
+    reach = int(rs.tables.rules.get("reconnoitre", {}).get("range", 3))
+    for u, _o in _ordered(rs, st, {"reconnoitre"}):
+        if not _can_act(u) or u.hex is None:
+            continue
+        for x in sorted(st.units.values(), key=lambda v: v.id):
+            if x.side == u.side or not is_on_board(x) or x.hex is None or distance(u.hex, x.hex) > reach:
+                continue
+            if not (x.status.get("hidden") or x.status.get("concealed")):
+                continue
+            if not line_of_sight(st.board, rs.policy, u.hex, x.hex, rs.smoke(st)).visible:
+                continue
+            if x.status.get("hidden"):
+                _unhide(st, tr, x, f"{u.id} reconnoitres (rule G19)")
+            if x.status.get("concealed"):
+                x.status["concealed"] = False
+                x.status["found_at"] = st.board.label(x.hex)
+                tr.emit("revealed", f"{x.id} is found at {st.board.label(x.hex)} by {u.id} (rule G19)", unit=x.id)
     # Immediate orders: hitching up (9.9), both units ordered to tow each other.
     for u, o in _ordered(rs, st, {"tow"}):
         other = st.units.get(o["partner"])

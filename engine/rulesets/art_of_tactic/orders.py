@@ -32,6 +32,8 @@ VERBS: dict[str, str] = {
     "move": "move UNIT HEX...: cautious movement along the written path, with its defence bonus (4.2)",
     "march": "march UNIT HEX...: march along the path; + road bonus if every step follows the road (4.3)",
     "hold": "hold UNIT: stay and do nothing this round (4.4)",
+    "reconnoitre": "reconnoitre UNIT: in step 9, reveal every hidden enemy unit and concealed HQ in sight within "
+    "3 hexes (G19)",
     "firemove": "firemove UNIT TARGET FIRE-HEX HEX...: move, firing once from FIRE-HEX (the start or a path hex) (4.5)",
     "assault": "assault UNIT TARGET HEX...: move along the route into the target's hex and fight (3.10, 7)",
     "mount": "mount UNIT TRANSPORT: board a transport in the same hex (4.6)",
@@ -68,7 +70,7 @@ ATTACK_ORDERS = frozenset({"defend", "suppress", "fire", "ambush", "fire_on_move
 MOVE_ORDERS = frozenset({"cautious", "march", "fire_on_move"})
 
 _KIND = {"firemove": "fire_on_move", "move": "cautious",
-         "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold",
+         "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold", "reconnoitre": "reconnoitre",
          "defend": "defend", "assault": "assault", "mount": "mount", "dismount": "dismount",
          "facing": "facing", "deploy": "deploy", "withdraw": "withdraw",
          "unwire": "remove_wire", "demolish": "demolition", "smoke": "smoke", "merge": "merge",
@@ -87,8 +89,9 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
     if a.verb not in VERBS:
         raise InvalidActionError(f"unknown verb {a.verb!r}: art_of_tactic knows {', '.join(sorted(VERBS))}")
     n = len(a.args)
-    need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 2), "dismount": (1, 1),
-            "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
+    need = {"commit": (0, 0), "hold": (1, 1), "reconnoitre": (1, 1), "cancel": (1, 1), "withdraw": (1, 2),
+            "dismount": (1, 1), "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2),
+            "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
             "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1), "airstrike": (3, 3),
             "intercept": (3, 3), "patrol": (5, 5), "recon": (5, 5), "escort": (2, 2),
@@ -770,6 +773,8 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
         return
     assert u.hex is not None
     yield Action("hold", (uid,))
+    if c.can_order("reconnoitre"):
+        yield Action("reconnoitre", (uid,))
     enemies = [e for e in st.units.values() if e.side != u.side and visible_enemy(st, e)]
     label = st.board.label
     obstacles = rs.obstacles(st)

@@ -1049,3 +1049,23 @@ def test_9_15_3_recon_directs_indirect_fire_in_its_whole_observation_zone() -> N
     assert indirect_problem(rs, st, mor, target) == "", "0806 is 3 from the centre: in the observation zone"
     st.units["ger-r"].status["air"]["target"] = "0405"
     assert indirect_problem(rs, st, mor, target) != "", "4 away: outside it"
+
+
+def test_g19_reconnoitre_reveals_hidden_units_in_sight_within_3_hexes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses  # noqa: PLC0415
+
+    t = ruleset().tables
+    inf = t.units["DE-INF"]  # no roster card prints Reconnoitre (G19): give it to the German infantry here
+    monkeypatch.setitem(t.units, "DE-INF", dataclasses.replace(inf, orders={**inf.orders, "reconnoitre": {}}))  # type: ignore[index]
+    assert int(t.rules["reconnoitre"]["range"]) == 3
+    g = _recon_game([6] * 40)
+    assert "reconnoitre ger-inf" in [str(a) for a in g.legal_actions()]
+    events = play_round(g, ["reconnoitre ger-inf"], ["ambush sov-inf 0706 2"])
+    texts = event_texts(events)
+    assert "sov-inf is revealed at 0806: ger-inf reconnoitres (rule G19)" in texts, "2 hexes away, in sight"
+    st, rs = g.state, ruleset()
+    if line_of_sight(st.board, rs.policy, parse_hex("0605"), parse_hex("0907"), frozenset()).visible:
+        assert "sov-hq is found at 0907 by ger-inf (rule G19)" in texts, "3 hexes away, in sight"
+    else:
+        assert st.units["sov-hq"].status["concealed"], "3 hexes away but out of sight: not found"
+    assert not rolls(events)[:1] or "reconnoitre" not in rolls(events)[0][0], "no roll"

@@ -21,7 +21,7 @@ ORDER_KINDS = (
     "defend", "suppress", "fire", "smoke", "location", "assault", "ambush", "deploy", "withdraw", "facing",
     "merge", "lay_mines", "clear_mines", "demolition", "tow", "remove_wire", "remove_obstacle", "pontoon",
     "supply", "load_supply", "entrench", "clear_path", "cautious", "march", "hold", "fire_on_move", "mount",
-    "dismount", "air_strike", "intercept", "patrol", "escort", "reconnoitre", "recon",
+    "dismount", "air_strike", "intercept", "patrol", "escort", "reconnoitre", "recon", "supply_drop",
 )  # fmt: skip
 """Every order box a card may print (digest 3.5), by the key the data files use."""
 
@@ -75,6 +75,8 @@ class UnitCard:
     observation_zone: int = 0
     """Recon (9.15.3): the largest observation radius; artillery may fire at enemies this close to the centre."""
     detection: tuple[int, ...] = ()
+    cargo_limit: int = 0
+    """Transport aircraft (9.15.6, 12.5): the most cargo units it carries."""
     """Recon (9.15.3): the highest die that finds hidden units, by chosen radius (index = radius)."""
 
     @property
@@ -252,6 +254,7 @@ def _card(code: str, raw: Mapping[str, Any], rules: Mapping[str, Any], file: str
         generic=file != "units.toml",
         observation_zone=_int(file, f"{where}.observation_zone", raw.get("observation_zone", 0)),
         detection=tuple(_int(file, f"{where}.detection", v) for v in raw.get("detection", [])),
+        cargo_limit=_int(file, f"{where}.cargo_limit", raw.get("cargo_limit", 0)),
     )
 
 

@@ -664,6 +664,11 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
                 members.append(e)
         path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
         flights.append({"kind": "strike", "units": members, "path": path, "order": o})
+    for u, o in _ordered(rs, st, {"supply_drop"}):  # 9.15.6: flies like a strike; the crate lands in step 9
+        text = f"{u.id} takes off to drop {o['cargo']} cargo units at {o['hex']} (rule 9.15.6)"
+        if launch(u, o, text, {"target": o["hex"], "round": st.turn, "cargo": int(o["cargo"]), "size": u.steps}):
+            path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
+            flights.append({"kind": "drop", "units": [u], "path": path, "order": o})
     flying = {f["units"][0].id: f for f in flights}
     for target, group in by_target(pending):  # 4. intercepts of aircraft launching this step
         if target.id not in flying or target.steps <= 0:
@@ -752,7 +757,12 @@ def _fly_together(rs: ArtOfTactic, tr: Transition, flights: list[dict[str, Any]]
         """(c) a strike in the zone of enemy patrols on station, entering it or sitting over its target there."""
         for f in flights:
             lead = f["units"][0]
-            if f["kind"] != "strike" or lead.id not in where or not lead.status.get("air") or lead.steps <= 0:
+            if (
+                f["kind"] not in ("strike", "drop")
+                or lead.id not in where
+                or not lead.status.get("air")
+                or lead.steps <= 0
+            ):
                 continue
             at = where[lead.id]
             hunters = [
@@ -812,7 +822,7 @@ def _fly_together(rs: ArtOfTactic, tr: Transition, flights: list[dict[str, Any]]
                 u.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, f["kind"]: True,
                                    "radius": int(o["radius"]), "rounds": int(o["rounds"]), "aloft": 0}  # fmt: skip
                 f["done"] = True
-            elif f["kind"] == "strike":
+            elif f["kind"] in ("strike", "drop"):
                 f["done"] = True
     zones()  # 9.19 step 5: patrols just on station
 
@@ -828,7 +838,7 @@ def _step6_air_strikes(rs: ArtOfTactic, tr: Transition) -> None:
     for side in t.sides:
         for u in st.units.values():
             air = u.status.get("air")
-            if u.side != side or not air or u.steps <= 0 or air.get("struck"):
+            if u.side != side or not air or u.steps <= 0 or air.get("struck") or "cargo" in air:
                 continue
             air["struck"] = True
             if int(u.status.get("ammo", 0)) < 1:
@@ -1168,6 +1178,7 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
                 tower.status.pop("carrying")
             u.hex = tower.hex
             tr.emit("tow", f"{u.id} takes position in {st.board.label(u.hex) if u.hex else '?'} (rule 9.9)", unit=u.id)
+    _drop_crates(rs, tr)
     # G19 PROPOSED: Reconnoitre reveals every hidden enemy unit and concealed HQ in sight within its range.
     reach = int(rs.tables.rules.get("reconnoitre", {}).get("range", 3))
     for u, _o in _ordered(rs, st, {"reconnoitre"}):
@@ -1287,6 +1298,29 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
                 f"{u.id} starts to {o['kind']} ({need} time box{'es' if need != 1 else ''}, rule 9.2)",
                 unit=u.id,
             )
+
+
+def _drop_crates(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.15.6: a transport aircraft over its drop hex this round (not attacked by enemy aircraft) places its crate:
+    the cargo less ⌈cargo / size⌉ cargo units per loss taken on the way (12.5), each cargo unit worth
+    ``[supply_drop] cargo_unit`` ammunition (G24)."""
+    st = tr.state
+    per = int(rs.tables.rules.get("supply_drop", {}).get("cargo_unit", 5))
+    for u in sorted(st.units.values(), key=lambda x: x.id):
+        air = u.status.get("air") or {}
+        if not air.get("cargo") or int(air.get("round", 0)) != st.turn or u.steps <= 0 or air.get("struck"):
+            continue
+        cargo, size = int(air["cargo"]), card(rs.tables, u).size
+        lost = (int(air.get("size", u.steps)) - u.steps) * -(-cargo // size)
+        left = max(0, cargo - lost)
+        air["cargo"] = 0
+        if left <= 0:
+            tr.emit("supply", f"{u.id} lost all its cargo (rule 9.15.6)", unit=u.id)
+            continue
+        crates = st.data.setdefault("crates", {})
+        crates[str(air["target"])] = int(crates.get(str(air["target"]), 0)) + left * per
+        tr.emit("supply", f"{u.id} drops a supply crate with {left * per} ammunition at {air['target']} (rule 9.15.6)",
+                unit=u.id)  # fmt: skip
 
 
 def _step10_movement(rs: ArtOfTactic, tr: Transition) -> None:
@@ -1605,6 +1639,8 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
                 if label not in trenches:
                     trenches[label] = facing_of(u.hex, st.board.parse(og["facing_hex"]))
                     tr.emit("structure", f"{u.id} has dug a trench in {label} (rule 9.10)", unit=u.id)
+            elif og["kind"] == "supply" and og.get("partner") == "crate":
+                _crate_supply(rs, tr, u)
             elif og["kind"] == "supply" and og.get("partner"):
                 _resupply(rs, tr, u, st.units[og["partner"]])
             elif og["kind"] == "lay_mines":
@@ -1698,6 +1734,23 @@ def _resupply(rs: ArtOfTactic, tr: Transition, u: Unit, tp: Unit) -> None:
     u.status["ammo"] = int(u.status.get("ammo", 0)) + give
     tp.status["cargo_ammo"] = int(tp.status.get("cargo_ammo", 0)) - give
     tr.emit("supply", f"{u.id} takes {give} ammunition from {tp.id} (rule 9.16)", unit=u.id)
+
+
+def _crate_supply(rs: ArtOfTactic, tr: Transition, u: Unit) -> None:
+    """9.15.6, G24: a unit takes what it lacks from the crate in its hex (either side's); an empty crate goes."""
+    st = tr.state
+    crates = st.data.get("crates", {})
+    label = st.board.label(u.hex) if u.hex is not None else ""
+    if u.steps <= 0 or int(crates.get(label, 0)) <= 0:
+        tr.emit("order", f"{u.id} is not resupplied: no crate left in its hex (rule 9.15.6)", unit=u.id)
+        return
+    give = max(0, min(card(rs.tables, u).ammo - int(u.status.get("ammo", 0)), int(crates[label])))
+    u.status["ammo"] = int(u.status.get("ammo", 0)) + give
+    crates[label] = int(crates[label]) - give
+    tr.emit("supply", f"{u.id} takes {give} ammunition from the supply crate at {label} (rule 9.15.6)", unit=u.id)
+    if crates[label] <= 0:
+        del crates[label]
+        tr.emit("supply", f"the supply crate at {label} is empty and removed (rule 9.15.6)")
 
 
 def destroy_dugout(tr: Transition, label: str, why: str, kill: bool) -> None:

@@ -57,6 +57,8 @@ VERBS: dict[str, str] = {
     "patrol": "patrol UNIT CENTRE RADIUS ROUNDS ENTRY-HEX: a fighter guards the hexes around CENTRE (9.15.5)",
     "recon": "recon UNIT CENTRE RADIUS ROUNDS ENTRY-HEX: a recon aircraft observes around CENTRE: finds hidden "
     "units, directs artillery (9.15.3)",
+    "drop": "drop UNIT HEX CARGO ENTRY-HEX: a transport aircraft drops CARGO units of supplies in a crate at HEX "
+    "(step 9) (9.15.6)",
     "escort": "escort UNIT FRIEND: a fighter flies with a friendly aircraft and fights off its attackers (9.15.7)",
     "airstrike": "airstrike UNIT HEX ENTRY-HEX: the aircraft flies in from the edge hex and bombs HEX (9.15.1)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
@@ -78,7 +80,7 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "location": "location", "mines": "lay_mines", "clearmines": "clear_mines",
          "unteeth": "remove_obstacle", "clearpath": "clear_path", "pontoon": "pontoon",
          "load": "load_supply", "airstrike": "air_strike", "intercept": "intercept",
-         "patrol": "patrol", "escort": "escort", "recon": "recon"}  # fmt: skip
+         "patrol": "patrol", "escort": "escort", "recon": "recon", "drop": "supply_drop"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -94,7 +96,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
             "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1), "airstrike": (3, 3),
-            "intercept": (3, 3), "patrol": (5, 5), "recon": (5, 5), "escort": (2, 2),
+            "intercept": (3, 3), "patrol": (5, 5), "recon": (5, 5), "drop": (4, 4), "escort": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 3),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -111,6 +113,8 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
         raise InvalidActionError(f"mines: the kind must be at, ap or dummy, got {a.args[1]!r}")
     if a.verb in ("patrol", "recon") and not (a.args[2].isdigit() and a.args[3].isdigit()):
         raise InvalidActionError(f"{a.verb}: the radius and the number of rounds must be numbers")
+    if a.verb == "drop" and not a.args[2].isdigit():
+        raise InvalidActionError(f"drop: the cargo must be a number of cargo units, got {a.args[2]!r}")
     if a.verb in ("defend", "ambush") and not a.args[2].isdigit():
         raise InvalidActionError(f"{a.verb}: the range must be a number of hexes, got {a.args[2]!r}")
     return a
@@ -129,6 +133,8 @@ def _hex_args(a: Action) -> list[str]:
         return [a.args[2]]
     if a.verb in ("patrol", "recon"):
         return [a.args[1], a.args[4]]
+    if a.verb == "drop":
+        return [a.args[1], a.args[3]]
     if a.verb in ("defend", "ambush", "facing", "unwire", "entrench", "location", "unteeth", "pontoon"):
         return [a.args[1]]
     if a.verb == "smoke":
@@ -162,6 +168,8 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["mine"] = {"at": "anti_tank", "ap": "anti_personnel", "dummy": "dummy"}[a.args[1]]
     elif a.verb == "supply" and len(a.args) == 2:
         o["partner"] = a.args[1]
+    elif a.verb == "drop":
+        o["hex"], o["cargo"], o["entry"] = a.args[1], int(a.args[2]), a.args[3]
     elif a.verb == "assault":
         o["target"] = a.args[1]
         o["path"] = list(a.args[2:])
@@ -506,6 +514,14 @@ def _check_recon(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[4])))
 
 
+def _check_drop(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.15.6: at most the card's cargo limit; the drop hex seen by an own ground unit (9.13)."""
+    c = card(rs.tables, u)
+    if not 1 <= int(a.args[2]) <= c.cargo_limit:
+        raise refuse(f"the cargo may be 1 to {c.cargo_limit} cargo units", "9.15.6")
+    _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[3])))
+
+
 def _check_escort(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     """9.15.7: a friendly aircraft, Ready on its airfield (it must fly this round for the escort to launch)."""
     friend = st.units.get(a.args[1])
@@ -540,6 +556,13 @@ def _check_supply(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     if len(a.args) == 1:
         if not c.has("supply_carrier"):
             raise refuse(f"{u.id} carries no supplies: name the transport (supply UNIT TRANSPORT)", "9.16")
+        return
+    if a.args[1] == "crate":  # 9.15.6, G24: a dropped crate is a stationary transport, for either side
+        label = st.board.label(u.hex) if u.hex is not None else ""
+        if int(st.data.get("crates", {}).get(label, 0)) <= 0:
+            raise refuse(f"there is no supply crate in {u.id}'s hex", "9.15.6")
+        if int(u.status.get("ammo", 0)) >= c.ammo:
+            raise refuse(f"{u.id} already has its full ammunition", "9.16")
         return
     tp = st.units.get(a.args[1])
     if tp is None or tp.side != u.side or not is_on_board(tp) or tp.hex != u.hex:
@@ -706,6 +729,7 @@ _CHECKS = {
     "intercept": _check_intercept,
     "patrol": _check_patrol,
     "recon": _check_recon,
+    "supply_drop": _check_drop,
     "escort": _check_escort,
     "remove_obstacle": _check_unteeth,
     "clear_path": _check_clearpath,
@@ -763,6 +787,10 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
                 lbl = st.board.label(h)
                 yield Action("recon", (uid, lbl, "1", str(c.flight_duration),
                                        st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
+        if c.can_order("supply_drop"):
+            for h in sorted({x.hex for x in st.units.values() if x.side == u.side and is_on_board(x) and x.hex}):
+                yield Action("drop", (uid, st.board.label(h), str(c.cargo_limit),
+                                      st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
         if c.can_order("escort"):
             for f in sorted(st.units.values(), key=lambda x: x.id):
                 if f.side == u.side and f.id != uid and f.steps > 0 and card(rs.tables, f).type == "AIR":
@@ -838,6 +866,8 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
         for x in side_units(st, u.side):
             if x.id != uid and x.hex == u.hex and card(rs.tables, x).has("supply_carrier"):
                 yield Action("supply", (uid, x.id))
+        if int(st.data.get("crates", {}).get(label(u.hex), 0)) > 0 and int(u.status.get("ammo", 0)) < c.ammo:
+            yield Action("supply", (uid, "crate"))
     if c.can_order("tow"):
         for x in side_units(st, u.side):
             if x.id != uid and x.hex == u.hex and card(rs.tables, x).can_order("tow"):

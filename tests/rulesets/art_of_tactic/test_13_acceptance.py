@@ -1069,3 +1069,37 @@ def test_g19_reconnoitre_reveals_hidden_units_in_sight_within_3_hexes(monkeypatc
     else:
         assert st.units["sov-hq"].status["concealed"], "3 hexes away but out of sight: not found"
     assert not rolls(events)[:1] or "reconnoitre" not in rolls(events)[0][0], "no roll"
+
+
+def _drop_game(dice: list[int]) -> engine.Game:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-ju", "DE-JU52", "0101"), ("ger-inf", "DE-INF", "0605", {"ammo": 1}),
+             ("sov-hq", "SU-HQ", "1410"), ("sov-flak", "SU-FLAK", "1005"), ("sov-inf", "SU-INF", "1208")]  # fmt: skip
+    return game(scenario(units, map_text=MAP_A), dice)
+
+
+def test_9_15_6_supply_drop_places_a_crate_in_step_9_that_units_draw_from() -> None:
+    g = _drop_game([6] * 40)
+    events = play_round(g, ["drop ger-ju 0605 4 0105"], [])
+    assert "ger-ju drops a supply crate with 20 ammunition at 0605 (rule 9.15.6)" in event_texts(events), "4 x 5"
+    assert g.state.data["crates"] == {"0605": 20}
+    assert "supply ger-inf crate" in [str(a) for a in g.legal_actions()]
+    events = play_round(g, ["supply ger-inf crate"], [])
+    inf = g.state.units["ger-inf"]
+    assert inf.status["ammo"] == T_AMMO_INF and g.state.data["crates"] == {"0605": 20 - (T_AMMO_INF - 1)}
+
+
+T_AMMO_INF = ruleset().tables.units["DE-INF"].ammo
+
+
+def test_9_15_6_12_5_cargo_lost_with_the_transports_losses() -> None:
+    g = _drop_game([1, 1] + [6] * 4 + [1, 1] + [6] * 40)  # flak: 2 hits (defence 1: one loss); its test passes
+    events = play_round(g, ["drop ger-ju 0605 4 1001"], ["defend sov-flak 1004 1"])
+    texts = event_texts(events)
+    assert "ger-ju takes 1 loss (flak); 2 left" in texts
+    assert "ger-ju drops a supply crate with 10 ammunition at 0605 (rule 9.15.6)" in texts, "4 - ⌈4/3⌉ = 2 units"
+
+
+def test_9_15_6_cargo_within_the_card_limit() -> None:
+    g = _drop_game([6] * 40)
+    assert "rule 9.15.6" in refusal(g, "drop ger-ju 0605 5 0105", "german"), "12.5: cargo limit 4"
+    assert "rule 9.15.6" in refusal(g, "supply ger-inf crate", "german"), "no crate yet"

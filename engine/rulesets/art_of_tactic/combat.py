@@ -168,7 +168,8 @@ def indirect_problem(rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit) 
 
 
 def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) -> tuple[Attack | None, str, str]:
-    """9.18.8 PROPOSED: Open Fire at a bridge by a unit that can attack structures (INF row, defence 0)."""
+    """9.18.8 PROPOSED: Open Fire at a bridge, a pontoon bridge (9.18.7) or a dugout by a unit that can attack
+    structures (INF row, defence 0)."""
     t = rs.tables
     c = card(t, firer)
     if firer.hex is None:
@@ -177,8 +178,9 @@ def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
         return None, f"{firer.id} cannot attack structures", "9.18.8"
     structures = st.data.get("structures", {})
     bridge = structures.get("bridges", {}).get(label)
-    if (bridge is None or bridge.get("destroyed")) and label not in structures.get("dugouts", {}):
-        return None, f"there is no intact bridge or dugout at {label}", "9.18.8"
+    standing = label in structures.get("dugouts", {}) or label in structures.get("pontoons", [])
+    if (bridge is None or bridge.get("destroyed")) and not standing:
+        return None, f"there is no intact bridge, pontoon bridge or dugout at {label}", "9.18.8"
     h = st.board.parse(label)
     dice = c.dice(t.target_row("INF"), losses(t, firer))
     if not dice:

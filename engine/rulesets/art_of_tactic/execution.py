@@ -241,7 +241,7 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
                 tr.emit("order", f"{u.id}'s fire at {o['hex']} is lost: {reason} (rule {rule})", unit=u.id)
             planned.extend((a, []) for a in area)
             structures = st.data["structures"]
-            targets = set(structures["bridges"]) | set(structures.get("dugouts", {}))
+            targets = set(structures["bridges"]) | set(structures.get("dugouts", {})) | set(structures["pontoons"])
             if not reason and card(t, u).has("attack_structures") and o["hex"] in targets:
                 sattack, _r, _ru = structure_attack(rs, st, u, o["hex"])
                 if sattack is not None:
@@ -305,6 +305,9 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
                 tr.emit("structure", f"the dugout at {label} takes {got} hit(s): {dugout['hits']} of 2", hex=label)
             if dugout["hits"] >= int(t.fortifications["dugout"]["hits"]):
                 destroy_dugout(tr, label, "hit by fire (rule 9.18.6)", kill=False)
+            continue
+        if label in st.data["structures"]["pontoons"] and label not in st.data["structures"]["bridges"]:
+            _hit_pontoon(rs, tr, label, got)
             continue
         bridge = st.data["structures"]["bridges"][label]
         bridge["hits"] = int(bridge["hits"]) + got
@@ -1767,6 +1770,21 @@ def destroy_dugout(tr: Transition, label: str, why: str, kill: bool) -> None:
                 u.steps = 0
                 u.hex = None
                 st.data["active"].pop(u.id, None)
+
+
+def _hit_pontoon(rs: ArtOfTactic, tr: Transition, label: str, got: int) -> None:
+    """9.18.7, 9.18.8 PROPOSED: a pontoon bridge takes hits like a bridge; at its card's hits it is gone (the river
+    hex closes again to movement)."""
+    st = tr.state
+    hits = st.data["structures"].setdefault("pontoon_hits", {})
+    hits[label] = int(hits.get(label, 0)) + got
+    need = int(rs.tables.structures["pontoon"]["hits"])
+    if got:
+        tr.emit("structure", f"the pontoon bridge at {label} takes {got} hit(s): {hits[label]} of {need}", hex=label)
+    if hits[label] >= need:
+        del hits[label]
+        st.data["structures"]["pontoons"].remove(label)
+        tr.emit("structure", f"the pontoon bridge at {label} is destroyed: hit by fire (rule 9.18.8)", hex=label)
 
 
 def destroy_bridge(tr: Transition, label: str, why: str) -> None:

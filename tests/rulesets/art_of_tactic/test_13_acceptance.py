@@ -1103,3 +1103,16 @@ def test_9_15_6_cargo_within_the_card_limit() -> None:
     g = _drop_game([6] * 40)
     assert "rule 9.15.6" in refusal(g, "drop ger-ju 0605 5 0105", "german"), "12.5: cargo limit 4"
     assert "rule 9.15.6" in refusal(g, "supply ger-inf crate", "german"), "no crate yet"
+
+
+def test_9_18_7_9_18_8_two_hits_destroy_a_pontoon_bridge() -> None:
+    sc = scenario([("ger-mor", "DE-MOR", "0305", {"facing": "0405"}), ("sov-hq", "SU-HQ", "1010")],
+                  terrain={"0505": "~"})  # fmt: skip
+    g = game(sc, [1, 6, 6, 6, 6, 6, 6, 6] + [1, 6] + [6] * 20)
+    g.state.data["structures"]["pontoons"].append("0505")  # built by engineers (9.10)
+    assert P("0505") in ruleset().obstacles(g.state).pontoons
+    events = play_round(g, ["fire ger-mor 0505"], [])
+    assert "the pontoon bridge at 0505 takes 1 hit(s): 1 of 2" in event_texts(events)
+    play_round(g, ["fire ger-mor 0505"], [])
+    assert g.state.data["structures"]["pontoons"] == [], "the second hit destroys it"
+    assert "rule 9.18.8" in refusal(g, "fire ger-mor 0505", "german"), "nothing left to fire at"

@@ -22,6 +22,7 @@ ORDER_KINDS = (
     "merge", "lay_mines", "clear_mines", "demolition", "tow", "remove_wire", "remove_obstacle", "pontoon",
     "supply", "load_supply", "entrench", "clear_path", "cautious", "march", "hold", "fire_on_move", "mount",
     "dismount", "air_strike", "intercept", "patrol", "escort", "reconnoitre", "recon", "supply_drop",
+    "airborne_landing",
 )  # fmt: skip
 """Every order box a card may print (digest 3.5), by the key the data files use."""
 

@@ -667,9 +667,15 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
                 members.append(e)
         path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
         flights.append({"kind": "strike", "units": members, "path": path, "order": o})
-    for u, o in _ordered(rs, st, {"supply_drop"}):  # 9.15.6: flies like a strike; the crate lands in step 9
-        text = f"{u.id} takes off to drop {o['cargo']} cargo units at {o['hex']} (rule 9.15.6)"
-        if launch(u, o, text, {"target": o["hex"], "round": st.turn, "cargo": int(o["cargo"]), "size": u.steps}):
+    for u, o in _ordered(rs, st, {"supply_drop", "airborne_landing"}):  # 9.15.6, 9.15.4: fly like a strike
+        o["size"] = u.steps  # losses on the way: cargo (12.5) and paratroopers (9.15.4)
+        if o["kind"] == "supply_drop":
+            text = f"{u.id} takes off to drop {o['cargo']} cargo units at {o['hex']} (rule 9.15.6)"
+            air = {"target": o["hex"], "round": st.turn, "cargo": int(o["cargo"]), "size": u.steps}
+        else:
+            text = f"{u.id} takes off with {o['para']} for {o['hex']} (rule 9.15.4)"
+            air = {"target": o["hex"], "round": st.turn, "cargo": 0, "para": o["para"], "size": u.steps}
+        if launch(u, o, text, air):
             path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
             flights.append({"kind": "drop", "units": [u], "path": path, "order": o})
     flying = {f["units"][0].id: f for f in flights}
@@ -830,6 +836,38 @@ def _fly_together(rs: ArtOfTactic, tr: Transition, flights: list[dict[str, Any]]
     zones()  # 9.19 step 5: patrols just on station
 
 
+def _step6_landings(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.15.4: the paratroopers of a transport over its landing hex (not attacked by enemy aircraft) land there,
+    having taken as many losses as the transport did on the way. PROPOSED: a hex holding enemy units or full
+    (4.9) cannot be landed in: they stay aboard and fly home. Paratroopers of a transport that turned back stay on
+    the airfield, with the transport's losses."""
+    st = tr.state
+    t = rs.tables
+    for u, o in _ordered(rs, st, {"airborne_landing"}):
+        para = st.units.get(str(o.get("para")))
+        if para is None or not para.status.get("airfield") or "size" not in o:
+            continue
+        lost = int(o["size"]) - max(0, u.steps)
+        if lost > 0:
+            para.steps = max(0, para.steps - lost)
+            tr.emit(
+                "loss", f"{para.id} takes {lost} loss(es) with {u.id}; {para.steps} left (rule 9.15.4)", unit=para.id
+            )
+        air = u.status.get("air") or {}
+        if para.steps <= 0 or u.steps <= 0 or not air or air.get("struck"):
+            continue
+        h = st.board.parse(str(o["hex"]))
+        lim = int(t.rules["stacking"]["infantry_artillery"])
+        here = [x for x in st.units.values() if is_on_board(x) and x.hex == h]
+        if any(x.side != para.side for x in here) or sum(1 for x in here if not t.is_vehicle(card(t, x).type)) >= lim:
+            tr.emit("air", f"{para.id} cannot land at {o['hex']}: enemy units or no room there (rule 9.15.4)")
+            continue
+        para.status.pop("airfield")
+        para.hex = h
+        air.pop("para", None)
+        tr.emit("air", f"{para.id} lands at {o['hex']} from {u.id} (rule 9.15.4)", unit=para.id, hex=str(o["hex"]))
+
+
 def _step6_air_strikes(rs: ArtOfTactic, tr: Transition) -> None:
     """9.15.1: each aircraft over its target attacks every enemy unit in the hex (1 ammunition); units there on
     Defend with an AIR row fire back at the same time (their one Defend shot); every enemy unit attacked tests
@@ -885,6 +923,7 @@ def _step6_assault(rs: ArtOfTactic, tr: Transition) -> None:
     """7.4: movement to contact, counter-attacks, pre-combat tests, ammunition, simultaneous close combat."""
     st = tr.state
     _step(tr, 6, "Assault and air strikes", rs)
+    _step6_landings(rs, tr)
     _step6_air_strikes(rs, tr)
     movers: dict[str, list[Hex]] = {}
     assaulting: dict[str, str] = {}

@@ -59,6 +59,8 @@ VERBS: dict[str, str] = {
     "units, directs artillery (9.15.3)",
     "drop": "drop UNIT HEX CARGO ENTRY-HEX: a transport aircraft drops CARGO units of supplies in a crate at HEX "
     "(step 9) (9.15.6)",
+    "airland": "airland UNIT HEX PARATROOPERS ENTRY-HEX: a transport aircraft flies the paratroopers to HEX; they "
+    "land in step 6 (9.15.4)",
     "escort": "escort UNIT FRIEND: a fighter flies with a friendly aircraft and fights off its attackers (9.15.7)",
     "airstrike": "airstrike UNIT HEX ENTRY-HEX: the aircraft flies in from the edge hex and bombs HEX (9.15.1)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
@@ -80,7 +82,8 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "location": "location", "mines": "lay_mines", "clearmines": "clear_mines",
          "unteeth": "remove_obstacle", "clearpath": "clear_path", "pontoon": "pontoon",
          "load": "load_supply", "airstrike": "air_strike", "intercept": "intercept",
-         "patrol": "patrol", "escort": "escort", "recon": "recon", "drop": "supply_drop"}  # fmt: skip
+         "patrol": "patrol", "escort": "escort", "recon": "recon", "drop": "supply_drop",
+         "airland": "airborne_landing"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -96,7 +99,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
             "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1), "airstrike": (3, 3),
-            "intercept": (3, 3), "patrol": (5, 5), "recon": (5, 5), "drop": (4, 4), "escort": (2, 2),
+            "intercept": (3, 3), "patrol": (5, 5), "recon": (5, 5), "drop": (4, 4), "airland": (4, 4), "escort": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 3),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -133,7 +136,7 @@ def _hex_args(a: Action) -> list[str]:
         return [a.args[2]]
     if a.verb in ("patrol", "recon"):
         return [a.args[1], a.args[4]]
-    if a.verb == "drop":
+    if a.verb in ("drop", "airland"):
         return [a.args[1], a.args[3]]
     if a.verb in ("defend", "ambush", "facing", "unwire", "entrench", "location", "unteeth", "pontoon"):
         return [a.args[1]]
@@ -170,6 +173,8 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["partner"] = a.args[1]
     elif a.verb == "drop":
         o["hex"], o["cargo"], o["entry"] = a.args[1], int(a.args[2]), a.args[3]
+    elif a.verb == "airland":
+        o["hex"], o["para"], o["entry"] = a.args[1], a.args[2], a.args[3]
     elif a.verb == "assault":
         o["target"] = a.args[1]
         o["path"] = list(a.args[2:])
@@ -522,6 +527,21 @@ def _check_drop(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[3])))
 
 
+def _check_airland(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.15.4: paratroopers of the side waiting on the airfield, of a size at most the aircraft's; the landing hex
+    seen by an own ground unit (9.13)."""
+    para = st.units.get(a.args[2])
+    if para is None or para.side != u.side or not card(rs.tables, para).has("paratrooper"):
+        raise refuse(f"{a.args[2]} is not a paratrooper unit of yours", "9.15.4")
+    if not para.status.get("airfield") or para.steps <= 0:
+        raise refuse(f"{para.id} is not waiting on the airfield", "9.15.4")
+    if para.steps > u.steps:
+        raise refuse(f"{para.id} (size {para.steps}) is larger than {u.id} (size {u.steps})", "9.15.4")
+    if any(o.get("para") == para.id for o in st.data["orders"].get(u.side, {}).values()):
+        raise refuse(f"{para.id} already has a transport this round", "9.15.4")
+    _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[3])))
+
+
 def _check_escort(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     """9.15.7: a friendly aircraft, Ready on its airfield (it must fly this round for the escort to launch)."""
     friend = st.units.get(a.args[1])
@@ -730,6 +750,7 @@ _CHECKS = {
     "patrol": _check_patrol,
     "recon": _check_recon,
     "supply_drop": _check_drop,
+    "airborne_landing": _check_airland,
     "escort": _check_escort,
     "remove_obstacle": _check_unteeth,
     "clear_path": _check_clearpath,
@@ -791,6 +812,12 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
             for h in sorted({x.hex for x in st.units.values() if x.side == u.side and is_on_board(x) and x.hex}):
                 yield Action("drop", (uid, st.board.label(h), str(c.cargo_limit),
                                       st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
+        if c.can_order("airborne_landing"):
+            for p in sorted(st.units.values(), key=lambda x: x.id):
+                if p.side == u.side and p.status.get("airfield") and 0 < p.steps <= u.steps:
+                    for h in sorted({x.hex for x in side_units(st, u.side) if x.hex}):
+                        yield Action("airland", (uid, st.board.label(h), p.id,
+                                                 st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
         if c.can_order("escort"):
             for f in sorted(st.units.values(), key=lambda x: x.id):
                 if f.side == u.side and f.id != uid and f.steps > 0 and card(rs.tables, f).type == "AIR":

@@ -26,7 +26,7 @@ __all__ = ["check_scenario", "initial_state"]
 
 _STATUS_KEYS = {
     "facing", "deployed", "concealed", "aboard", "ammo", "suppressed", "entrenched", "mines", "towed_by",
-    "cargo_ammo", "cargo_mines",
+    "cargo_ammo", "cargo_mines", "airfield",
 }  # fmt: skip
 
 
@@ -71,6 +71,9 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
                 add(f"{where}.status.aboard", f"{tp.id} cannot carry {u.type}")
             elif u.hex != tp.hex:
                 add(f"{where}.hex", f"a passenger stands in its transport's hex ({tp.id})")
+        elif u.status.get("airfield"):
+            if not t.units[u.type].has("paratrooper"):
+                add(f"{where}.status.airfield", "only paratroopers wait on the airfield (rule 9.15.4)")
         elif u.hex is None and u.arrives is None:
             add(where, "expected hex, arrives or status.aboard")
         if u.arrives is not None and u.arrives > 1 and not u.entry and u.hex is None:
@@ -264,6 +267,10 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
         where = spec.hex
         if c.type == "AIR":
             st["prep"] = 4  # 11.1: aircraft start on their airfield with box IV (Ready) marked
+            units[spec.id] = Unit(spec.id, spec.type, spec.side, None, steps, spec.formation, st)
+            continue
+        if spec.status.get("airfield"):  # 9.15.4: paratroopers wait on the airfield for their transport
+            st["airfield"] = True
             units[spec.id] = Unit(spec.id, spec.type, spec.side, None, steps, spec.formation, st)
             continue
         if (spec.arrives is not None and spec.arrives > 1) or spec.hex is None:

@@ -23,7 +23,7 @@ def test_12_3_roster_has_19_cards_plus_the_optional_i16() -> None:
 
 def test_12_5_generic_aircraft_cards_are_kept_apart_from_the_roster() -> None:
     t = load_tables()
-    assert sorted(c for c, u in t.units.items() if u.generic) == ["DE-JU52", "DE-RECON", "SU-RECON", "SU-TB3"]
+    assert sorted(c for c, u in t.units.items() if u.generic) == ["DE-FJ", "DE-JU52", "DE-RECON", "SU-RECON", "SU-TB3"]
     assert t.units["SU-TB3"].cargo_limit == 4 and t.units["SU-TB3"].size == 3 and t.units["SU-TB3"].mission_boxes == 2
     assert int(t.rules["supply_drop"]["cargo_unit"]) == 5, "G24: 1 cargo unit = 5 ammunition points"
     recon = t.units["DE-RECON"]

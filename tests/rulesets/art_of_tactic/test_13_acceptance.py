@@ -1116,3 +1116,38 @@ def test_9_18_7_9_18_8_two_hits_destroy_a_pontoon_bridge() -> None:
     play_round(g, ["fire ger-mor 0505"], [])
     assert g.state.data["structures"]["pontoons"] == [], "the second hit destroys it"
     assert "rule 9.18.8" in refusal(g, "fire ger-mor 0505", "german"), "nothing left to fire at"
+
+
+def _airland_game(dice: list[int]) -> engine.Game:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-ju", "DE-JU52", "0101"),
+             ("ger-fj", "DE-FJ", "0101", {"airfield": True}), ("ger-inf", "DE-INF", "0605"),
+             ("sov-hq", "SU-HQ", "1410"), ("sov-flak", "SU-FLAK", "1005"), ("sov-inf", "SU-INF", "1208")]  # fmt: skip
+    return game(scenario(units, map_text=MAP_A), dice)
+
+
+def test_9_15_4_airborne_landing_places_the_paratroopers_in_step_6() -> None:
+    g = _airland_game([6] * 40)
+    assert g.state.units["ger-fj"].hex is None, "on the airfield"
+    events = play_round(g, ["airland ger-ju 0705 ger-fj 0105"], [])
+    texts = event_texts(events)
+    step6 = texts.index("Step 6: Assault and air strikes (rule 2.5)")
+    assert texts.index("ger-fj lands at 0705 from ger-ju (rule 9.15.4)") > step6
+    fj = g.state.units["ger-fj"]
+    assert fj.hex == P("0705") and not fj.status.get("airfield") and fj.steps == 3
+    assert "move ger-fj 0706" in [str(a) for a in g.legal_actions()], "on the board: it takes orders"
+
+
+def test_9_15_4_paratroopers_take_the_transports_losses() -> None:
+    g = _airland_game([1, 1] + [6] * 4 + [1, 1] + [6] * 40)  # flak: 2 hits, one loss (defence 1); test passed
+    events = play_round(g, ["airland ger-ju 1105 ger-fj 1001"], ["defend sov-flak 1004 1"])
+    texts = event_texts(events)
+    assert "ger-ju takes 1 loss (flak); 2 left" in texts
+    assert "ger-fj takes 1 loss(es) with ger-ju; 2 left (rule 9.15.4)" in texts
+    assert g.state.units["ger-fj"].steps == 2
+
+
+def test_9_15_4_refusals_name_the_rule() -> None:
+    g = _airland_game([6] * 40)
+    assert "rule 9.15.4" in refusal(g, "airland ger-ju 0705 ger-inf 0105", "german"), "not a paratrooper"
+    g.state.units["ger-ju"].steps = 2
+    assert "rule 9.15.4" in refusal(g, "airland ger-ju 0705 ger-fj 0105", "german"), "size 3 > 2"

@@ -131,6 +131,18 @@ def ranged_attack(
     return Attack(firer.id, target.id, dice, _clamp(t, acc), text, [*mods, *dmods]), "", ""
 
 
+def recon_observes(rs: ArtOfTactic, st: GameState, side: str, h: Hex) -> bool:
+    """9.15.3: a friendly recon aircraft on station has ``h`` in its whole observation zone (the card's zone around
+    the centre, beyond the chosen radius): artillery may fire there without a ground observer."""
+    for x in st.units.values():
+        air = x.status.get("air") or {}
+        if not (x.side == side and x.steps > 0 and air.get("recon")):
+            continue
+        if distance(st.board.parse(str(air["target"])), h) <= card(rs.tables, x).observation_zone:
+            return True
+    return False
+
+
 def indirect_problem(rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit) -> str:
     """6.8: an unsuppressed own HQ on the board and an observer (a friendly unit with LOS to the target)."""
     t = rs.tables
@@ -141,6 +153,8 @@ def indirect_problem(rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit) 
         for x in st.units.values()
     ):
         return "no unsuppressed HQ of yours on the board"
+    if recon_observes(rs, st, firer.side, target.hex):
+        return ""
     for x in st.units.values():
         if (
             x.side == firer.side
@@ -154,7 +168,8 @@ def indirect_problem(rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit) 
 
 
 def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) -> tuple[Attack | None, str, str]:
-    """9.18.8 PROPOSED: Open Fire at a bridge by a unit that can attack structures (INF row, defence 0)."""
+    """9.18.8 PROPOSED: Open Fire at a bridge, a pontoon bridge (9.18.7) or a dugout by a unit that can attack
+    structures (INF row, defence 0)."""
     t = rs.tables
     c = card(t, firer)
     if firer.hex is None:
@@ -163,8 +178,9 @@ def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
         return None, f"{firer.id} cannot attack structures", "9.18.8"
     structures = st.data.get("structures", {})
     bridge = structures.get("bridges", {}).get(label)
-    if (bridge is None or bridge.get("destroyed")) and label not in structures.get("dugouts", {}):
-        return None, f"there is no intact bridge or dugout at {label}", "9.18.8"
+    standing = label in structures.get("dugouts", {}) or label in structures.get("pontoons", [])
+    if (bridge is None or bridge.get("destroyed")) and not standing:
+        return None, f"there is no intact bridge, pontoon bridge or dugout at {label}", "9.18.8"
     h = st.board.parse(label)
     dice = c.dice(t.target_row("INF"), losses(t, firer))
     if not dice:
@@ -216,6 +232,7 @@ def location_attacks(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
             and line_of_sight(st.board, rs.policy, x.hex, h, rs.smoke(st)).visible
             for x in st.units.values()
         )  # fmt: skip
+        seen = seen or recon_observes(rs, st, firer.side, h)
         if not (hq and seen):
             return [], "indirect fire needs an unsuppressed HQ and an observer who sees the hex", "6.8"
         penalty = c.indirect_penalty

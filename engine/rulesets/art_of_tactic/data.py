@@ -21,7 +21,8 @@ ORDER_KINDS = (
     "defend", "suppress", "fire", "smoke", "location", "assault", "ambush", "deploy", "withdraw", "facing",
     "merge", "lay_mines", "clear_mines", "demolition", "tow", "remove_wire", "remove_obstacle", "pontoon",
     "supply", "load_supply", "entrench", "clear_path", "cautious", "march", "hold", "fire_on_move", "mount",
-    "dismount", "air_strike", "intercept", "patrol", "escort", "reconnoitre",
+    "dismount", "air_strike", "intercept", "patrol", "escort", "reconnoitre", "recon", "supply_drop",
+    "airborne_landing",
 )  # fmt: skip
 """Every order box a card may print (digest 3.5), by the key the data files use."""
 
@@ -70,6 +71,14 @@ class UnitCard:
     """Time boxes of a sortie: air-combat rounds and rounds aloft (9.14)."""
     patrol_radius: int = 0
     flight_duration: int = 0
+    generic: bool = False
+    """A generic card of 12.5 (``generic_aircraft.toml``): not in the roster, not for purchase."""
+    observation_zone: int = 0
+    """Recon (9.15.3): the largest observation radius; artillery may fire at enemies this close to the centre."""
+    detection: tuple[int, ...] = ()
+    cargo_limit: int = 0
+    """Transport aircraft (9.15.6, 12.5): the most cargo units it carries."""
+    """Recon (9.15.3): the highest die that finds hidden units, by chosen radius (index = radius)."""
 
     @property
     def max_range(self) -> int:
@@ -171,8 +180,7 @@ def _int(file: str, where: str, value: Any, minimum: int = 0) -> int:
     return value
 
 
-def _card(code: str, raw: Mapping[str, Any], rules: Mapping[str, Any]) -> UnitCard:
-    file = "units.toml"
+def _card(code: str, raw: Mapping[str, Any], rules: Mapping[str, Any], file: str = "units.toml") -> UnitCard:
     where = f"types.{code}"
     for key in ("side", "name", "type", "size", "bravery", "bravery_loss", "defence", "ammo", "cost"):
         if key not in raw:
@@ -244,6 +252,10 @@ def _card(code: str, raw: Mapping[str, Any], rules: Mapping[str, Any]) -> UnitCa
         mission_boxes=_int(file, f"{where}.mission_boxes", raw.get("mission_boxes", 0)),
         patrol_radius=_int(file, f"{where}.patrol_radius", raw.get("patrol_radius", 0)),
         flight_duration=_int(file, f"{where}.flight_duration", raw.get("flight_duration", 0)),
+        generic=file != "units.toml",
+        observation_zone=_int(file, f"{where}.observation_zone", raw.get("observation_zone", 0)),
+        detection=tuple(_int(file, f"{where}.detection", v) for v in raw.get("detection", [])),
+        cargo_limit=_int(file, f"{where}.cargo_limit", raw.get("cargo_limit", 0)),
     )
 
 
@@ -284,6 +296,10 @@ def load_tables() -> Tables:
             raise DataError(f"rules.toml: missing key {key!r}")
     units_raw = _load("units").get("types", {})
     units = {code: _card(code, raw, rules) for code, raw in units_raw.items()}
+    for code, raw in _load("generic_aircraft").get("types", {}).items():  # 12.5: not in the roster
+        if code in units:
+            raise DataError(f"generic_aircraft.toml: types.{code}: the roster has this card already")
+        units[code] = _card(code, raw, rules, "generic_aircraft.toml")
     terrain_raw = _load("terrain")
     classes = {k: _terrain(k, v) for k, v in terrain_raw.get("classes", {}).items()}
     codes = {str(k): str(v) for k, v in terrain_raw.get("codes", {}).items()}

@@ -15,6 +15,7 @@ from engine.hexgrid import Hex, distance, trace_segment
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
 
+from .air import pair_duels
 from .combat import (
     Attack,
     apply_hits,
@@ -25,7 +26,7 @@ from .combat import (
     roll_attack,
     structure_attack,
 )
-from .model import card, enemies_in_hex, is_on_board, losses
+from .model import card, current_bravery, enemies_in_hex, is_on_board, losses
 from .sight import attack_side, facing_of, in_field_of_fire, line_of_sight, side_of_entry
 
 if TYPE_CHECKING:
@@ -240,7 +241,7 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
                 tr.emit("order", f"{u.id}'s fire at {o['hex']} is lost: {reason} (rule {rule})", unit=u.id)
             planned.extend((a, []) for a in area)
             structures = st.data["structures"]
-            targets = set(structures["bridges"]) | set(structures.get("dugouts", {}))
+            targets = set(structures["bridges"]) | set(structures.get("dugouts", {})) | set(structures["pontoons"])
             if not reason and card(t, u).has("attack_structures") and o["hex"] in targets:
                 sattack, _r, _ru = structure_attack(rs, st, u, o["hex"])
                 if sattack is not None:
@@ -304,6 +305,9 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
                 tr.emit("structure", f"the dugout at {label} takes {got} hit(s): {dugout['hits']} of 2", hex=label)
             if dugout["hits"] >= int(t.fortifications["dugout"]["hits"]):
                 destroy_dugout(tr, label, "hit by fire (rule 9.18.6)", kill=False)
+            continue
+        if label in st.data["structures"]["pontoons"] and label not in st.data["structures"]["bridges"]:
+            _hit_pontoon(rs, tr, label, got)
             continue
         bridge = st.data["structures"]["bridges"][label]
         bridge["hits"] = int(bridge["hits"]) + got
@@ -464,34 +468,56 @@ def _land(tr: Transition, u: Unit, why: str) -> None:
         tr.emit("air", f"{u.id} returns to its airfield: {why} (rule 9.12)", unit=u.id)
 
 
-def _air_combat(rs: ArtOfTactic, tr: Transition, fighters: list[Unit], target: Unit, label: str) -> None:
-    """9.14: rounds of simultaneous fire (AIR row, air accuracy, 1 ammunition a round) until one side is gone or
-    turns back; losses force a bravery test (no HQ bonus), a failure aborts; each round survived marks a time
-    box and a full track sends the aircraft home. The target's orders for the round are cancelled."""
-    st = tr.state
-    t = rs.tables
+def _with_escorts(st: GameState, target: Unit) -> list[Unit]:
+    """The aircraft and the fighters escorting it (9.15.7: they fight its attackers)."""
     escorts = [
-        e for e in st.units.values()
+        e for e in sorted(st.units.values(), key=lambda x: x.id)
         if (e.status.get("air") or {}).get("escorting") == target.id and e.steps > 0 and e.side == target.side
     ]  # fmt: skip
-    if escorts:  # 9.15.7: the escorts take on the attackers; the escorted aircraft goes on unharmed
-        for f in fighters:
-            if f.steps > 0 and f.status.get("air"):
-                _air_combat(rs, tr, escorts, f, label)
-        return
-    tr.emit("air", f"air combat over {label}: {', '.join(f.id for f in fighters)} against {target.id} (rule 9.14)")
-    if target.status.get("air"):
-        target.status["air"]["struck"] = True  # its orders for this round are cancelled
+    return [target, *escorts]
+
+
+def _roll_off(rs: ArtOfTactic, tr: Transition, sides: list[str]) -> str:
+    """9.14 PROPOSED: tied best choosers: each side rolls 1d6, the higher chooses first; ties are rerolled."""
+    order = sorted(sides, key=rs.tables.sides.index)
+    for _ in range(20):
+        got = {s: tr.roll(6, 1, f"air combat: {s} rolls to choose first (rule 9.14)")[0] for s in order}
+        best = max(got.values())
+        winners = [s for s in order if got[s] == best]
+        if len(winners) == 1:
+            return winners[0]
+    return order[0]
+
+
+def _air_combat(rs: ArtOfTactic, tr: Transition, attackers: list[Unit], defenders: list[Unit], label: str) -> None:
+    """9.14, DR-20: rounds of air combat until one side is gone or turns back. Each round the aircraft pair off
+    into duels by bravery (``air.pair_duels``: several attackers of one aircraft fight it together and it fires
+    at the first of them; escorts take on the attackers, 9.15.7), then fire at once (AIR row, air accuracy,
+    1 ammunition a round; attackers first by bravery, then the defenders, as listed); losses force a bravery test
+    (no HQ bonus) and a failure aborts; each round survived marks a time box and a full track sends the aircraft
+    home. An aircraft attacked has its orders for the round cancelled."""
+    st = tr.state
+    t = rs.tables
+    key = {u.id: (-current_bravery(t, u), u.id) for u in attackers}
+    order = [*sorted(attackers, key=lambda u: key[u.id]), *[d for d in defenders if d.id not in key]]
+    tr.emit(
+        "air",
+        f"air combat over {label}: {', '.join(u.id for u in order if u.id in key)} against "
+        f"{', '.join(u.id for u in order if u.id not in key)} (rule 9.14)",
+    )
     for _round in range(10):
-        side_a = [f for f in fighters if f.steps > 0 and f.status.get("air")]
-        if not side_a or target.steps <= 0 or not target.status.get("air"):
+        alive = [u for u in order if u.steps > 0 and u.status.get("air")]
+        fires_at = pair_duels(rs, alive, lambda sides: _roll_off(rs, tr, sides))
+        if not fires_at:
             break
+        for tid in fires_at.values():
+            st.units[tid].status["air"]["struck"] = True  # its orders for this round are cancelled
         shots: list[Attack] = []
-        for f in [*side_a, target]:
-            foe = target if f is not target else side_a[0]
-            c = card(t, f)
-            if int(f.status.get("ammo", 0)) < 1:
+        for f in alive:
+            if f.id not in fires_at or int(f.status.get("ammo", 0)) < 1:
                 continue
+            foe = st.units[fires_at[f.id]]
+            c = card(t, f)
             f.status["ammo"] = int(f.status["ammo"]) - 1
             dice = c.dice("AIR", losses(t, f))
             if dice:
@@ -505,16 +531,57 @@ def _air_combat(rs: ArtOfTactic, tr: Transition, fighters: list[Unit], target: U
             lost = apply_hits(rs, tr, st, x, hits[uid], "air combat") if hits[uid] else 0
             if lost and x.steps > 0 and not bravery_test(rs, tr, st, x, "losses in air combat, rule 9.14"):
                 _land(tr, x, "it broke off the air combat")
-        for x in [*side_a, target]:
-            if x.steps > 0 and x.status.get("air"):
+        engaged = set(fires_at) | set(fires_at.values())
+        for x in alive:
+            if x.id in engaged and x.steps > 0 and x.status.get("air"):
                 x.status["boxes"] = int(x.status.get("boxes", 0)) + 1
                 if x.status["boxes"] >= max(1, card(t, x).mission_boxes):
                     _land(tr, x, "low on fuel")
 
 
+def _in_zone(st: GameState, p: Unit, h: Hex) -> bool:
+    pz = p.status.get("air") or {}
+    return bool(pz.get("patrol")) and distance(st.board.parse(pz["target"]), h) <= int(pz["radius"])
+
+
+def _patrols(st: GameState, side: str | None = None) -> list[Unit]:
+    """Aircraft on station on Air patrol (of ``side`` if given), by id."""
+    return [
+        p for p in sorted(st.units.values(), key=lambda x: x.id)
+        if p.steps > 0 and (p.status.get("air") or {}).get("patrol") and (side is None or p.side == side)
+    ]  # fmt: skip
+
+
+def _overlapping_patrols(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.14 (3): enemy aircraft whose patrolled areas overlap fight; overlapping zones chain into one combat."""
+    st = tr.state
+    todo = _patrols(st)
+    while todo:
+        group = [todo.pop(0)]
+        grew = True
+        while grew:
+            grew = False
+            for q in list(todo):
+                qz = q.status["air"]
+                for p in group:
+                    pz = p.status["air"]
+                    reach = int(pz["radius"]) + int(qz["radius"])
+                    if distance(st.board.parse(pz["target"]), st.board.parse(qz["target"])) <= reach:
+                        group.append(q)
+                        todo.remove(q)
+                        grew = True
+                        break
+        first = group[0]
+        attackers = [p for p in group if p.side == first.side]
+        defenders = [p for p in group if p.side != first.side]
+        if defenders:
+            _air_combat(rs, tr, attackers, defenders, str(first.status["air"]["target"]))
+
+
 def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
     """9.19 for air strikes and intercepts: intercepts against aircraft still over a target, returns, launches
-    with their flights and flak, then intercepts against the aircraft just arrived."""
+    with their flights and flak, then intercepts against the aircraft just arrived. All interceptors of one target
+    fly in, then fight it together (9.14, DR-20)."""
     st = tr.state
     t = rs.tables
     pending: list[tuple[Unit, dict[str, Any]]] = []
@@ -522,89 +589,283 @@ def _step5_air(rs: ArtOfTactic, tr: Transition) -> None:
         if u.steps > 0 and not u.status.get("suppressed") and _hq_ok(rs, st, u.side):
             pending.append((u, o))
 
-    def intercept(u: Unit, o: dict[str, Any], target: Unit) -> None:
-        label = str(target.status["air"]["target"])
-        u.status["prep"] = 0
-        u.status["boxes"] = 0
-        tr.emit("air", f"{u.id} takes off to intercept {target.id} over {label} (rule 9.15.2)", unit=u.id)
-        if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(label)):
-            if u.steps > 0:
-                u.status["prep"] = 1
-            return
-        u.status["air"] = {"target": label, "round": st.turn, "struck": True}
-        _air_combat(rs, tr, [u], target, label)
+    def by_target(group: list[tuple[Unit, dict[str, Any]]]) -> list[tuple[Unit, list[tuple[Unit, dict[str, Any]]]]]:
+        out: dict[str, list[tuple[Unit, dict[str, Any]]]] = {}
+        for u, o in group:
+            out.setdefault(str(o["target"]), []).append((u, o))
+        return [(st.units[tid], g) for tid, g in out.items()]
 
-    for u, o in list(pending):  # 1. aircraft still over their target from the last round
-        target = st.units[o["target"]]
+    def intercept(group: list[tuple[Unit, dict[str, Any]]], target: Unit) -> None:
+        label = str(target.status["air"]["target"])
+        flown: list[Unit] = []
+        for u, o in group:
+            u.status["prep"] = 0
+            u.status["boxes"] = 0
+            tr.emit("air", f"{u.id} takes off to intercept {target.id} over {label} (rule 9.15.2)", unit=u.id)
+            if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(label)):
+                if u.steps > 0:
+                    u.status["prep"] = 1
+                continue
+            u.status["air"] = {"target": label, "round": st.turn, "struck": True, "intercept": True}
+            flown.append(u)
+        if flown and target.steps > 0 and target.status.get("air"):
+            _air_combat(rs, tr, flown, _with_escorts(st, target), label)
+
+    for target, group in by_target(pending):  # 1. aircraft still over their target from the last round
         if target.status.get("air") and int(target.status["air"].get("round", 0)) < st.turn and target.steps > 0:
-            pending.remove((u, o))
-            intercept(u, o, target)
-    for p in sorted(st.units.values(), key=lambda x: x.id):  # an enemy still in a patrolled zone (9.15.5)
-        pz = p.status.get("air") or {}
-        if not pz.get("patrol") or p.steps <= 0:
+            for item in group:
+                pending.remove(item)
+            intercept(group, target)
+    for x in sorted(st.units.values(), key=lambda v: v.id):  # an enemy still in a patrolled zone (9.15.5)
+        xa = x.status.get("air") or {}
+        if not xa or xa.get("patrol") or x.steps <= 0:
             continue
-        centre = st.board.parse(pz["target"])
-        for x in sorted(st.units.values(), key=lambda v: v.id):
-            xa = x.status.get("air") or {}
-            inside = bool(xa) and distance(st.board.parse(xa["target"]), centre) <= int(pz["radius"])
-            if x.side != p.side and inside and not xa.get("patrol") and x.steps > 0 and p.status.get("air"):
-                _air_combat(rs, tr, [p], x, str(xa["target"]))
+        over = st.board.parse(xa["target"])
+        hunters = [p for p in _patrols(st) if p.side != x.side and _in_zone(st, p, over)]
+        if hunters:
+            _air_combat(rs, tr, hunters, _with_escorts(st, x), str(xa["target"]))
     for u in st.units.values():  # 2. returns (a patrol stays until its duration is up, step 12)
         air = u.status.get("air") or {}
         old = bool(air) and int(air.get("round", 0)) < st.turn
-        if card(t, u).type == "AIR" and old and not air.get("patrol") and u.steps > 0:
+        if card(t, u).type == "AIR" and old and not (air.get("patrol") or air.get("recon")) and u.steps > 0:
             _land(tr, u, "its mission is over")
-    for u, o in _ordered(rs, st, {"patrol"}):  # 3a. patrols launch and take station first (PROPOSED order)
-        if u.steps <= 0 or u.status.get("suppressed") or not _hq_ok(rs, st, u.side):
-            continue
-        u.status["prep"] = 0
-        u.status["boxes"] = 0
-        tr.emit("air", f"{u.id} takes off to patrol around {o['hex']} (rule 9.15.5)", unit=u.id)
-        if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(o["hex"])):
-            if u.steps > 0:
-                u.status["prep"] = 1
-            continue
-        u.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "patrol": True,
-                           "radius": int(o["radius"]), "rounds": int(o["rounds"]), "aloft": 0}  # fmt: skip
+    flights: list[dict[str, Any]] = []
 
-    for u, o in _ordered(rs, st, {"air_strike"}):  # 3. launches
+    def launch(u: Unit, o: dict[str, Any], text: str, air: dict[str, Any]) -> bool:
         if u.steps <= 0 or u.status.get("suppressed"):
-            continue
+            return False
         if not _hq_ok(rs, st, u.side):
             tr.emit("air", f"{u.id} cannot take off: no unsuppressed HQ on the board (rule 9.11)", unit=u.id)
-            continue
+            return False
         u.status["prep"] = 0
         u.status["boxes"] = 0
-        tr.emit("air", f"{u.id} takes off and flies in from {o['entry']} towards {o['hex']} (rule 9.13)", unit=u.id)
-        if not _fly(rs, tr, u, st.board.parse(o["entry"]), st.board.parse(o["hex"])):
-            if u.steps > 0:
-                u.status["prep"] = 1
+        u.status["air"] = air
+        tr.emit("air", text, unit=u.id)
+        return True
+
+    for u, o in _ordered(rs, st, {"patrol"}):  # 3. launches: patrols first (PROPOSED order), then strikes
+        if launch(u, o, f"{u.id} takes off to patrol around {o['hex']} (rule 9.15.5)",
+                  {"target": o["hex"], "round": st.turn, "struck": True}):  # fmt: skip
+            path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
+            flights.append({"kind": "patrol", "units": [u], "path": path, "order": o})
+    for u, o in _ordered(rs, st, {"recon"}):
+        if launch(u, o, f"{u.id} takes off to observe around {o['hex']} (rule 9.15.3)",
+                  {"target": o["hex"], "round": st.turn, "struck": True}):  # fmt: skip
+            path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
+            flights.append({"kind": "recon", "units": [u], "path": path, "order": o})
+    for u, o in _ordered(rs, st, {"air_strike"}):
+        text = f"{u.id} takes off and flies in from {o['entry']} towards {o['hex']} (rule 9.13)"
+        if not launch(u, o, text, {"target": o["hex"], "round": st.turn}):
             continue
-        u.status["air"] = {"target": o["hex"], "round": st.turn}
+        members = [u]
         for e, eo in _ordered(rs, st, {"escort"}):  # 9.15.7: escorts fly with it (flak tests each of them)
             if eo.get("partner") == u.id and e.steps > 0 and not e.status.get("suppressed"):
                 e.status["prep"] = 0
                 e.status["boxes"] = 0
+                e.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "escorting": u.id}
                 tr.emit("air", f"{e.id} escorts {u.id} (rule 9.15.7)", unit=e.id)
-                if _fly(rs, tr, e, st.board.parse(o["entry"]), st.board.parse(o["hex"])):
-                    e.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, "escorting": u.id}
-                elif e.steps > 0:
-                    e.status["prep"] = 1
+                members.append(e)
         path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
-        for p in sorted(st.units.values(), key=lambda x: x.id):
-            pz = p.status.get("air") or {}
-            if p.side == u.side or not pz.get("patrol") or p.steps <= 0 or not u.status.get("air"):
-                continue
-            centre = st.board.parse(pz["target"])
-            met = next((h for h in path if distance(h, centre) <= int(pz["radius"])), None)
-            if met is not None:  # entering the patrolled area draws it into air combat (9.15.5)
-                _air_combat(rs, tr, [p], u, st.board.label(met))
-    for u, o in pending:  # 4. aircraft that came this step; an absent target wastes the order (stays Ready)
-        target = st.units[o["target"]]
-        if target.status.get("air") and target.steps > 0 and u.steps > 0:
-            intercept(u, o, target)
+        flights.append({"kind": "strike", "units": members, "path": path, "order": o})
+    for u, o in _ordered(rs, st, {"supply_drop", "airborne_landing"}):  # 9.15.6, 9.15.4: fly like a strike
+        o["size"] = u.steps  # losses on the way: cargo (12.5) and paratroopers (9.15.4)
+        if o["kind"] == "supply_drop":
+            text = f"{u.id} takes off to drop {o['cargo']} cargo units at {o['hex']} (rule 9.15.6)"
+            air = {"target": o["hex"], "round": st.turn, "cargo": int(o["cargo"]), "size": u.steps}
         else:
-            tr.emit("air", f"{u.id} stays on its airfield: {target.id} is not in the air (rule 9.15.2)", unit=u.id)
+            text = f"{u.id} takes off with {o['para']} for {o['hex']} (rule 9.15.4)"
+            air = {"target": o["hex"], "round": st.turn, "cargo": 0, "para": o["para"], "size": u.steps}
+        if launch(u, o, text, air):
+            path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(o["hex"]))
+            flights.append({"kind": "drop", "units": [u], "path": path, "order": o})
+    flying = {f["units"][0].id: f for f in flights}
+    for target, group in by_target(pending):  # 4. intercepts of aircraft launching this step
+        if target.id not in flying or target.steps <= 0:
+            for u, _o in group:
+                tr.emit("air", f"{u.id} stays on its airfield: {target.id} is not in the air (rule 9.15.2)", unit=u.id)
+            continue
+        goal = str(flying[target.id]["order"]["hex"])
+        for u, o in group:
+            u.status["prep"] = 0
+            u.status["boxes"] = 0
+            u.status["air"] = {"target": goal, "round": st.turn, "struck": True, "intercept": True}
+            tr.emit("air", f"{u.id} takes off to intercept {target.id} (rule 9.15.2)", unit=u.id)
+            path = _flight_path(st, st.board.parse(o["entry"]), st.board.parse(goal))
+            flights.append({"kind": "intercept", "units": [u], "path": path, "order": o, "target": target.id})
+    _fly_together(rs, tr, flights)
+    _overlapping_patrols(rs, tr)  # 9.19 step 5: the zones are active once on station
+    _recon_detection(rs, tr)
+
+
+def _recon_detection(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.15.3, 9.19 step 5: one detection roll a round for each recon aircraft on station: a die at most the card's
+    value for the chosen radius reveals every enemy unit in Ambush, and a concealed HQ, within the radius."""
+    st = tr.state
+    for u in sorted(st.units.values(), key=lambda x: x.id):
+        air = u.status.get("air") or {}
+        if not air.get("recon") or u.steps <= 0:
+            continue
+        centre, r = st.board.parse(str(air["target"])), int(air["radius"])
+        need = card(rs.tables, u).detection[r]
+        text = f"recon: {u.id} searches within {r} of {air['target']} (rule 9.15.3)"
+        if tr.roll(6, 1, text, target=need)[0] > need:
+            continue
+        for x in sorted(st.units.values(), key=lambda v: v.id):
+            if x.side == u.side or not is_on_board(x) or x.hex is None or distance(x.hex, centre) > r:
+                continue
+            if x.status.get("hidden"):
+                _unhide(st, tr, x, f"{u.id} spots it from the air (rule 9.15.3)")
+            if x.status.get("concealed"):
+                x.status["concealed"] = False
+                x.status["found_at"] = st.board.label(x.hex)
+                tr.emit("revealed", f"{x.id} is found at {st.board.label(x.hex)} by {u.id} (rule 9.15.3)", unit=x.id)
+
+
+def _abort(u: Unit) -> None:
+    """An aircraft turned back or shot down during its approach (9.13): back on its airfield (I)."""
+    u.status.pop("air", None)
+    if u.steps > 0:
+        u.status["prep"] = 1
+
+
+def _flak_on(rs: ArtOfTactic, tr: Transition, u: Unit, h: Hex, shot: set[str], last: bool) -> bool:
+    """9.13: every flak on Defend fires once when the aircraft first comes within its range, and again at its own
+    hex when the aircraft reaches it as its target. False if the aircraft aborted or was destroyed."""
+    st = tr.state
+    t = rs.tables
+    for flak in sorted(st.units.values(), key=lambda x: x.id):
+        if not _flak_ready(rs, flak, u.side) or flak.id in shot or flak.hex is None:
+            continue
+        if distance(flak.hex, h) > card(t, flak).max_range:  # 9.13: its range, not the Defend limit
+            continue
+        shot.add(flak.id)
+        flak.status["defend"]["used"] = True
+        if not _flak_shot(rs, tr, flak, u, h):
+            return False
+    if last:
+        for flak in sorted(st.units.values(), key=lambda x: x.id):
+            if _flak_ready(rs, flak, u.side) and flak.hex == h and not _flak_shot(rs, tr, flak, u, h):
+                return False  # the second shot at its own hex (9.13)
+    return True
+
+
+def _fly_together(rs: ArtOfTactic, tr: Transition, flights: list[dict[str, Any]]) -> None:
+    """9.19 step 4: every flight advances one hex of its path per flight step, together. In each flight step:
+    (a) the advance; (b) flak on first entry into range (and at its own hex on arrival at the target), flight by
+    flight in launch order, aircraft by aircraft; (c) air combat: a strike (with its escorts) entering the zone of
+    enemy patrols on station fights them all together; interceptors that meet their target (same hex, or passing
+    each other) fight it together. A patrol takes station when it reaches its centre. A strike whose aircraft
+    turns back takes its escorts home with it (9.15.7: they move exactly as it does)."""
+    st = tr.state
+    shot: dict[str, set[str]] = {}
+    hunted: set[tuple[str, str]] = set()
+    where: dict[str, Hex] = {}
+    before: dict[str, Hex] = {}
+
+    def zones() -> None:
+        """(c) a strike in the zone of enemy patrols on station, entering it or sitting over its target there."""
+        for f in flights:
+            lead = f["units"][0]
+            if (
+                f["kind"] not in ("strike", "drop")
+                or lead.id not in where
+                or not lead.status.get("air")
+                or lead.steps <= 0
+            ):
+                continue
+            at = where[lead.id]
+            hunters = [
+                p for p in _patrols(st)
+                if p.side != lead.side and _in_zone(st, p, at) and (p.id, lead.id) not in hunted
+            ]  # fmt: skip
+            if hunters:  # entering the patrolled area draws it into air combat (9.15.5)
+                hunted.update((p.id, lead.id) for p in hunters)
+                _air_combat(rs, tr, hunters, _with_escorts(st, lead), st.board.label(at))
+
+    for k in range(max((len(f["path"]) for f in flights), default=0)):
+        live = [f for f in flights if not f.get("done")]
+        for f in live:  # (a)
+            lead = f["units"][0].id
+            if lead in where:
+                before[lead] = where[lead]
+            where[lead] = f["path"][min(k, len(f["path"]) - 1)]
+        for f in live:  # (b)
+            last = k == len(f["path"]) - 1
+            if k >= len(f["path"]):
+                continue
+            at = where[f["units"][0].id]
+            for u in f["units"]:
+                seen = shot.setdefault(u.id, set())
+                if u.steps > 0 and u.status.get("air") and not _flak_on(rs, tr, u, at, seen, last):
+                    _abort(u)
+            lead = f["units"][0]
+            if not lead.status.get("air"):
+                f["done"] = True
+                for e in f["units"][1:]:
+                    if e.status.get("air"):
+                        _land(tr, e, f"{lead.id} turned back (rule 9.15.7)")
+        zones()
+        meets: dict[str, list[Unit]] = {}
+        for f in flights:  # (c) interceptors meeting their target
+            if f.get("done") or f["kind"] != "intercept":
+                continue
+            u, target = f["units"][0], st.units[f["target"]]
+            if not u.status.get("air") or target.steps <= 0 or not target.status.get("air"):
+                continue
+            at, there = where[u.id], where.get(target.id, st.board.parse(target.status["air"]["target"]))
+            crossed = before.get(u.id) == there and before.get(target.id) == at
+            if at == there or crossed:
+                meets.setdefault(target.id, []).append(u)
+                f["done"] = True
+        for tid, ups in meets.items():
+            target = st.units[tid]
+            label = st.board.label(where.get(tid, st.board.parse(target.status["air"]["target"])))
+            for u in ups:
+                u.status["air"]["target"] = label
+            _air_combat(rs, tr, ups, _with_escorts(st, target), label)
+        for f in flights:  # arrivals
+            if f.get("done") or k != len(f["path"]) - 1:
+                continue
+            u, o = f["units"][0], f["order"]
+            if f["kind"] in ("patrol", "recon") and u.status.get("air"):
+                u.status["air"] = {"target": o["hex"], "round": st.turn, "struck": True, f["kind"]: True,
+                                   "radius": int(o["radius"]), "rounds": int(o["rounds"]), "aloft": 0}  # fmt: skip
+                f["done"] = True
+            elif f["kind"] in ("strike", "drop"):
+                f["done"] = True
+    zones()  # 9.19 step 5: patrols just on station
+
+
+def _step6_landings(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.15.4: the paratroopers of a transport over its landing hex (not attacked by enemy aircraft) land there,
+    having taken as many losses as the transport did on the way. PROPOSED: a hex holding enemy units or full
+    (4.9) cannot be landed in: they stay aboard and fly home. Paratroopers of a transport that turned back stay on
+    the airfield, with the transport's losses."""
+    st = tr.state
+    t = rs.tables
+    for u, o in _ordered(rs, st, {"airborne_landing"}):
+        para = st.units.get(str(o.get("para")))
+        if para is None or not para.status.get("airfield") or "size" not in o:
+            continue
+        lost = int(o["size"]) - max(0, u.steps)
+        if lost > 0:
+            para.steps = max(0, para.steps - lost)
+            tr.emit(
+                "loss", f"{para.id} takes {lost} loss(es) with {u.id}; {para.steps} left (rule 9.15.4)", unit=para.id
+            )
+        air = u.status.get("air") or {}
+        if para.steps <= 0 or u.steps <= 0 or not air or air.get("struck"):
+            continue
+        h = st.board.parse(str(o["hex"]))
+        lim = int(t.rules["stacking"]["infantry_artillery"])
+        here = [x for x in st.units.values() if is_on_board(x) and x.hex == h]
+        if any(x.side != para.side for x in here) or sum(1 for x in here if not t.is_vehicle(card(t, x).type)) >= lim:
+            tr.emit("air", f"{para.id} cannot land at {o['hex']}: enemy units or no room there (rule 9.15.4)")
+            continue
+        para.status.pop("airfield")
+        para.hex = h
+        air.pop("para", None)
+        tr.emit("air", f"{para.id} lands at {o['hex']} from {u.id} (rule 9.15.4)", unit=para.id, hex=str(o["hex"]))
 
 
 def _step6_air_strikes(rs: ArtOfTactic, tr: Transition) -> None:
@@ -618,7 +879,7 @@ def _step6_air_strikes(rs: ArtOfTactic, tr: Transition) -> None:
     for side in t.sides:
         for u in st.units.values():
             air = u.status.get("air")
-            if u.side != side or not air or u.steps <= 0 or air.get("struck"):
+            if u.side != side or not air or u.steps <= 0 or air.get("struck") or "cargo" in air:
                 continue
             air["struck"] = True
             if int(u.status.get("ammo", 0)) < 1:
@@ -662,6 +923,7 @@ def _step6_assault(rs: ArtOfTactic, tr: Transition) -> None:
     """7.4: movement to contact, counter-attacks, pre-combat tests, ammunition, simultaneous close combat."""
     st = tr.state
     _step(tr, 6, "Assault and air strikes", rs)
+    _step6_landings(rs, tr)
     _step6_air_strikes(rs, tr)
     movers: dict[str, list[Hex]] = {}
     assaulting: dict[str, str] = {}
@@ -958,6 +1220,25 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
                 tower.status.pop("carrying")
             u.hex = tower.hex
             tr.emit("tow", f"{u.id} takes position in {st.board.label(u.hex) if u.hex else '?'} (rule 9.9)", unit=u.id)
+    _drop_crates(rs, tr)
+    # G19 PROPOSED: Reconnoitre reveals every hidden enemy unit and concealed HQ in sight within its range.
+    reach = int(rs.tables.rules.get("reconnoitre", {}).get("range", 3))
+    for u, _o in _ordered(rs, st, {"reconnoitre"}):
+        if not _can_act(u) or u.hex is None:
+            continue
+        for x in sorted(st.units.values(), key=lambda v: v.id):
+            if x.side == u.side or not is_on_board(x) or x.hex is None or distance(u.hex, x.hex) > reach:
+                continue
+            if not (x.status.get("hidden") or x.status.get("concealed")):
+                continue
+            if not line_of_sight(st.board, rs.policy, u.hex, x.hex, rs.smoke(st)).visible:
+                continue
+            if x.status.get("hidden"):
+                _unhide(st, tr, x, f"{u.id} reconnoitres (rule G19)")
+            if x.status.get("concealed"):
+                x.status["concealed"] = False
+                x.status["found_at"] = st.board.label(x.hex)
+                tr.emit("revealed", f"{x.id} is found at {st.board.label(x.hex)} by {u.id} (rule G19)", unit=x.id)
     # Immediate orders: hitching up (9.9), both units ordered to tow each other.
     for u, o in _ordered(rs, st, {"tow"}):
         other = st.units.get(o["partner"])
@@ -1059,6 +1340,29 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
                 f"{u.id} starts to {o['kind']} ({need} time box{'es' if need != 1 else ''}, rule 9.2)",
                 unit=u.id,
             )
+
+
+def _drop_crates(rs: ArtOfTactic, tr: Transition) -> None:
+    """9.15.6: a transport aircraft over its drop hex this round (not attacked by enemy aircraft) places its crate:
+    the cargo less ⌈cargo / size⌉ cargo units per loss taken on the way (12.5), each cargo unit worth
+    ``[supply_drop] cargo_unit`` ammunition (G24)."""
+    st = tr.state
+    per = int(rs.tables.rules.get("supply_drop", {}).get("cargo_unit", 5))
+    for u in sorted(st.units.values(), key=lambda x: x.id):
+        air = u.status.get("air") or {}
+        if not air.get("cargo") or int(air.get("round", 0)) != st.turn or u.steps <= 0 or air.get("struck"):
+            continue
+        cargo, size = int(air["cargo"]), card(rs.tables, u).size
+        lost = (int(air.get("size", u.steps)) - u.steps) * -(-cargo // size)
+        left = max(0, cargo - lost)
+        air["cargo"] = 0
+        if left <= 0:
+            tr.emit("supply", f"{u.id} lost all its cargo (rule 9.15.6)", unit=u.id)
+            continue
+        crates = st.data.setdefault("crates", {})
+        crates[str(air["target"])] = int(crates.get(str(air["target"]), 0)) + left * per
+        tr.emit("supply", f"{u.id} drops a supply crate with {left * per} ammunition at {air['target']} (rule 9.15.6)",
+                unit=u.id)  # fmt: skip
 
 
 def _step10_movement(rs: ArtOfTactic, tr: Transition) -> None:
@@ -1377,6 +1681,8 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
                 if label not in trenches:
                     trenches[label] = facing_of(u.hex, st.board.parse(og["facing_hex"]))
                     tr.emit("structure", f"{u.id} has dug a trench in {label} (rule 9.10)", unit=u.id)
+            elif og["kind"] == "supply" and og.get("partner") == "crate":
+                _crate_supply(rs, tr, u)
             elif og["kind"] == "supply" and og.get("partner"):
                 _resupply(rs, tr, u, st.units[og["partner"]])
             elif og["kind"] == "lay_mines":
@@ -1415,11 +1721,11 @@ def _step12_status(rs: ArtOfTactic, tr: Transition) -> None:
                     destroy_bridge(tr, str(og["hex"]), f"{u.id}'s charges explode (rule 9.8)")
     for u in st.units.values():
         pz = u.status.get("air") or {}
-        if pz.get("patrol") and u.steps > 0:  # 9.15.5: a time box a round; the chosen duration sends it home
+        if (pz.get("patrol") or pz.get("recon")) and u.steps > 0:  # 9.15.5, 9.15.3: a time box a round
             pz["aloft"] = int(pz.get("aloft", 0)) + 1
             u.status["boxes"] = int(u.status.get("boxes", 0)) + 1
             if pz["aloft"] >= int(pz["rounds"]) or u.status["boxes"] >= max(1, card(t, u).mission_boxes):
-                _land(tr, u, "its patrol is over")
+                _land(tr, u, "its patrol is over" if pz.get("patrol") else "its reconnaissance is over")
     for u in st.units.values():
         if (
             card(t, u).type == "AIR"
@@ -1472,6 +1778,23 @@ def _resupply(rs: ArtOfTactic, tr: Transition, u: Unit, tp: Unit) -> None:
     tr.emit("supply", f"{u.id} takes {give} ammunition from {tp.id} (rule 9.16)", unit=u.id)
 
 
+def _crate_supply(rs: ArtOfTactic, tr: Transition, u: Unit) -> None:
+    """9.15.6, G24: a unit takes what it lacks from the crate in its hex (either side's); an empty crate goes."""
+    st = tr.state
+    crates = st.data.get("crates", {})
+    label = st.board.label(u.hex) if u.hex is not None else ""
+    if u.steps <= 0 or int(crates.get(label, 0)) <= 0:
+        tr.emit("order", f"{u.id} is not resupplied: no crate left in its hex (rule 9.15.6)", unit=u.id)
+        return
+    give = max(0, min(card(rs.tables, u).ammo - int(u.status.get("ammo", 0)), int(crates[label])))
+    u.status["ammo"] = int(u.status.get("ammo", 0)) + give
+    crates[label] = int(crates[label]) - give
+    tr.emit("supply", f"{u.id} takes {give} ammunition from the supply crate at {label} (rule 9.15.6)", unit=u.id)
+    if crates[label] <= 0:
+        del crates[label]
+        tr.emit("supply", f"the supply crate at {label} is empty and removed (rule 9.15.6)")
+
+
 def destroy_dugout(tr: Transition, label: str, why: str, kill: bool) -> None:
     """9.18.6: the dugout is removed; demolition destroys every unit inside, fire leaves them on the board."""
     st = tr.state
@@ -1486,6 +1809,21 @@ def destroy_dugout(tr: Transition, label: str, why: str, kill: bool) -> None:
                 u.steps = 0
                 u.hex = None
                 st.data["active"].pop(u.id, None)
+
+
+def _hit_pontoon(rs: ArtOfTactic, tr: Transition, label: str, got: int) -> None:
+    """9.18.7, 9.18.8 PROPOSED: a pontoon bridge takes hits like a bridge; at its card's hits it is gone (the river
+    hex closes again to movement)."""
+    st = tr.state
+    hits = st.data["structures"].setdefault("pontoon_hits", {})
+    hits[label] = int(hits.get(label, 0)) + got
+    need = int(rs.tables.structures["pontoon"]["hits"])
+    if got:
+        tr.emit("structure", f"the pontoon bridge at {label} takes {got} hit(s): {hits[label]} of {need}", hex=label)
+    if hits[label] >= need:
+        del hits[label]
+        st.data["structures"]["pontoons"].remove(label)
+        tr.emit("structure", f"the pontoon bridge at {label} is destroyed: hit by fire (rule 9.18.8)", hex=label)
 
 
 def destroy_bridge(tr: Transition, label: str, why: str) -> None:

@@ -32,6 +32,8 @@ VERBS: dict[str, str] = {
     "move": "move UNIT HEX...: cautious movement along the written path, with its defence bonus (4.2)",
     "march": "march UNIT HEX...: march along the path; + road bonus if every step follows the road (4.3)",
     "hold": "hold UNIT: stay and do nothing this round (4.4)",
+    "reconnoitre": "reconnoitre UNIT: in step 9, reveal every hidden enemy unit and concealed HQ in sight within "
+    "3 hexes (G19)",
     "firemove": "firemove UNIT TARGET FIRE-HEX HEX...: move, firing once from FIRE-HEX (the start or a path hex) (4.5)",
     "assault": "assault UNIT TARGET HEX...: move along the route into the target's hex and fight (3.10, 7)",
     "mount": "mount UNIT TRANSPORT: board a transport in the same hex (4.6)",
@@ -53,6 +55,12 @@ VERBS: dict[str, str] = {
     "load": "load UNIT: a transport on its side's supply edge refills its ammunition cargo (time boxes) (9.16)",
     "intercept": "intercept UNIT ENEMY ENTRY-HEX: a fighter flies in from the edge to fight an enemy aircraft (9.15.2)",
     "patrol": "patrol UNIT CENTRE RADIUS ROUNDS ENTRY-HEX: a fighter guards the hexes around CENTRE (9.15.5)",
+    "recon": "recon UNIT CENTRE RADIUS ROUNDS ENTRY-HEX: a recon aircraft observes around CENTRE: finds hidden "
+    "units, directs artillery (9.15.3)",
+    "drop": "drop UNIT HEX CARGO ENTRY-HEX: a transport aircraft drops CARGO units of supplies in a crate at HEX "
+    "(step 9) (9.15.6)",
+    "airland": "airland UNIT HEX PARATROOPERS ENTRY-HEX: a transport aircraft flies the paratroopers to HEX; they "
+    "land in step 6 (9.15.4)",
     "escort": "escort UNIT FRIEND: a fighter flies with a friendly aircraft and fights off its attackers (9.15.7)",
     "airstrike": "airstrike UNIT HEX ENTRY-HEX: the aircraft flies in from the edge hex and bombs HEX (9.15.1)",
     "unwire": "unwire UNIT HEX: engineers remove the barbed wire between their hex and HEX, in step 8 (9.10)",
@@ -66,7 +74,7 @@ ATTACK_ORDERS = frozenset({"defend", "suppress", "fire", "ambush", "fire_on_move
 MOVE_ORDERS = frozenset({"cautious", "march", "fire_on_move"})
 
 _KIND = {"firemove": "fire_on_move", "move": "cautious",
-         "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold",
+         "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold", "reconnoitre": "reconnoitre",
          "defend": "defend", "assault": "assault", "mount": "mount", "dismount": "dismount",
          "facing": "facing", "deploy": "deploy", "withdraw": "withdraw",
          "unwire": "remove_wire", "demolish": "demolition", "smoke": "smoke", "merge": "merge",
@@ -74,7 +82,8 @@ _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "location": "location", "mines": "lay_mines", "clearmines": "clear_mines",
          "unteeth": "remove_obstacle", "clearpath": "clear_path", "pontoon": "pontoon",
          "load": "load_supply", "airstrike": "air_strike", "intercept": "intercept",
-         "patrol": "patrol", "escort": "escort"}  # fmt: skip
+         "patrol": "patrol", "escort": "escort", "recon": "recon", "drop": "supply_drop",
+         "airland": "airborne_landing"}  # fmt: skip
 
 
 def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
@@ -85,11 +94,12 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
     if a.verb not in VERBS:
         raise InvalidActionError(f"unknown verb {a.verb!r}: art_of_tactic knows {', '.join(sorted(VERBS))}")
     n = len(a.args)
-    need = {"commit": (0, 0), "hold": (1, 1), "cancel": (1, 1), "withdraw": (1, 2), "dismount": (1, 1),
-            "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2), "entrench": (2, 2),
+    need = {"commit": (0, 0), "hold": (1, 1), "reconnoitre": (1, 1), "cancel": (1, 1), "withdraw": (1, 2),
+            "dismount": (1, 1), "demolish": (1, 1), "unwire": (2, 2), "smoke": (3, 3), "merge": (2, 2),
+            "entrench": (2, 2),
             "supply": (1, 2), "tow": (2, 2), "location": (2, 2), "mines": (2, 2), "clearmines": (1, 1),
             "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1), "airstrike": (3, 3),
-            "intercept": (3, 3), "patrol": (5, 5), "escort": (2, 2),
+            "intercept": (3, 3), "patrol": (5, 5), "recon": (5, 5), "drop": (4, 4), "airland": (4, 4), "escort": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 3),
             "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
@@ -104,8 +114,10 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             raise InvalidActionError(f"{a.verb}: {err}") from None
     if a.verb == "mines" and a.args[1] not in ("at", "ap", "dummy"):
         raise InvalidActionError(f"mines: the kind must be at, ap or dummy, got {a.args[1]!r}")
-    if a.verb == "patrol" and not (a.args[2].isdigit() and a.args[3].isdigit()):
-        raise InvalidActionError("patrol: the radius and the number of rounds must be numbers")
+    if a.verb in ("patrol", "recon") and not (a.args[2].isdigit() and a.args[3].isdigit()):
+        raise InvalidActionError(f"{a.verb}: the radius and the number of rounds must be numbers")
+    if a.verb == "drop" and not a.args[2].isdigit():
+        raise InvalidActionError(f"drop: the cargo must be a number of cargo units, got {a.args[2]!r}")
     if a.verb in ("defend", "ambush") and not a.args[2].isdigit():
         raise InvalidActionError(f"{a.verb}: the range must be a number of hexes, got {a.args[2]!r}")
     return a
@@ -122,8 +134,10 @@ def _hex_args(a: Action) -> list[str]:
         return list(a.args[1:])
     if a.verb == "intercept":
         return [a.args[2]]
-    if a.verb == "patrol":
+    if a.verb in ("patrol", "recon"):
         return [a.args[1], a.args[4]]
+    if a.verb in ("drop", "airland"):
+        return [a.args[1], a.args[3]]
     if a.verb in ("defend", "ambush", "facing", "unwire", "entrench", "location", "unteeth", "pontoon"):
         return [a.args[1]]
     if a.verb == "smoke":
@@ -157,6 +171,10 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["mine"] = {"at": "anti_tank", "ap": "anti_personnel", "dummy": "dummy"}[a.args[1]]
     elif a.verb == "supply" and len(a.args) == 2:
         o["partner"] = a.args[1]
+    elif a.verb == "drop":
+        o["hex"], o["cargo"], o["entry"] = a.args[1], int(a.args[2]), a.args[3]
+    elif a.verb == "airland":
+        o["hex"], o["para"], o["entry"] = a.args[1], a.args[2], a.args[3]
     elif a.verb == "assault":
         o["target"] = a.args[1]
         o["path"] = list(a.args[2:])
@@ -180,7 +198,7 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
         o["target"], o["entry"] = a.args[1], a.args[2]
     elif a.verb == "escort":
         o["partner"] = a.args[1]
-    elif a.verb == "patrol":
+    elif a.verb in ("patrol", "recon"):
         o["hex"], o["radius"], o["rounds"], o["entry"] = a.args[1], int(a.args[2]), int(a.args[3]), a.args[4]
     elif a.verb in ("defend", "ambush"):
         o["facing_hex"] = a.args[1]
@@ -490,6 +508,40 @@ def _check_patrol(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[4])))
 
 
+def _check_recon(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.15.3: radius within the card's observation zone, duration within its time boxes; the centre seen by an
+    own ground unit (9.13)."""
+    c = card(rs.tables, u)
+    if not 0 <= int(a.args[2]) <= min(c.observation_zone, len(c.detection) - 1):
+        raise refuse(f"the observation radius may be 0 to {c.observation_zone}", "9.15.3")
+    if not 1 <= int(a.args[3]) <= c.flight_duration:
+        raise refuse(f"the flight duration may be 1 to {c.flight_duration} rounds", "9.15.3")
+    _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[4])))
+
+
+def _check_drop(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.15.6: at most the card's cargo limit; the drop hex seen by an own ground unit (9.13)."""
+    c = card(rs.tables, u)
+    if not 1 <= int(a.args[2]) <= c.cargo_limit:
+        raise refuse(f"the cargo may be 1 to {c.cargo_limit} cargo units", "9.15.6")
+    _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[3])))
+
+
+def _check_airland(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
+    """9.15.4: paratroopers of the side waiting on the airfield, of a size at most the aircraft's; the landing hex
+    seen by an own ground unit (9.13)."""
+    para = st.units.get(a.args[2])
+    if para is None or para.side != u.side or not card(rs.tables, para).has("paratrooper"):
+        raise refuse(f"{a.args[2]} is not a paratrooper unit of yours", "9.15.4")
+    if not para.status.get("airfield") or para.steps <= 0:
+        raise refuse(f"{para.id} is not waiting on the airfield", "9.15.4")
+    if para.steps > u.steps:
+        raise refuse(f"{para.id} (size {para.steps}) is larger than {u.id} (size {u.steps})", "9.15.4")
+    if any(o.get("para") == para.id for o in st.data["orders"].get(u.side, {}).values()):
+        raise refuse(f"{para.id} already has a transport this round", "9.15.4")
+    _check_airstrike(rs, st, u, Action("airstrike", (u.id, a.args[1], a.args[3])))
+
+
 def _check_escort(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     """9.15.7: a friendly aircraft, Ready on its airfield (it must fly this round for the escort to launch)."""
     friend = st.units.get(a.args[1])
@@ -524,6 +576,13 @@ def _check_supply(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     if len(a.args) == 1:
         if not c.has("supply_carrier"):
             raise refuse(f"{u.id} carries no supplies: name the transport (supply UNIT TRANSPORT)", "9.16")
+        return
+    if a.args[1] == "crate":  # 9.15.6, G24: a dropped crate is a stationary transport, for either side
+        label = st.board.label(u.hex) if u.hex is not None else ""
+        if int(st.data.get("crates", {}).get(label, 0)) <= 0:
+            raise refuse(f"there is no supply crate in {u.id}'s hex", "9.15.6")
+        if int(u.status.get("ammo", 0)) >= c.ammo:
+            raise refuse(f"{u.id} already has its full ammunition", "9.16")
         return
     tp = st.units.get(a.args[1])
     if tp is None or tp.side != u.side or not is_on_board(tp) or tp.hex != u.hex:
@@ -689,6 +748,9 @@ _CHECKS = {
     "air_strike": _check_airstrike,
     "intercept": _check_intercept,
     "patrol": _check_patrol,
+    "recon": _check_recon,
+    "supply_drop": _check_drop,
+    "airborne_landing": _check_airland,
     "escort": _check_escort,
     "remove_obstacle": _check_unteeth,
     "clear_path": _check_clearpath,
@@ -741,6 +803,21 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
                 lbl = st.board.label(h)
                 yield Action("patrol", (uid, lbl, str(c.patrol_radius), str(c.flight_duration),
                                         st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
+        if c.can_order("recon"):
+            for h in sorted({x.hex for x in st.units.values() if x.side == u.side and is_on_board(x) and x.hex}):
+                lbl = st.board.label(h)
+                yield Action("recon", (uid, lbl, "1", str(c.flight_duration),
+                                       st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
+        if c.can_order("supply_drop"):
+            for h in sorted({x.hex for x in st.units.values() if x.side == u.side and is_on_board(x) and x.hex}):
+                yield Action("drop", (uid, st.board.label(h), str(c.cargo_limit),
+                                      st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
+        if c.can_order("airborne_landing"):
+            for p in sorted(st.units.values(), key=lambda x: x.id):
+                if p.side == u.side and p.status.get("airfield") and 0 < p.steps <= u.steps:
+                    for h in sorted({x.hex for x in side_units(st, u.side) if x.hex}):
+                        yield Action("airland", (uid, st.board.label(h), p.id,
+                                                 st.board.label(_entry_hex(st, u.side, h))))  # fmt: skip
         if c.can_order("escort"):
             for f in sorted(st.units.values(), key=lambda x: x.id):
                 if f.side == u.side and f.id != uid and f.steps > 0 and card(rs.tables, f).type == "AIR":
@@ -751,6 +828,8 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
         return
     assert u.hex is not None
     yield Action("hold", (uid,))
+    if c.can_order("reconnoitre"):
+        yield Action("reconnoitre", (uid,))
     enemies = [e for e in st.units.values() if e.side != u.side and visible_enemy(st, e)]
     label = st.board.label
     obstacles = rs.obstacles(st)
@@ -814,6 +893,8 @@ def _candidates(rs: ArtOfTactic, st: GameState, u: Unit) -> Iterator[Action]:
         for x in side_units(st, u.side):
             if x.id != uid and x.hex == u.hex and card(rs.tables, x).has("supply_carrier"):
                 yield Action("supply", (uid, x.id))
+        if int(st.data.get("crates", {}).get(label(u.hex), 0)) > 0 and int(u.status.get("ammo", 0)) < c.ammo:
+            yield Action("supply", (uid, "crate"))
     if c.can_order("tow"):
         for x in side_units(st, u.side):
             if x.id != uid and x.hex == u.hex and card(rs.tables, x).can_order("tow"):

@@ -17,7 +17,7 @@ from engine.rules import Ruleset, Transition
 from engine.scenario import Scenario
 from engine.state import GameState, Unit
 
-from . import execution, orders
+from . import execution, orders, purchase
 from .combat import fire_odds, ranged_attack
 from .data import Tables, load_tables
 from .model import card, is_on_board
@@ -33,13 +33,22 @@ class ArtOfTactic(Ruleset):
     id = "art_of_tactic"
     title = "Art of Tactic — Barbarossa 1941"
     version = "1"
-    verbs: ClassVar[Mapping[str, str]] = orders.VERBS
+    verbs: ClassVar[Mapping[str, str]] = {**orders.VERBS, **purchase.SETUP_VERBS}
+    default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"control", "structures", "purchase"})
 
     @cached_property
     def tables(self) -> Tables:
         """Every table of ``data/*.toml``, checked."""
         return load_tables()
+
+    @cached_property
+    def unit_types(self) -> dict[str, dict[str, Any]]:
+        """The roster (``units.toml``) and the generic cards of 12.5 (``generic_aircraft.toml``)."""
+        return {
+            **dict(self.data.get("units", {}).get("types", {})),
+            **dict(self.data.get("generic_aircraft", {}).get("types", {})),
+        }
 
     @cached_property
     def policy(self) -> AotLosPolicy:
@@ -116,15 +125,31 @@ class ArtOfTactic(Ruleset):
         return initial_state(self, scenario, board, dice)
 
     def begin(self, tr: Transition) -> None:
+        if tr.state.phase == "setup":
+            purchase.start_setup(self, tr)  # 11.6: the purchase and secret set-up come first
+            return
         execution.start_round(self, tr)
+
+    def setup_offered(self, state: GameState) -> bool:
+        """``default`` (the scenario file's purchase and set-up, 11.6) is offered only during the set-up."""
+        return state.phase == "setup"
 
     def legal_actions(self, state: GameState) -> list[Action]:
         if state.to_act is None or state.outcome is not None:
             return []
+        if state.phase == "setup":
+            return list(purchase.setup_actions(self, state))
         return list(orders.iter_orders(self, state))
 
     def check(self, state: GameState, action: Action) -> None:
-        if state.phase != "planning" or state.to_act is None:
+        if state.to_act is None or state.outcome is not None:
+            raise IllegalActionError("the game is over", "2.1")
+        if state.phase == "setup":
+            purchase.check_setup(self, state, action)
+            return
+        if action.verb in purchase.SETUP_VERBS:
+            raise IllegalActionError(f"{action.verb}: purchases and set-up come before Round 1 (rule 11.6)", "11.6")
+        if state.phase != "planning":
             raise IllegalActionError("the game is over", "2.1")
         if action.verb not in orders.VERBS:
             raise IllegalActionError(f"unknown order {action.verb!r}", "3.5")
@@ -132,6 +157,9 @@ class ArtOfTactic(Ruleset):
 
     def apply(self, tr: Transition, action: Action) -> None:
         st = tr.state
+        if st.phase == "setup":
+            purchase.apply_setup(self, tr, action)
+            return
         side = st.to_act
         assert side is not None
         sheet = st.data["orders"].setdefault(side, {})
@@ -153,6 +181,13 @@ class ArtOfTactic(Ruleset):
         tr.emit("order", f"order: {action}", visible_to=[side], unit=uid)
 
     def parse_action(self, state: GameState, text: str) -> Action:
+        from engine.actions import parse_notation  # noqa: PLC0415
+
+        a = parse_notation(text)
+        if a.verb in purchase.SETUP_VERBS:
+            return purchase.parse_setup(self, state, a)
+        if state.phase == "setup" and a.verb in orders.VERBS:
+            return a  # check refuses it: orders wait for Round 1 (11.6)
         return orders.parse(self, state, text)
 
     def describe(self, state: GameState, action: Action) -> str:
@@ -178,6 +213,7 @@ class ArtOfTactic(Ruleset):
     def view(self, state: GameState, side: str) -> GameState:
         """2.3, 15.1: the other side's orders stay secret until the reveal; the dice are hidden."""
         v = super().view(state, side)
+        purchase.hide_setup(self, v, side)  # 11.6, 15.1: the other side's purchase and set-up
         sheets = v.data.get("orders")
         if isinstance(sheets, dict):
             v.data["orders"] = {s: (o if s == side else {}) for s, o in sheets.items()}

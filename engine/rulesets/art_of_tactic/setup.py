@@ -7,12 +7,13 @@ and ``hexes``); ``[victory]`` with ``hexes`` (the objectives) and ``otherwise`` 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.board import Board
 from engine.dice import DiceSource
 from engine.errors import Problem
-from engine.hexgrid import hex_label, hex_to_offset, parse_hex
+from engine.hexgrid import Hex, hex_label, hex_to_offset, parse_hex
 from engine.scenario import Scenario
 from engine.state import GameState, Unit
 
@@ -25,7 +26,7 @@ __all__ = ["check_scenario", "initial_state"]
 
 _STATUS_KEYS = {
     "facing", "deployed", "concealed", "aboard", "ammo", "suppressed", "entrenched", "mines", "towed_by",
-    "cargo_ammo", "cargo_mines",
+    "cargo_ammo", "cargo_mines", "airfield",
 }  # fmt: skip
 
 
@@ -70,6 +71,9 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
                 add(f"{where}.status.aboard", f"{tp.id} cannot carry {u.type}")
             elif u.hex != tp.hex:
                 add(f"{where}.hex", f"a passenger stands in its transport's hex ({tp.id})")
+        elif u.status.get("airfield"):
+            if not t.units[u.type].has("paratrooper"):
+                add(f"{where}.status.airfield", "only paratroopers wait on the airfield (rule 9.15.4)")
         elif u.hex is None and u.arrives is None:
             add(where, "expected hex, arrives or status.aboard")
         if u.arrives is not None and u.arrives > 1 and not u.entry and u.hex is None:
@@ -184,6 +188,14 @@ def check_purchase(rs: ArtOfTactic, sc: Scenario) -> list[tuple[str, str]]:
         for code in spec.get("exactly_one", []):
             if counts.get(code, 0) != 1:
                 out.append((where, f"the force must include exactly one {code} (rule 11.6)"))
+        cols = spec.get("columns")
+        if cols is not None:
+            if not (isinstance(cols, list) and len(cols) == 2 and all(isinstance(c, int) for c in cols)):
+                out.append((f"{where}.columns", "expected columns = [first, last]: the set-up zone (rule 11.6)"))
+                continue
+            for u in sc.units:
+                if u.side == side and u.hex is not None and not cols[0] <= hex_to_offset(u.hex)[0] <= cols[1]:
+                    out.append((f"{where}.columns", f"{u.id} stands outside the set-up zone (rule 11.6)"))
     return out
 
 
@@ -193,8 +205,9 @@ def _hex_list(value: Any) -> list[str]:
     return [str(x) for x in value or []]
 
 
-def _structures(rs: ArtOfTactic, sc: Scenario, board: Board) -> dict[str, Any]:
-    """Bridges from the map (9.18.1), wire, dragon's teeth and trenches from ``[[structures]]`` (9.18)."""
+def _structures(rs: ArtOfTactic, sc: Scenario, board: Board, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Bridges from the map (9.18.1), wire, dragon's teeth and trenches from ``[[structures]]`` (9.18); a side
+    in ``skip`` buys its own (11.6) and gets the file's only as its default set-up."""
     out: dict[str, Any] = {
         "wire": [], "teeth": [], "trenches": {}, "bridges": {}, "paths": [], "pontoons": [], "dugouts": {},
     }  # fmt: skip
@@ -202,16 +215,46 @@ def _structures(rs: ArtOfTactic, sc: Scenario, board: Board) -> dict[str, Any]:
         if cell.terrain == "bridge":
             out["bridges"][board.label(h)] = {"hits": 0, "destroyed": False}
     for item in sc.raw.get("structures", []):
-        kind = item.get("kind")
-        if kind in ("wire", "teeth"):
-            a, b = sorted(_hex_list(item.get("between")))
-            out[kind].append([a, b])
-        elif kind == "trench":
-            out["trenches"][str(item["hex"])] = facing_of(parse_hex(str(item["hex"])), parse_hex(str(item["facing"])))
-        elif kind == "dugout":
-            facing = facing_of(parse_hex(str(item["hex"])), parse_hex(str(item["facing"])))
-            out["dugouts"][str(item["hex"])] = {"facing": facing, "hits": 0}
+        if item.get("side") not in skip:
+            add_structure(out, item)
     return out
+
+
+def add_structure(out: dict[str, Any], item: Mapping[str, Any]) -> None:
+    """Put one ``[[structures]]`` item (wire, teeth, trench or dugout) into the state's structures (9.18)."""
+    kind = item.get("kind")
+    if kind in ("wire", "teeth"):
+        a, b = sorted(_hex_list(item.get("between")))
+        out[kind].append([a, b])
+    elif kind == "trench":
+        out["trenches"][str(item["hex"])] = facing_of(parse_hex(str(item["hex"])), parse_hex(str(item["facing"])))
+    elif kind == "dugout":
+        facing = facing_of(parse_hex(str(item["hex"])), parse_hex(str(item["facing"])))
+        out["dugouts"][str(item["hex"])] = {"facing": facing, "hits": 0}
+
+
+def unit_status(rs: ArtOfTactic, code: str, where: Hex | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """A new unit's status from its card and the scenario's ``status`` (11.1, G51, 9.6, 9.11)."""
+    c = rs.tables.units[code]
+    st: dict[str, Any] = {"ammo": int(given.get("ammo", c.ammo))}
+    if c.smoke:
+        st["smoke_ammo"] = c.smoke
+    if c.cargo:
+        st["cargo_ammo"] = int(given.get("cargo_ammo", c.cargo.get("ammo", 0)))
+        st["cargo_mines"] = int(given.get("cargo_mines", c.cargo.get("mines", 0)))
+    if c.has("concealment"):
+        st["concealed"] = bool(given.get("concealed", True))  # 9.11: starts concealed
+    if c.can_order("deploy"):
+        st["deployed"] = bool(given.get("deployed", True))  # G51: deployed unless said otherwise
+    f = given.get("facing")
+    st["facing"] = facing_of(where, parse_hex(str(f))) if (f is not None and where is not None) else None
+    if given.get("suppressed"):
+        st["suppressed"] = True
+    if given.get("entrenched"):
+        st["entrenched"] = True
+    if c.has("engineer"):
+        st["mines"] = bool(given.get("mines", False))  # 9.6: the real minefield must be bought
+    return st
 
 
 def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource) -> GameState:
@@ -219,28 +262,15 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
     units: dict[str, Unit] = {}
     for spec in sc.units:
         c = t.units[spec.type]
-        st: dict[str, Any] = {"ammo": int(spec.status.get("ammo", c.ammo))}
-        if c.smoke:
-            st["smoke_ammo"] = c.smoke
-        if c.cargo:
-            st["cargo_ammo"] = int(spec.status.get("cargo_ammo", c.cargo.get("ammo", 0)))
-            st["cargo_mines"] = int(spec.status.get("cargo_mines", c.cargo.get("mines", 0)))
-        if c.has("concealment"):
-            st["concealed"] = bool(spec.status.get("concealed", True))  # 9.11: starts concealed
-        if c.can_order("deploy"):
-            st["deployed"] = bool(spec.status.get("deployed", True))  # G51: deployed unless said otherwise
-        f = spec.status.get("facing")
-        st["facing"] = facing_of(spec.hex, parse_hex(str(f))) if (f is not None and spec.hex is not None) else None
-        if spec.status.get("suppressed"):
-            st["suppressed"] = True
-        if spec.status.get("entrenched"):
-            st["entrenched"] = True
-        if c.has("engineer"):
-            st["mines"] = bool(spec.status.get("mines", False))  # 9.6: the real minefield must be bought
+        st = unit_status(rs, spec.type, spec.hex, spec.status)
         steps = spec.steps if spec.steps is not None else c.size
         where = spec.hex
         if c.type == "AIR":
             st["prep"] = 4  # 11.1: aircraft start on their airfield with box IV (Ready) marked
+            units[spec.id] = Unit(spec.id, spec.type, spec.side, None, steps, spec.formation, st)
+            continue
+        if spec.status.get("airfield"):  # 9.15.4: paratroopers wait on the airfield for their transport
+            st["airfield"] = True
             units[spec.id] = Unit(spec.id, spec.type, spec.side, None, steps, spec.formation, st)
             continue
         if (spec.arrives is not None and spec.arrives > 1) or spec.hex is None:
@@ -272,6 +302,7 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
         for label in _hex_list(spec.get("hexes")):
             control[label] = side
     v = dict(sc.raw.get("victory", {}))
+    purchasing = frozenset(dict(sc.raw.get("purchase", {})))
     data = {
         "rounds": sc.turns,
         "orders": {s: {} for s in sc.side_ids()},
@@ -283,7 +314,7 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
             "bridge_intact": _hex_list(v.get("bridge_intact")),
         },
         "smoke": {},
-        "structures": _structures(rs, sc, board),
+        "structures": _structures(rs, sc, board, purchasing),
         "minefields": {
             str(m["hex"]): {"owner": str(m["side"]), "kind": str(m.get("mine", "anti_tank"))}
             for m in sc.raw.get("structures", [])
@@ -291,4 +322,9 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
         },
         "special": {k: v for k, v in dict(sc.raw.get("special", {})).items() if isinstance(v, (int, str, bool))},
     }
-    return GameState(rs.id, sc.id, tuple(sc.side_ids()), board, units, 1, "planning", t.sides[0], data, dice)
+    state = GameState(rs.id, sc.id, tuple(sc.side_ids()), board, units, 1, "planning", t.sides[0], data, dice)
+    if purchasing:
+        from .purchase import prepare_purchase  # noqa: PLC0415
+
+        prepare_purchase(rs, sc, state)
+    return state

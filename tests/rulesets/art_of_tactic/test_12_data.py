@@ -17,8 +17,18 @@ README = Path(RULESET.data_dir).parent / "README.md"
 
 def test_12_3_roster_has_19_cards_plus_the_optional_i16() -> None:
     t = load_tables()
-    assert len(t.units) == 20
+    assert len([u for u in t.units.values() if not u.generic]) == 20
     assert [c for c, u in t.units.items() if u.optional] == ["SU-I16"]
+
+
+def test_12_5_generic_aircraft_cards_are_kept_apart_from_the_roster() -> None:
+    t = load_tables()
+    assert sorted(c for c, u in t.units.items() if u.generic) == ["DE-FJ", "DE-JU52", "DE-RECON", "SU-RECON", "SU-TB3"]
+    assert t.units["SU-TB3"].cargo_limit == 4 and t.units["SU-TB3"].size == 3 and t.units["SU-TB3"].mission_boxes == 2
+    assert int(t.rules["supply_drop"]["cargo_unit"]) == 5, "G24: 1 cargo unit = 5 ammunition points"
+    recon = t.units["DE-RECON"]
+    assert recon.observation_zone == 3 and recon.detection == (6, 5, 4, 3) and recon.mission_boxes == 3
+    assert not recon.firepower and recon.can_order("recon"), "12.5: no attack"
 
 
 def test_12_1_every_seed_value_is_kept() -> None:

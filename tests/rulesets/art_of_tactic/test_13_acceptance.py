@@ -871,3 +871,283 @@ def test_9_15_7_escort_takes_on_the_attacker_and_the_strike_goes_in() -> None:
     texts = event_texts(events)
     assert any("air combat over" in t and "sov-b" in t and "ger-fighter" in t for t in texts), texts
     assert [p for p, _ in rolls(events) if p.startswith("air strike: sov-a")], "the escorted aircraft strikes"
+
+
+def _fighters() -> list[tuple[str, str, str]]:
+    return [("ger-hq", "DE-HQ", "0104"), ("ger-stuka", "DE-STUKA", "0101"), ("ger-inf", "DE-INF", "1204"),
+            ("sov-hq", "SU-HQ", "1410"), ("sov-a", "SU-I16", "1401"), ("sov-b", "SU-I16", "1402"),
+            ("sov-inf", "SU-INF", "1205")]  # fmt: skip
+
+
+def test_dr20_9_14_interceptors_of_one_target_fight_it_together_and_it_fires_at_the_first() -> None:
+    g = game(scenario(_fighters(), map_text=MAP_A), [6] * 60)  # every shot misses
+    g.state.units["sov-a"].steps = 1  # bravery 8 - 1 = 7: sov-b (8) is the first
+    events = play_round(g, ["airstrike ger-stuka 1205 0110"],
+                        ["intercept sov-a ger-stuka 1401", "intercept sov-b ger-stuka 1402"])  # fmt: skip
+    texts = event_texts(events)
+    assert "air combat over 1205: sov-b, sov-a against ger-stuka (rule 9.14)" in texts, "one combat, both together"
+    shots = [p for p, _ in rolls(events) if p.startswith("air combat")]
+    assert shots[:3] == [
+        "air combat: sov-b at ger-stuka (rule 9.14)",
+        "air combat: sov-a at ger-stuka (rule 9.14)",
+        "air combat: ger-stuka at sov-b (rule 9.14)",
+    ], "the Stuka fires at the first interceptor"
+    assert len(shots) == 3 + 3 + 2, "three rounds; the Stuka's 2 ammunition last two rounds (1 per round)"
+    for uid in ("sov-a", "sov-b", "ger-stuka"):
+        u = g.state.units[uid]
+        assert u.status["ammo"] == 0 and u.status["boxes"] == 3, f"{uid}: 1 ammunition and 1 time box per round"
+    assert sum("low on fuel" in t for t in texts) == 3, "all time boxes marked: every aircraft returns"
+    assert not [p for p, _ in rolls(events) if p.startswith("air strike")], "the attacked Stuka's strike is cancelled"
+
+
+def _plane(uid: str, code: str, side: str, steps: int | None = None, **air: object) -> engine.state.Unit:
+    size = ruleset().tables.units[code].size
+    return engine.state.Unit(uid, code, side, None, size if steps is None else steps, None,
+                             {"air": {"target": "0505", "round": 1, **air}})  # fmt: skip
+
+
+def test_dr20_9_14_fighters_are_engaged_before_the_escorted_aircraft() -> None:
+    from engine.rulesets.art_of_tactic.air import pair_duels  # noqa: PLC0415
+
+    rs = ruleset()
+    strike = _plane("sov-a", "SU-I16", "soviet")  # an I-16 on an air strike, escorted by sov-b
+    escort = _plane("sov-b", "SU-I16", "soviet", escorting="sov-a")
+    one = _plane("ger-1", "SU-I16", "german", intercept=True)
+    two = _plane("ger-2", "SU-I16", "german", steps=1, intercept=True)
+
+    def no_roll(sides: list[str]) -> str:
+        raise AssertionError("the choosing order changes nothing here: no roll")
+
+    assert pair_duels(rs, [one, strike, escort], no_roll) == {"ger-1": "sov-b", "sov-b": "ger-1"}, (
+        "9.15.7: the escort takes on the single attacker; the escorted aircraft goes on unharmed"
+    )
+    assert pair_duels(rs, [one, two, strike, escort], no_roll) == {
+        "ger-1": "sov-b", "sov-b": "ger-1", "ger-2": "sov-a", "sov-a": "ger-2",
+    }, "the escort is engaged first; the spare fighter may then attack the escorted aircraft"  # fmt: skip
+    three = _plane("ger-3", "SU-I16", "german", intercept=True)
+    got = pair_duels(rs, [one, two, three, strike, escort], no_roll)
+    assert got["ger-3"] == "sov-a", "ger-3 (bravery 8) chooses before ger-2 (7): the escorted aircraft is free"
+    assert got["ger-2"] == "sov-a" and got["sov-a"] == "ger-3", "every enemy in a duel: ger-2 shares one (9.14)"
+
+
+def test_dr20_9_14_tied_bravery_dice_decide_who_chooses_when_it_matters() -> None:
+    from engine.rulesets.art_of_tactic.air import pair_duels  # noqa: PLC0415
+
+    rs = ruleset()
+    planes = [
+        _plane("ger-a", "SU-I16", "german"),  # a fighter on a strike: it does not choose
+        _plane("ger-f", "SU-I16", "german", patrol=True, radius=1),
+        _plane("sov-1", "SU-I16", "soviet", patrol=True, radius=1),
+        _plane("sov-2", "SU-I16", "soviet", steps=1, patrol=True, radius=1),
+    ]
+    asked: list[list[str]] = []
+
+    def roll_off(winner: str) -> object:
+        def pick(sides: list[str]) -> str:
+            asked.append(sorted(sides))
+            return winner
+
+        return pick
+
+    german_first = pair_duels(rs, planes, roll_off("german"))  # type: ignore[arg-type]
+    assert german_first == {"ger-f": "sov-1", "sov-1": "ger-f", "sov-2": "ger-a", "ger-a": "sov-2"}
+    soviet_first = pair_duels(rs, planes, roll_off("soviet"))  # type: ignore[arg-type]
+    assert soviet_first == {"sov-1": "ger-a", "ger-a": "sov-1", "ger-f": "sov-2", "sov-2": "ger-f"}
+    assert asked == [["german", "soviet"], ["german", "soviet"]]
+
+
+def test_9_14_overlapping_patrol_zones_fight() -> None:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-f", "SU-I16", "0101"), ("ger-inf", "DE-INF", "0204"),
+             ("sov-hq", "SU-HQ", "1410"), ("sov-p", "SU-I16", "1401"), ("sov-inf", "SU-INF", "1205")]  # fmt: skip
+    g = game(scenario(units, map_text=MAP_A), [6] * 60)
+    g.state.units["ger-f"].side = "german"  # a German fighter for the test (the roster has none)
+    events = play_round(g, ["patrol ger-f 0705 2 3 0104"], ["patrol sov-p 1005 1 3 1401"])
+    assert "air combat over 0705: ger-f against sov-p (rule 9.14)" in event_texts(events), "3 apart, radii 2 + 1"
+    g = game(scenario(units, map_text=MAP_A), [6] * 60)
+    g.state.units["ger-f"].side = "german"
+    events = play_round(g, ["patrol ger-f 0605 2 3 0104"], ["patrol sov-p 1005 1 3 1401"])
+    assert not any("air combat" in t for t in event_texts(events)), "4 apart: the zones do not overlap"
+
+
+def _two_stukas() -> list[tuple[str, str, str]]:
+    return [("ger-hq", "DE-HQ", "0104"), ("ger-s1", "DE-STUKA", "0101"), ("ger-s2", "DE-STUKA", "0102"),
+            ("ger-inf", "DE-INF", "1204"), ("sov-hq", "SU-HQ", "1410"), ("sov-flak", "SU-FLAK", "1005"),
+            ("sov-inf", "SU-INF", "1205"), ("sov-i", "SU-I16", "1401")]  # fmt: skip
+
+
+def test_9_19_flights_advance_together_one_hex_per_flight_step() -> None:
+    g = game(scenario(_two_stukas(), map_text=MAP_A), [6] * 80)
+    events = play_round(g, ["airstrike ger-s1 1205 0110", "airstrike ger-s2 1104 1001"], ["defend sov-flak 1004 1"])
+    flak = [p for p, _ in rolls(events) if p.startswith("flak")]
+    assert flak[:2] == [
+        "flak: sov-flak at ger-s2 over 1001 (rule 9.13)",  # flight step 0: ger-s2 starts within range 4
+        "flak: sov-flak at ger-s1 over 0607 (rule 9.13)",  # flight step 6: ger-s1 comes within range
+    ], "not ger-s1's whole flight first"
+
+
+def test_9_19_a_patrol_zone_is_active_once_on_station_and_fights_before_later_flak() -> None:
+    g = game(scenario(_two_stukas(), map_text=MAP_A), [6] * 80)  # every shot misses
+    events = play_round(g, ["airstrike ger-s1 1205 0110"], ["defend sov-flak 1004 1", "patrol sov-i 0508 1 3 0110"])
+    texts = event_texts(events)
+    # Both fly 0110 0209 0309 0408 0508: the patrol takes station at 0508 after flight step 4, so the Stuka (at
+    # 0408 in step 3, 0508 in step 4) is caught in step 5 at 0608, still in the zone.
+    assert "air combat over 0608: sov-i against ger-s1 (rule 9.14)" in texts
+    assert not [p for p, _ in rolls(events) if p.startswith("flak")], "low on fuel, it goes home before the flak"
+    assert "ger-s1 returns to its airfield: low on fuel (rule 9.12)" in texts
+
+
+def _recon_game(dice: list[int]) -> engine.Game:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-r", "DE-RECON", "0101"), ("ger-inf", "DE-INF", "0605"),
+             ("ger-mor", "DE-MOR", "0305", {"facing": "0405"}), ("sov-hq", "SU-HQ", "0907"),
+             ("sov-inf", "SU-INF", "0806"), ("sov-mg", "SU-MG", "1206", {"facing": "1106"})]  # fmt: skip
+    g = game(scenario(units, terrain={"0806": "b"}), dice)
+    play_round(g, [], ["ambush sov-inf 0706 2"])
+    assert g.state.units["sov-inf"].status.get("hidden")
+    return g
+
+
+def test_9_15_3_recon_finds_hidden_units_and_the_hq_within_its_radius() -> None:
+    g = _recon_game([5] + [6] * 40)  # radius 1: found on 5 or less (12.5)
+    events = play_round(g, ["recon ger-r 0806 1 2 0110"], ["ambush sov-inf 0706 2"])
+    assert ("recon: ger-r searches within 1 of 0806 (rule 9.15.3)", [5]) in rolls(events)
+    texts = event_texts(events)
+    assert "sov-inf is revealed at 0806: ger-r spots it from the air (rule 9.15.3)" in texts
+    assert "sov-hq is found at 0907 by ger-r (rule 9.15.3)" in texts, "0907 is 1 from 0806"
+    r = g.state.units["ger-r"]
+    assert r.status["air"]["recon"] and r.status["air"]["aloft"] == 1, "on station: one round aloft"
+    events = play_round(g, [], [])
+    assert [p for p, _ in rolls(events) if p.startswith("recon")], "one detection roll a round while on station"
+    assert "ger-r returns to its airfield: its reconnaissance is over (rule 9.12)" in event_texts(events)
+
+
+def test_9_15_3_recon_roll_above_the_table_finds_nothing() -> None:
+    g = _recon_game([6] * 40)
+    events = play_round(g, ["recon ger-r 0806 1 2 0110"], ["ambush sov-inf 0706 2"])
+    assert ("recon: ger-r searches within 1 of 0806 (rule 9.15.3)", [6]) in rolls(events)
+    assert g.state.units["sov-inf"].status.get("hidden") and g.state.units["sov-hq"].status.get("concealed")
+
+
+def test_9_15_3_recon_radius_and_duration_are_card_limited() -> None:
+    g = _recon_game([6] * 40)
+    assert "rule 9.15.3" in refusal(g, "recon ger-r 0806 4 2 0110", "german"), "observation zone 3"
+    assert "rule 9.15.3" in refusal(g, "recon ger-r 0806 1 4 0110", "german"), "3 time boxes"
+    assert "rule 12.5" in refusal(game(engine.load_scenario("art_of_tactic", "p3-stuetzpunkt")),
+                                  "buy SU-RECON", "soviet"), "12.5: not in the roster"  # fmt: skip
+
+
+def test_9_15_3_recon_directs_indirect_fire_in_its_whole_observation_zone() -> None:
+    from engine.rulesets.art_of_tactic.combat import indirect_problem  # noqa: PLC0415
+
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-r", "DE-RECON", "0101"),
+             ("ger-mor", "DE-MOR", "0305", {"facing": "0405"}), ("sov-hq", "SU-HQ", "1407"),
+             ("sov-inf", "SU-INF", "0806")]  # fmt: skip
+    g = game(scenario(units, terrain={"0505": "W", "0506": "W", "0405": "W", "0406": "W", "0404": "W"}))
+    st, rs = g.state, ruleset()
+    mor, target = st.units["ger-mor"], st.units["sov-inf"]
+    assert indirect_problem(rs, st, mor, target) == "no friendly unit sees the target (observer)"
+    st.units["ger-r"].status["air"] = {"target": "0505", "round": 1, "recon": True, "radius": 0, "rounds": 2}
+    assert indirect_problem(rs, st, mor, target) == "", "0806 is 3 from the centre: in the observation zone"
+    st.units["ger-r"].status["air"]["target"] = "0405"
+    assert indirect_problem(rs, st, mor, target) != "", "4 away: outside it"
+
+
+def test_g19_reconnoitre_reveals_hidden_units_in_sight_within_3_hexes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses  # noqa: PLC0415
+
+    t = ruleset().tables
+    inf = t.units["DE-INF"]  # no roster card prints Reconnoitre (G19): give it to the German infantry here
+    monkeypatch.setitem(t.units, "DE-INF", dataclasses.replace(inf, orders={**inf.orders, "reconnoitre": {}}))  # type: ignore[index]
+    assert int(t.rules["reconnoitre"]["range"]) == 3
+    g = _recon_game([6] * 40)
+    assert "reconnoitre ger-inf" in [str(a) for a in g.legal_actions()]
+    events = play_round(g, ["reconnoitre ger-inf"], ["ambush sov-inf 0706 2"])
+    texts = event_texts(events)
+    assert "sov-inf is revealed at 0806: ger-inf reconnoitres (rule G19)" in texts, "2 hexes away, in sight"
+    st, rs = g.state, ruleset()
+    if line_of_sight(st.board, rs.policy, parse_hex("0605"), parse_hex("0907"), frozenset()).visible:
+        assert "sov-hq is found at 0907 by ger-inf (rule G19)" in texts, "3 hexes away, in sight"
+    else:
+        assert st.units["sov-hq"].status["concealed"], "3 hexes away but out of sight: not found"
+    assert not rolls(events)[:1] or "reconnoitre" not in rolls(events)[0][0], "no roll"
+
+
+def _drop_game(dice: list[int]) -> engine.Game:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-ju", "DE-JU52", "0101"), ("ger-inf", "DE-INF", "0605", {"ammo": 1}),
+             ("sov-hq", "SU-HQ", "1410"), ("sov-flak", "SU-FLAK", "1005"), ("sov-inf", "SU-INF", "1208")]  # fmt: skip
+    return game(scenario(units, map_text=MAP_A), dice)
+
+
+def test_9_15_6_supply_drop_places_a_crate_in_step_9_that_units_draw_from() -> None:
+    g = _drop_game([6] * 40)
+    events = play_round(g, ["drop ger-ju 0605 4 0105"], [])
+    assert "ger-ju drops a supply crate with 20 ammunition at 0605 (rule 9.15.6)" in event_texts(events), "4 x 5"
+    assert g.state.data["crates"] == {"0605": 20}
+    assert "supply ger-inf crate" in [str(a) for a in g.legal_actions()]
+    events = play_round(g, ["supply ger-inf crate"], [])
+    inf = g.state.units["ger-inf"]
+    assert inf.status["ammo"] == T_AMMO_INF and g.state.data["crates"] == {"0605": 20 - (T_AMMO_INF - 1)}
+
+
+T_AMMO_INF = ruleset().tables.units["DE-INF"].ammo
+
+
+def test_9_15_6_12_5_cargo_lost_with_the_transports_losses() -> None:
+    g = _drop_game([1, 1] + [6] * 4 + [1, 1] + [6] * 40)  # flak: 2 hits (defence 1: one loss); its test passes
+    events = play_round(g, ["drop ger-ju 0605 4 1001"], ["defend sov-flak 1004 1"])
+    texts = event_texts(events)
+    assert "ger-ju takes 1 loss (flak); 2 left" in texts
+    assert "ger-ju drops a supply crate with 10 ammunition at 0605 (rule 9.15.6)" in texts, "4 - ⌈4/3⌉ = 2 units"
+
+
+def test_9_15_6_cargo_within_the_card_limit() -> None:
+    g = _drop_game([6] * 40)
+    assert "rule 9.15.6" in refusal(g, "drop ger-ju 0605 5 0105", "german"), "12.5: cargo limit 4"
+    assert "rule 9.15.6" in refusal(g, "supply ger-inf crate", "german"), "no crate yet"
+
+
+def test_9_18_7_9_18_8_two_hits_destroy_a_pontoon_bridge() -> None:
+    sc = scenario([("ger-mor", "DE-MOR", "0305", {"facing": "0405"}), ("sov-hq", "SU-HQ", "1010")],
+                  terrain={"0505": "~"})  # fmt: skip
+    g = game(sc, [1, 6, 6, 6, 6, 6, 6, 6] + [1, 6] + [6] * 20)
+    g.state.data["structures"]["pontoons"].append("0505")  # built by engineers (9.10)
+    assert P("0505") in ruleset().obstacles(g.state).pontoons
+    events = play_round(g, ["fire ger-mor 0505"], [])
+    assert "the pontoon bridge at 0505 takes 1 hit(s): 1 of 2" in event_texts(events)
+    play_round(g, ["fire ger-mor 0505"], [])
+    assert g.state.data["structures"]["pontoons"] == [], "the second hit destroys it"
+    assert "rule 9.18.8" in refusal(g, "fire ger-mor 0505", "german"), "nothing left to fire at"
+
+
+def _airland_game(dice: list[int]) -> engine.Game:
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-ju", "DE-JU52", "0101"),
+             ("ger-fj", "DE-FJ", "0101", {"airfield": True}), ("ger-inf", "DE-INF", "0605"),
+             ("sov-hq", "SU-HQ", "1410"), ("sov-flak", "SU-FLAK", "1005"), ("sov-inf", "SU-INF", "1208")]  # fmt: skip
+    return game(scenario(units, map_text=MAP_A), dice)
+
+
+def test_9_15_4_airborne_landing_places_the_paratroopers_in_step_6() -> None:
+    g = _airland_game([6] * 40)
+    assert g.state.units["ger-fj"].hex is None, "on the airfield"
+    events = play_round(g, ["airland ger-ju 0705 ger-fj 0105"], [])
+    texts = event_texts(events)
+    step6 = texts.index("Step 6: Assault and air strikes (rule 2.5)")
+    assert texts.index("ger-fj lands at 0705 from ger-ju (rule 9.15.4)") > step6
+    fj = g.state.units["ger-fj"]
+    assert fj.hex == P("0705") and not fj.status.get("airfield") and fj.steps == 3
+    assert "move ger-fj 0706" in [str(a) for a in g.legal_actions()], "on the board: it takes orders"
+
+
+def test_9_15_4_paratroopers_take_the_transports_losses() -> None:
+    g = _airland_game([1, 1] + [6] * 4 + [1, 1] + [6] * 40)  # flak: 2 hits, one loss (defence 1); test passed
+    events = play_round(g, ["airland ger-ju 1105 ger-fj 1001"], ["defend sov-flak 1004 1"])
+    texts = event_texts(events)
+    assert "ger-ju takes 1 loss (flak); 2 left" in texts
+    assert "ger-fj takes 1 loss(es) with ger-ju; 2 left (rule 9.15.4)" in texts
+    assert g.state.units["ger-fj"].steps == 2
+
+
+def test_9_15_4_refusals_name_the_rule() -> None:
+    g = _airland_game([6] * 40)
+    assert "rule 9.15.4" in refusal(g, "airland ger-ju 0705 ger-inf 0105", "german"), "not a paratrooper"
+    g.state.units["ger-ju"].steps = 2
+    assert "rule 9.15.4" in refusal(g, "airland ger-ju 0705 ger-fj 0105", "german"), "size 3 > 2"

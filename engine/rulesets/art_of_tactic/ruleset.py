@@ -217,3 +217,23 @@ class ArtOfTactic(Ruleset):
 
         h = unit.hex + DIRECTIONS[int(f)]
         return state.board.label(h) if h in state.board.cells else None
+
+    # --- AI ---------------------------------------------------------------------------------------------
+
+    def evaluate(self, state: GameState, side: str) -> float:
+        """The position for ``side`` with its own planned orders valued (``evaluation.py``, DESIGN §7)."""
+        from .evaluation import evaluate  # noqa: PLC0415
+
+        return evaluate(self, state, side)
+
+    def ai_goals(self, state: GameState, side: str) -> list[Hex]:
+        """The victory hexes (11.2) the side does not control yet (all of them once it holds every one)."""
+        from .evaluation import goals  # noqa: PLC0415
+
+        return goals(self, state, side)
+
+    def ai_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """The AI gives every unit that can take one an order (``hold`` included), never takes one back, and
+        commits when none is left (2.3): a unit's order is chosen once per round, so planning always ends."""
+        give = [a for a in actions if a.verb not in ("cancel", "commit")]
+        return give or [a for a in actions if a.verb == "commit"] or actions

@@ -181,21 +181,36 @@ def _objectives(rs: ArtOfTactic, st: GameState, side: str, stands: Mapping[str, 
     for uid, h in stands.items():  # ground units only (aircraft have no stand)
         by_side.setdefault(st.units[uid].side, []).append(h)
     cap = w["approach_cap"]
-    for label in labels:
-        h = st.board.parse(label)
-        for s in st.sides:
-            sign = 1.0 if s == side else -1.0
+    urgency = 1.0 + w["approach_urgency"] * min(1.0, st.turn / rounds)
+    enemy_on: dict[str, set[Hex]] = {}
+    for uid, h in stands.items():
+        enemy_on.setdefault(st.units[uid].side, set()).add(h)
+    for s in st.sides:
+        sign = 1.0 if s == side else -1.0
+        weight = w["approach_holder"] if holder == s else w["approach"]
+        open_goals: list[Hex] = []
+        for label in labels:
+            h = st.board.parse(label)
             if control.get(label) == s:
                 score += sign * late
             mine = by_side.get(s, [])
             if not mine:
                 continue
             d = min(distance(x, h) for x in mine)
+            if control.get(label) == s:
+                score += sign * w["guard"] * (d == 0)
+                continue
+            open_goals.append(h)
             if d == 0:
-                score += sign * w["guard"]
-            elif control.get(label) != s:
-                weight = w["approach_holder"] if holder == s else w["approach"]
+                others = set().union(*(v for k, v in enemy_on.items() if k != s))
+                # An enemy seen there must be driven out first (11.2: only one side's units control a hex).
+                score += sign * w["take"] * urgency * (1.0 if h not in others else w["take_contested"])
+            else:
                 score -= sign * weight * min(cap, d)
+        if holder != s and open_goals:
+            for x in by_side.get(s, []):
+                d = min(distance(x, g) for g in open_goals)
+                score -= sign * w["approach_each"] * urgency * min(cap, d)
     return score
 
 

@@ -289,6 +289,14 @@ class Ruleset:
             return 0.0 if state.outcome.winner == "draw" else -1000.0
         return float(sum(u.steps if u.side == side else -u.steps for u in state.units.values()))
 
+    def ai_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """The legal actions an AI player weighs in ``state`` (a side's view), for the planner.
+
+        The default is all of them (the same list). A ruleset whose decisions come in long series may narrow
+        it, e.g. to give every unit an order before ending its planning.
+        """
+        return actions
+
     def ai_goals(self, state: GameState, side: str) -> list[Hex]:
         """Hexes ``side`` should head for (objectives to take or retake), for an AI's first sort of its moves.
 

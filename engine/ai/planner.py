@@ -108,6 +108,8 @@ class PlannerAgent:
         q = _queries(view)
         state = q.state
         actions = _legal(q)
+        rs = get_ruleset(state.ruleset)
+        actions = rs.ai_actions(state, actions) or actions
         if len(actions) == 1:
             return actions[0]
         order = list(actions)
@@ -116,7 +118,6 @@ class PlannerAgent:
             return order[0]  # nothing but ways to pass: no thinking needed
         side = state.viewer or state.to_act
         assert side is not None
-        rs = get_ruleset(state.ruleset)
         scorer = _Scorer(rs, state, side, q.odds, self.rng, self.settings, deadline)
         if progress is not None:
             progress(f"thinking: {len(order)} actions")

@@ -253,3 +253,39 @@ class ArtOfTactic(Ruleset):
 
         h = unit.hex + DIRECTIONS[int(f)]
         return state.board.label(h) if h in state.board.cells else None
+
+    # --- AI ---------------------------------------------------------------------------------------------
+
+    def evaluate(self, state: GameState, side: str) -> float:
+        """The position for ``side`` with its own planned orders valued (``evaluation.py``, DESIGN §7)."""
+        from .evaluation import evaluate  # noqa: PLC0415
+
+        return evaluate(self, state, side)
+
+    def ai_goals(self, state: GameState, side: str) -> list[Hex]:
+        """The victory hexes (11.2) the side does not control yet (all of them once it holds every one)."""
+        from .evaluation import goals  # noqa: PLC0415
+
+        return goals(self, state, side)
+
+    def ai_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """The AI gives every unit that can take one an order (``hold`` included), never takes one back, and
+        commits when none is left (2.3), so planning always ends. Of each unit's Open fire and Suppression fire
+        orders it weighs the two with the best exact odds, so that its moves are weighed too."""
+        give = [a for a in actions if a.verb not in ("cancel", "commit")]
+        if not give:
+            return [a for a in actions if a.verb == "commit"] or actions
+        fire: dict[str, list[Action]] = {}
+        for a in give:
+            if a.verb in ("fire", "suppress") and len(a.args) == 2 and a.args[1] in state.units:
+                fire.setdefault(a.args[0], []).append(a)
+
+        def expected(a: Action) -> float:
+            o = self.odds(state, a)
+            return o.expected if o is not None else 0.0
+
+        drop: set[Action] = set()
+        for acts in fire.values():
+            if len(acts) > 2:
+                drop.update(sorted(acts, key=lambda a: -expected(a))[2:])
+        return [a for a in give if a not in drop] if drop else give

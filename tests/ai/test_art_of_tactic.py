@@ -1,0 +1,180 @@
+"""The Art of Tactic AI: the generic planner with the Art of Tactic evaluation (issue 7 item 6, DESIGN §7).
+
+Small positions on the blank test map of ``tests/rulesets/art_of_tactic/helpers.py``; every budget is one that
+never runs out (no timing in a test).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import engine
+from engine.actions import Action
+from engine.ai import make_agent
+from engine.ai.planner import PlannerAgent
+from engine.hexgrid import distance
+from engine.odds import Odds
+from engine.rulesets.art_of_tactic.evaluation import evaluate, weights
+from engine.state import GameState
+from tests.rulesets.art_of_tactic.helpers import game, ruleset, scenario
+
+BUDGET = 30.0
+
+
+def _with_orders(g: engine.Game, side: str, *orders: str) -> GameState:
+    """The side's view with its orders written on its sheet (as the planner's copies hold them)."""
+    for text in orders:
+        g.apply(text, side=side)
+    return g.view(side)
+
+
+def test_evaluation_values_a_fire_order_by_its_exact_expected_losses() -> None:
+    """2.3 + 6.1: a planned Open fire order changes nothing on the board; the evaluation adds its exact odds."""
+    rs = ruleset()
+    units = [("ger-a", "DE-INF", "0505"), ("sov-near", "SU-INF", "0604"), ("sov-far", "SU-INF", "0503")]
+    near = _with_orders(game(scenario(units)), "german", "fire ger-a sov-near")
+    far = _with_orders(game(scenario(units)), "german", "fire ger-a sov-far")
+    none = game(scenario(units)).view("german")
+    o_near = rs.odds(none, Action("fire", ("ger-a", "sov-near")))
+    o_far = rs.odds(none, Action("fire", ("ger-a", "sov-far")))
+    assert o_near is not None and o_far is not None and o_near.expected > o_far.expected
+    w = weights()
+    ammo = w["ammo"] * int(rs.tables.rules["ammo"]["fire"])
+    assert evaluate(rs, near, "german") - evaluate(rs, none, "german") == pytest.approx(
+        w["fire_order"] * o_near.expected - ammo
+    )
+    assert evaluate(rs, near, "german") > evaluate(rs, far, "german")
+
+
+def test_ai_gives_the_fire_order_with_the_better_expected_hits() -> None:
+    """6.1, 6.2: at range 1 the rifle platoon hits more than at range 2: the AI fires at the nearer target."""
+    units = [("ger-a", "DE-INF", "0505"), ("sov-near", "SU-INF", "0604"), ("sov-far", "SU-INF", "0503")]
+    g = game(scenario(units))
+    action = PlannerAgent("normal", seed=1).choose(g.view("german"), BUDGET)
+    assert action.verb in ("fire", "suppress")
+    assert action.args == ("ger-a", "sov-near")
+
+
+def test_ai_moves_toward_an_undefended_objective() -> None:
+    """11.2: the only victory hex is far from every enemy: the AI's infantry heads for it."""
+    g = game(scenario([("ger-a", "DE-INF", "0305"), ("sov-x", "SU-INF", "1310")]))
+    g.state.data["victory"]["hexes"] = ["0805"]
+    rs = ruleset()
+    assert [g.state.board.label(h) for h in rs.ai_goals(g.view("german"), "german")] == ["0805"]
+    action = PlannerAgent("normal", seed=2).choose(g.view("german"), BUDGET)
+    assert action.verb in ("move", "march", "assault")
+    b = g.state.board
+    end = b.parse(action.args[-1])
+    assert distance(end, b.parse("0805")) < distance(b.parse("0305"), b.parse("0805"))
+
+
+def test_ai_gives_every_unit_an_order_then_commits() -> None:
+    """2.3: the AI never takes an order back; it ends its planning once every unit has one."""
+    g = game(scenario([("ger-a", "DE-INF", "0305"), ("ger-b", "DE-MG", "0306", {"facing": "0406"}),
+                       ("sov-x", "SU-INF", "0905")]))  # fmt: skip
+    agent = PlannerAgent("normal", seed=3)
+    played = []
+    while g.to_act == "german":
+        a = agent.choose(g.view("german"), BUDGET)
+        assert a.verb != "cancel"
+        played.append(a)
+        g.apply(a)
+    assert [a.verb for a in played][-1] == "commit"
+    assert sorted(a.args[0] for a in played[:-1]) == ["ger-a", "ger-b"]
+
+
+class HiddenRead(BaseException):
+    """Raised when the AI touches what its side may not see (a BaseException: nothing in the AI swallows it)."""
+
+
+class _Poison:
+    """A hidden value put back into a view: any use of it is a read of hidden information. The engine may copy
+    it (copies of a view share it) but never look at it."""
+
+    def _no(self, *args: Any, **kwargs: Any) -> Any:
+        raise HiddenRead("the AI read hidden information (an enemy order or a hidden unit)")
+
+    __getattr__ = __bool__ = __int__ = __float__ = __index__ = __iter__ = __len__ = _no
+    __getitem__ = __contains__ = __eq__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = __str__ = _no  # type: ignore[assignment]
+    __format__ = _no  # type: ignore[assignment]
+
+
+class _PoisonedClient:
+    """One side's client whose view has the enemy's orders and hidden units poisoned."""
+
+    def __init__(self, g: engine.Game, side: str) -> None:
+        self.game = g
+        self._side = side
+
+    @property
+    def side(self) -> str:
+        return self._side
+
+    def view(self) -> GameState:
+        """The side's view with the enemy's true orders and its hidden units' true status put back, poisoned."""
+        v = self.game.view(self._side).clone()
+        truth = self.game.state
+        for s, sheet in truth.data["orders"].items():
+            if s != self._side:
+                v.data["orders"][s] = {uid: _Poison() for uid in sheet}
+        for u in v.units.values():
+            if u.side != self._side and u.status.get("hidden"):
+                u.status = {"hidden": True, **{k: _Poison() for k in truth.units[u.id].status if k != "hidden"}}
+        return v
+
+    def legal_actions(self) -> list[Action]:
+        return self.game.legal_actions()
+
+    def odds(self, action: Action) -> Odds | None:
+        return self.game.odds(action)
+
+
+def _rounds(g: engine.Game, n: int, hidden_seen: list[bool]) -> Iterator[str]:
+    """Plays ``n`` rounds: the German side random, the Soviet side the AI through a poisoned client."""
+    german = make_agent("random", seed=5)
+    soviet = PlannerAgent("normal", seed=6)
+    start = g.state.turn
+    while g.state.outcome is None and g.state.turn < start + n:
+        side = g.to_act
+        assert side is not None
+        if side == "german":
+            g.apply(german.choose(g.view(side), 1.0))
+            continue
+        client = _PoisonedClient(g, side)
+        hidden_seen.append(any(u.side == "german" and u.status.get("hidden") for u in g.state.units.values()))
+        before = g.state.dice.to_dict()
+        action = soviet.choose(client, BUDGET)
+        assert g.state.dice.to_dict() == before  # the game's dice are never touched
+        assert action in g.legal_actions()
+        g.apply(action)
+        yield str(action)
+
+
+def test_ai_never_reads_the_enemy_orders_or_hidden_units() -> None:
+    """2.3, 3.11, 15.1: the Soviet AI plans on a view whose German orders and hidden units raise when read."""
+    # The victory hex is the first unit's (the German HQ's): far from the ambush, so nobody walks next to it.
+    units = [("ger-hq", "DE-HQ", "0102"), ("ger-a", "DE-INF", "0605"), ("ger-b", "DE-INF", "0903"),
+             ("sov-x", "SU-INF", "1205"), ("sov-y", "SU-INF", "1103"), ("sov-hq", "SU-HQ", "1304")]  # fmt: skip
+    g = engine.new_game(scenario(units, terrain={"0605": "v"}, turns=4), seed=3)
+    g.apply("ambush ger-a 0705 2", side="german")  # hidden from step 8 on (3.11)
+    g.apply("fire ger-b sov-y", side="german")  # an order the Soviet AI must not read
+    g.apply("commit", side="german")
+    hidden_seen = []
+    played = list(_rounds(g, 2, hidden_seen))
+    assert played.count("commit") == 2
+    assert any(hidden_seen), "a German unit was hidden while the Soviet AI planned"
+
+
+def test_poison_catches_a_read() -> None:
+    """The poisoned view does catch a read of the enemy's orders (a test that can fail)."""
+    g = engine.new_game(engine.load_scenario("art_of_tactic", "o1-waldrand"), seed=3)
+    g.apply("hold ger-1-hq", side="german")
+    g.apply("commit", side="german")
+    v = _PoisonedClient(g, "soviet").view()
+    assert list(v.clone().data["orders"]["german"]) == ["ger-1-hq"]  # a copy of the view is no read
+    with pytest.raises(HiddenRead):
+        _ = v.data["orders"]["german"]["ger-1-hq"]["kind"]
+    assert g.view("soviet").data["orders"]["german"] == {}

@@ -442,23 +442,9 @@ def _hq_ok(rs: ArtOfTactic, st: GameState, side: str) -> bool:
 def _fly(rs: ArtOfTactic, tr: Transition, u: Unit, entry: Hex, target: Hex) -> bool:
     """9.13: the approach along the exact line; flak fires on first entering its range and again at its own hex
     when it stands in the target hex. Returns False if the aircraft aborted or was destroyed."""
-    st = tr.state
-    t = rs.tables
+    path = _flight_path(tr.state, entry, target)
     shot: set[str] = set()
-    for h in _flight_path(st, entry, target):
-        for flak in sorted(st.units.values(), key=lambda x: x.id):
-            if not _flak_ready(rs, flak, u.side) or flak.id in shot or flak.hex is None:
-                continue
-            if distance(flak.hex, h) > card(t, flak).max_range:  # 9.13: its range, not the Defend limit
-                continue
-            shot.add(flak.id)
-            flak.status["defend"]["used"] = True
-            if not _flak_shot(rs, tr, flak, u, h):
-                return False
-    for flak in sorted(st.units.values(), key=lambda x: x.id):
-        if _flak_ready(rs, flak, u.side) and flak.hex == target and not _flak_shot(rs, tr, flak, u, target):
-            return False  # the second shot at its own hex (9.13)
-    return True
+    return all(_flak_on(rs, tr, u, h, shot, last=i == len(path) - 1) for i, h in enumerate(path))
 
 
 def _land(tr: Transition, u: Unit, why: str) -> None:

@@ -44,14 +44,16 @@ def _cmd_list(args: argparse.Namespace) -> int:
     for name in names:
         rs = engine.get_ruleset(name)
         print(f"{name}  {rs.title} (version {rs.version})")
-        for sc_id in engine.scenario_ids(name):
+        ids = engine.scenario_ids(name)
+        width = max((len(i) for i in ids), default=0)
+        for sc_id in ids:
             try:
                 sc = engine.load_scenario(name, sc_id)
             except ScenarioError as err:
-                print(f"    {sc_id:<12} BROKEN: {err.problems[0]}")
+                print(f"    {sc_id:<{width}}  BROKEN: {err.problems[0]}")
                 continue
             sides = " vs ".join(s.name for s in sc.sides)
-            print(f"    {sc_id:<12} {sc.title} — {sides}, {sc.turns} turns")
+            print(f"    {sc_id:<{width}}  {sc.title} — {sides}, {sc.turns} turns")
     return 0
 
 

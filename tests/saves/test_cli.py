@@ -109,6 +109,15 @@ def test_the_other_commands_still_work(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0 and out.startswith("ok")
 
 
+def test_list_lines_up_the_scenario_titles(capsys: pytest.CaptureFixture[str]) -> None:
+    """Ids longer than 12 characters (``o3-panzerkeil``) no longer push their title out of the column."""
+    _, out, _ = run(capsys, "list")
+    lines = out.splitlines()
+    starts = {line.index("O-", 4) for line in lines if line.startswith("    o")}
+    assert len(starts) == 1, out
+    assert all("  " in line.strip() for line in lines if line.startswith("    "))
+
+
 def test_saves_commands_in_a_subprocess(folder: Path) -> None:
     """The installed entry point end to end, and no Textual imported by the headless commands."""
     code = (

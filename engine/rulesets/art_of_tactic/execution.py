@@ -113,6 +113,16 @@ def _unhide(st: GameState, tr: Transition, u: Unit, why: str) -> None:
     tr.emit("revealed", f"{u.id} is revealed at {where}: {why}", unit=u.id, hex=where)
 
 
+def _expose(st: GameState, tr: Transition, u: Unit, why: str, found: str) -> None:
+    """A hidden unit is revealed (``why``) and a concealed HQ found (``found``: " by X (rule N)")."""
+    if u.status.get("hidden"):
+        _unhide(st, tr, u, why)
+    if u.status.get("concealed") and u.hex is not None:
+        u.status["concealed"] = False
+        u.status["found_at"] = st.board.label(u.hex)
+        tr.emit("revealed", f"{u.id} is found at {st.board.label(u.hex)}{found}", unit=u.id)
+
+
 def _hide(st: GameState, tr: Transition, u: Unit) -> None:
     """3.11: the model leaves the board; the opponent keeps a "last seen" marker."""
     if u.status.get("hidden") or u.hex is None:
@@ -699,12 +709,7 @@ def _recon_detection(rs: ArtOfTactic, tr: Transition) -> None:
         for x in sorted(st.units.values(), key=lambda v: v.id):
             if x.side == u.side or not is_on_board(x) or x.hex is None or distance(x.hex, centre) > r:
                 continue
-            if x.status.get("hidden"):
-                _unhide(st, tr, x, f"{u.id} spots it from the air (rule 9.15.3)")
-            if x.status.get("concealed"):
-                x.status["concealed"] = False
-                x.status["found_at"] = st.board.label(x.hex)
-                tr.emit("revealed", f"{x.id} is found at {st.board.label(x.hex)} by {u.id} (rule 9.15.3)", unit=x.id)
+            _expose(st, tr, x, f"{u.id} spots it from the air (rule 9.15.3)", f" by {u.id} (rule 9.15.3)")
 
 
 def _abort(u: Unit) -> None:
@@ -1219,12 +1224,7 @@ def _step9_special(rs: ArtOfTactic, tr: Transition) -> None:
                 continue
             if not line_of_sight(st.board, rs.policy, u.hex, x.hex, rs.smoke(st)).visible:
                 continue
-            if x.status.get("hidden"):
-                _unhide(st, tr, x, f"{u.id} reconnoitres (rule G19)")
-            if x.status.get("concealed"):
-                x.status["concealed"] = False
-                x.status["found_at"] = st.board.label(x.hex)
-                tr.emit("revealed", f"{x.id} is found at {st.board.label(x.hex)} by {u.id} (rule G19)", unit=x.id)
+            _expose(st, tr, x, f"{u.id} reconnoitres (rule G19)", f" by {u.id} (rule G19)")
     # Immediate orders: hitching up (9.9), both units ordered to tow each other.
     for u, o in _ordered(rs, st, {"tow"}):
         other = st.units.get(o["partner"])
@@ -1582,12 +1582,7 @@ def reveal_adjacent(rs: ArtOfTactic, tr: Transition) -> None:
             for e in st.units.values()
         ):
             continue
-        if u.status.get("hidden"):
-            _unhide(st, tr, u, "an enemy unit is next to it (rule 3.11)")
-        if u.status.get("concealed"):
-            u.status["concealed"] = False
-            u.status["found_at"] = st.board.label(u.hex)
-            tr.emit("revealed", f"{u.id} is found at {st.board.label(u.hex)} (rule 9.11)", unit=u.id)
+        _expose(st, tr, u, "an enemy unit is next to it (rule 3.11)", " (rule 9.11)")
 
 
 def _reconceal(rs: ArtOfTactic, tr: Transition) -> None:

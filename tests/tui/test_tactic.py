@@ -44,6 +44,14 @@ async def goto(app: PlanspielApp, pilot: object, label: str) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def order_list(app: PlanspielApp, pilot: object, label: str) -> list[str]:
+    """Open the order list of the unit at ``label`` (Enter) and return its verbs in the order keyed 1–9."""
+    await goto(app, pilot, label)
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    return [v for v, _ in app.screen.items]  # type: ignore[attr-defined]
+
+
 async def test_unit_panel_shows_the_card_and_the_order_given() -> None:
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
@@ -117,10 +125,7 @@ async def test_a_hex_not_next_to_the_path_is_refused_and_escape_cancels() -> Non
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
         screen = table(app)
-        await goto(app, pilot, "0205")
-        await pilot.press("enter")
-        await pilot.pause()
-        verbs = [v for v, _ in app.screen.items]  # type: ignore[attr-defined]
+        verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("move") + 1))
         await pilot.pause()
         await goto(app, pilot, "0505")
@@ -140,10 +145,7 @@ async def test_a_refused_path_shows_the_engines_rule_and_stays_to_mend() -> None
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
         screen = table(app)
-        await goto(app, pilot, "0205")
-        await pilot.press("enter")
-        await pilot.pause()
-        verbs = [v for v, _ in app.screen.items]  # type: ignore[attr-defined]
+        verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("move") + 1))
         for label in ("0305", "0405", "0505"):
             await goto(app, pilot, label)
@@ -161,10 +163,7 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
         screen = table(app)
-        await goto(app, pilot, "0205")
-        await pilot.press("enter")
-        await pilot.pause()
-        verbs = [v for v, _ in app.screen.items]  # type: ignore[attr-defined]
+        verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("defend") + 1))
         await pilot.pause()
         assert screen.entry is not None and screen.map.overlay[screen.info.board.parse("0305")].text == "◎"

@@ -267,6 +267,27 @@ def can_see(
     Raises:
         ValueError: a hex off the map or an unknown class.
     """
+    # The answer depends on the map and the rules alone: cached per map (the AI asks the same pairs many times).
+    key = (_SEE, observer_hex, target_hex, target_class, target_terrain_is_open, id(rules))
+    known = board.cache.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]  # type: ignore[no-any-return]
+    result = _can_see(board, observer_hex, target_hex, target_class, target_terrain_is_open, rules)
+    board.cache[key] = (rules, result)
+    return result
+
+
+_SEE = "blitzkrieg1940.see"
+
+
+def _can_see(
+    board: Board,
+    observer_hex: Hex,
+    target_hex: Hex,
+    target_class: str,
+    target_terrain_is_open: bool,
+    rules: SightRules,
+) -> SightResult:
     for h in (observer_hex, target_hex):
         if h not in board:
             raise ValueError(f"hex {h} is off the {board.id} map")

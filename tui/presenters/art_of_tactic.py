@@ -1,7 +1,8 @@
 """Provides the Art of Tactic presenter: the unit card, the order given this round, secret planning and steps.
 
 Everything shown comes from one side's view: its own order sheet (``data["orders"]`` holds only the viewer's
-orders before the reveal), its units in full, the enemy as the view shows it (a hidden unit is off the map).
+orders before the reveal), its units in full, the enemy as the view shows it (a hidden unit is off the map, a
+concealed HQ an unidentified unit).
 The presenter never decides a rule: the orders a unit may take come from the engine's legal actions.
 """
 
@@ -97,6 +98,8 @@ class ArtOfTacticPresenter(Presenter):
     # --- Units ------------------------------------------------------------------------------------------
 
     def full_steps(self, unit: Unit) -> int:
+        if unit.status.get("unidentified"):
+            return 0  # a concealed enemy HQ: its size is not known (9.11, 15.1); the counter shows "·"
         return int(self.unit_type(unit).get("size", max(unit.steps, 1)))
 
     def unit_glyph(self, unit: Unit) -> str:
@@ -117,7 +120,9 @@ class ArtOfTacticPresenter(Presenter):
             out.append(Marker("S", "suppressed (8)"))
         if s.get("bound"):
             out.append(Marker("B", "bound in close combat (7)"))
-        if s.get("concealed"):
+        if s.get("unidentified"):
+            out.append(Marker("c", "unidentified: cannot be targeted until found (9.11)"))
+        elif s.get("concealed"):
             out.append(Marker("c", "HQ concealed (9.11)"))
         if s.get("ongoing"):
             on = s["ongoing"]
@@ -145,8 +150,12 @@ class ArtOfTacticPresenter(Presenter):
     def unit_facts(self, unit: Unit) -> list[tuple[str, str]]:
         t = self.unit_type(unit)
         rows = [("card", f"{self.unit_name(unit)} ({unit.type})")]
+        if unit.status.get("unidentified"):
+            rows = [("card", "unidentified unit: not known until found (9.11)")]
         if unit.status.get("hidden") and unit.hex is None:
             return [*rows, ("where", "hidden: last seen only (3.11)")]
+        if unit.status.get("unidentified"):
+            return rows
         rows.append(("type", str(t.get("type", "?"))))
         rows.append(("size", f"{unit.steps} of {self.full_steps(unit)}"))
         fp = t.get("firepower") or {}

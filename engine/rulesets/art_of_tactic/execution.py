@@ -26,6 +26,7 @@ from .combat import (
     roll_attack,
     structure_attack,
 )
+from .concealment import word_events
 from .model import card, current_bravery, enemies_in_hex, is_on_board, losses
 from .sight import attack_side, facing_of, in_field_of_fire, line_of_sight, side_of_entry
 
@@ -1594,9 +1595,10 @@ def _reconceal(rs: ArtOfTactic, tr: Transition) -> None:
             continue
         if not any(e.side != u.side and is_on_board(e) and e.hex is not None and distance(e.hex, u.hex) <= 1
                    for e in st.units.values()):  # fmt: skip
+            # Named before it hides: the other side knows the found HQ and sees it become unidentified (9.11).
+            tr.emit("concealed", f"{u.side} HQ {u.id} is concealed again (rule 9.11)", unit=u.id)
             u.status["concealed"] = True
             u.status.pop("found_at")
-            tr.emit("concealed", f"{u.side} HQ {u.id} is concealed again (rule 9.11)", unit=u.id)
 
 
 def _defend_fire(
@@ -1869,6 +1871,7 @@ def check_victory(rs: ArtOfTactic, st: GameState) -> Outcome | None:
 def execute_round(rs: ArtOfTactic, tr: Transition) -> None:
     """REVEAL, steps 1–12, END_OF_ROUND (2.9)."""
     st = tr.state
+    word_events(rs, tr)  # 9.11, 15.1: events naming a concealed HQ reach the other side without its name
     _reveal(rs, tr)
     _step1_defend(rs, tr)
     _step(tr, 2, "Suppression fire", rs)

@@ -19,6 +19,8 @@ from engine.state import GameState, Unit
 from .data import Tables, UnitCard
 
 __all__ = [
+    "UNIDENTIFIED",
+    "UNIDENTIFIED_CARD",
     "card",
     "current_bravery",
     "enemies_in_hex",
@@ -34,8 +36,23 @@ __all__ = [
 ]
 
 
+UNIDENTIFIED = "?"
+"""The type of an unidentified unit in a side's view: a concealed enemy HQ (9.11, 15.1, ``concealment.py``)."""
+
+UNIDENTIFIED_CARD = UnitCard(
+    code=UNIDENTIFIED, side="", name="unidentified unit", type="INF", size=1, bravery=0, bravery_loss=0,
+    defence=0, ammo=0, cost=0, field_of_fire=False, abilities=frozenset(), firepower={}, cc_only=frozenset(),
+    range=(None,), suppressed_accuracy=0, cc_dice=0, orders={}, move_as="INF",
+)  # fmt: skip
+"""What a view knows of an unidentified unit: a ground unit (every card with concealment is infantry, 12.3)
+with no values, no abilities and no orders; it cannot be targeted (``visible_enemy``)."""
+
+
 def card(tables: Tables, u: Unit) -> UnitCard:
-    """The unit's card."""
+    """The unit's card (an unidentified unit in a view has the empty card ``UNIDENTIFIED_CARD``)."""
+    c = tables.units.get(u.type)
+    if c is None and u.type == UNIDENTIFIED:
+        return UNIDENTIFIED_CARD
     return tables.units[u.type]
 
 

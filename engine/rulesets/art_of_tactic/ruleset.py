@@ -19,6 +19,7 @@ from engine.state import GameState, Unit
 
 from . import execution, orders, purchase
 from .combat import fire_odds, ranged_attack
+from .concealment import hide_concealed
 from .data import Tables, load_tables
 from .model import card, is_on_board
 from .movement import Obstacles, side_key, step_rule
@@ -233,6 +234,8 @@ class ArtOfTactic(Ruleset):
             if u.side != side and u.status.get("hidden"):
                 u.hex = None
                 u.status = {"hidden": True}
+        # 9.11, 15.1: a concealed enemy HQ is an unidentified unit in its hex; nothing in the view names it.
+        hide_concealed(self, state, v, side)
         return v
 
     # --- Maps -------------------------------------------------------------------------------------------

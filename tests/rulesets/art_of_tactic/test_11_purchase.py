@@ -57,7 +57,10 @@ def test_11_6_15_1_neither_view_shows_the_other_sides_purchase_or_placement() ->
     assert {u.side for u in g.view("soviet").units.values()} == {"soviet"}
     g.apply("commit", side="german")
     assert g.state.phase == "planning"
-    assert {u.type for u in g.view("german").units.values()} == {"SU-MG", "SU-HQ", "DE-HQ"}
+    # 9.11, 15.1: the Soviet HQ starts concealed: the Germans see an unidentified unit in its hex, not its card.
+    german = g.view("german")
+    assert {u.type for u in german.units.values()} == {"SU-MG", "?", "DE-HQ"}
+    assert german.units["soviet-unidentified-1"].hex == g.board.parse("1206")
     assert g.state.data["structures"]["trenches"] == {"1205": 5}
 
 

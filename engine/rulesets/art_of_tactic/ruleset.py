@@ -21,7 +21,7 @@ from . import execution, orders, purchase
 from .combat import fire_odds, ranged_attack
 from .concealment import hide_concealed
 from .data import Tables, load_tables
-from .model import card, is_on_board
+from .model import card, is_on_board, visible_enemy
 from .movement import Obstacles, side_key, step_rule
 from .sight import AotLosPolicy, los_policy
 
@@ -206,6 +206,8 @@ class ArtOfTactic(Ruleset):
         u, t = state.units.get(action.args[0]), state.units.get(action.args[1])
         if u is None or t is None or not is_on_board(u) or not is_on_board(t):
             return None
+        if t.side != u.side and not visible_enemy(state, t):
+            return None  # 3.11, 9.11: a hidden unit or a concealed HQ (unidentified in a view) is no target
         attack, _, _ = ranged_attack(self, state, u, t, action.verb, action.verb)
         if attack is None:
             return None

@@ -103,6 +103,8 @@ def word_events(rs: ArtOfTactic, tr: Transition) -> None:
     """9.11, 15.1: from now on in ``tr``, an event naming a concealed HQ is visible in full to the HQ's side
     only, and to the other side worded with the HQ's unidentified name (its hex stays, as on the map)."""
     emit: Callable[..., Event] = tr.emit
+    if getattr(emit, "words_concealed", False):
+        return  # already in place for this transition
 
     def emit_worded(kind: str, text: str, visible_to: Sequence[str] | None = None, **data: Any) -> Event:
         st = tr.state
@@ -115,6 +117,7 @@ def word_events(rs: ArtOfTactic, tr: Transition) -> None:
                 return _emit_per_side(emit, st, kind, text, visible_to, data, {k: names[k] for k in named})
         return emit(kind, text, visible_to, **data)
 
+    emit_worded.words_concealed = True  # type: ignore[attr-defined]
     tr.emit = emit_worded  # type: ignore[method-assign]  # rolls (tr.roll) go through it too
 
 

@@ -54,6 +54,7 @@ def _can_act(u: Unit) -> bool:
 def start_round(rs: ArtOfTactic, tr: Transition) -> None:
     """ROUND_START (2.2, 2.9): reset defence and per-round flags, mark the flag of suppressed units."""
     st = tr.state
+    word_events(rs, tr)  # 9.11, 15.1: a concealed HQ arriving (11.1) is not named to the other side
     for u in st.units.values():
         for key in (
             "absorbed",

@@ -96,3 +96,14 @@ def test_11_2_9_11_control_of_a_lone_concealed_hq_comes_from_the_unidentified_un
     assert german.data["control"].get("0508") == "soviet", "11.2: hidden units and a concealed HQ count"
     there = [u for u in german.units.values() if u.hex == g.board.parse("0508")]
     assert [(u.id, u.side) for u in there] == [(ALIAS, "soviet")], "the German sees who holds it: a unit is there"
+
+
+def test_9_11_11_1_concealed_hq_arriving_as_a_reinforcement_is_not_named_to_the_opponent() -> None:
+    g = _hq_game()
+    hq = g.state.units["sov-hq"]
+    hq.hex = None
+    hq.status.update(arrives=2, entry=["0508"])  # 11.1: it enters at the start of round 2
+    events = play_round(g, ["hold ger-inf"], ["hold sov-inf"])
+    assert g.state.units["sov-hq"].hex == g.board.parse("0508")
+    assert _names(events, "german", "sov-hq") == []
+    assert f"{ALIAS} arrives at 0508 (rule 11.1)" in [e.text for e in events if e.is_visible_to("german")]

@@ -77,11 +77,14 @@ def check_concealed_hqs(game: engine.Game, before: GameState, events: list[Event
                 continue  # 11.6: none of the other side's units is in the view yet
             seen = view.units[alias]
             assert seen.type == "?" and seen.hex == (None if hq.status.get("hidden") else hq.hex), alias
-    # Events: secret from the batch's start; found (a public "revealed" event), destroyed or concealed again.
+    # Events: secret from the batch's start until found (a public "revealed" event), destroyed (its last loss
+    # names it: a dead HQ is no longer concealed) or until concealed again.
     secret = {uid: (before.units[uid].side, alias) for uid, alias in aliases(RS, before).items()}
     for e in events:
         uid = e.data.get("unit")
         text = json.dumps(e.to_dict())
+        if uid in secret and e.kind == "loss" and st.units[uid].steps <= 0 and "0 left" in e.text:
+            secret.pop(uid)
         for hid, (side, _alias) in secret.items():
             if hid == uid and (e.kind == "destroyed" or (e.kind == "revealed" and e.visible_to is None)):
                 continue  # the event that makes it known

@@ -434,3 +434,21 @@ def test_presenter_shows_time_boxes_left_of_an_order_in_progress() -> None:
     assert any("1 of 2 time boxes" in m.text for m in pr.unit_markers(unit))
     assert pr.unit_glyph(unit) == "M" and pr.unit_glyph(view.units["ger-2-pz2"]) == "T"
     assert pr.unit_order(view, view.units["sov-23-inf"]) is None  # the enemy's orders are never shown
+
+
+def test_presenter_shows_a_concealed_enemy_hq_as_an_unidentified_unit() -> None:
+    """9.11, 15.1: the enemy HQ's counter stands in its hex with no size, card or values, only "unidentified"."""
+    import engine  # noqa: PLC0415
+    from tui.client import LocalClient  # noqa: PLC0415
+    from tui.presenters import get_presenter  # noqa: PLC0415
+
+    g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
+    engine.take_scenario_setup(g)
+    client = LocalClient(g, "german")
+    pr = get_presenter(client.info)
+    unit = client.view().units["soviet-unidentified-1"]
+    assert pr.unit_label(unit) == "S?·"
+    assert pr.unit_facts(unit) == [("card", "unidentified unit: not known until found (9.11)")]
+    assert [m.text for m in pr.unit_markers(unit)] == ["unidentified: cannot be targeted until found (9.11)"]
+    own = LocalClient(g, "soviet").view().units["sov-21-hq"]
+    assert pr.unit_label(own) == "SH2" and "HQ concealed (9.11)" in [m.text for m in pr.unit_markers(own)]

@@ -105,11 +105,13 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
             await pilot.press("enter")
         await pilot.pause()
         status = screen.query_one("#status").text  # type: ignore[attr-defined]
-        assert "path 0305 0405 0404 (3 hexes)" in status and "card allows 3" in status
+        assert "path 0305 0405 0404 (3 hexes, cost 3 of movement range 3, 0 left)" in status
         await pilot.press("backspace")
         await pilot.pause()
         assert [screen.info.board.label(h) for h in screen.entry.path] == ["0305", "0405"]
-        assert "legal as plotted" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        status = screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert "legal as plotted" in status
+        assert "(2 hexes, cost 2 of movement range 3 + 2 road bonus, 3 left)" in status  # 4.3: along the road
         await pilot.press("y")
         await settle(app, pilot)
         assert screen.entry is None
@@ -139,8 +141,9 @@ async def test_a_hex_not_next_to_the_path_is_refused_and_escape_cancels() -> Non
         assert app.session.client("german").view().data["orders"]["german"] == {}  # type: ignore[union-attr]
 
 
-async def test_a_refused_path_shows_the_engines_rule_and_stays_to_mend() -> None:
-    """Cautious movement of the Pz II over 3 hexes costs more than its card allows: the engine's sentence."""
+async def test_4_11_a_hex_over_the_range_is_refused_with_the_engines_rule() -> None:
+    """Cautious movement of the Pz II (range 2): a third hex costs more than its card allows, so it is not added
+    and the engine's sentence says why (rule 4.11); the path stays to be given."""
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
@@ -151,11 +154,39 @@ async def test_a_refused_path_shows_the_engines_rule_and_stays_to_mend() -> None
             await goto(app, pilot, label)
             await pilot.press("enter")
         await pilot.pause()
-        assert "not legal yet" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        refusal = screen.log_widget.lines_written[-1]
+        assert "0505 not added to ger-2-pz2's path" in refusal
+        assert "costs 3 hexes of movement, more than the 2 allowed (rule 4.11)" in refusal
+        assert screen.entry is not None and len(screen.entry.path or []) == 2
+        assert "(2 hexes, cost 2 of movement range 2, 0 left)" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await pilot.press("y")
+        await settle(app, pilot)
+        view = app.session.client("german").view()  # type: ignore[union-attr]
+        assert view.data["orders"]["german"]["ger-2-pz2"]["notation"] == "move ger-2-pz2 0305 0405"
+
+
+async def test_4_11_the_field_penalty_shows_while_plotting_and_in_the_summary() -> None:
+    """A field costs the light tank 2 (10.9): the status, the hex panel and the orders-given summary say so."""
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        verbs = await order_list(app, pilot, "0205")
+        await pilot.press(str(verbs.index("move") + 1))
         await pilot.pause()
-        assert "(rule 4.11)" in screen.log_widget.lines_written[-1]
-        assert screen.entry is not None and len(screen.entry.path or []) == 3
+        assert "path none yet (0 hexes, cost 0 of movement range 2, 2 left)" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        await goto(app, pilot, "0306")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "(1 hex, cost 2 of movement range 2, 0 left)" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert any("cost 2 of movement range 2" in line for line in screen._los_lines)
+        await pilot.press("y")
+        await settle(app, pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, OrdersSummaryScreen)
+        text = screen_text(app)
+        assert "move ger-2-pz2 0306" in text and "(1 hex, cost 2 of movement range 2, 0 left)" in text
 
 
 async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list() -> None:

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+import engine
 from engine import Action, GameState, Hex, Unit
+from engine.rulesets.art_of_tactic.movement import PathCost, order_path_cost
+from engine.rulesets.art_of_tactic.ruleset import ArtOfTactic
 
 from . import Marker, Presenter
 
-__all__ = ["ORDER_NAMES", "PATH_START", "PRESENTER", "ArtOfTacticPresenter", "order_sheet"]
+__all__ = ["ORDER_NAMES", "PATH_START", "PRESENTER", "ArtOfTacticPresenter", "cost_text", "order_sheet"]
 
 ORDER_NAMES: Mapping[str, str] = {
     "defend": "Defend",
@@ -74,6 +77,14 @@ _ABILITY_GLYPHS: Mapping[str, str] = {
     "indirect_fire": "R",
 }
 """Abilities that name a unit's role on its counter, first match wins."""
+
+
+def cost_text(verb: str, cost: PathCost) -> str:
+    """The engine's cost of a path in the digest's words (4.2, 4.3, 4.11): ``cost 3 of movement range 4, 1 left``."""
+    what = "assault distance" if verb == "assault" else "movement range"
+    limit = f"{what} {cost.allowance}" + (f" + {cost.bonus} road bonus" if cost.bonus else "")
+    left = f"{cost.left} left" if cost.left >= 0 else f"{-cost.left} over"
+    return f"cost {cost.cost} of {limit}, {left}"
 
 
 def order_sheet(view: GameState, side: str) -> dict[str, dict[str, Any]]:
@@ -221,6 +232,12 @@ class ArtOfTacticPresenter(Presenter):
         if committed:
             items.append("committed: " + ", ".join(self.info.side_name(s) for s in committed))
         return items
+
+    def path_cost(self, view: GameState, action: Action) -> PathCost | None:
+        """What the path of a movement order costs against the unit's allowance, as the engine answers it from
+        this side's view (4.11); None for an order without a path."""
+        rs = engine.get_ruleset(self.ruleset)
+        return order_path_cost(rs, view, action) if isinstance(rs, ArtOfTactic) else None
 
     def is_map_decision(self, view: GameState, legal: list[Action]) -> bool:
         return view.phase == "planning" and any(a.verb in self.map_verbs for a in legal)

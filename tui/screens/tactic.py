@@ -6,7 +6,10 @@ side on screen opens the list of the orders its card allows that are legal now (
 targets are picked on the map (the legal hexes are marked ``◎``, Enter picks) or from a short list (a range, a
 kind of mine); a movement order's path is plotted hex by hex (Enter adds the hex under the cursor, Backspace
 takes the last one back, Enter again on the last hex or ``y`` gives the order). Escape cancels the stage. The
-engine checks the plotted path as it grows (its rule-cited sentence is shown) and once more when it is given.
+engine checks the plotted path as it grows (its rule-cited sentence is shown) and once more when it is given;
+it also answers what the path costs against the order's movement range (4.11), shown while plotting and in the
+orders-given summary, and a hex that would break 4.1 or 4.11 (over the range, terrain, a capped step) is not
+added: the engine's sentence says why.
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ from textual.widgets import Static
 
 from engine import Action, Event, Hex, distance
 from engine.errors import ActionError, PlanspielError
+from engine.rulesets.art_of_tactic.movement import PathCost
 
 from ..client import LocalClient
-from ..presenters.art_of_tactic import ORDER_NAMES, PATH_START, order_sheet
+from ..presenters.art_of_tactic import ORDER_NAMES, PATH_START, ArtOfTacticPresenter, cost_text, order_sheet
 from ..widgets.hexmap import Overlay
 from .dialogs import ChoiceDialog, ConfirmDialog
 from .game import GameScreen
@@ -400,18 +404,24 @@ class TacticScreen(GameScreen):
         head = f"{ORDER_NAMES.get(e.verb, e.verb)} for {e.unit}"
         if e.path is None:
             return f"{head}: pick the target on the map (◎), Enter picks, Escape cancels"
-        u = self._unit(e.unit)
-        allowance = ""
-        if u is not None:
-            card = (self.presenter.unit_type(u).get("orders") or {}).get(
-                {"move": "cautious", "firemove": "fire_on_move"}.get(e.verb, e.verb), {}
-            )
-            reach = card.get("range", card.get("distance"))
-            if reach is not None:
-                allowance = f" · card allows {reach} hex(es) of movement"
         plotted = " ".join(self.info.board.label(h) for h in e.path) or "none yet"
         verdict = f" · {e.verdict}" if e.verdict else ""
-        return f"{head}: path {plotted} ({len(e.path)} hexes){allowance}{verdict}"
+        return f"{head}: path {plotted} ({self._cost_note(e)}){verdict}"
+
+    def _cost_note(self, e: _Entry) -> str:
+        """``2 hexes, cost 3 of movement range 4, 1 left``: the engine's cost of the plotted path (4.11)."""
+        assert e.path is not None
+        hexes = f"{len(e.path)} hex" + ("" if len(e.path) == 1 else "es")
+        labels = [self.info.board.label(h) for h in e.path]
+        cost = self._path_cost(Action(e.verb, (e.unit, *e.args, *labels)))
+        if cost is None:
+            return hexes
+        return f"{hexes}, {cost_text(e.verb, cost)}"
+
+    def _path_cost(self, action: Action) -> PathCost | None:
+        """The engine's cost of a movement order's path from this side's view (None: no path to cost)."""
+        pr = self.presenter
+        return pr.path_cost(self._view, action) if isinstance(pr, ArtOfTacticPresenter) else None
 
     def _entry_help(self) -> list[str]:
         """Lines for the hex panel while an order is written: the engine's verdict in full, then the keys."""
@@ -420,7 +430,9 @@ class TacticScreen(GameScreen):
             return []
         if e.path is None:
             return [f"{e.verb} {e.unit}: Enter on a marked hex (◎) picks it, Escape cancels"]
-        lines = [f"engine: {e.verdict}"] if e.verdict else []
+        lines = [f"path: {self._cost_note(e)} (4.11)"]
+        if e.verdict:
+            lines.append(f"engine: {e.verdict}")
         lines.append("Enter adds the hex under the cursor (» follows a listed path), Backspace takes the last back,")
         lines.append("y or Enter on the last hex gives the order, Escape cancels")
         return lines
@@ -450,6 +462,12 @@ class TacticScreen(GameScreen):
         if last is None or distance(last, h) != 1:
             where = board.label(last) if last is not None else "?"
             self.report_error(f"{board.label(h)} is not next to {where}: plot the path one hex at a time (rule 4.1)")
+            return
+        labels = [board.label(x) for x in (*e.path, h)]
+        cost = self._path_cost(Action(e.verb, (e.unit, *e.args, *labels)))
+        if cost is not None and cost.problem:
+            # 4.1, 4.11: a path that breaks them breaks them however it goes on, so the hex is not added.
+            self.report_error(f"{board.label(h)} not added to {e.unit}'s path: {cost.problem}")
             return
         e.path.append(h)
         self._check_path()
@@ -570,10 +588,24 @@ class TacticScreen(GameScreen):
             line = Text(f"{uid:<14}", style="bold")
             line.append(f" {ORDER_NAMES.get(verb, o.get('kind', '?'))}: ")
             line.append(str(o.get("notation", "")))
+            cost = self._sheet_cost(str(o.get("notation", "")))
+            if cost is not None and cost.hexes:
+                line.append(
+                    f"  ({cost.hexes} hex{'' if cost.hexes == 1 else 'es'}, {cost_text(verb, cost)})", style="dim"
+                )
             out.append(line)
         if not out:
             out.append(Text("no orders given yet this round", style="dim"))
         return out
+
+    def _sheet_cost(self, notation: str) -> PathCost | None:
+        """The cost of a given order's path (4.11), or None."""
+        if notation.split(" ", 1)[0] not in PATH_START:
+            return None
+        try:
+            return self._path_cost(self.client.parse(notation))
+        except (PlanspielError, ValueError):
+            return None
 
     def action_summary(self) -> None:
         """The orders this side has given this round."""

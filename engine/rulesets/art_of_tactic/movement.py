@@ -333,14 +333,14 @@ _PATH_ORDERS = {
 
 def order_path_cost(rs: ArtOfTactic, st: GameState, action: Action) -> PathCost | None:
     """What the path of a movement order (``move``, ``march``, ``firemove``, ``assault``) costs the unit against
-    its card's allowance, read from ``st`` alone (a side's view: 15.1). None if the action has no path to cost
-    (another verb, an unknown unit or hex, a unit off the map, a bound unit's assault)."""
+    its card's allowance, read from ``st`` alone (a side's view: 15.1); with no hex written yet, the allowance
+    alone. None if the action has no path to cost (another verb, an unknown unit or hex, a unit off the map)."""
     got = _PATH_ORDERS.get(action.verb)
     if got is None or not action.args:
         return None
     kind, first = got
     u = st.units.get(action.args[0])
-    if u is None or u.hex is None or len(action.args) <= first:
+    if u is None or u.hex is None or len(action.args) < first:
         return None
     try:
         path = [st.board.parse(h) for h in action.args[first:]]
@@ -349,7 +349,7 @@ def order_path_cost(rs: ArtOfTactic, st: GameState, action: Action) -> PathCost 
     c = card(rs.tables, u)
     if kind == "assault":  # 4.11 item 7: the hexes before the target's, within the assault distance
         target = st.units.get(action.args[1])
-        if target is not None and target.hex is not None and path[-1] == target.hex:
+        if path and target is not None and target.hex is not None and path[-1] == target.hex:
             path = path[:-1]
         if not path:
             return PathCost(0, 0, c.order("assault", "distance"))

@@ -66,4 +66,7 @@ def test_4_11_orders_without_a_path_have_no_cost() -> None:
     g = game(scenario([("g", "DE-PZ2", "0502"), ("s", "SU-INF", "0505")]))
     assert _maybe(g, "hold g") is None
     assert _maybe(g, "move nobody 0503") is None
-    assert _maybe(g, "move g") is None
+    assert _maybe(g, "fire g") is None
+    empty = _cost(g, "march g")  # nothing written yet: the allowance alone
+    assert (empty.hexes, empty.cost, empty.allowance, empty.problem) == (0, 0, 3, "")
+    assert _cost(g, "assault g s").allowance == 2

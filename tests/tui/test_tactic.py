@@ -105,13 +105,14 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
             await pilot.press("enter")
         await pilot.pause()
         status = screen.query_one("#status").text  # type: ignore[attr-defined]
-        assert "path 0305 0405 0404 (3 hexes, cost 3 of movement range 3, 0 left)" in status
+        assert "March for ger-2-pz2: 3 hexes, cost 3 of 3, 0 left · path 0305 0405 0404" in status
         await pilot.press("backspace")
         await pilot.pause()
         assert [screen.info.board.label(h) for h in screen.entry.path] == ["0305", "0405"]
         status = screen.query_one("#status").text  # type: ignore[attr-defined]
         assert "legal as plotted" in status
-        assert "(2 hexes, cost 2 of movement range 3 + 2 road bonus, 3 left)" in status  # 4.3: along the road
+        assert "2 hexes, cost 2 of 3 + 2 road, 3 left · path 0305 0405" in status  # 4.3: along the road
+        assert "path: 2 hexes, cost 2 of movement range 3 + 2 road bonus, 3 left (4.11)" in screen._los_lines
         await pilot.press("y")
         await settle(app, pilot)
         assert screen.entry is None
@@ -158,7 +159,7 @@ async def test_4_11_a_hex_over_the_range_is_refused_with_the_engines_rule() -> N
         assert "0505 not added to ger-2-pz2's path" in refusal
         assert "costs 3 hexes of movement, more than the 2 allowed (rule 4.11)" in refusal
         assert screen.entry is not None and len(screen.entry.path or []) == 2
-        assert "(2 hexes, cost 2 of movement range 2, 0 left)" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert "2 hexes, cost 2 of 2, 0 left · path 0305 0405" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await pilot.press("y")
         await settle(app, pilot)
         view = app.session.client("german").view()  # type: ignore[union-attr]
@@ -174,11 +175,11 @@ async def test_4_11_the_field_penalty_shows_while_plotting_and_in_the_summary() 
         verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("move") + 1))
         await pilot.pause()
-        assert "path none yet (0 hexes, cost 0 of movement range 2, 2 left)" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert "0 hexes, cost 0 of 2, 2 left · path none yet" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await goto(app, pilot, "0306")
         await pilot.press("enter")
         await pilot.pause()
-        assert "(1 hex, cost 2 of movement range 2, 0 left)" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert "1 hex, cost 2 of 2, 0 left · path 0306" in screen.query_one("#status").text  # type: ignore[attr-defined]
         assert any("cost 2 of movement range 2" in line for line in screen._los_lines)
         await pilot.press("y")
         await settle(app, pilot)
@@ -324,6 +325,69 @@ async def test_help_lists_the_order_keys() -> None:
             "step by step",
         ):
             assert part in text, part
+
+
+async def help_text(app: PlanspielApp, pilot: object) -> str:
+    """Press ? on the screen on top; return the keys it lists, and close the help again."""
+    await pilot.press("question_mark")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    assert isinstance(app.screen, HelpScreen), app.screen_stack
+    console = Console(file=io.StringIO(), width=160)
+    console.print(app.screen.table)
+    await pilot.press("escape")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+async def test_question_mark_shows_the_keys_on_every_screen_of_the_table() -> None:
+    """? on the order list, the orders-given summary, the commit question and the execution steps (modal screens
+    hold back the app's own ?): each lists its own keys, then the screen is still there."""
+    app = make_app(p1())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await goto(app, pilot, "0205")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceDialog)
+        assert "Look at the map" in await help_text(app, pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("1")  # Hold
+        await settle(app, pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, OrdersSummaryScreen) and "?: keys" in screen_text(app)
+        assert "close the summary" in await help_text(app, pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("z")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "Confirm" in await help_text(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("enter", "enter")
+        await settle(app, pilot)
+        app.session.client("soviet").apply("commit")  # type: ignore[union-attr]
+        table(app).after_change()
+        await settle(app, pilot)
+        assert isinstance(app.screen, ExecutionScreen), app.screen_stack
+        assert "?: keys" in screen_text(app)
+        text = await help_text(app, pilot)
+        assert "the next step of the execution" in text and "run to the end of the round" in text
+        assert isinstance(app.screen, ExecutionScreen)
+
+
+async def test_4_11_the_cost_fits_the_status_line_of_an_80_column_terminal() -> None:
+    app = make_app(p1())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        verbs = await order_list(app, pilot, "0205")
+        await pilot.press(str(verbs.index("march") + 1))
+        for label in ("0305", "0405", "0505"):
+            await goto(app, pilot, label)
+            await pilot.press("enter")
+        await pilot.pause()
+        assert "March for ger-2-pz2: 3 hexes, cost 3 of 3 + 2 road, 2 left" in screen_text(app)
 
 
 async def test_tiny_terminal_gets_the_clear_message() -> None:

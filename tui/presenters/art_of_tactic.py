@@ -79,10 +79,12 @@ _ABILITY_GLYPHS: Mapping[str, str] = {
 """Abilities that name a unit's role on its counter, first match wins."""
 
 
-def cost_text(verb: str, cost: PathCost) -> str:
-    """The engine's cost of a path in the digest's words (4.2, 4.3, 4.11): ``cost 3 of movement range 4, 1 left``."""
-    what = "assault distance" if verb == "assault" else "movement range"
-    limit = f"{what} {cost.allowance}" + (f" + {cost.bonus} road bonus" if cost.bonus else "")
+def cost_text(verb: str, cost: PathCost, *, short: bool = False) -> str:
+    """The engine's cost of a path in the digest's words (4.2, 4.3, 4.11): ``cost 3 of movement range 4, 1 left``
+    (``short``: ``cost 3 of 4, 1 left``, for the status line of a narrow terminal)."""
+    what = "" if short else ("assault distance " if verb == "assault" else "movement range ")
+    road = " road" if short else " road bonus"
+    limit = f"{what}{cost.allowance}" + (f" + {cost.bonus}{road}" if cost.bonus else "")
     left = f"{cost.left} left" if cost.left >= 0 else f"{-cost.left} over"
     return f"cost {cost.cost} of {limit}, {left}"
 

@@ -406,9 +406,9 @@ class TacticScreen(GameScreen):
             return f"{head}: pick the target on the map (◎), Enter picks, Escape cancels"
         plotted = " ".join(self.info.board.label(h) for h in e.path) or "none yet"
         verdict = f" · {e.verdict}" if e.verdict else ""
-        return f"{head}: path {plotted} ({self._cost_note(e)}){verdict}"
+        return f"{head}: {self._cost_note(e, short=True)} · path {plotted}{verdict}"
 
-    def _cost_note(self, e: _Entry) -> str:
+    def _cost_note(self, e: _Entry, *, short: bool = False) -> str:
         """``2 hexes, cost 3 of movement range 4, 1 left``: the engine's cost of the plotted path (4.11)."""
         assert e.path is not None
         hexes = f"{len(e.path)} hex" + ("" if len(e.path) == 1 else "es")
@@ -416,7 +416,7 @@ class TacticScreen(GameScreen):
         cost = self._path_cost(Action(e.verb, (e.unit, *e.args, *labels)))
         if cost is None:
             return hexes
-        return f"{hexes}, {cost_text(e.verb, cost)}"
+        return f"{hexes}, {cost_text(e.verb, cost, short=short)}"
 
     def _path_cost(self, action: Action) -> PathCost | None:
         """The engine's cost of a movement order's path from this side's view (None: no path to cost)."""
@@ -667,7 +667,18 @@ class OrdersSummaryScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,g,backspace", "close", "Close", id="summary.close"),
+        Binding("question_mark", "app.help", "Help", key_display="?", show=False, id="summary.help"),
     ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | enter, escape, g, backspace | Close the summary. |
+    | ? | The keys of this screen. |
+    """
+    KEY_HELP: ClassVar[dict[str, str]] = {
+        "summary.close": "close the summary, back to the table",
+        "summary.help": "the keys of this screen",
+    }
     DEFAULT_CSS = """
     OrdersSummaryScreen {
         align: center middle;
@@ -693,7 +704,7 @@ class OrdersSummaryScreen(ModalScreen[None]):
             yield Static(Text(self.title_text, style="bold"))
             for line in self.lines:
                 yield Static(line)
-            yield Static(Text("enter, escape or g closes", style="dim"))
+            yield Static(Text("enter, escape or g closes · ?: keys", style="dim"))
 
     def action_close(self) -> None:
         """Close."""
@@ -707,6 +718,7 @@ class ExecutionScreen(ModalScreen[None]):
         Binding("enter,space,n", "next", "Next step", id="exec.next"),
         Binding("e", "to_end", "To the end", id="exec.end"),
         Binding("escape", "close", "Close", id="exec.close"),
+        Binding("question_mark", "app.help", "Help", key_display="?", show=False, id="exec.help"),
     ]
     """
     | Key(s) | Description |
@@ -714,11 +726,13 @@ class ExecutionScreen(ModalScreen[None]):
     | enter, space, n | The next step (after the last: back to the table). |
     | e | Run to the end of the round: every step at once. |
     | escape | Back to the table. |
+    | ? | The keys of this screen. |
     """
     KEY_HELP: ClassVar[dict[str, str]] = {
         "exec.next": "the next step of the execution (after the last one: back to the table)",
         "exec.end": "run to the end of the round: every step at once",
         "exec.close": "back to the table",
+        "exec.help": "the keys of this screen",
     }
 
     DEFAULT_CSS = """
@@ -781,7 +795,7 @@ class ExecutionScreen(ModalScreen[None]):
         self.query_one(VerticalScroll).scroll_end(animate=False)
         last = self.stage >= len(self.report.steps)
         keys = "enter: back to the table" if last else "enter/n: next step · e: run to the end of the round"
-        self.query_one("#exec-help", Static).update(Text(f"{keys} · escape: close", style="dim"))
+        self.query_one("#exec-help", Static).update(Text(f"{keys} · escape: close · ?: keys", style="dim"))
 
     def action_next(self) -> None:
         """The next step, or close after the last."""

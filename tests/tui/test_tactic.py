@@ -529,3 +529,30 @@ def test_presenter_shows_time_boxes_left_of_an_order_in_progress() -> None:
     assert any("1 of 2 time boxes" in m.text for m in pr.unit_markers(unit))
     assert pr.unit_glyph(unit) == "M" and pr.unit_glyph(view.units["ger-2-pz2"]) == "T"
     assert pr.unit_order(view, view.units["sov-23-inf"]) is None  # the enemy's orders are never shown
+
+
+async def test_the_second_player_at_80_columns_reads_whose_seat_it_is() -> None:
+    """Hot seat at 80×24: after the German commit the Soviet status line still ends in "you: Soviet"."""
+    app = make_app(p1())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("z", "enter")
+        await settle(app, pilot)
+        await pilot.press("enter", "enter")
+        await settle(app, pilot)
+        assert table(app).client.side == "soviet"
+        first = screen_text(app).splitlines()[0]
+        assert "committed: German" in first and "you: Soviet" in first, first
+
+
+def test_4_11_cost_text_in_the_digests_words() -> None:
+    """The engine's PathCost in words: left, over, the road bonus (4.3), one hex always allowed (4.11 item 4)."""
+    from engine.rulesets.art_of_tactic.movement import PathCost  # noqa: PLC0415
+    from tui.presenters.art_of_tactic import cost_text  # noqa: PLC0415
+
+    assert cost_text("move", PathCost(2, 3, 4)) == "cost 3 of movement range 4, 1 left"
+    assert cost_text("march", PathCost(5, 5, 3, 2), short=True) == "cost 5 of 3 + 2 road, 0 left"
+    assert cost_text("assault", PathCost(2, 2, 2)) == "cost 2 of assault distance 2, 0 left"
+    single = cost_text("move", PathCost(1, 2, 1), short=True)
+    assert single == "cost 2 of 1, one hex is always allowed"
+    assert cost_text("move", PathCost(2, 3, 1, 0, "too far (rule 4.11)")) == "cost 3 of movement range 1, 2 over"

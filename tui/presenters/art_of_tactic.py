@@ -85,7 +85,16 @@ def cost_text(verb: str, cost: PathCost, *, short: bool = False) -> str:
     what = "" if short else ("assault distance " if verb == "assault" else "movement range ")
     road = " road" if short else " road bonus"
     limit = f"{what}{cost.allowance}" + (f" + {cost.bonus}{road}" if cost.bonus else "")
-    left = f"{cost.left} left" if cost.left >= 0 else f"{-cost.left} over"
+    if cost.left >= 0:
+        left = f"{cost.left} left"
+    elif not cost.problem and cost.hexes == 1:
+        left = (
+            "one hex is always allowed"
+            if short
+            else "allowed: one hex is always allowed where it may be entered (4.11)"
+        )
+    else:
+        left = f"{-cost.left} over"
     return f"cost {cost.cost} of {limit}, {left}"
 
 
@@ -229,7 +238,7 @@ class ArtOfTacticPresenter(Presenter):
         return super().waiting_for(view)
 
     def status_items(self, view: GameState) -> list[str]:
-        items = [f"round {view.turn} of {view.data.get('rounds', '?')}"]
+        items: list[str] = []  # the round is the status line's "Turn N/M" (2.1): not said twice
         committed = view.data.get("committed") or []
         if committed:
             items.append("committed: " + ", ".join(self.info.side_name(s) for s in committed))

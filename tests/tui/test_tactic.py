@@ -199,6 +199,7 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
         await pilot.press(str(verbs.index("defend") + 1))
         await pilot.pause()
         assert screen.entry is not None and screen.map.overlay[screen.info.board.parse("0305")].text == "◎"
+        assert "Defend for ger-2-pz2: pick the facing hex on the map (◎)" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await goto(app, pilot, "0305")
         await pilot.press("enter")
         await pilot.pause()
@@ -556,3 +557,46 @@ def test_4_11_cost_text_in_the_digests_words() -> None:
     single = cost_text("move", PathCost(1, 2, 1), short=True)
     assert single == "cost 2 of 1, one hex is always allowed"
     assert cost_text("move", PathCost(2, 3, 1, 0, "too far (rule 4.11)")) == "cost 3 of movement range 1, 2 over"
+
+
+async def test_4_11_item_7_the_assault_route_costs_the_hexes_before_the_target() -> None:
+    """O-4, the Soviet T-26 (assault distance 2): the route's hexes count, a third is refused (4.11), and the step
+    into the target's hex is named apart as the assault step; the summary says the same."""
+    app = make_app(Start("new", "art_of_tactic", "o4-brueckenkopf", HOT, 7))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        app.session.client("german").apply("commit")  # type: ignore[union-attr]
+        table(app).after_change()
+        await settle(app, pilot)
+        while not isinstance(app.screen, TacticScreen) or table(app).client.side != "soviet":
+            await pilot.press("enter")
+            await settle(app, pilot)
+        screen = table(app)
+        verbs = await order_list(app, pilot, "1005")
+        await pilot.press(str(verbs.index("assault") + 1))
+        await pilot.pause()
+        await goto(app, pilot, "0705")  # the target: ger-4-pio
+        await pilot.press("enter")
+        await pilot.pause()
+        for label in ("0906", "0805", "0806"):
+            await goto(app, pilot, label)
+            await pilot.press("enter")
+        await pilot.pause()
+        assert "0806 not added to sov-24-t26's path" in screen.log_widget.lines_written[-1]
+        assert "(rule 4.11)" in screen.log_widget.lines_written[-1]
+        status = screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert "2 hexes, cost 2 of 2, 0 left · path 0906 0805 · not legal as plotted" in status
+        assert "rule 3.10" in status
+        await goto(app, pilot, "0705")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "2 hexes + assault, cost 2 of 2, 0 left · path 0906 0805 0705 · legal as plotted" in (
+            screen.query_one("#status").text  # type: ignore[attr-defined]
+        )
+        await pilot.press("y")
+        await settle(app, pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        assert "(2 hexes + the assault step, cost 2 of assault distance 2, 0 left)" in " ".join(
+            screen_text(app).replace("█", " ").split()
+        )

@@ -17,7 +17,15 @@ from engine.rulesets.art_of_tactic.ruleset import ArtOfTactic
 
 from . import Marker, Presenter
 
-__all__ = ["ORDER_NAMES", "PATH_START", "PRESENTER", "ArtOfTacticPresenter", "cost_text", "order_sheet"]
+__all__ = [
+    "ORDER_NAMES",
+    "PATH_START",
+    "PRESENTER",
+    "ArtOfTacticPresenter",
+    "cost_text",
+    "order_sheet",
+    "path_words",
+]
 
 ORDER_NAMES: Mapping[str, str] = {
     "defend": "Defend",
@@ -96,6 +104,15 @@ def cost_text(verb: str, cost: PathCost, *, short: bool = False) -> str:
     else:
         left = f"{-cost.left} over"
     return f"cost {cost.cost} of {limit}, {left}"
+
+
+def path_words(verb: str, written: int, cost: PathCost, *, short: bool = False) -> str:
+    """A path of ``written`` hexes and its cost: ``2 hexes, cost 3 of movement range 4, 1 left``; an assault's
+    step into the target's hex is named apart, as it does not count against the distance (4.11 item 7)."""
+    head = f"{cost.hexes} hex" + ("" if cost.hexes == 1 else "es")
+    if verb == "assault" and written > cost.hexes:
+        head += " + assault" if short else " + the assault step"
+    return f"{head}, {cost_text(verb, cost, short=short)}"
 
 
 def order_sheet(view: GameState, side: str) -> dict[str, dict[str, Any]]:

@@ -29,7 +29,7 @@ from engine.errors import ActionError, PlanspielError
 from engine.rulesets.art_of_tactic.movement import PathCost
 
 from ..client import LocalClient
-from ..presenters.art_of_tactic import ORDER_NAMES, PATH_START, ArtOfTacticPresenter, cost_text, order_sheet
+from ..presenters.art_of_tactic import ORDER_NAMES, PATH_START, ArtOfTacticPresenter, order_sheet, path_words
 from ..widgets.hexmap import Overlay
 from .dialogs import ChoiceDialog, ConfirmDialog
 from .game import GameScreen
@@ -403,20 +403,26 @@ class TacticScreen(GameScreen):
             return ""
         head = f"{ORDER_NAMES.get(e.verb, e.verb)} for {e.unit}"
         if e.path is None:
-            return f"{head}: pick the target on the map (◎), Enter picks, Escape cancels"
+            return f"{head}: pick the {self._arg_name(e)} on the map (◎), Enter picks, Escape cancels"
         plotted = " ".join(self.info.board.label(h) for h in e.path) or "none yet"
         verdict = f" · {e.verdict}" if e.verdict else ""
         return f"{head}: {self._cost_note(e, short=True)} · path {plotted}{verdict}"
 
+    def _arg_name(self, e: _Entry) -> str:
+        """The next argument's name in the verb's notation (``FIRE-HEX`` → ``fire hex``), else ``target``."""
+        pattern = self.info.verbs.get(e.verb, "").split(":", 1)[0].split()
+        i = len(e.args) + 2  # the verb, the unit, then the arguments chosen so far
+        name = pattern[i] if i < len(pattern) else "TARGET"
+        return name.strip("[].").lower().replace("-", " ") or "target"
+
     def _cost_note(self, e: _Entry, *, short: bool = False) -> str:
         """``2 hexes, cost 3 of movement range 4, 1 left``: the engine's cost of the plotted path (4.11)."""
         assert e.path is not None
-        hexes = f"{len(e.path)} hex" + ("" if len(e.path) == 1 else "es")
         labels = [self.info.board.label(h) for h in e.path]
         cost = self._path_cost(Action(e.verb, (e.unit, *e.args, *labels)))
         if cost is None:
-            return hexes
-        return f"{hexes}, {cost_text(e.verb, cost, short=short)}"
+            return f"{len(e.path)} hex" + ("" if len(e.path) == 1 else "es")
+        return path_words(e.verb, len(e.path), cost, short=short)
 
     def _path_cost(self, action: Action) -> PathCost | None:
         """The engine's cost of a movement order's path from this side's view (None: no path to cost)."""
@@ -484,7 +490,7 @@ class TacticScreen(GameScreen):
         try:
             self.client.check(action)
         except ActionError as err:
-            e.verdict = f"not legal yet: {err}"
+            e.verdict = f"not legal as plotted: {err}"
         except (PlanspielError, ValueError) as err:
             e.verdict = f"the engine could not check it: {err}"
         else:
@@ -589,10 +595,9 @@ class TacticScreen(GameScreen):
             line.append(f" {ORDER_NAMES.get(verb, o.get('kind', '?'))}: ")
             line.append(str(o.get("notation", "")))
             cost = self._sheet_cost(str(o.get("notation", "")))
-            if cost is not None and cost.hexes:
-                line.append(
-                    f"  ({cost.hexes} hex{'' if cost.hexes == 1 else 'es'}, {cost_text(verb, cost)})", style="dim"
-                )
+            written = len(o.get("path") or [])
+            if cost is not None and written:
+                line.append(f"  ({path_words(verb, written, cost)})", style="dim")
             out.append(line)
         if not out:
             out.append(Text("no orders given yet this round", style="dim"))

@@ -799,7 +799,7 @@ class ExecutionScreen(ModalScreen[None]):
         self.query_one("#exec-body", Static).update(self._body())
         self.query_one(VerticalScroll).scroll_end(animate=False)
         last = self.stage >= len(self.report.steps)
-        keys = "enter: back to the table" if last else "enter/n: next step · e: run to the end of the round"
+        keys = "enter: back to the table" if last else "enter: next step · e: end of the round"
         self.query_one("#exec-help", Static).update(Text(f"{keys} · escape: close · ?: keys", style="dim"))
 
     def action_next(self) -> None:

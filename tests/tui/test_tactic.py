@@ -379,6 +379,7 @@ async def test_question_mark_shows_the_keys_on_every_screen_of_the_table() -> No
 
 
 async def test_4_11_the_cost_fits_the_status_line_of_an_80_column_terminal() -> None:
+    """80×24: the path's cost leads the status line, and the footer shows the keys of the order being written."""
     app = make_app(p1())
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -389,6 +390,15 @@ async def test_4_11_the_cost_fits_the_status_line_of_an_80_column_terminal() -> 
             await pilot.press("enter")
         await pilot.pause()
         assert "March for ger-2-pz2: 3 hexes, cost 3 of 3 + 2 road, 2 left" in screen_text(app)
+        footer = screen_text(app).splitlines()[-1]
+        assert "y Give order" in footer and "Fire" not in footer, footer  # the entry's keys, not the others
+        await pilot.press("z")  # no commit in the middle of a path
+        await pilot.pause()
+        assert isinstance(app.screen, TacticScreen) and table(app).entry is not None
+        await pilot.press("y")
+        await settle(app, pilot)
+        footer = screen_text(app).splitlines()[-1]
+        assert table(app).entry is None and "z Commit" in footer, footer
 
 
 async def test_tiny_terminal_gets_the_clear_message() -> None:

@@ -104,6 +104,13 @@ def round_report(events: list[Event]) -> RoundReport | None:
     return RoundReport(rnd, orders, steps, after)
 
 
+_NOT_WHILE_WRITING = frozenset(
+    {"fire", "assault", "stop", "end", "orders", "next_unit", "command", "hint", "play_hint", "replay_round"}
+)
+"""Keys that do nothing for the order being written (another unit, another decision, the commit): hidden from
+the footer and the help until it is given or cancelled, so that an 80-column footer shows the entry's own keys."""
+
+
 class TacticScreen(GameScreen):
     """The table for secret written orders: order entry per unit, the summary, the reveal and the steps."""
 
@@ -127,6 +134,9 @@ class TacticScreen(GameScreen):
     | z | Commit: your orders are written; the other side plans, then all are revealed. |
     | g | The orders you have given this round (never the enemy's). |
     | r | The last round again: the orders revealed, then the execution step by step. |
+
+    While an order is being written the keys for other units and decisions (f, c, x, z, o, n, k, h, H, r) are
+    off until it is given (y) or cancelled (Escape).
     """
 
     KEY_HELP: ClassVar[dict[str, str]] = {
@@ -541,7 +551,7 @@ class TacticScreen(GameScreen):
 
     def _refresh_footer(self) -> None:
         super()._refresh_footer()
-        state = (self.check_action("confirm_path", ()), self.selected)
+        state = (self.check_action("confirm_path", ()), self.selected, self.entry is None)
         if state != getattr(self, "_entry_footer", None):
             self._entry_footer = state
             self.refresh_bindings()
@@ -549,6 +559,8 @@ class TacticScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "barrage":
             return False  # no barrages here: artillery fires by its written order
+        if self.entry is not None and action in _NOT_WHILE_WRITING:
+            return False  # while an order is written: its keys (y, Backspace, Escape) show in the footer instead
         if action == "confirm_path":
             return True if self.entry is not None and self.entry.path else None
         if action == "stop":

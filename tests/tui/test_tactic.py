@@ -151,6 +151,10 @@ async def test_4_11_a_hex_over_the_range_is_refused_with_the_engines_rule() -> N
         screen = table(app)
         verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("move") + 1))
+        await pilot.pause()
+        assert any(
+            o.text in ("·", "»") for o in screen.map.overlay.values()
+        )  # 2 of 2 left: the neighbours it may enter
         for label in ("0305", "0405", "0505"):
             await goto(app, pilot, label)
             await pilot.press("enter")
@@ -159,6 +163,7 @@ async def test_4_11_a_hex_over_the_range_is_refused_with_the_engines_rule() -> N
         assert "0505 not added to ger-2-pz2's path" in refusal
         assert "costs 3 hexes of movement, more than the 2 allowed (rule 4.11)" in refusal
         assert screen.entry is not None and len(screen.entry.path or []) == 2
+        assert not any(o.text in ("·", "»") for o in screen.map.overlay.values())  # 0 left: no hex is marked as allowed
         assert "2 hexes, cost 2 of 2, 0 left · path 0305 0405" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await pilot.press("y")
         await settle(app, pilot)

@@ -8,8 +8,8 @@ kind of mine); a movement order's path is plotted hex by hex (Enter adds the hex
 takes the last one back, Enter again on the last hex or ``y`` gives the order). Escape cancels the stage. The
 engine checks the plotted path as it grows (its rule-cited sentence is shown) and once more when it is given;
 it also answers what the path costs against the order's movement range (4.11), shown while plotting and in the
-orders-given summary, and a hex that would break 4.1 or 4.11 (over the range, terrain, a capped step) is not
-added: the engine's sentence says why.
+orders-given summary; only the next hexes it would take are marked ``·``, and a hex that would break 4.1 or
+4.11 (over the range, terrain, a capped step) is not added: the engine's sentence says why.
 """
 
 from __future__ import annotations
@@ -180,9 +180,12 @@ class TacticScreen(GameScreen):
             start = u.hex if u is not None else None
             last = e.path[-1] if e.path else start
             if last is not None:
+                labels = [board.label(h) for h in e.path]
                 for n in last.neighbours():
                     if n in board.cells and n not in e.path and n != start:
-                        overlay[n] = Overlay("reach", "·")
+                        cost = self._path_cost(Action(e.verb, (e.unit, *e.args, *labels, board.label(n))))
+                        if cost is None or not cost.problem:  # 4.1, 4.11: the engine would take the hex
+                            overlay[n] = Overlay("reach", "·")
                 for h in self._next_hexes(e):
                     overlay[h] = Overlay("step", "»")
             for i, h in enumerate(e.path, start=1):
@@ -449,7 +452,8 @@ class TacticScreen(GameScreen):
         lines = [f"path: {self._cost_note(e)} (4.11)"]
         if e.verdict:
             lines.append(f"engine: {e.verdict}")
-        lines.append("Enter adds the hex under the cursor (» follows a listed path), Backspace takes the last back,")
+        lines.append("· marks a hex the movement range still allows (» one on a listed path)")
+        lines.append("Enter adds the hex under the cursor, Backspace takes the last back,")
         lines.append("y or Enter on the last hex gives the order, Escape cancels")
         return lines
 

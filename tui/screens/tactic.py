@@ -26,7 +26,6 @@ from textual.widgets import Static
 
 from engine import Action, Event, Hex, distance
 from engine.errors import ActionError, PlanspielError
-from engine.rulesets.art_of_tactic.movement import PathCost
 
 from ..client import LocalClient
 from ..presenters.art_of_tactic import ORDER_NAMES, PATH_START, ArtOfTacticPresenter, order_sheet, path_words
@@ -35,6 +34,8 @@ from .dialogs import ChoiceDialog, ConfirmDialog
 from .game import GameScreen
 
 if TYPE_CHECKING:
+    from engine.rulesets.art_of_tactic.movement import PathCost
+
     from ..session import Session
 
 __all__ = ["ExecutionScreen", "OrdersSummaryScreen", "TacticScreen", "round_report"]

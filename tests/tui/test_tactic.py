@@ -615,3 +615,22 @@ async def test_4_11_item_7_the_assault_route_costs_the_hexes_before_the_target()
         assert "(2 hexes + the assault step, cost 2 of assault distance 2, 0 left)" in " ".join(
             screen_text(app).replace("█", " ").split()
         )
+
+
+async def test_4_11_the_choices_list_shows_each_paths_cost() -> None:
+    """o lists every decision; the Pz II's 18 March paths (a group of its own) are then listed one by one, each
+    with the engine's cost against its range."""
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        group = next(v for v, label in dialog.items if label.plain.startswith("march ger-2-pz2"))  # type: ignore[union-attr]
+        dialog.dismiss(group)
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceDialog)
+        labels = {str(v): label.plain for v, label in app.screen.items}  # type: ignore[union-attr]
+        along = labels["march ger-2-pz2 0305 0405 0505 0605 0705"]
+        assert "(March: 5 hexes, cost 5 of movement range 3 + 2 road bonus, 0 left)" in along

@@ -271,7 +271,11 @@ class ArtOfTacticPresenter(Presenter):
         return view.phase == "planning" and any(a.verb in self.map_verbs for a in legal)
 
     def action_note(self, view: GameState, action: Action) -> str:
-        return ORDER_NAMES.get(action.verb, "")
+        """The order's name; for a movement order also its path's cost, as the engine answers it (4.11)."""
+        name = ORDER_NAMES.get(action.verb, "")
+        written = len(action.args) - PATH_START.get(action.verb, len(action.args))
+        cost = self.path_cost(view, action) if written > 0 else None
+        return f"{name}: {path_words(action.verb, written, cost)}" if cost is not None else name
 
     def score(self, view: GameState) -> dict[str, int] | None:
         control = view.data.get("control") or {}

@@ -105,11 +105,14 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
             await pilot.press("enter")
         await pilot.pause()
         status = screen.query_one("#status").text  # type: ignore[attr-defined]
-        assert "path 0305 0405 0404 (3 hexes)" in status and "card allows 3" in status
+        assert "March for ger-2-pz2: 3 hexes, cost 3 of 3, 0 left · path 0305 0405 0404" in status
         await pilot.press("backspace")
         await pilot.pause()
         assert [screen.info.board.label(h) for h in screen.entry.path] == ["0305", "0405"]
-        assert "legal as plotted" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        status = screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert "legal as plotted" in status
+        assert "2 hexes, cost 2 of 3 + 2 road, 3 left · path 0305 0405" in status  # 4.3: along the road
+        assert "path: 2 hexes, cost 2 of movement range 3 + 2 road bonus, 3 left (4.11)" in screen._los_lines
         await pilot.press("y")
         await settle(app, pilot)
         assert screen.entry is None
@@ -139,23 +142,57 @@ async def test_a_hex_not_next_to_the_path_is_refused_and_escape_cancels() -> Non
         assert app.session.client("german").view().data["orders"]["german"] == {}  # type: ignore[union-attr]
 
 
-async def test_a_refused_path_shows_the_engines_rule_and_stays_to_mend() -> None:
-    """Cautious movement of the Pz II over 3 hexes costs more than its card allows: the engine's sentence."""
+async def test_4_11_a_hex_over_the_range_is_refused_with_the_engines_rule() -> None:
+    """Cautious movement of the Pz II (range 2): a third hex costs more than its card allows, so it is not added
+    and the engine's sentence says why (rule 4.11); the path stays to be given."""
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
         screen = table(app)
         verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("move") + 1))
+        await pilot.pause()
+        assert any(
+            o.text in ("·", "»") for o in screen.map.overlay.values()
+        )  # 2 of 2 left: the neighbours it may enter
         for label in ("0305", "0405", "0505"):
             await goto(app, pilot, label)
             await pilot.press("enter")
         await pilot.pause()
-        assert "not legal yet" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        refusal = screen.log_widget.lines_written[-1]
+        assert "0505 not added to ger-2-pz2's path" in refusal
+        assert "costs 3 hexes of movement, more than the 2 allowed (rule 4.11)" in refusal
+        assert screen.entry is not None and len(screen.entry.path or []) == 2
+        assert not any(o.text in ("·", "»") for o in screen.map.overlay.values())  # 0 left: no hex is marked as allowed
+        assert "2 hexes, cost 2 of 2, 0 left · path 0305 0405" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await pilot.press("y")
+        await settle(app, pilot)
+        view = app.session.client("german").view()  # type: ignore[union-attr]
+        assert view.data["orders"]["german"]["ger-2-pz2"]["notation"] == "move ger-2-pz2 0305 0405"
+
+
+async def test_4_11_the_field_penalty_shows_while_plotting_and_in_the_summary() -> None:
+    """A field costs the light tank 2 (10.9): the status, the hex panel and the orders-given summary say so."""
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        verbs = await order_list(app, pilot, "0205")
+        await pilot.press(str(verbs.index("move") + 1))
         await pilot.pause()
-        assert "(rule 4.11)" in screen.log_widget.lines_written[-1]
-        assert screen.entry is not None and len(screen.entry.path or []) == 3
+        assert "0 hexes, cost 0 of 2, 2 left · path none yet" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        await goto(app, pilot, "0306")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "1 hex, cost 2 of 2, 0 left · path 0306" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert any("cost 2 of movement range 2" in line for line in screen._los_lines)
+        await pilot.press("y")
+        await settle(app, pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, OrdersSummaryScreen)
+        text = screen_text(app)
+        assert "move ger-2-pz2 0306" in text and "(1 hex, cost 2 of movement range 2, 0 left)" in text
 
 
 async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list() -> None:
@@ -167,6 +204,7 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
         await pilot.press(str(verbs.index("defend") + 1))
         await pilot.pause()
         assert screen.entry is not None and screen.map.overlay[screen.info.board.parse("0305")].text == "◎"
+        assert "Defend for ger-2-pz2: pick the facing hex on the map (◎)" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await goto(app, pilot, "0305")
         await pilot.press("enter")
         await pilot.pause()
@@ -293,6 +331,79 @@ async def test_help_lists_the_order_keys() -> None:
             "step by step",
         ):
             assert part in text, part
+
+
+async def help_text(app: PlanspielApp, pilot: object) -> str:
+    """Press ? on the screen on top; return the keys it lists, and close the help again."""
+    await pilot.press("question_mark")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    assert isinstance(app.screen, HelpScreen), app.screen_stack
+    console = Console(file=io.StringIO(), width=160)
+    console.print(app.screen.table)
+    await pilot.press("escape")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+async def test_question_mark_shows_the_keys_on_every_screen_of_the_table() -> None:
+    """? on the order list, the orders-given summary, the commit question and the execution steps (modal screens
+    hold back the app's own ?): each lists its own keys, then the screen is still there."""
+    app = make_app(p1())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await goto(app, pilot, "0205")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceDialog)
+        assert "Look at the map" in await help_text(app, pilot)
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("1")  # Hold
+        await settle(app, pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, OrdersSummaryScreen) and "?: keys" in screen_text(app)
+        assert "close the summary" in await help_text(app, pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("z")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "Confirm" in await help_text(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("enter", "enter")
+        await settle(app, pilot)
+        app.session.client("soviet").apply("commit")  # type: ignore[union-attr]
+        table(app).after_change()
+        await settle(app, pilot)
+        assert isinstance(app.screen, ExecutionScreen), app.screen_stack
+        assert "?: keys" in screen_text(app)
+        text = await help_text(app, pilot)
+        assert "the next step of the execution" in text and "run to the end of the round" in text
+        assert isinstance(app.screen, ExecutionScreen)
+
+
+async def test_4_11_the_cost_fits_the_status_line_of_an_80_column_terminal() -> None:
+    """80×24: the path's cost leads the status line, and the footer shows the keys of the order being written."""
+    app = make_app(p1())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        verbs = await order_list(app, pilot, "0205")
+        await pilot.press(str(verbs.index("march") + 1))
+        for label in ("0305", "0405", "0505"):
+            await goto(app, pilot, label)
+            await pilot.press("enter")
+        await pilot.pause()
+        assert "March for ger-2-pz2: 3 hexes, cost 3 of 3 + 2 road, 2 left" in screen_text(app)
+        footer = screen_text(app).splitlines()[-1]
+        assert "y Give order" in footer and "Fire" not in footer, footer  # the entry's keys, not the others
+        await pilot.press("z")  # no commit in the middle of a path
+        await pilot.pause()
+        assert isinstance(app.screen, TacticScreen) and table(app).entry is not None
+        await pilot.press("y")
+        await settle(app, pilot)
+        footer = screen_text(app).splitlines()[-1]
+        assert table(app).entry is None and "z Commit" in footer, footer
 
 
 async def test_tiny_terminal_gets_the_clear_message() -> None:
@@ -452,3 +563,92 @@ def test_presenter_shows_a_concealed_enemy_hq_as_an_unidentified_unit() -> None:
     assert [m.text for m in pr.unit_markers(unit)] == ["unidentified: cannot be targeted until found (9.11)"]
     own = LocalClient(g, "soviet").view().units["sov-21-hq"]
     assert pr.unit_label(own) == "SH2" and "HQ concealed (9.11)" in [m.text for m in pr.unit_markers(own)]
+
+
+async def test_the_second_player_at_80_columns_reads_whose_seat_it_is() -> None:
+    """Hot seat at 80×24: after the German commit the Soviet status line still ends in "you: Soviet"."""
+    app = make_app(p1())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("z", "enter")
+        await settle(app, pilot)
+        await pilot.press("enter", "enter")
+        await settle(app, pilot)
+        assert table(app).client.side == "soviet"
+        first = screen_text(app).splitlines()[0]
+        assert "committed: German" in first and "you: Soviet" in first, first
+
+
+def test_4_11_cost_text_in_the_digests_words() -> None:
+    """The engine's PathCost in words: left, over, the road bonus (4.3), one hex always allowed (4.11 item 4)."""
+    from engine.rulesets.art_of_tactic.movement import PathCost  # noqa: PLC0415
+    from tui.presenters.art_of_tactic import cost_text  # noqa: PLC0415
+
+    assert cost_text("move", PathCost(2, 3, 4)) == "cost 3 of movement range 4, 1 left"
+    assert cost_text("march", PathCost(5, 5, 3, 2), short=True) == "cost 5 of 3 + 2 road, 0 left"
+    assert cost_text("assault", PathCost(2, 2, 2)) == "cost 2 of assault distance 2, 0 left"
+    single = cost_text("move", PathCost(1, 2, 1), short=True)
+    assert single == "cost 2 of 1, one hex is always allowed"
+    assert cost_text("move", PathCost(2, 3, 1, 0, "too far (rule 4.11)")) == "cost 3 of movement range 1, 2 over"
+
+
+async def test_4_11_item_7_the_assault_route_costs_the_hexes_before_the_target() -> None:
+    """O-4, the Soviet T-26 (assault distance 2): the route's hexes count, a third is refused (4.11), and the step
+    into the target's hex is named apart as the assault step; the summary says the same."""
+    app = make_app(Start("new", "art_of_tactic", "o4-brueckenkopf", HOT, 7))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        app.session.client("german").apply("commit")  # type: ignore[union-attr]
+        table(app).after_change()
+        await settle(app, pilot)
+        while not isinstance(app.screen, TacticScreen) or table(app).client.side != "soviet":
+            await pilot.press("enter")
+            await settle(app, pilot)
+        screen = table(app)
+        verbs = await order_list(app, pilot, "1005")
+        await pilot.press(str(verbs.index("assault") + 1))
+        await pilot.pause()
+        await goto(app, pilot, "0705")  # the target: ger-4-pio
+        await pilot.press("enter")
+        await pilot.pause()
+        for label in ("0906", "0805", "0806"):
+            await goto(app, pilot, label)
+            await pilot.press("enter")
+        await pilot.pause()
+        assert "0806 not added to sov-24-t26's path" in screen.log_widget.lines_written[-1]
+        assert "(rule 4.11)" in screen.log_widget.lines_written[-1]
+        status = screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert "2 hexes, cost 2 of 2, 0 left · path 0906 0805 · not legal as plotted" in status
+        assert "rule 3.10" in status
+        await goto(app, pilot, "0705")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "2 hexes + assault, cost 2 of 2, 0 left · path 0906 0805 0705 · legal as plotted" in (
+            screen.query_one("#status").text  # type: ignore[attr-defined]
+        )
+        await pilot.press("y")
+        await settle(app, pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        assert "(2 hexes + the assault step, cost 2 of assault distance 2, 0 left)" in " ".join(
+            screen_text(app).replace("█", " ").split()
+        )
+
+
+async def test_4_11_the_choices_list_shows_each_paths_cost() -> None:
+    """o lists every decision; the Pz II's 18 March paths (a group of its own) are then listed one by one, each
+    with the engine's cost against its range."""
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        group = next(v for v, label in dialog.items if label.plain.startswith("march ger-2-pz2"))  # type: ignore[union-attr]
+        dialog.dismiss(group)
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceDialog)
+        labels = {str(v): label.plain for v, label in app.screen.items}  # type: ignore[union-attr]
+        along = labels["march ger-2-pz2 0305 0405 0505 0605 0705"]
+        assert "(March: 5 hexes, cost 5 of movement range 3 + 2 road bonus, 0 left)" in along

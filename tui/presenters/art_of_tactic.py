@@ -11,11 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+import engine
 from engine import Action, GameState, Hex, Unit
+from engine.rulesets.art_of_tactic.movement import PathCost, order_path_cost
+from engine.rulesets.art_of_tactic.ruleset import ArtOfTactic
 
 from . import Marker, Presenter
 
-__all__ = ["ORDER_NAMES", "PATH_START", "PRESENTER", "ArtOfTacticPresenter", "order_sheet"]
+__all__ = [
+    "ORDER_NAMES",
+    "PATH_START",
+    "PRESENTER",
+    "ArtOfTacticPresenter",
+    "cost_text",
+    "order_sheet",
+    "path_words",
+]
 
 ORDER_NAMES: Mapping[str, str] = {
     "defend": "Defend",
@@ -75,6 +86,34 @@ _ABILITY_GLYPHS: Mapping[str, str] = {
     "indirect_fire": "R",
 }
 """Abilities that name a unit's role on its counter, first match wins."""
+
+
+def cost_text(verb: str, cost: PathCost, *, short: bool = False) -> str:
+    """The engine's cost of a path in the digest's words (4.2, 4.3, 4.11): ``cost 3 of movement range 4, 1 left``
+    (``short``: ``cost 3 of 4, 1 left``, for the status line of a narrow terminal)."""
+    what = "" if short else ("assault distance " if verb == "assault" else "movement range ")
+    road = " road" if short else " road bonus"
+    limit = f"{what}{cost.allowance}" + (f" + {cost.bonus}{road}" if cost.bonus else "")
+    if cost.left >= 0:
+        left = f"{cost.left} left"
+    elif not cost.problem and cost.hexes == 1:
+        left = (
+            "one hex is always allowed"
+            if short
+            else "allowed: one hex is always allowed where it may be entered (4.11)"
+        )
+    else:
+        left = f"{-cost.left} over"
+    return f"cost {cost.cost} of {limit}, {left}"
+
+
+def path_words(verb: str, written: int, cost: PathCost, *, short: bool = False) -> str:
+    """A path of ``written`` hexes and its cost: ``2 hexes, cost 3 of movement range 4, 1 left``; an assault's
+    step into the target's hex is named apart, as it does not count against the distance (4.11 item 7)."""
+    head = f"{cost.hexes} hex" + ("" if cost.hexes == 1 else "es")
+    if verb == "assault" and written > cost.hexes:
+        head += " + assault" if short else " + the assault step"
+    return f"{head}, {cost_text(verb, cost, short=short)}"
 
 
 def order_sheet(view: GameState, side: str) -> dict[str, dict[str, Any]]:
@@ -225,17 +264,27 @@ class ArtOfTacticPresenter(Presenter):
         return super().waiting_for(view)
 
     def status_items(self, view: GameState) -> list[str]:
-        items = [f"round {view.turn} of {view.data.get('rounds', '?')}"]
+        items: list[str] = []  # the round is the status line's "Turn N/M" (2.1): not said twice
         committed = view.data.get("committed") or []
         if committed:
             items.append("committed: " + ", ".join(self.info.side_name(s) for s in committed))
         return items
 
+    def path_cost(self, view: GameState, action: Action) -> PathCost | None:
+        """What the path of a movement order costs against the unit's allowance, as the engine answers it from
+        this side's view (4.11); None for an order without a path."""
+        rs = engine.get_ruleset(self.ruleset)
+        return order_path_cost(rs, view, action) if isinstance(rs, ArtOfTactic) else None
+
     def is_map_decision(self, view: GameState, legal: list[Action]) -> bool:
         return view.phase == "planning" and any(a.verb in self.map_verbs for a in legal)
 
     def action_note(self, view: GameState, action: Action) -> str:
-        return ORDER_NAMES.get(action.verb, "")
+        """The order's name; for a movement order also its path's cost, as the engine answers it (4.11)."""
+        name = ORDER_NAMES.get(action.verb, "")
+        written = len(action.args) - PATH_START.get(action.verb, len(action.args))
+        cost = self.path_cost(view, action) if written > 0 else None
+        return f"{name}: {path_words(action.verb, written, cost)}" if cost is not None else name
 
     def score(self, view: GameState) -> dict[str, int] | None:
         control = view.data.get("control") or {}

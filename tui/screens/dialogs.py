@@ -33,6 +33,7 @@ class ChoiceDialog(ModalScreen[T | None], Generic[T]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,backspace,m", "look", "Look at the map", id="choice.look"),
         *(Binding(str(i), f"pick({i - 1})", f"Choose {i}", show=False, id=f"choice.{i}") for i in range(1, 10)),
+        Binding("question_mark", "app.help", "Help", key_display="?", show=False, id="choice.help"),
     ]
     """
     | Key(s) | Description |
@@ -40,6 +41,7 @@ class ChoiceDialog(ModalScreen[T | None], Generic[T]):
     | up, down, enter | Move through the list and choose. |
     | 1 … 9 | Choose the option with that number. |
     | m, escape, backspace | Close the list to look at the map (reopen it with o). |
+    | ? | The keys of this list (a modal screen holds back the app's own ?). |
     """
 
     DEFAULT_CSS = """
@@ -115,12 +117,14 @@ class ConfirmDialog(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,y", "answer(True)", "Confirm", id="confirm.yes"),
         Binding("n,escape,backspace", "answer(False)", "Cancel", id="confirm.no"),
+        Binding("question_mark", "app.help", "Help", key_display="?", show=False, id="confirm.help"),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
     | enter, y | Confirm. |
     | n, escape, backspace | Cancel. |
+    | ? | The keys of this question. |
     """
 
     DEFAULT_CSS = """

@@ -6,7 +6,10 @@ side on screen opens the list of the orders its card allows that are legal now (
 targets are picked on the map (the legal hexes are marked ``◎``, Enter picks) or from a short list (a range, a
 kind of mine); a movement order's path is plotted hex by hex (Enter adds the hex under the cursor, Backspace
 takes the last one back, Enter again on the last hex or ``y`` gives the order). Escape cancels the stage. The
-engine checks the plotted path as it grows (its rule-cited sentence is shown) and once more when it is given.
+engine checks the plotted path as it grows (its rule-cited sentence is shown) and once more when it is given;
+it also answers what the path costs against the order's movement range (4.11), shown while plotting and in the
+orders-given summary; only the next hexes it would take are marked ``·``, and a hex that would break 4.1 or
+4.11 (over the range, terrain, a capped step) is not added: the engine's sentence says why.
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ from engine import Action, Event, Hex, distance
 from engine.errors import ActionError, PlanspielError
 
 from ..client import LocalClient
-from ..presenters.art_of_tactic import ORDER_NAMES, PATH_START, order_sheet
+from ..presenters.art_of_tactic import ORDER_NAMES, PATH_START, ArtOfTacticPresenter, order_sheet, path_words
 from ..widgets.hexmap import Overlay
 from .dialogs import ChoiceDialog, ConfirmDialog
 from .game import GameScreen
 
 if TYPE_CHECKING:
+    from engine.rulesets.art_of_tactic.movement import PathCost
+
     from ..session import Session
 
 __all__ = ["ExecutionScreen", "OrdersSummaryScreen", "TacticScreen", "round_report"]
@@ -100,6 +105,13 @@ def round_report(events: list[Event]) -> RoundReport | None:
     return RoundReport(rnd, orders, steps, after)
 
 
+_NOT_WHILE_WRITING = frozenset(
+    {"fire", "assault", "stop", "end", "orders", "next_unit", "command", "hint", "play_hint", "replay_round"}
+)
+"""Keys that do nothing for the order being written (another unit, another decision, the commit): hidden from
+the footer and the help until it is given or cancelled, so that an 80-column footer shows the entry's own keys."""
+
+
 class TacticScreen(GameScreen):
     """The table for secret written orders: order entry per unit, the summary, the reveal and the steps."""
 
@@ -123,6 +135,9 @@ class TacticScreen(GameScreen):
     | z | Commit: your orders are written; the other side plans, then all are revealed. |
     | g | The orders you have given this round (never the enemy's). |
     | r | The last round again: the orders revealed, then the execution step by step. |
+
+    While an order is being written the keys for other units and decisions (f, c, x, z, o, n, k, h, H, r) are
+    off until it is given (y) or cancelled (Escape).
     """
 
     KEY_HELP: ClassVar[dict[str, str]] = {
@@ -166,9 +181,12 @@ class TacticScreen(GameScreen):
             start = u.hex if u is not None else None
             last = e.path[-1] if e.path else start
             if last is not None:
+                labels = [board.label(h) for h in e.path]
                 for n in last.neighbours():
                     if n in board.cells and n not in e.path and n != start:
-                        overlay[n] = Overlay("reach", "·")
+                        cost = self._path_cost(Action(e.verb, (e.unit, *e.args, *labels, board.label(n))))
+                        if cost is None or not cost.problem:  # 4.1, 4.11: the engine would take the hex
+                            overlay[n] = Overlay("reach", "·")
                 for h in self._next_hexes(e):
                     overlay[h] = Overlay("step", "»")
             for i, h in enumerate(e.path, start=1):
@@ -256,6 +274,13 @@ class TacticScreen(GameScreen):
         items = [(v, Text(self._arg_label(v))) for v in values]
         self._busy = True
         self.app.push_screen(ChoiceDialog(f"{e.verb} {e.unit}: which one?", items), self._arg_chosen)
+
+    def _choice_items(self, actions: list[Action]) -> list[tuple[Action | list[Action], Text]]:
+        """The choices list (o): a long list is grouped by unit and order, but one group is listed in full (a
+        unit's 18 March paths grouped again would only offer the same group)."""
+        if len({(a.verb, a.args[0] if a.args else "") for a in actions}) == 1:
+            return [(a, self._label_for(a)) for a in actions]
+        return super()._choice_items(actions)
 
     def _picked_unit(self, uid: str | None) -> None:
         self._busy = False
@@ -399,19 +424,31 @@ class TacticScreen(GameScreen):
             return ""
         head = f"{ORDER_NAMES.get(e.verb, e.verb)} for {e.unit}"
         if e.path is None:
-            return f"{head}: pick the target on the map (◎), Enter picks, Escape cancels"
-        u = self._unit(e.unit)
-        allowance = ""
-        if u is not None:
-            card = (self.presenter.unit_type(u).get("orders") or {}).get(
-                {"move": "cautious", "firemove": "fire_on_move"}.get(e.verb, e.verb), {}
-            )
-            reach = card.get("range", card.get("distance"))
-            if reach is not None:
-                allowance = f" · card allows {reach} hex(es) of movement"
+            return f"{head}: pick the {self._arg_name(e)} on the map (◎), Enter picks, Escape cancels"
         plotted = " ".join(self.info.board.label(h) for h in e.path) or "none yet"
         verdict = f" · {e.verdict}" if e.verdict else ""
-        return f"{head}: path {plotted} ({len(e.path)} hexes){allowance}{verdict}"
+        return f"{head}: {self._cost_note(e, short=True)} · path {plotted}{verdict}"
+
+    def _arg_name(self, e: _Entry) -> str:
+        """The next argument's name in the verb's notation (``FIRE-HEX`` → ``fire hex``), else ``target``."""
+        pattern = self.info.verbs.get(e.verb, "").split(":", 1)[0].split()
+        i = len(e.args) + 2  # the verb, the unit, then the arguments chosen so far
+        name = pattern[i] if i < len(pattern) else "TARGET"
+        return name.strip("[].").lower().replace("-", " ") or "target"
+
+    def _cost_note(self, e: _Entry, *, short: bool = False) -> str:
+        """``2 hexes, cost 3 of movement range 4, 1 left``: the engine's cost of the plotted path (4.11)."""
+        assert e.path is not None
+        labels = [self.info.board.label(h) for h in e.path]
+        cost = self._path_cost(Action(e.verb, (e.unit, *e.args, *labels)))
+        if cost is None:
+            return f"{len(e.path)} hex" + ("" if len(e.path) == 1 else "es")
+        return path_words(e.verb, len(e.path), cost, short=short)
+
+    def _path_cost(self, action: Action) -> PathCost | None:
+        """The engine's cost of a movement order's path from this side's view (None: no path to cost)."""
+        pr = self.presenter
+        return pr.path_cost(self._view, action) if isinstance(pr, ArtOfTacticPresenter) else None
 
     def _entry_help(self) -> list[str]:
         """Lines for the hex panel while an order is written: the engine's verdict in full, then the keys."""
@@ -420,8 +457,11 @@ class TacticScreen(GameScreen):
             return []
         if e.path is None:
             return [f"{e.verb} {e.unit}: Enter on a marked hex (◎) picks it, Escape cancels"]
-        lines = [f"engine: {e.verdict}"] if e.verdict else []
-        lines.append("Enter adds the hex under the cursor (» follows a listed path), Backspace takes the last back,")
+        lines = [f"path: {self._cost_note(e)} (4.11)"]
+        if e.verdict:
+            lines.append(f"engine: {e.verdict}")
+        lines.append("· marks a hex the movement range still allows (» one on a listed path)")
+        lines.append("Enter adds the hex under the cursor, Backspace takes the last back,")
         lines.append("y or Enter on the last hex gives the order, Escape cancels")
         return lines
 
@@ -451,6 +491,12 @@ class TacticScreen(GameScreen):
             where = board.label(last) if last is not None else "?"
             self.report_error(f"{board.label(h)} is not next to {where}: plot the path one hex at a time (rule 4.1)")
             return
+        labels = [board.label(x) for x in (*e.path, h)]
+        cost = self._path_cost(Action(e.verb, (e.unit, *e.args, *labels)))
+        if cost is not None and cost.problem:
+            # 4.1, 4.11: a path that breaks them breaks them however it goes on, so the hex is not added.
+            self.report_error(f"{board.label(h)} not added to {e.unit}'s path: {cost.problem}")
+            return
         e.path.append(h)
         self._check_path()
         self._redraw_entry()
@@ -466,7 +512,7 @@ class TacticScreen(GameScreen):
         try:
             self.client.check(action)
         except ActionError as err:
-            e.verdict = f"not legal yet: {err}"
+            e.verdict = f"not legal as plotted: {err}"
         except (PlanspielError, ValueError) as err:
             e.verdict = f"the engine could not check it: {err}"
         else:
@@ -517,7 +563,7 @@ class TacticScreen(GameScreen):
 
     def _refresh_footer(self) -> None:
         super()._refresh_footer()
-        state = (self.check_action("confirm_path", ()), self.selected)
+        state = (self.check_action("confirm_path", ()), self.selected, self.entry is None)
         if state != getattr(self, "_entry_footer", None):
             self._entry_footer = state
             self.refresh_bindings()
@@ -525,6 +571,8 @@ class TacticScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "barrage":
             return False  # no barrages here: artillery fires by its written order
+        if self.entry is not None and action in _NOT_WHILE_WRITING:
+            return False  # while an order is written: its keys (y, Backspace, Escape) show in the footer instead
         if action == "confirm_path":
             return True if self.entry is not None and self.entry.path else None
         if action == "stop":
@@ -570,10 +618,23 @@ class TacticScreen(GameScreen):
             line = Text(f"{uid:<14}", style="bold")
             line.append(f" {ORDER_NAMES.get(verb, o.get('kind', '?'))}: ")
             line.append(str(o.get("notation", "")))
+            cost = self._sheet_cost(str(o.get("notation", "")))
+            written = len(o.get("path") or [])
+            if cost is not None and written:
+                line.append(f"  ({path_words(verb, written, cost)})", style="dim")
             out.append(line)
         if not out:
             out.append(Text("no orders given yet this round", style="dim"))
         return out
+
+    def _sheet_cost(self, notation: str) -> PathCost | None:
+        """The cost of a given order's path (4.11), or None."""
+        if notation.split(" ", 1)[0] not in PATH_START:
+            return None
+        try:
+            return self._path_cost(self.client.parse(notation))
+        except (PlanspielError, ValueError):
+            return None
 
     def action_summary(self) -> None:
         """The orders this side has given this round."""
@@ -635,7 +696,18 @@ class OrdersSummaryScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,g,backspace", "close", "Close", id="summary.close"),
+        Binding("question_mark", "app.help", "Help", key_display="?", show=False, id="summary.help"),
     ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | enter, escape, g, backspace | Close the summary. |
+    | ? | The keys of this screen. |
+    """
+    KEY_HELP: ClassVar[dict[str, str]] = {
+        "summary.close": "close the summary, back to the table",
+        "summary.help": "the keys of this screen",
+    }
     DEFAULT_CSS = """
     OrdersSummaryScreen {
         align: center middle;
@@ -661,7 +733,7 @@ class OrdersSummaryScreen(ModalScreen[None]):
             yield Static(Text(self.title_text, style="bold"))
             for line in self.lines:
                 yield Static(line)
-            yield Static(Text("enter, escape or g closes", style="dim"))
+            yield Static(Text("enter, escape or g closes · ?: keys", style="dim"))
 
     def action_close(self) -> None:
         """Close."""
@@ -675,6 +747,7 @@ class ExecutionScreen(ModalScreen[None]):
         Binding("enter,space,n", "next", "Next step", id="exec.next"),
         Binding("e", "to_end", "To the end", id="exec.end"),
         Binding("escape", "close", "Close", id="exec.close"),
+        Binding("question_mark", "app.help", "Help", key_display="?", show=False, id="exec.help"),
     ]
     """
     | Key(s) | Description |
@@ -682,11 +755,13 @@ class ExecutionScreen(ModalScreen[None]):
     | enter, space, n | The next step (after the last: back to the table). |
     | e | Run to the end of the round: every step at once. |
     | escape | Back to the table. |
+    | ? | The keys of this screen. |
     """
     KEY_HELP: ClassVar[dict[str, str]] = {
         "exec.next": "the next step of the execution (after the last one: back to the table)",
         "exec.end": "run to the end of the round: every step at once",
         "exec.close": "back to the table",
+        "exec.help": "the keys of this screen",
     }
 
     DEFAULT_CSS = """
@@ -748,8 +823,8 @@ class ExecutionScreen(ModalScreen[None]):
         self.query_one("#exec-body", Static).update(self._body())
         self.query_one(VerticalScroll).scroll_end(animate=False)
         last = self.stage >= len(self.report.steps)
-        keys = "enter: back to the table" if last else "enter/n: next step · e: run to the end of the round"
-        self.query_one("#exec-help", Static).update(Text(f"{keys} · escape: close", style="dim"))
+        keys = "enter: back to the table" if last else "enter: next step · e: end of the round"
+        self.query_one("#exec-help", Static).update(Text(f"{keys} · escape: close · ?: keys", style="dim"))
 
     def action_next(self) -> None:
         """The next step, or close after the last."""

@@ -11,15 +11,33 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from engine.actions import Action
 from engine.board import Board
 from engine.errors import IllegalActionError
 from engine.hexgrid import Hex, distance
+from engine.state import GameState
 
 from .data import Tables
-from .model import refuse
+from .model import card, refuse
 
-__all__ = ["NO_OBSTACLES", "Obstacles", "Step", "along_road", "check_path", "destinations", "road_hexes", "step_rule"]
+if TYPE_CHECKING:
+    from .ruleset import ArtOfTactic
+
+__all__ = [
+    "NO_OBSTACLES",
+    "Obstacles",
+    "PathCost",
+    "Step",
+    "along_road",
+    "check_path",
+    "destinations",
+    "order_path_cost",
+    "path_cost",
+    "road_hexes",
+    "step_rule",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +258,107 @@ def destinations(
             out[v] = (v,)
     board.cache[key] = out
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class PathCost:
+    """What a written (or partly written) path costs against the order's allowance (4.11 items 3, 4 and 6)."""
+
+    hexes: int
+    """Hexes entered that count against the allowance (an assault's step into the target's hex does not, 4.11
+    item 7)."""
+    cost: int
+    """Movement spent on them: 1 a hex plus its terrain penalty (4.11 item 3), up to the first hex that may not
+    be entered."""
+    allowance: int
+    """The printed movement range (the assault distance for an assault)."""
+    bonus: int = 0
+    """The March road bonus, while every step so far follows the road (4.3)."""
+    problem: str = ""
+    """The engine's rule-cited sentence if the path breaks 4.1 or 4.11 as written (empty if it does not)."""
+
+    @property
+    def limit(self) -> int:
+        """The allowance with the road bonus that applies."""
+        return self.allowance + self.bonus
+
+    @property
+    def left(self) -> int:
+        """Movement left after the path (negative: over the allowance)."""
+        return self.limit - self.cost
+
+
+def path_cost(
+    tables: Tables,
+    board: Board,
+    move_type: str,
+    start: Hex,
+    path: Iterable[Hex],
+    kind: str,
+    allowance: int,
+    road_bonus: int = 0,
+    obstacles: Obstacles = NO_OBSTACLES,
+) -> PathCost:
+    """The cost of a path against the allowance (4.11 item 3) and, if it breaks 4.1 or 4.11, the refusal
+    :func:`check_path` gives; never raises. A path that breaks these rules breaks them however it goes on."""
+    hexes = list(path)
+    cost, road, prev = 0, True, start
+    for h in hexes:
+        if distance(prev, h) != 1:
+            break
+        s = step_rule(tables, board, move_type, prev, h, kind, obstacles)
+        if not s.allowed:
+            break
+        cost += s.cost
+        road = road and s.road
+        prev = h
+    bonus = road_bonus if kind == "march" and road and hexes else 0
+    problem = ""
+    if hexes:
+        try:
+            check_path(tables, board, move_type, start, hexes, kind, allowance, road_bonus, obstacles)
+        except IllegalActionError as err:
+            problem = str(err)
+    return PathCost(len(hexes), cost, allowance, bonus, problem)
+
+
+_PATH_ORDERS = {
+    "move": ("cautious", 1),
+    "march": ("march", 1),
+    "firemove": ("fire_on_move", 3),
+    "assault": ("assault", 2),
+}
+"""Verb → (the order on the card, where its path starts in the notation)."""
+
+
+def order_path_cost(rs: ArtOfTactic, st: GameState, action: Action) -> PathCost | None:
+    """What the path of a movement order (``move``, ``march``, ``firemove``, ``assault``) costs the unit against
+    its card's allowance, read from ``st`` alone (a side's view: 15.1); with no hex written yet, the allowance
+    alone. None if the action has no path to cost (another verb, an unknown unit or hex, a unit off the map)."""
+    got = _PATH_ORDERS.get(action.verb)
+    if got is None or not action.args:
+        return None
+    kind, first = got
+    u = st.units.get(action.args[0])
+    if u is None or u.hex is None or len(action.args) < first:
+        return None
+    try:
+        path = [st.board.parse(h) for h in action.args[first:]]
+    except ValueError:
+        return None
+    c = card(rs.tables, u)
+    if kind == "assault":  # 4.11 item 7: the hexes before the target's, within the assault distance
+        target = st.units.get(action.args[1])
+        if path and target is not None and target.hex is not None and path[-1] == target.hex:
+            path = path[:-1]
+        if not path:
+            return PathCost(0, 0, c.order("assault", "distance"))
+        return path_cost(
+            rs.tables, st.board, c.move_as, u.hex, path, "assault", c.order("assault", "distance"), 0, rs.obstacles(st)
+        )
+    bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
+    mode = "cautious" if kind == "fire_on_move" else kind
+    return path_cost(rs.tables, st.board, c.move_as, u.hex, path, mode, c.order(kind, "range"), bonus, rs.obstacles(st))
 
 
 def reject(text: str, rule: str) -> IllegalActionError:

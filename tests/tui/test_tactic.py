@@ -652,3 +652,44 @@ async def test_4_11_the_choices_list_shows_each_paths_cost() -> None:
         labels = {str(v): label.plain for v, label in app.screen.items}  # type: ignore[union-attr]
         along = labels["march ger-2-pz2 0305 0405 0505 0605 0705"]
         assert "(March: 5 hexes, cost 5 of movement range 3 + 2 road bonus, 0 left)" in along
+
+
+def test_11_2_score_counts_the_victory_hexes_held_not_every_hex_ever_entered() -> None:
+    """11.2: the score chart counts the scenario's victory hexes each side controls (P-1 names them)."""
+    import engine  # noqa: PLC0415
+    from tui.client import LocalClient  # noqa: PLC0415
+    from tui.presenters import get_presenter  # noqa: PLC0415
+
+    g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
+    engine.take_scenario_setup(g)
+    view = LocalClient(g, "german").view()
+    objectives = list(view.data["victory"]["hexes"])
+    control = view.data.setdefault("control", {})
+    control.clear()
+    control.update({objectives[0]: "german", "0101": "german", "0102": "soviet"})  # two hexes off the objectives
+    pr = get_presenter(LocalClient(g, "german").info)
+    assert pr.score(view) == {"german": 1, "soviet": 0}
+    assert pr.score_label(view) == "victory hexes held"
+
+
+async def test_v_says_clear_once_in_the_engines_words() -> None:
+    """The LOS line reads "LOS from 0305: clear", not "clear: clear" (the verdict is the engine's reason, 5.4)."""
+    from engine.hexgrid import distance  # noqa: PLC0415
+
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        unit = next(u for u in screen._view.units.values() if u.side == "german" and u.hex is not None)
+        assert unit.hex is not None
+        screen.select_unit(unit.id)
+        board = screen._view.board
+        src = board.label(unit.hex)
+        far = [h for h in board.cells if distance(h, unit.hex) >= 2]
+        seen = next(h for h in far if screen.client.line_of_sight(src, board.label(h)).visible)
+        await goto(app, pilot, board.label(seen))
+        await pilot.press("v")
+        await pilot.pause()
+        line = next(x for x in screen._los_lines if x.startswith("LOS from"))
+        assert line.startswith(f"LOS from {src}: clear"), line
+        assert "clear: clear" not in line, line

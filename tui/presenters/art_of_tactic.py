@@ -129,7 +129,7 @@ class ArtOfTacticPresenter(Presenter):
     ruleset = "art_of_tactic"
     map_verbs = frozenset(v for v in ORDER_NAMES if v != "commit")
     placement_verbs = frozenset()
-    score_name = "hexes controlled"
+    score_name = "victory hexes held"
     order_entry = True
     """The game screen gives orders per unit (the order list, targets, plotted paths) and shows the steps."""
     OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {}
@@ -287,8 +287,13 @@ class ArtOfTacticPresenter(Presenter):
         return f"{name}: {path_words(action.verb, written, cost)}" if cost is not None else name
 
     def score(self, view: GameState) -> dict[str, int] | None:
+        """The scenario's victory hexes (11.2) each side controls; every controlled hex where it names none."""
         control = view.data.get("control") or {}
-        return {s.id: sum(1 for v in control.values() if v == s.id) for s in self.info.sides}
+        objectives = (view.data.get("victory") or {}).get("hexes") or list(control)
+        return {s.id: sum(1 for h in objectives if control.get(h) == s.id) for s in self.info.sides}
+
+    def score_label(self, view: GameState) -> str:
+        return "victory hexes held" if (view.data.get("victory") or {}).get("hexes") else "hexes controlled"
 
 
 PRESENTER = ArtOfTacticPresenter

@@ -361,7 +361,10 @@ class GameScreen(Screen[None]):
                     overlay[los.blocker] = Overlay("block", "✗")
                 rng = distance(src, self.map.cursor)
                 verdict = "clear" if los.visible else f"blocked at {board.label(los.blocker) if los.blocker else '?'}"
-                why = f": {los.reason}" if los.reason else ""
+                if los.visible and los.reason.startswith("clear"):
+                    verdict, why = los.reason, ""  # the engine's own words ("clear", "clear (along a hexside…)")
+                else:
+                    why = f": {los.reason}" if los.reason else ""
                 rule = f" (rule {los.rule})" if los.rule and f"rule {los.rule}" not in los.reason else ""
                 self._los_lines = [f"LOS from {board.label(src)}: {verdict}{why}{rule}", f"range {rng} hexes"]
         self._los_lines += self._rule_overlays(overlay, u)

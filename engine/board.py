@@ -117,8 +117,10 @@ class Board:
         self.north = data.north
         self.edges = dict(data.edges)
         self.cache: dict[Any, Any] = {}
-        self._labels: dict[Hex, str] = {}
         """Per-board caches (line of sight results, keyed by policy and hex pair)."""
+        self._labels: dict[Hex, str] = {}
+        self._hexes: dict[str, Hex] = {}
+        """Labels read by :meth:`parse` → their hexes (rulesets keep positions as labels and read them often)."""
 
     def __repr__(self) -> str:
         return f"<Board {self.id!r} {self.cols}x{self.rows}>"
@@ -145,9 +147,13 @@ class Board:
         Raises:
             ValueError: not a label, or off the map.
         """
+        got = self._hexes.get(label)
+        if got is not None:
+            return got
         h = parse_hex(label)
         if h not in self.cells:
             raise ValueError(f"hex {label} is off the {self.id} map (0101 to {self.corner_label})")
+        self._hexes[label] = h  # only labels of hexes on the map are kept: the cache cannot outgrow the map much
         return h
 
     @property

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 __all__ = [
     "DIRECTIONS",
@@ -38,9 +39,13 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Hex:
-    """An axial hex coordinate (flat-topped grid). ``s`` is derived: ``q + r + s == 0``."""
+class Hex(NamedTuple):
+    """An axial hex coordinate (flat-topped grid). ``s`` is derived: ``q + r + s == 0``.
+
+    A named tuple ``(q, r)``: hashing, equality and ordering are the tuple's (as fast as Python gets, and the
+    same hash the earlier frozen dataclass had, so sets and dicts of hexes iterate in the same order). A hex
+    therefore equals the plain tuple ``(q, r)``; ``+`` and ``-`` are vector sums, not tuple concatenation.
+    """
 
     q: int
     """Zero-based column."""
@@ -52,7 +57,7 @@ class Hex:
         """The third cube coordinate."""
         return -self.q - self.r
 
-    def __add__(self, other: Hex) -> Hex:
+    def __add__(self, other: Hex) -> Hex:  # type: ignore[override]
         return Hex(self.q + other.q, self.r + other.r)
 
     def __sub__(self, other: Hex) -> Hex:
@@ -69,7 +74,8 @@ class Hex:
 
     def neighbours(self) -> tuple[Hex, ...]:
         """The six adjacent hexes, clockwise from north."""
-        return tuple(self + d for d in DIRECTIONS)
+        q, r = self
+        return (Hex(q, r - 1), Hex(q + 1, r - 1), Hex(q + 1, r), Hex(q, r + 1), Hex(q - 1, r + 1), Hex(q - 1, r))
 
 
 DIRECTIONS: tuple[Hex, ...] = (Hex(0, -1), Hex(1, -1), Hex(1, 0), Hex(0, 1), Hex(-1, 1), Hex(-1, 0))
@@ -129,7 +135,8 @@ def hex_label(h: Hex, wide: bool = False) -> str:
 
 def distance(a: Hex, b: Hex) -> int:
     """Hex distance: the target hex counts, the start hex does not (adjacent = 1)."""
-    return max(abs(a.q - b.q), abs(a.r - b.r), abs(a.s - b.s))
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 def neighbours(h: Hex) -> tuple[Hex, ...]:

@@ -21,12 +21,28 @@ __all__ = ["GameState", "Outcome", "Unit", "copy_plain"]
 
 
 def copy_plain(value: Any) -> Any:
-    """A deep copy of plain data (dicts, lists, scalars), much faster than ``copy.deepcopy``."""
+    """A deep copy of plain data (dicts, lists, scalars), much faster than ``copy.deepcopy``.
+
+    Only the containers are copied (dicts and lists at any depth, a set at the top); scalars, tuples and any other
+    value are shared. A dict or list holding no container is copied whole in C (its value types are checked in C
+    too); otherwise only its nested containers are copied one by one.
+    """
     if isinstance(value, dict):
-        return {k: copy_plain(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
+        out = dict(value)
+        if not _LEAVES.issuperset(map(type, out.values())):
+            for k, v in out.items():
+                if isinstance(v, (dict, list)):
+                    out[k] = copy_plain(v)  # replaces a value: the dict keeps its size and order while iterated
+        return out
     if isinstance(value, list):
+        if _LEAVES.issuperset(map(type, value)):
+            return list(value)
         return [copy_plain(v) if isinstance(v, (dict, list)) else v for v in value]
     return copy.deepcopy(value) if isinstance(value, set) else value
+
+
+_LEAVES = frozenset({str, int, bool, float, type(None), tuple, Hex})
+"""Value types :func:`copy_plain` shares as they are (exact types: a subclass of dict or list is still copied)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,20 +127,18 @@ class GameState:
 
     def clone(self) -> GameState:
         """A deep copy that shares the board (used by transitions and views)."""
-        return GameState(
-            self.ruleset,
-            self.scenario,
-            self.sides,
-            self.board,
-            {k: u.clone() for k, u in self.units.items()},
-            self.turn,
-            self.phase,
-            self.to_act,
-            copy_plain(self.data),
-            self.dice,
-            self.outcome,
-            self.viewer,
-        )
+        # Built field by field: the units are already in id order, so __post_init__ has nothing to sort; every
+        # state is cloned once per action (and once per side's view), so this is on the engine's hot path.
+        st = object.__new__(GameState)
+        st.ruleset, st.scenario, st.sides, st.board = self.ruleset, self.scenario, self.sides, self.board
+        st.units = {
+            k: Unit(u.id, u.type, u.side, u.hex, u.steps, u.formation, copy_plain(u.status))
+            for k, u in self.units.items()
+        }
+        st.turn, st.phase, st.to_act = self.turn, self.phase, self.to_act
+        st.data = copy_plain(self.data)
+        st.dice, st.outcome, st.viewer = self.dice, self.outcome, self.viewer
+        return st
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with that id (KeyError if none)."""

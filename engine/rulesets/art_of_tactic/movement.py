@@ -99,18 +99,45 @@ def along_road(tables: Tables, board: Board, u: Hex, v: Hex) -> bool:
 def step_rule(
     tables: Tables, board: Board, move_type: str, u: Hex, v: Hex, kind: str, obstacles: Obstacles = NO_OBSTACLES
 ) -> Step:
-    """The rules for one step (4.8, 4.11 items 2–6) of a ``kind`` move (cautious, march, assault)."""
+    """The rules for one step (4.8, 4.11 items 2–6) of a ``kind`` move (cautious, march, assault).
+
+    What the map and the tables alone decide is worked out once per board (a step is asked about hundreds of
+    thousands of times in a game); a step into or out of a path or pontoon hex is worked out each time.
+    """
     if v not in board.cells:
         return Step(False, reason=f"{v} is off the map", rule="1.3")
     if v in obstacles.closed:
         return Step(False, reason=f"the bridge at {board.label(v)} is destroyed", rule="9.18.2")
     if v in obstacles.smoke:
         return Step(False, reason=f"smoke lies in {board.label(v)}: nobody may move into it", rule="3.9")
-    side = side_key(u, v)
-    if side in obstacles.wire and move_type in ("INF", "ART", "VEH"):
-        return Step(False, reason=f"barbed wire blocks the hexside into {board.label(v)}", rule="9.18.3")
-    if side in obstacles.teeth and move_type != "INF":
-        return Step(False, reason=f"dragon's teeth block the hexside into {board.label(v)}", rule="9.18.4")
+    if obstacles.wire or obstacles.teeth:
+        side = side_key(u, v)
+        if side in obstacles.wire and move_type in ("INF", "ART", "VEH"):
+            return Step(False, reason=f"barbed wire blocks the hexside into {board.label(v)}", rule="9.18.3")
+        if side in obstacles.teeth and move_type != "INF":
+            return Step(False, reason=f"dragon's teeth block the hexside into {board.label(v)}", rule="9.18.4")
+    paths, pontoons = obstacles.paths, obstacles.pontoons
+    if (paths or pontoons) and (u in paths or v in paths or u in pontoons or v in pontoons):
+        return _terrain_step(tables, board, move_type, u, v, kind, obstacles)
+    slot = board.cache.get(_STEPS)
+    if slot is None or slot[0] is not tables:
+        slot = board.cache[_STEPS] = (tables, {})
+    known: dict[tuple[str, Hex, Hex, str], Step] = slot[1]
+    key = (move_type, u, v, kind)
+    got = known.get(key)
+    if got is None:
+        got = known[key] = _terrain_step(tables, board, move_type, u, v, kind, NO_OBSTACLES)
+    return got
+
+
+_STEPS = ("aot", "steps")
+"""Board cache key of the steps the map and the tables alone decide: (tables, {(move type, u, v, kind): Step})."""
+
+
+def _terrain_step(
+    tables: Tables, board: Board, move_type: str, u: Hex, v: Hex, kind: str, obstacles: Obstacles
+) -> Step:
+    """The terrain part of :func:`step_rule` (4.3, 4.11, 10), with path tokens and pontoons (9.10, 9.18.7)."""
     road = along_road(tables, board, u, v)
     tu, tv = tables.terrain[board.terrain(u)], tables.terrain[board.terrain(v)]
     if v in obstacles.pontoons:
@@ -204,6 +231,20 @@ def check_path(
     return steps
 
 
+def _sorted_neighbours(board: Board, h: Hex) -> tuple[Hex, ...]:
+    """The neighbours of ``h`` on the map, sorted (cached per board)."""
+    known: dict[Hex, tuple[Hex, ...]] | None = board.cache.get(_NEIGHBOURS)
+    if known is None:
+        known = board.cache[_NEIGHBOURS] = {}
+    got = known.get(h)
+    if got is None:
+        got = known[h] = tuple(sorted(board.graph.neighbors(h)))
+    return got
+
+
+_NEIGHBOURS = ("aot", "sorted_neighbours")
+
+
 def _dijkstra(
     tables: Tables,
     board: Board,
@@ -222,7 +263,7 @@ def _dijkstra(
         if here in best:
             continue
         best[here] = (cost, n, path)
-        for v in sorted(board.graph.neighbors(here)):
+        for v in _sorted_neighbours(board, here):
             if v in best or v == start or v in path:
                 continue
             s = step_rule(tables, board, move_type, here, v, kind, obstacles)
@@ -253,7 +294,7 @@ def destinations(
         out.update(_dijkstra(tables, board, move_type, start, kind, allowance + road_bonus, True, obstacles))
     for h, p in _dijkstra(tables, board, move_type, start, kind, allowance, False, obstacles).items():
         out.setdefault(h, p)
-    for v in sorted(board.graph.neighbors(start)):  # one step is always allowed where entry is (4.11 item 4)
+    for v in _sorted_neighbours(board, start):  # one step is always allowed where entry is (4.11 item 4)
         if v not in out and step_rule(tables, board, move_type, start, v, kind, obstacles).allowed:
             out[v] = (v,)
     board.cache[key] = out

@@ -128,7 +128,9 @@ class PlannerAgent:
         cut = start + max(0.0, budget_s) * 0.25
         late = False
         for i, action in enumerate(order):
-            late = late or time.perf_counter() > cut
+            # A ruleset that scores its actions itself (ai_score) has done the second pass's work in the first:
+            # that first pass may go on until the deadline.
+            late = late or time.perf_counter() > (deadline if scorer.scored_own else cut)
             first.append((0.0 if late else scorer.static(action), i, action))
         first.sort(key=lambda t: (-t[0], t[1]))
         candidates = [a for _, _, a in first[: self.settings.width]]
@@ -168,6 +170,8 @@ class _Scorer:
         self.deadline = deadline
         self._odds: dict[Action, Odds | None] = {}
         self._own: dict[Action, float | None] = {}
+        self.scored_own = False
+        """True once the ruleset has scored one of the decision's actions itself (:meth:`own`)."""
         self._base: float | None = None
         self._enemies = [u.hex for u in state.iter_units() if u.side != side and u.hex is not None]
         self._goals = rs.ai_goals(state, side)
@@ -197,6 +201,7 @@ class _Scorer:
                 self._own[action] = self.rs.ai_score(self.state, action, self.side)
             except (ActionError, ValueError, KeyError):
                 self._own[action] = None
+            self.scored_own = self.scored_own or self._own[action] is not None
         return self._own[action]
 
     def static(self, action: Action) -> float:

@@ -85,6 +85,12 @@ def _expected_losses(dice: int, accuracy: int, sides: int, defence: int, steps: 
     return float(total)
 
 
+def _dist(a: Hex, b: Hex) -> int:
+    """:func:`~engine.hexgrid.distance` without its property lookups (the evaluation's inner loops ask it often)."""
+    dq, dr = a.q - b.q, a.r - b.r
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
 def _where(st: GameState, u: Unit, order: Mapping[str, Any] | None) -> Hex | None:
     """Where the unit will stand after its planned order: the end of a planned path, else its hex."""
     if order and order.get("kind") in _MOVE_KINDS and order.get("path"):
@@ -137,6 +143,8 @@ def _fire_value(
     odds = fire_odds(rs, st, None, attack, target)
     killed = sum(float(e.probability) for e in odds.entries if e.value >= target.steps)
     bonus = 1.0 + (w["fire_objective"] if target.hex in objectives else 0.0)
+    if st.data.get("victory", {}).get("bridge_intact") and card(rs.tables, target).has("attack_structures"):
+        bonus += w["fire_bridge_threat"]  # 9.18.8: it could destroy the bridge a side's victory needs
     value = (w["fire_order"] * odds.expected + w["fire_kill"] * killed) * bonus - w["ammo"] * cost
     if kind == "suppress":
         value += w["suppress_order"] * bonus
@@ -155,9 +163,42 @@ def _assault_value(
     return w["assault"] * ratio * (1.0 + (w["assault_objective"] if target.hex in objectives else 0.0))
 
 
+class _Memo:
+    """What one decision's candidate orders share: the same view, so the same terms of every unit whose order the
+    candidate does not change, and the same fire tests between two units in two hexes."""
+
+    def __init__(self, st: GameState, mark: tuple[Any, ...]) -> None:
+        self.st = st
+        self.mark = mark
+        self.units: dict[tuple[str, str | None], tuple[float, Hex | None]] = {}
+        self.pairs: dict[tuple[str, Hex, str, Hex], float] = {}
+
+
+_LAST: list[_Memo] = []
+
+
+def _memo_for(st: GameState) -> _Memo:
+    """The memo of the view the planner is scoring orders in (one at a time: a new view starts a new memo)."""
+    sheets = st.data.get("orders", {})
+    own = sheets.get(st.to_act, {}) if isinstance(sheets, dict) else {}
+    # A view changed in place (an order written, a unit moved) is not the view the memo was made for.
+    mark = (
+        st.turn,
+        st.phase,
+        tuple(sorted((uid, str(o.get("notation", ""))) for uid, o in own.items())),
+        tuple((u.id, u.hex, u.steps) for u in st.units.values()),
+    )
+    if not _LAST or _LAST[0].st is not st or _LAST[0].mark != mark:
+        _LAST[:] = [_Memo(st, mark)]
+    return _LAST[0]
+
+
 def score_action(rs: ArtOfTactic, st: GameState, action: Action, side: str) -> float | None:
     """The evaluation after ``side`` writes the order ``action`` on its sheet (2.3: an order changes nothing else
-    while a side plans), without copying the view; None outside planning and for ``commit`` and ``cancel``."""
+    while a side plans), without copying the view; None outside planning and for ``commit`` and ``cancel``.
+
+    The planner asks this for every candidate order of one decision on one unchanged view, so the terms the
+    candidates share are worked out once (the view must not change between the calls of one decision)."""
     if st.phase != "planning" or st.data.get("active") is not None or st.to_act != side:
         return None
     if action.verb in ("commit", "cancel") or not action.args or action.args[0] not in st.units:
@@ -166,10 +207,16 @@ def score_action(rs: ArtOfTactic, st: GameState, action: Action, side: str) -> f
         order = orders.order_from_action(st, action)
     except (KeyError, ValueError, IndexError):
         return None
-    return evaluate(rs, st, side, {action.args[0]: order})
+    return evaluate(rs, st, side, {action.args[0]: order}, _memo_for(st))
 
 
-def evaluate(rs: ArtOfTactic, st: GameState, side: str, extra: Mapping[str, Mapping[str, Any]] | None = None) -> float:
+def evaluate(
+    rs: ArtOfTactic,
+    st: GameState,
+    side: str,
+    extra: Mapping[str, Mapping[str, Any]] | None = None,
+    memo: _Memo | None = None,
+) -> float:
     """How good ``st`` is for ``side`` (see the module docstring); higher is better. ``extra``: orders (unit id →
     order record) read as if written on the side's sheet too."""
     w = weights()
@@ -192,38 +239,29 @@ def evaluate(rs: ArtOfTactic, st: GameState, side: str, extra: Mapping[str, Mapp
     on_board: list[Unit] = []
     passengers: list[Unit] = []
     for u in st.units.values():
-        sign = 1.0 if u.side == side else -1.0
-        c = card(t, u)
-        if u.steps > 0:
-            score += sign * u.steps * (w["step"] + w["cost_step"] * c.cost / max(1, c.size))
         if not is_on_board(u):
+            if u.steps > 0:
+                c = card(t, u)
+                score += (
+                    (1.0 if u.side == side else -1.0) * u.steps * (w["step"] + w["cost_step"] * c.cost / max(1, c.size))
+                )
             if u.side == side and u.steps > 0 and u.status.get("carried_by") and not u.status.get("towed"):
                 passengers.append(u)
             continue
+        order = sheet.get(u.id) if u.side == side else None
+        key = (u.id, None if not order else str(order.get("notation", order)))
+        got = memo.units.get(key) if memo is not None else None
+        if got is None:
+            got = _unit_term(rs, st, side, u, order, w, objectives, attacking)
+            if memo is not None:
+                memo.units[key] = got
+        value, h = got
+        score += value
         if u.side != side and not visible_enemy(st, u):
             continue
         on_board.append(u)
-        order = sheet.get(u.id) if u.side == side else None
-        if u.status.get("suppressed"):
-            score -= sign * w["suppressed"]
-        if u.status.get("flag"):
-            score -= sign * w["flag"]
-        h = _where(st, u, order)
-        if h is not None and c.type != "AIR":
+        if h is not None:
             stands[u.id] = h
-            tc = t.terrain.get(st.board.terrain(h))
-            if tc is not None:
-                score += sign * w["cover"] * tc.defence_for(c.type)
-        if order and u.side == side:
-            kind = order.get("kind")
-            if kind in ("fire", "suppress") and (order.get("target") or order.get("structure")):
-                score += _fire_value(rs, st, u, order, w, objectives)
-            elif kind == "assault":
-                score += _assault_value(st, u, order, w, objectives)
-            elif kind == "defend" and _enemy_within(st, u, c.max_range):
-                value = w["defend_order"] + w["defend_bonus"] * c.order("defend", "bonus")
-                # The side that must take the victory hexes gains little by waiting away from them.
-                score += value * (1.0 if not attacking or h in objectives else w["defend_attacker"])
     # 4.6: a passenger stands where its transport will; it fights only once both have Dismount.
     for p in passengers:
         tp = st.units.get(str(p.status["carried_by"]))
@@ -234,8 +272,50 @@ def evaluate(rs: ArtOfTactic, st: GameState, side: str, extra: Mapping[str, Mapp
         if t_order and t_order.get("kind") == "dismount" and not p.status.get("suppressed"):
             score += _dismount_value(st, p, stands[tp.id], objectives, side, w)
     score += _objectives(rs, st, side, stands, w)
-    score += _threats(rs, st, side, on_board, stands, smoke, sides_n, w)
+    score += _threats(rs, st, side, on_board, stands, smoke, sides_n, w, memo)
     return score
+
+
+def _unit_term(
+    rs: ArtOfTactic,
+    st: GameState,
+    side: str,
+    u: Unit,
+    order: Mapping[str, Any] | None,
+    w: Mapping[str, float],
+    objectives: frozenset[Hex],
+    attacking: bool,
+) -> tuple[float, Hex | None]:
+    """One unit on the board: its size symbols, status, cover where it will stand and its planned order (for the
+    side's own units), and where it will stand (None for an aircraft or an enemy the side cannot see)."""
+    t = rs.tables
+    sign = 1.0 if u.side == side else -1.0
+    c = card(t, u)
+    score = sign * u.steps * (w["step"] + w["cost_step"] * c.cost / max(1, c.size))
+    if u.side != side and not visible_enemy(st, u):
+        return score, None
+    if u.status.get("suppressed"):
+        score -= sign * w["suppressed"]
+    if u.status.get("flag"):
+        score -= sign * w["flag"]
+    h = _where(st, u, order)
+    stand = None
+    if h is not None and c.type != "AIR":
+        stand = h
+        tc = t.terrain.get(st.board.terrain(h))
+        if tc is not None:
+            score += sign * w["cover"] * tc.defence_for(c.type)
+    if order and u.side == side:
+        kind = order.get("kind")
+        if kind in ("fire", "suppress") and (order.get("target") or order.get("structure")):
+            score += _fire_value(rs, st, u, order, w, objectives)
+        elif kind == "assault":
+            score += _assault_value(st, u, order, w, objectives)
+        elif kind == "defend" and _enemy_within(st, u, c.max_range):
+            value = w["defend_order"] + w["defend_bonus"] * c.order("defend", "bonus")
+            # The side that must take the victory hexes gains little by waiting away from them.
+            score += value * (1.0 if not attacking or h in objectives else w["defend_attacker"])
+    return score, stand
 
 
 def _dismount_value(
@@ -288,7 +368,7 @@ def _objectives(rs: ArtOfTactic, st: GameState, side: str, stands: Mapping[str, 
             mine = by_side.get(s, [])
             if not mine:
                 continue
-            d = min(distance(x, h) for x in mine)
+            d = min(_dist(x, h) for x in mine)
             if control.get(label) == s:
                 score += sign * w["guard"] * (d == 0)
                 continue
@@ -301,7 +381,7 @@ def _objectives(rs: ArtOfTactic, st: GameState, side: str, stands: Mapping[str, 
                 score -= sign * weight * min(cap, d)
         if holder != s and open_goals:
             for x in by_side.get(s, []):
-                d = min(distance(x, g) for g in open_goals)
+                d = min(_dist(x, g) for g in open_goals)
                 score -= sign * w["approach_each"] * urgency * min(cap, d)
     return score
 
@@ -365,6 +445,7 @@ def _threats(
     smoke: frozenset[Hex],
     die_sides: int,
     w: Mapping[str, float],
+    memo: _Memo | None = None,
 ) -> float:
     """The best expected losses each unit can inflict on an enemy, from where both will stand."""
     reach = int(w["threat_range"])
@@ -376,14 +457,31 @@ def _threats(
         facing = a.status.get("facing")
         # 5.5: a field of fire binds only a unit that stays where it faces.
         fof = int(facing) if facing is not None and at == a.hex and rs.has_fof(a) else None
+        # The enemy stands where the view shows it whatever the side plans: an own unit's best shot from a hex
+        # is the same for every candidate order of the decision.
+        own_key = (a.id, at, "", at)
+        if memo is not None and a.side == side and own_key in memo.pairs:
+            best = memo.pairs[own_key]
+            if best:
+                score += w["opportunity"] * best
+            continue
         best = 0.0
         for b, where in placed:
             if b.side == a.side:
                 continue
-            r = distance(at, where)
+            r = _dist(at, where)
             if r < 1 or r > reach:
                 continue
-            best = max(best, _pair(rs, st, a, at, fof, b, where, smoke))
+            if memo is None:
+                best = max(best, _pair(rs, st, a, at, fof, b, where, smoke))
+                continue
+            key = (a.id, at, b.id, where)
+            got = memo.pairs.get(key)
+            if got is None:
+                got = memo.pairs[key] = _pair(rs, st, a, at, fof, b, where, smoke)
+            best = max(best, got)
+        if memo is not None and a.side == side:
+            memo.pairs[own_key] = best
         if best:
             score += (w["opportunity"] if a.side == side else -w["threat"]) * best
     return score

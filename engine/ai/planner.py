@@ -126,11 +126,12 @@ class PlannerAgent:
         # First pass: cheap scores, so that the expensive pass sees the promising actions first.
         first: list[tuple[float, int, Action]] = []
         cut = start + max(0.0, budget_s) * 0.25
+        # A ruleset that scores its actions itself (ai_score) has done the second pass's work in the first: that
+        # first pass may go on longer (not to the deadline: a loaded machine may stretch one score).
+        own_cut = start + max(0.0, budget_s) * 0.4
         late = False
         for i, action in enumerate(order):
-            # A ruleset that scores its actions itself (ai_score) has done the second pass's work in the first:
-            # that first pass may go on until the deadline.
-            late = late or time.perf_counter() > (deadline if scorer.scored_own else cut)
+            late = late or time.perf_counter() > (own_cut if scorer.scored_own else cut)
             first.append((0.0 if late else scorer.static(action), i, action))
         first.sort(key=lambda t: (-t[0], t[1]))
         candidates = [a for _, _, a in first[: self.settings.width]]

@@ -304,3 +304,21 @@ def test_s2_fire_at_the_bridge_that_must_stay_intact_is_a_loss() -> None:
     fire = rs.ai_score(v, acts[0], "german")
     hold = rs.ai_score(v, Action("hold", (uid,)), "german")
     assert fire is not None and hold is not None and fire < hold - weights()["bridge"] / 2
+
+
+def test_11_2_a_held_victory_hex_with_an_enemy_close_is_guarded() -> None:
+    """11.2: control lasts until the other side alone stands there: with an enemy two hexes off, leaving the held
+    victory hex is valued below staying on it (with no enemy near, only the small ``guard`` weight differs)."""
+    rs = ruleset()
+
+    def stay_minus_leave(enemy_at: str) -> float:
+        units = [("ger-a", "DE-INF", "0505"), ("sov-x", "SU-INF", enemy_at)]
+        g = _objective(game(scenario(units)), "0505", control={"0505": "german"})
+        v = g.view("german")
+        stay = rs.ai_score(v, Action("hold", ("ger-a",)), "german")
+        leave = rs.ai_score(v, Action("move", ("ger-a", "0405")), "german")
+        assert stay is not None and leave is not None
+        return stay - leave
+
+    w = weights()
+    assert stay_minus_leave("0705") > stay_minus_leave("1310") + w["unguarded"]

@@ -6,15 +6,26 @@ therefore values the position *including the side's own planned orders* (its vie
 the enemy's, 2.3, 15.1):
 
 - **victory** — the end of the game is worth ``win``; each victory hex a side controls (11.2) is worth
-  ``hold_objective`` (more towards the last round), and a ground unit planned to stand on one guards it;
+  ``hold_objective`` (more towards the last round); a ground unit planned to stand on one guards it, and a held
+  one left with a seen enemy within ``guard_range`` costs ``unguarded`` (control lasts until the other side alone
+  stands there). The *defender* is the side that controls every victory hex, else the scenario's ``otherwise``
+  side (O-4: the Germans hold 0604 from the start); the other side is the attacker and is pulled towards the
+  victory hexes it does not hold (``approach``, ``approach_each``, ``take``, more urgent each round);
 - **material** — each size symbol left (3.1) is worth ``step`` plus ``cost_step`` per card point per symbol;
   suppressed units and marked bravery flags (8) cost a little;
 - **planned orders** — an Open fire or Suppression fire order is worth the exact expected losses of its fire test
-  (the same dice pools and defence as :func:`~.combat.fire_odds`) less its ammunition; a Defend order with an
-  enemy in range, its defence bonus;
+  (the same dice pools and defence as :func:`~.combat.fire_odds`) and its exact chance to destroy the target,
+  more against a unit on a victory hex or one that can destroy a bridge a victory needs, less its ammunition;
+  fire at that bridge is a loss (``bridge``); an Assault is worth more against the holder of a victory hex; a
+  Defend order with an enemy in range, its defence bonus (the attacker's, away from the victory hexes, less);
+  passengers stand where their transport will and are worth ``dismount`` when set down near a victory hex or a
+  seen enemy (4.6: Dismount on both cards);
 - **where each unit will stand** (its current hex, or the end of its planned path) — the distance to the
   victory hexes it must take, the cover of the terrain there, the best expected losses a visible enemy can
   inflict on it there (``threat``) and the best it can inflict from there next round (``opportunity``).
+
+While a side plans, :func:`score_action` (the ruleset's ``ai_score``) gives the planner the evaluation with a
+candidate order written on the sheet, so that every order is valued by these terms, fire orders included.
 
 Enemy units are valued where the view shows them: hidden units (3.11) and enemy orders are not in the view.
 Every weight is in ``data/ai.toml`` (an AI valuation, not a rule).
@@ -363,14 +374,17 @@ def _objectives(rs: ArtOfTactic, st: GameState, side: str, stands: Mapping[str, 
         open_goals: list[Hex] = []
         for label in labels:
             h = st.board.parse(label)
+            mine = by_side.get(s, [])
+            d = min((_dist(x, h) for x in mine), default=None)
             if control.get(label) == s:
                 score += sign * late
-            mine = by_side.get(s, [])
-            if not mine:
+                if d == 0:
+                    score += sign * w["guard"]
+                elif any(_dist(x, h) <= w["guard_range"] for k, xs in by_side.items() if k != s for x in xs):
+                    # 11.2: control lasts until the other side alone stands there, and an enemy is close to it.
+                    score -= sign * w["unguarded"] * urgency
                 continue
-            d = min(_dist(x, h) for x in mine)
-            if control.get(label) == s:
-                score += sign * w["guard"] * (d == 0)
+            if d is None:
                 continue
             open_goals.append(h)
             if d == 0:

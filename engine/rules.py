@@ -297,6 +297,17 @@ class Ruleset:
         """
         return actions
 
+    def ai_score(self, state: GameState, action: Action, side: str) -> float | None:
+        """A ruleset's own value of playing ``action`` in ``state`` (``side``'s view), for the planner; None: none.
+
+        Where it is not None the planner uses it instead of its generic scores of the action (its cheap first
+        sort and its re-scoring), on the same scale as :meth:`evaluate` (the value of the position the action
+        leads to). A ruleset whose actions can be valued without playing them out (orders that are only written
+        on a sheet) teaches the AI here what its odds alone do not show. The default is None for every action,
+        so the planner's generic scores stand.
+        """
+        return None
+
     def ai_goals(self, state: GameState, side: str) -> list[Hex]:
         """Hexes ``side`` should head for (objectives to take or retake), for an AI's first sort of its moves.
 

@@ -12,7 +12,9 @@ For each decision the planner
    odds, and at ``hard`` its best reply of any kind by the same evaluation;
 4. plays the best action. The budget is a cap: when time is up it plays the best action scored so far.
 
-Nothing here knows a ruleset: a ruleset teaches the AI through ``evaluate`` (and the values of its odds).
+Nothing here knows a ruleset: a ruleset teaches the AI through ``evaluate`` (and the values of its odds), and
+may value an action itself through :meth:`~engine.rules.Ruleset.ai_score` (used in steps 2 and 3 where it is
+not None; the default is None, so a ruleset without it plays exactly as before).
 Unknown verbs get a neutral first score, so new decisions (set-up placement, stacks) need nothing special.
 The planner reads only the view it is given and never touches the game's dice.
 """
@@ -124,9 +126,12 @@ class PlannerAgent:
         # First pass: cheap scores, so that the expensive pass sees the promising actions first.
         first: list[tuple[float, int, Action]] = []
         cut = start + max(0.0, budget_s) * 0.25
+        # A ruleset that scores its actions itself (ai_score) has done the second pass's work in the first: that
+        # first pass may go on longer (not to the deadline: a loaded machine may stretch one score).
+        own_cut = start + max(0.0, budget_s) * 0.4
         late = False
         for i, action in enumerate(order):
-            late = late or time.perf_counter() > cut
+            late = late or time.perf_counter() > (own_cut if scorer.scored_own else cut)
             first.append((0.0 if late else scorer.static(action), i, action))
         first.sort(key=lambda t: (-t[0], t[1]))
         candidates = [a for _, _, a in first[: self.settings.width]]
@@ -165,6 +170,9 @@ class _Scorer:
         self.settings = settings
         self.deadline = deadline
         self._odds: dict[Action, Odds | None] = {}
+        self._own: dict[Action, float | None] = {}
+        self.scored_own = False
+        """True once the ruleset has scored one of the decision's actions itself (:meth:`own`)."""
         self._base: float | None = None
         self._enemies = [u.hex for u in state.iter_units() if u.side != side and u.hex is not None]
         self._goals = rs.ai_goals(state, side)
@@ -187,8 +195,22 @@ class _Scorer:
                 self._odds[action] = None
         return self._odds[action]
 
+    def own(self, action: Action) -> float | None:
+        """The ruleset's own value of the action (:meth:`~engine.rules.Ruleset.ai_score`), None if it has none."""
+        if action not in self._own:
+            try:
+                self._own[action] = self.rs.ai_score(self.state, action, self.side)
+            except (ActionError, ValueError, KeyError):
+                self._own[action] = None
+            self.scored_own = self.scored_own or self._own[action] is not None
+        return self._own[action]
+
     def static(self, action: Action) -> float:
-        """A cheap first score: exact expected value of a chance action, a step toward the enemy for a move."""
+        """A cheap first score: the ruleset's own value of the action as a gain over the position before (where
+        it has one), else the exact expected value of a chance action, a step toward the enemy for a move."""
+        own = self.own(action)
+        if own is not None:
+            return own - self.base
         if action.verb in PASS_VERBS:
             return -PASS_PENALTY
         o = self.odds(action)
@@ -219,6 +241,9 @@ class _Scorer:
 
     def score(self, action: Action) -> float:
         """The value of playing ``action`` now (see the module docstring)."""
+        own = self.own(action)
+        if own is not None:
+            return own
         o = self.odds(action)
         penalty = -PASS_PENALTY if action.verb in PASS_VERBS else 0.0
         if o is not None and any(e.value for e in o.entries):

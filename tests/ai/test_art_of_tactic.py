@@ -32,7 +32,8 @@ def _with_orders(g: engine.Game, side: str, *orders: str) -> GameState:
 
 
 def test_evaluation_values_a_fire_order_by_its_exact_expected_losses() -> None:
-    """2.3 + 6.1: a planned Open fire order changes nothing on the board; the evaluation adds its exact odds."""
+    """2.3 + 6.1: a planned Open fire order changes nothing on the board; the evaluation adds its exact odds
+    (expected losses and the chance to destroy the target)."""
     rs = ruleset()
     units = [("ger-a", "DE-INF", "0505"), ("sov-near", "SU-INF", "0604"), ("sov-far", "SU-INF", "0503")]
     near = _with_orders(game(scenario(units)), "german", "fire ger-a sov-near")
@@ -43,8 +44,9 @@ def test_evaluation_values_a_fire_order_by_its_exact_expected_losses() -> None:
     assert o_near is not None and o_far is not None and o_near.expected > o_far.expected
     w = weights()
     ammo = w["ammo"] * int(rs.tables.rules["ammo"]["fire"])
+    killed = sum(float(e.probability) for e in o_near.entries if e.value >= 5)  # 6.3: all five symbols lost
     assert evaluate(rs, near, "german") - evaluate(rs, none, "german") == pytest.approx(
-        w["fire_order"] * o_near.expected - ammo
+        w["fire_order"] * o_near.expected + w["fire_kill"] * killed - ammo
     )
     assert evaluate(rs, near, "german") > evaluate(rs, far, "german")
 
@@ -178,3 +180,145 @@ def test_poison_catches_a_read() -> None:
     with pytest.raises(HiddenRead):
         _ = v.data["orders"]["german"]["ger-1-hq"]["kind"]
     assert g.view("soviet").data["orders"]["german"] == {}
+
+
+# --- The evaluation's own value of an order (Ruleset.ai_score) and its terms -----------------------------------
+
+
+def _objective(g: engine.Game, *hexes: str, control: dict[str, str] | None = None) -> engine.Game:
+    g.state.data["victory"]["hexes"] = list(hexes)
+    g.state.data["control"] = dict(control or {})
+    return g
+
+
+def test_ai_score_is_the_evaluation_with_the_order_written() -> None:
+    """2.3: while a side plans, an order only writes its sheet: ai_score is the evaluation after writing it."""
+    rs = ruleset()
+    units = [("ger-a", "DE-INF", "0505"), ("sov-x", "SU-INF", "0604")]
+    for text in ("fire ger-a sov-x", "move ger-a 0605", "hold ger-a"):
+        g = game(scenario(units))
+        before = g.view("german")
+        score = rs.ai_score(before, rs.parse_action(before, text), "german")
+        assert score == pytest.approx(evaluate(rs, _with_orders(g, "german", text), "german"))
+    g = game(scenario(units))
+    assert rs.ai_score(g.view("german"), Action("commit", ()), "german") is None  # commit is not scored
+
+
+def test_11_2_fire_at_the_holder_of_a_victory_hex_counts_more() -> None:
+    """11.2: a unit on a victory hex must be driven out: the same fire odds are worth more against it."""
+    rs = ruleset()
+    units = [("ger-a", "DE-INF", "0505"), ("sov-on", "SU-INF", "0604"), ("sov-off", "SU-INF", "0405")]
+    g = _objective(game(scenario(units)), "0604", control={"0604": "soviet"})
+    v = g.view("german")
+    o_on = rs.odds(v, Action("fire", ("ger-a", "sov-on")))
+    o_off = rs.odds(v, Action("fire", ("ger-a", "sov-off")))
+    assert o_on is not None and o_off is not None and o_on.expected == o_off.expected  # the same odds
+    on = rs.ai_score(v, Action("fire", ("ger-a", "sov-on")), "german")
+    off = rs.ai_score(v, Action("fire", ("ger-a", "sov-off")), "german")
+    assert on is not None and off is not None
+    w = weights()
+    killed = sum(float(e.probability) for e in o_on.entries if e.value >= 5)
+    assert on - off == pytest.approx(w["fire_objective"] * (w["fire_order"] * o_on.expected + w["fire_kill"] * killed))
+    chosen = PlannerAgent("normal", seed=4).choose(v, BUDGET)
+    assert chosen.verb in ("fire", "suppress") and chosen.args == ("ger-a", "sov-on")
+
+
+def test_7_7_bound_unit_assaults_the_holder_of_a_victory_hex() -> None:
+    """7.7, 11.2: bound in close combat on the victory hex, the AI assaults (not hold, not withdraw)."""
+    rs = ruleset()
+    units = [("ger-a", "DE-INF", "0505"), ("sov-x", "SU-INF", "0604")]
+    g = _objective(game(scenario(units)), "0604", control={"0604": "soviet"})
+    a = g.state.units["ger-a"]
+    a.hex = g.state.units["sov-x"].hex  # as after an assault that did not decide the close combat (7.7)
+    a.status["bound"] = g.state.units["sov-x"].status["bound"] = True
+    v = g.view("german")
+    assault = Action("assault", ("ger-a", "sov-x"))
+    assert assault in g.legal_actions()
+    hold = rs.ai_score(v, Action("hold", ("ger-a",)), "german")
+    scored = rs.ai_score(v, assault, "german")
+    assert scored is not None and hold is not None and scored > hold
+    assert PlannerAgent("normal", seed=5).choose(v, BUDGET) == assault
+
+
+def test_4_6_passengers_dismount_next_to_the_objective() -> None:
+    """4.6: Dismount works only on both cards; next to a victory hex the transport's Dismount is worth more than
+    far from it (the passenger's only order is Dismount)."""
+    rs = ruleset()
+
+    def dismount_gain(at: str) -> float:
+        units = [("ger-t", "DE-251", at), ("ger-p", "DE-INF", at, {"aboard": "ger-t"}), ("sov-x", "SU-INF", "1310")]
+        g = game(scenario(units))
+        _objective(g, "0805", control={"0805": "soviet"})
+        v = _with_orders(g, "german", "dismount ger-p")
+        d = rs.ai_score(v, Action("dismount", ("ger-t",)), "german")
+        h = rs.ai_score(v, Action("hold", ("ger-t",)), "german")
+        assert d is not None and h is not None
+        return d - h
+
+    w = weights()
+    assert dismount_gain("0705") == pytest.approx(w["dismount"])  # next to 0805
+    assert dismount_gain("0205") == pytest.approx(-w["dismount_far"])
+
+
+def test_11_2_attacker_values_defend_less_than_the_holder() -> None:
+    """11.2: the side that must take the victory hex gains little by a Defend order away from it."""
+    rs = ruleset()
+    units = [("ger-a", "DE-INF", "0505"), ("sov-x", "SU-INF", "0705")]
+
+    def defend_gain(side_holding: str, side: str, uid: str, facing: str) -> float:
+        g = _objective(game(scenario(units)), "0905", control={"0905": side_holding})
+        g.state.to_act = side
+        v = g.view(side)
+        d = rs.ai_score(v, Action("defend", (uid, facing, "2")), side)
+        h = rs.ai_score(v, Action("hold", (uid,)), side)
+        assert d is not None and h is not None
+        return d - h
+
+    w = weights()
+    full = w["defend_order"] + w["defend_bonus"] * 1
+    assert defend_gain("german", "german", "ger-a", "0605") == pytest.approx(full)  # the holder
+    assert defend_gain("soviet", "german", "ger-a", "0605") == pytest.approx(full * w["defend_attacker"])
+
+
+def test_o4_defender_is_the_side_holding_every_victory_hex() -> None:
+    """O-4: 0604 lies in the German control columns, so the Germans hold it although ``otherwise`` names the
+    Soviets; P-2: nobody holds 0905 and 1005 at the start, so the ``otherwise`` side (Soviet) defends."""
+    from engine.rulesets.art_of_tactic.evaluation import defender  # noqa: PLC0415
+
+    o4 = engine.new_game(engine.load_scenario("art_of_tactic", "o4-brueckenkopf"), seed=1)
+    assert o4.state.data["victory"]["otherwise"] == "soviet"
+    assert defender(o4.view("german")) == "german"
+    p2 = engine.new_game(engine.load_scenario("art_of_tactic", "p2-die-bruecke"), seed=1)
+    assert defender(p2.view("german")) == "soviet"
+
+
+def test_s2_fire_at_the_bridge_that_must_stay_intact_is_a_loss() -> None:
+    """P-2 S2, 9.18.8: the Germans need the bridge at 0805 intact; firing at it is valued below holding."""
+    g = engine.new_game(engine.load_scenario("art_of_tactic", "p2-die-bruecke"), seed=1)
+    rs = ruleset()
+    v = g.view("german")
+    acts = [a for a in g.legal_actions() if a.verb == "fire" and a.args[1] == "0805"]
+    if not acts:
+        pytest.skip("no German unit can fire at the bridge in round 1")
+    uid = acts[0].args[0]
+    fire = rs.ai_score(v, acts[0], "german")
+    hold = rs.ai_score(v, Action("hold", (uid,)), "german")
+    assert fire is not None and hold is not None and fire < hold - weights()["bridge"] / 2
+
+
+def test_11_2_a_held_victory_hex_with_an_enemy_close_is_guarded() -> None:
+    """11.2: control lasts until the other side alone stands there: with an enemy two hexes off, leaving the held
+    victory hex is valued below staying on it (with no enemy near, only the small ``guard`` weight differs)."""
+    rs = ruleset()
+
+    def stay_minus_leave(enemy_at: str) -> float:
+        units = [("ger-a", "DE-INF", "0505"), ("sov-x", "SU-INF", enemy_at)]
+        g = _objective(game(scenario(units)), "0505", control={"0505": "german"})
+        v = g.view("german")
+        stay = rs.ai_score(v, Action("hold", ("ger-a",)), "german")
+        leave = rs.ai_score(v, Action("move", ("ger-a", "0405")), "german")
+        assert stay is not None and leave is not None
+        return stay - leave
+
+    w = weights()
+    assert stay_minus_leave("0705") > stay_minus_leave("1310") + w["unguarded"]

@@ -136,6 +136,30 @@ def test_prefers_the_higher_odds_attack() -> None:
     assert choice == max(evs, key=lambda a: evs[a])
 
 
+def test_ai_score_default_is_none_and_the_planner_follows_a_ruleset_that_scores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Ruleset.ai_score``: None by default (the planner's own scores stand); where a ruleset values an action
+    itself, the planner plays the action it values most, even against the exact odds."""
+    game = _activation()
+
+    def targets(s: engine.GameState) -> None:
+        s.units["fra-iii11rdp-drg-1"].hex = s.board.parse("1407")
+
+    game = _edited(game, targets)
+    rs = game.ruleset
+    client = _Client(
+        game, "german", keep=lambda a: a.verb == "end" or (a.verb == "fire" and a.args[0] == "ger-i5pzr-pz4")
+    )
+    fires = [a for a in client.legal_actions() if a.verb == "fire"]
+    assert all(rs.ai_score(game.view("german"), a, "german") is None for a in client.legal_actions())
+    evs = {a: game.odds(a).expected for a in fires}  # type: ignore[union-attr]
+    worst = min(evs, key=lambda a: evs[a])
+    assert PlannerAgent("normal", seed=3).choose(client, 5.0) != worst
+    monkeypatch.setattr(type(rs), "ai_score", lambda self, state, action, side: 50.0 if action == worst else 0.0)
+    assert PlannerAgent("normal", seed=3).choose(client, 5.0) == worst
+
+
 def test_takes_an_undefended_objective() -> None:
     game = _activation()
 

@@ -267,6 +267,13 @@ class ArtOfTactic(Ruleset):
 
         return evaluate(self, state, side)
 
+    def ai_score(self, state: GameState, action: Action, side: str) -> float | None:
+        """While planning, an order is valued by the evaluation with the order on the sheet (``evaluation.py``):
+        its fire odds against what it shoots at, where the unit will stand; None otherwise (set-up)."""
+        from .evaluation import score_action  # noqa: PLC0415
+
+        return score_action(self, state, action, side)
+
     def ai_goals(self, state: GameState, side: str) -> list[Hex]:
         """The victory hexes (11.2) the side does not control yet (all of them once it holds every one)."""
         from .evaluation import goals  # noqa: PLC0415

@@ -287,3 +287,23 @@ async def test_command_palette_lists_every_command() -> None:
         await pilot.press("p")
         await pilot.pause()
         assert "CommandPalette" in type(app.screen).__name__
+
+
+async def test_a_long_group_picked_from_the_choices_list_is_listed_in_full() -> None:
+    """o groups a long list by verb and unit; picking a group of more than 16 lists its choices one by one
+    (grouping it again would only offer the same group back: a dead end)."""
+    app = make_app(hannut())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        unit = next(iter(screen._view.units))
+        many = [engine.Action("move", (unit, f"{col:02d}01")) for col in range(1, 21)]
+        other = [engine.Action("move", ("other-unit", f"{col:02d}02")) for col in range(1, 3)]
+        items = screen._choice_items([*many, *other])
+        group = next(v for v, _ in items if isinstance(v, list))
+        assert group == many
+        screen._chosen(group)
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        assert [v for v, _ in dialog.items] == many

@@ -607,14 +607,17 @@ class GameScreen(Screen[None]):
         self.app.push_screen(ChoiceDialog(title, self._choice_items(actions)), self._chosen)
 
     def _choice_items(self, actions: list[Action]) -> list[tuple[Action | list[Action], Text]]:
-        """Items of a choice list: passing first in a long list; one line per unit and verb when very long."""
+        """Items of a choice list: passing first in a long list; one line per unit and verb when very long.
+
+        A list that is a single group (e.g. the group just picked: one unit's 18 moves) is listed in full, since
+        grouping it again would only offer the same group back (a dead end)."""
         if len(actions) > 9:
             actions = [a for a in actions if a.verb in PASS_VERBS] + [a for a in actions if a.verb not in PASS_VERBS]
-        if len(actions) <= _GROUP_OVER:
-            return [(a, self._label_for(a)) for a in actions]
         groups: dict[tuple[str, str], list[Action]] = {}
         for a in actions:
             groups.setdefault((a.verb, a.args[0] if a.args else ""), []).append(a)
+        if len(actions) <= _GROUP_OVER or len(groups) == 1:
+            return [(a, self._label_for(a)) for a in actions]
         items: list[tuple[Action | list[Action], Text]] = []
         for (verb, first), group in groups.items():
             if len(group) == 1:

@@ -275,13 +275,6 @@ class TacticScreen(GameScreen):
         self._busy = True
         self.app.push_screen(ChoiceDialog(f"{e.verb} {e.unit}: which one?", items), self._arg_chosen)
 
-    def _choice_items(self, actions: list[Action]) -> list[tuple[Action | list[Action], Text]]:
-        """The choices list (o): a long list is grouped by unit and order, but one group is listed in full (a
-        unit's 18 March paths grouped again would only offer the same group)."""
-        if len({(a.verb, a.args[0] if a.args else "") for a in actions}) == 1:
-            return [(a, self._label_for(a)) for a in actions]
-        return super()._choice_items(actions)
-
     def _picked_unit(self, uid: str | None) -> None:
         self._busy = False
         if uid is not None:

@@ -194,40 +194,44 @@ def check_path(
     allowance: int,
     road_bonus: int = 0,
     obstacles: Obstacles = NO_OBSTACLES,
+    unit: str = "",
 ) -> list[Step]:
-    """Check a written path (4.11); return its steps.
+    """Check a written path (4.11); return its steps. ``unit`` (its id) is named in a refusal when given.
 
     Raises:
         IllegalActionError: why the path is not allowed, citing the rule.
     """
     hexes = list(path)
+    the_path = f"{unit}'s path" if unit else "the path"
+    who = f"{unit} " if unit else ""
     if not hexes:
-        raise refuse("a movement order needs a path of at least one hex", "4.1")
+        order = f"{unit}'s movement order" if unit else "a movement order"
+        raise refuse(f"{order} needs a path of at least one hex", "4.1")
     steps: list[Step] = []
     prev = start
     for h in hexes:
         if distance(prev, h) != 1:
-            raise refuse(f"{board.label(h)} is not next to {board.label(prev)}: write every hex of the path", "4.1")
+            raise refuse(f"{board.label(h)} is not next to {board.label(prev)}: write every hex of {the_path}", "4.1")
         s = step_rule(tables, board, move_type, prev, h, kind, obstacles)
         if not s.allowed:
-            raise refuse(f"cannot move into {board.label(h)}: {s.reason}", s.rule)
+            raise refuse(f"{who}cannot move into {board.label(h)}: {s.reason}", s.rule)
         steps.append(s)
         prev = h
     if len(set(hexes)) != len(hexes) or start in hexes:
-        raise refuse("a path may not enter the same hex twice", "4.1")
+        raise refuse(f"{the_path if unit else 'a path'} may not enter the same hex twice", "4.1")
     if len(steps) == 1:
         return steps  # 4.11 item 4: one hex is always allowed where entry is permitted
     capped = next((i for i, s in enumerate(steps) if s.capped), None)
     if capped is not None:
         h = hexes[capped]
         raise refuse(
-            f"the step into {board.label(h)} (slope, ford or woods) allows only a 1-hex move this round", "4.11"
+            f"the step into {board.label(h)} (slope, ford or woods) allows {who}only a 1-hex move this round", "4.11"
         )
     limit = allowance + (road_bonus if kind == "march" and all(s.road for s in steps) else 0)
     cost = sum(s.cost for s in steps)
     if cost > limit:
         extra = " (the road bonus applies only if every step follows the road)" if kind == "march" else ""
-        raise refuse(f"the path costs {cost} hexes of movement, more than the {limit} allowed{extra}", "4.11")
+        raise refuse(f"{the_path} costs {cost} hexes of movement, more than the {limit} allowed{extra}", "4.11")
     return steps
 
 

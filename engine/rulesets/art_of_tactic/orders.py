@@ -665,11 +665,15 @@ def _check_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action, stacking: bo
     allowance = c.order(kind, "range")
     bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
     mode = "cautious" if kind == "fire_on_move" else kind
-    check_path(rs.tables, st.board, c.move_as, u.hex, path, mode, allowance, bonus, rs.obstacles(st))
+    check_path(rs.tables, st.board, c.move_as, u.hex, path, mode, allowance, bonus, rs.obstacles(st), u.id)
     for h in path:
         blockers = [e for e in st.units.values() if e.side != u.side and visible_enemy(st, e) and e.hex == h]
         if blockers and not u.status.get("bound"):
-            raise refuse(f"{st.board.label(h)} holds {blockers[0].id}: only Assault may enter an enemy hex", "3.10")
+            raise refuse(
+                f"{u.id} cannot move into {st.board.label(h)}, held by {blockers[0].id}: "
+                "only Assault may enter an enemy hex",
+                "3.10",
+            )
         if blockers:
             raise refuse(f"{u.id} may withdraw only to a hex without enemy units", "7.8")
     if stacking:
@@ -681,22 +685,22 @@ def assault_route_problem(rs: ArtOfTactic, st: GameState, u: Unit, target: Unit,
     assert u.hex is not None and target.hex is not None
     c = card(rs.tables, u)
     if not route or route[-1] != target.hex:
-        raise refuse(f"the route must end in {target.id}'s hex {st.board.label(target.hex)}", "3.10")
+        raise refuse(f"{u.id}'s route must end in {target.id}'s hex {st.board.label(target.hex)}", "3.10")
     before = route[:-1]
     prev = before[-1] if before else u.hex
     if distance(prev, target.hex) != 1:
-        raise refuse("write every hex of the route: the last one must be next to the target's hex", "3.10")
+        raise refuse(f"write every hex of {u.id}'s route: the last one must be next to the target's hex", "3.10")
     last = step_rule(rs.tables, st.board, c.move_as, prev, target.hex, "assault", rs.obstacles(st))
     if not last.allowed:
-        raise refuse(f"cannot assault into {st.board.label(target.hex)}: {last.reason}", last.rule)
+        raise refuse(f"{u.id} cannot assault into {st.board.label(target.hex)}: {last.reason}", last.rule)
     if last.capped and before:
-        raise refuse("the step into the target's hex allows only a 1-hex move: assault from next to it", "4.11")
+        raise refuse(f"the step into the target's hex allows {u.id} only a 1-hex move: assault from next to it", "4.11")
     if before:
         distance_ = c.order("assault", "distance")
-        check_path(rs.tables, st.board, c.move_as, u.hex, before, "assault", distance_, 0, rs.obstacles(st))
+        check_path(rs.tables, st.board, c.move_as, u.hex, before, "assault", distance_, 0, rs.obstacles(st), u.id)
         for h in before:
             if any(e.side != u.side and visible_enemy(st, e) and e.hex == h for e in st.units.values()):
-                raise refuse(f"the route passes through the enemy in {st.board.label(h)}", "3.10")
+                raise refuse(f"{u.id}'s route passes through the enemy in {st.board.label(h)}", "3.10")
 
 
 def _check_assault(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.actions import Action
+from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.rulesets.art_of_tactic.movement import PathCost, order_path_cost
 
@@ -70,3 +73,14 @@ def test_4_11_orders_without_a_path_have_no_cost() -> None:
     empty = _cost(g, "march g")  # nothing written yet: the allowance alone
     assert (empty.hexes, empty.cost, empty.allowance, empty.problem) == (0, 0, 3, "")
     assert _cost(g, "assault g s").allowance == 2
+
+
+def test_4_11_a_typed_path_over_the_range_is_refused_naming_the_unit() -> None:
+    """The refusal of a typed order names the unit and keeps the rule (README: every refusal names the unit)."""
+    g = game(scenario([("g", "DE-PZ2", "0502"), ("s", "SU-INF", "1208")], terrain={"0504": "a"}))
+    with pytest.raises(IllegalActionError) as err:
+        g.apply("move g 0503 0504")
+    assert "g's path costs 3 hexes of movement, more than the 2 allowed (rule 4.11)" in str(err.value)
+    with pytest.raises(IllegalActionError) as err:
+        g.apply("move g 0503 0502")
+    assert "g's path may not enter the same hex twice (rule 4.1)" in str(err.value)

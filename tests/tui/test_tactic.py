@@ -294,9 +294,12 @@ async def test_hot_seat_hand_off_hides_the_orders_then_reveal_and_steps() -> Non
         await pilot.press("enter")
         await pilot.pause()
         assert "step 1 of 12" in ex.text and "Defend" in ex.text and "sov-23-inf defends" in ex.text
+        first = ex.report.steps[0][0]
+        assert ex.text.count(first) == 1, ex.text  # the current step's name once, not in the heading too
         await pilot.press("e")
         await pilot.pause()
         assert "step 12 of 12" in ex.text and "ger-2-pz2 moves to 0405" in ex.text
+        assert ex.text.count(ex.report.steps[-1][0]) == 1, ex.text
         await pilot.press("enter")
         await settle(app, pilot)
         # Round 2: the German player takes the seat behind the hand-off, then sees the round carried out too.

@@ -799,9 +799,7 @@ class ExecutionScreen(ModalScreen[None]):
                 t.append(f"· {line}\n")
             return t
         total = len(r.steps)
-        name, _ = r.steps[self.stage - 1]
-        t.append(f"Round {r.round}: step {self.stage} of {total}", style="bold underline")
-        t.append(f"  {name}\n\n", style="bold")
+        t.append(f"Round {r.round}: step {self.stage} of {total}\n\n", style="bold underline")  # its name: below
         for n, (heading, lines) in enumerate(r.steps[: self.stage], start=1):
             current = n == self.stage
             t.append(f"{heading}\n", style="bold reverse" if current else "bold")

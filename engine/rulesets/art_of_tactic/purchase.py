@@ -546,12 +546,16 @@ def _reveal(rs: ArtOfTactic, tr: Transition) -> None:
             u.status["facing"] = st.data["structures"]["trenches"][st.board.label(u.hex)]
     st.units = dict(sorted(st.units.items()))  # the state's order: by id (engine.state)
     for side in setup["sides"]:
-        force = ", ".join(
+        force = [
             f"{u.id} {st.board.label(u.hex) if u.hex is not None else 'airfield'}"
             for u in st.units.values()
             if u.side == side and not u.status.get("concealed")
-        )
-        tr.emit("setup", f"{side} set-up revealed (rule {RULE}): {force or 'nothing visible'}")
+        ]
+        # 9.11: a concealed HQ is on the other side's map as an unidentified unit; say so, without naming it.
+        unknown = sum(1 for u in st.units.values() if u.side == side and u.status.get("concealed"))
+        if unknown:
+            force.append(f"{unknown} unidentified unit{'s' if unknown > 1 else ''} (rule 9.11)")
+        tr.emit("setup", f"{side} set-up revealed (rule {RULE}): {', '.join(force) or 'nothing visible'}")
     execution.start_round(rs, tr)
 
 

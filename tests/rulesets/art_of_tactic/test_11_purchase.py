@@ -204,3 +204,25 @@ def test_11_6_validation_names_a_default_unit_outside_the_set_up_zone() -> None:
     with pytest.raises(engine.errors.ScenarioError, match=r"purchase\.soviet\.columns: sov-26-at stands outside the "
                        r"set-up zone \(rule 11\.6\)"):  # fmt: skip
         parse_scenario(bad, "p3.toml", map_text=MAP_A, map_file="map-a.map")
+
+
+def test_11_6_9_11_set_up_revealed_counts_the_concealed_hq_as_an_unidentified_unit() -> None:
+    """The set-up message agrees with the map: a concealed HQ is "1 unidentified unit", never named."""
+    g = p3()
+    engine.take_scenario_setup(g)
+    hqs = [u for u in g.state.units.values() if u.status.get("concealed")]
+    assert hqs, "P-3 starts with a concealed HQ"
+    for side in ("german", "soviet"):
+        texts = [e.text for e in g.events if e.kind == "setup" and e.text.startswith(f"{side} set-up revealed")]
+        assert len(texts) == 1
+        mine = [u for u in hqs if u.side == side]
+        if mine:
+            assert f"{len(mine)} unidentified unit" in texts[0]
+        for u in mine:
+            assert u.id not in texts[0]
+    for side in ("german", "soviet"):
+        other = "soviet" if side == "german" else "german"
+        view = g.view(side)
+        shown = [uid for uid in view.units if uid.startswith(f"{other}-unidentified-")]
+        told = next(e.text for e in g.events_since(0, side) if e.text.startswith(f"{other} set-up revealed"))
+        assert (f"{len(shown)} unidentified unit" in told) == bool(shown)

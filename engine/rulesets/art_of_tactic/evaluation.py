@@ -170,7 +170,7 @@ def _assault_value(
     target = st.units.get(str(order.get("target", "")))
     if target is None or target.side == u.side or not visible_enemy(st, target):
         return 0.0
-    ratio = min(2.0, u.steps / max(1, target.steps))
+    ratio = min(w["assault_ratio_cap"], u.steps / max(1, target.steps))
     return w["assault"] * ratio * (1.0 + (w["assault_objective"] if target.hex in objectives else 0.0))
 
 
@@ -338,7 +338,7 @@ def _dismount_value(
         e.side != side and visible_enemy(st, e) and e.hex is not None and distance(at, e.hex) <= reach
         for e in st.units.values()
     )
-    return (w["dismount"] if near else -w["dismount_far"]) * p.steps / 5.0
+    return (w["dismount"] if near else -w["dismount_far"]) * p.steps / w["dismount_per_steps"]
 
 
 def _enemy_within(st: GameState, u: Unit, r: int) -> bool:

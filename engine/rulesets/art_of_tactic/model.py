@@ -50,8 +50,7 @@ with no values, no abilities and no orders; it cannot be targeted (``visible_ene
 
 def card(tables: Tables, u: Unit) -> UnitCard:
     """The unit's card (an unidentified unit in a view has the empty card ``UNIDENTIFIED_CARD``)."""
-    c = tables.units.get(u.type)
-    if c is None and u.type == UNIDENTIFIED:
+    if u.type == UNIDENTIFIED:
         return UNIDENTIFIED_CARD
     return tables.units[u.type]
 

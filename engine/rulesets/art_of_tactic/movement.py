@@ -19,7 +19,7 @@ from engine.errors import IllegalActionError
 from engine.hexgrid import Hex, distance
 from engine.state import GameState
 
-from .data import Tables
+from .data import Tables, UnitCard
 from .model import card, refuse
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ __all__ = [
     "along_road",
     "check_path",
     "destinations",
+    "move_allowance",
     "order_path_cost",
     "path_cost",
     "road_hexes",
@@ -376,6 +377,13 @@ _PATH_ORDERS = {
 """Verb → (the order on the card, where its path starts in the notation)."""
 
 
+def move_allowance(rs: ArtOfTactic, c: UnitCard, kind: str) -> tuple[str, int, int]:
+    """A movement order's step mode, printed range and March road bonus (4.3, 4.11) for card ``c``; ``kind`` is
+    the order on the card (cautious, march, fire_on_move). Fire on the move steps as a cautious move (4.5)."""
+    bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
+    return ("cautious" if kind == "fire_on_move" else kind), c.order(kind, "range"), bonus
+
+
 def order_path_cost(rs: ArtOfTactic, st: GameState, action: Action) -> PathCost | None:
     """What the path of a movement order (``move``, ``march``, ``firemove``, ``assault``) costs the unit against
     its card's allowance, read from ``st`` alone (a side's view: 15.1); with no hex written yet, the allowance
@@ -401,9 +409,8 @@ def order_path_cost(rs: ArtOfTactic, st: GameState, action: Action) -> PathCost 
         return path_cost(
             rs.tables, st.board, c.move_as, u.hex, path, "assault", c.order("assault", "distance"), 0, rs.obstacles(st)
         )
-    bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
-    mode = "cautious" if kind == "fire_on_move" else kind
-    return path_cost(rs.tables, st.board, c.move_as, u.hex, path, mode, c.order(kind, "range"), bonus, rs.obstacles(st))
+    mode, allowance, bonus = move_allowance(rs, c, kind)
+    return path_cost(rs.tables, st.board, c.move_as, u.hex, path, mode, allowance, bonus, rs.obstacles(st))
 
 
 def reject(text: str, rule: str) -> IllegalActionError:

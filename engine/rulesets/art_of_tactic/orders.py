@@ -16,7 +16,7 @@ from engine.state import GameState, Unit
 
 from .combat import location_attacks, ranged_attack, structure_attack
 from .model import card, enemies_in_hex, is_on_board, refuse, side_units, visible_enemy
-from .movement import check_path, destinations, step_rule
+from .movement import check_path, destinations, move_allowance, step_rule
 from .sight import facing_of, line_of_sight
 
 if TYPE_CHECKING:
@@ -662,9 +662,7 @@ def _check_move(rs: ArtOfTactic, st: GameState, u: Unit, a: Action, stacking: bo
     c = card(rs.tables, u)
     kind = _KIND[a.verb]
     path = [st.board.parse(h) for h in a.args[1:]]
-    allowance = c.order(kind, "range")
-    bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
-    mode = "cautious" if kind == "fire_on_move" else kind
+    mode, allowance, bonus = move_allowance(rs, c, kind)
     check_path(rs.tables, st.board, c.move_as, u.hex, path, mode, allowance, bonus, rs.obstacles(st), u.id)
     for h in path:
         blockers = [e for e in st.units.values() if e.side != u.side and visible_enemy(st, e) and e.hex == h]

@@ -322,3 +322,43 @@ def test_11_2_a_held_victory_hex_with_an_enemy_close_is_guarded() -> None:
 
     w = weights()
     assert stay_minus_leave("0705") > stay_minus_leave("1310") + w["unguarded"]
+
+
+def test_scenario_ai_weights_apply_to_their_side_only() -> None:
+    """A scenario's ``[ai.<side>]`` table (AI weights, not rules) changes how the AI values that side's position
+    only; the other side keeps ``data/ai.toml``."""
+    from engine.rulesets.art_of_tactic.evaluation import side_weights  # noqa: PLC0415
+
+    rs = ruleset()
+    units = [("ger-a", "DE-INF", "0505"), ("sov-near", "SU-INF", "0604")]
+    base = game(scenario(units))
+    base_ger, base_sov = evaluate(rs, base.view("german"), "german"), evaluate(rs, base.view("soviet"), "soviet")
+    g = game(scenario(units))
+    g.state.data["ai"] = {"german": {"step": 3.0}}
+    assert side_weights(g.view("german"), "german")["step"] == 3.0
+    assert side_weights(g.view("soviet"), "soviet") == weights()
+    assert evaluate(rs, g.view("german"), "german") > base_ger  # its own five symbols count three times
+    assert evaluate(rs, g.view("soviet"), "soviet") == pytest.approx(base_sov)
+
+
+def test_scenario_ai_weights_are_checked_by_validate() -> None:
+    """An unknown side, an unknown weight or a non-number in ``[ai.<side>]`` is a scenario problem that names the
+    key (as ``planspiel validate`` prints it); the scenario's values reach the game's data."""
+    from engine.errors import ScenarioError  # noqa: PLC0415
+    from engine.scenario import parse_scenario  # noqa: PLC0415
+    from tests.rulesets.art_of_tactic.helpers import blank_map  # noqa: PLC0415
+
+    base = scenario([("ger-a", "DE-INF", "0505"), ("sov-x", "SU-INF", "0705")]).text
+
+    def parse(extra: str) -> Any:
+        return parse_scenario(base + extra, "test.toml", map_text=blank_map(), map_file="blank.map")
+
+    with pytest.raises(ScenarioError) as err:
+        parse('\n[ai.german]\napproachh = 1\nthreat = "low"\n[ai.finnish]\nstep = 1\n')
+    bad = [f"{p.where}: {p.message}" for p in err.value.problems]
+    assert any("ai.german.approachh" in p and "unknown AI weight" in p for p in bad)
+    assert any("ai.german.threat" in p and "expected a number" in p for p in bad)
+    assert any("ai.finnish" in p and "unknown side" in p for p in bad)
+    assert engine.new_game(parse("\n[ai.german]\nthreat = 0.25\n"), seed=1).state.data["ai"] == {
+        "german": {"threat": 0.25}
+    }

@@ -53,7 +53,7 @@ from .sight import in_field_of_fire, line_of_sight
 if TYPE_CHECKING:
     from .ruleset import ArtOfTactic
 
-__all__ = ["defender", "evaluate", "goals", "score_action", "weights"]
+__all__ = ["check_overrides", "defender", "evaluate", "goals", "score_action", "side_weights", "weights"]
 
 _MOVE_KINDS = frozenset({"cautious", "march", "fire_on_move", "assault"})
 
@@ -75,6 +75,42 @@ def weights() -> Mapping[str, float]:
             raise DataError(f"{path.name}: ai.{k}: expected a number, got {v!r}")
         out[k] = float(v)
     return out
+
+
+def check_overrides(table: object, sides: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Problems (where, message) of a scenario's ``[ai.<side>]`` tables of weights (not rules: how the AI plays one
+    side of that scenario, the way a Wesnoth scenario sets its AI's aggression)."""
+    if not isinstance(table, dict):
+        return [("ai", "expected [ai.<side>] tables of AI weights (names as in data/ai.toml)")]
+    out: list[tuple[str, str]] = []
+    known = weights()
+    for side, over in table.items():
+        if side not in sides:
+            out.append((f"ai.{side}", f"unknown side {side!r} (expected one of {', '.join(sides)})"))
+            continue
+        if not isinstance(over, dict):
+            out.append((f"ai.{side}", "expected a table of weight = number"))
+            continue
+        for k, v in over.items():
+            if k not in known:
+                out.append((f"ai.{side}.{k}", f"unknown AI weight {k!r} (see data/ai.toml)"))
+            elif isinstance(v, bool) or not isinstance(v, (int, float)):
+                out.append((f"ai.{side}.{k}", f"expected a number, got {v!r}"))
+    return out
+
+
+@cache
+def _merged(over: tuple[tuple[str, float], ...]) -> Mapping[str, float]:
+    return {**weights(), **dict(over)}
+
+
+def side_weights(st: GameState, side: str) -> Mapping[str, float]:
+    """The weights the AI plays ``side`` with: ``data/ai.toml`` with the scenario's ``[ai.<side>]`` values on top
+    (kept in the game's data as ``ai``; public, like the scenario file)."""
+    over = st.data.get("ai", {}).get(side) if isinstance(st.data.get("ai"), dict) else None
+    if not over:
+        return weights()
+    return _merged(tuple(sorted((str(k), float(v)) for k, v in over.items())))
 
 
 def goals(rs: ArtOfTactic, st: GameState, side: str) -> list[Hex]:
@@ -230,7 +266,7 @@ def evaluate(
 ) -> float:
     """How good ``st`` is for ``side`` (see the module docstring); higher is better. ``extra``: orders (unit id →
     order record) read as if written on the side's sheet too."""
-    w = weights()
+    w = side_weights(st, side)
     if st.outcome is not None:
         if st.outcome.winner == side:
             return w["win"]

@@ -36,7 +36,7 @@ class ArtOfTactic(Ruleset):
     version = "1"
     verbs: ClassVar[Mapping[str, str]] = {**orders.VERBS, **purchase.SETUP_VERBS}
     default_setup_verb: ClassVar[str | None] = "default"
-    scenario_keys = frozenset({"control", "structures", "purchase"})
+    scenario_keys = frozenset({"control", "structures", "purchase", "ai"})
 
     @cached_property
     def tables(self) -> Tables:

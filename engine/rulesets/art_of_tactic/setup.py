@@ -148,6 +148,11 @@ def check_scenario(rs: ArtOfTactic, sc: Scenario) -> list[Problem]:
     control = sc.raw.get("control", {})
     if not isinstance(control, dict) or any(s not in ids for s in control):
         add("control", "expected [control.<side>] tables with columns = [first, last] and/or hexes")
+    if "ai" in sc.raw:
+        from .evaluation import check_overrides  # noqa: PLC0415
+
+        for where, msg in check_overrides(sc.raw["ai"], tuple(ids)):
+            add(where, msg)
     return out
 
 
@@ -322,6 +327,9 @@ def initial_state(rs: ArtOfTactic, sc: Scenario, board: Board, dice: DiceSource)
         },
         "special": {k: v for k, v in dict(sc.raw.get("special", {})).items() if isinstance(v, (int, str, bool))},
     }
+    ai = {str(s): {str(k): float(v) for k, v in dict(over).items()} for s, over in dict(sc.raw.get("ai", {})).items()}
+    if ai:  # the scenario's AI weights per side (not rules; evaluation.side_weights)
+        data["ai"] = ai
     state = GameState(rs.id, sc.id, tuple(sc.side_ids()), board, units, 1, "planning", t.sides[0], data, dice)
     if purchasing:
         from .purchase import prepare_purchase  # noqa: PLC0415

@@ -236,10 +236,16 @@ def check_order(rs: ArtOfTactic, st: GameState, a: Action) -> None:
     if u.id in sheet:
         raise refuse(f"{u.id} already has an order this round ({sheet[u.id]['notation']}); cancel it first", "2.3")
     kind = _KIND[a.verb]
-    _check_common(rs, st, u, a, kind)
-    handler = _CHECKS.get(kind)
-    if handler is not None:
-        handler(rs, st, u, a)
+    try:
+        _check_common(rs, st, u, a, kind)
+        handler = _CHECKS.get(kind)
+        if handler is not None:
+            handler(rs, st, u, a)
+    except IllegalActionError as err:
+        if u.id in err.message:
+            raise
+        # Every refusal names the unit the order was for (the rule cited stays).
+        raise IllegalActionError(f"{u.id}: {err.message}", err.rule) from None
 
 
 def _check_common(rs: ArtOfTactic, st: GameState, u: Unit, a: Action, kind: str) -> None:

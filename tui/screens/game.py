@@ -1062,8 +1062,10 @@ class GameScreen(Screen[None]):
         explanation = self.client.explain(action)
         if explanation.startswith(str(action)):
             explanation = explanation[len(str(action)) :].lstrip(" :—-")
+        note = self.presenter.action_note(self._view, action)  # e.g. a movement order's path cost (AoT 4.11)
         line = (
             f"hint: {text}"
+            + (f" ({note})" if note else "")
             + (f" — {explanation}" if explanation else "")
             + " (H plays it, any other action ignores it)"
         )

@@ -27,6 +27,7 @@ from .combat import (
     structure_attack,
 )
 from .concealment import word_events
+from .decisions import asks, decide
 from .model import card, current_bravery, enemies_in_hex, is_on_board, losses
 from .sight import attack_side, facing_of, in_field_of_fire, line_of_sight, side_of_entry
 
@@ -45,6 +46,11 @@ def _ordered(rs: ArtOfTactic, st: GameState, kinds: set[str]) -> list[tuple[Unit
             if u.side == side and o is not None and o["kind"] in kinds and u.steps > 0:
                 out.append((u, o))
     return out
+
+
+def _where(st: GameState, u: Unit) -> str:
+    """The unit's hex label, or "?" off the map."""
+    return st.board.label(u.hex) if u.hex is not None else "?"
 
 
 def _can_act(u: Unit) -> bool:
@@ -1102,9 +1108,18 @@ def _close_combat(rs: ArtOfTactic, tr: Transition, h: Hex, assaulting: dict[str,
         want = assaulting.get(u.id) or u.status.get("bound_to")
         target = next((x for x in foes if x.id == want), None)
         if target is None:
-            # Defenders choose among the assaulters; PROPOSED fixed policy: the first by id.
+            # 7.4 item 5: a defender fires at one assaulter of its choice; preset: the first by id (15.2).
             pool = [x for x in foes if x.id in arrived] or foes
-            target = pool[0]
+            chosen = decide(
+                tr,
+                side=u.side,
+                kind="close_combat",
+                question=f"{u.id} defends in close combat at {label}: at which assaulter?",
+                rule="7.4",
+                options=[(x.id, f"{x.id} ({card(t, x).code}, size {x.steps})") for x in pool],
+                units=[u, *pool],
+            )
+            target = next(x for x in pool if x.id == chosen)
         shots.append((u, target))
     hits: dict[str, int] = defaultdict(int)
     for u, target in shots:
@@ -1629,12 +1644,28 @@ def _defend_fire(
                     if 1 <= r <= int(dz["range"]) and in_field_of_fire(d.hex, int(d.status["facing"]), h):
                         cands.append((r, m))
                         break
-            for _r, m in sorted(cands):
+            shots: list[tuple[int, str, Attack]] = []
+            for r, m in sorted(cands):
                 attack, _reason, _rule = ranged_attack(rs, st, d, st.units[m], "defend fire", "fire")
                 if attack is not None:
-                    attacks.append(attack)
-                    dz["used"] = True
-                    break
+                    shots.append((r, m, attack))
+                    if not asks(st, d.side):
+                        break  # the preset needs only the first
+            if not shots:
+                continue
+            # 3.6: "the defender must choose one of them"; preset: the nearest, then by id (15.2).
+            at = st.board.label(d.hex)
+            chosen = decide(
+                tr,
+                side=d.side,
+                kind="defend",
+                question=f"{d.id} on Defend at {at} fires once: at which mover?",
+                rule="3.6",
+                options=[(m, f"{m} at {_where(st, st.units[m])} (range {r})") for r, m, _a in shots],
+                units=[d, *(st.units[m] for _r, m, _a in shots)],
+            )
+            attacks.append(next(a for _r, m, a in shots if m == chosen))
+            dz["used"] = True
     hits = _roll_all(tr, t, attacks)
     stopped.update(_hit_and_test(rs, tr, hits, "defend fire", "hit by defend fire, rule 3.6"))
 

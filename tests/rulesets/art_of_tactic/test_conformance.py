@@ -127,10 +127,17 @@ def playout(scenario_id: str, seed: int) -> engine.Game:
     rng = random.Random(seed)
     if seed % 2:
         engine.take_scenario_setup(game)  # odd seeds: the scenario file's set-up; even seeds: a random one (11.6)
+    # 15.2: in odd seeds one side decides during execution (German when seed % 4 == 1, else Soviet): execution
+    # pauses at its choices and the random player answers them.
+    asking = (game.state.sides[0] if seed % 4 == 1 else game.state.sides[1]) if seed % 2 else None
     for _ in range(5_000):
         side = game.to_act
         if side is None:
             break
+        if side == asking and game.state.phase == "planning" and "ask" not in game.state.data:
+            events = game.apply("prompts on")
+            assert [e.visible_to for e in events] == [(side,)], "the switch is secret"
+            assert "ask" not in game.view(game.state.sides[game.state.sides.index(side) - 1]).data
         for other in game.state.sides:
             if other != side:
                 view = game.view(other)
@@ -149,9 +156,12 @@ def playout(scenario_id: str, seed: int) -> engine.Game:
         events = game.apply(action)
         check_concealed_hqs(game, before, events)
         for e in events:
-            if action.verb not in ("commit", "default"):
+            if action.verb not in ("commit", "default", "choose"):
                 assert e.visible_to == (side,), f"an order event is visible to the other side: {e.text}"
         check_invariants(game)
+        if game.state.phase == "execution":
+            assert game.to_act == asking and all(a.verb == "choose" for a in game.legal_actions()), "15.2"
+            assert "snapshot" not in json.dumps({s: game.view(s).data.get("decisions") for s in game.state.sides})
     assert game.outcome is not None, "the game did not end"
     return game
 

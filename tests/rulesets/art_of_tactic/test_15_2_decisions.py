@@ -1,0 +1,182 @@
+"""15.2 item 4: decisions asked during the Execution Phase on the shared screen, naming the deciding side.
+
+A side that plays ``prompts on`` decides its execution choices itself; execution pauses at each with more than one
+legal option (``game.to_act`` is the deciding side, the legal actions ``choose KEY``, the preset's first). A side
+with ``prompts off`` (the default) gets the preset policies of the README. Choices that would reveal hidden
+information (a hidden ambusher, a concealed HQ, minefields) are never asked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import engine
+import saves
+from engine.actions import Action
+from engine.ai.planner import PlannerAgent
+from engine.dice import ScriptedDice
+from engine.errors import IllegalActionError
+
+from .helpers import event_texts, game, rolls, scenario
+
+DICE = [1] * 60
+
+
+def _two_movers(dice: list[int] = DICE, ask: bool = True) -> engine.Game:
+    """Two German infantry enter sov-inf's Defend zone (0403, 0503, 0504, 0603 at range 2) in one sub-step."""
+    sc = scenario([("ger-a", "DE-INF", "0402"), ("ger-b", "DE-INF", "0602"), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc, dice)
+    g.apply("move ger-a 0403", side="german")
+    g.apply("move ger-b 0603", side="german")
+    g.apply("commit", side="german")
+    if ask:
+        g.apply("prompts on", side="soviet")
+    g.apply("defend sov-inf 0504 2", side="soviet")
+    g.apply("commit", side="soviet")
+    return g
+
+
+def test_15_2_3_6_defend_target_is_asked_among_the_movers() -> None:
+    g = _two_movers()
+    assert g.to_act == "soviet" and g.state.phase == "execution"
+    assert g.legal_actions() == [Action("choose", ("ger-a",)), Action("choose", ("ger-b",))], "preset first"
+    ask = g.events[-1]
+    assert ask.kind == "decision" and ask.visible_to is None
+    assert ask.text.startswith("soviet decides: sov-inf on Defend at 0505") and "rule 3.6" in ask.text
+    assert not any("defend fire" in p for p, _ in rolls(g.events)), "nothing fired yet"
+    assert g.state.units["ger-b"].hex == g.board.parse("0603"), "the board stands where execution paused"
+    events = g.apply("choose ger-b", side="soviet")
+    assert events[0].text == "soviet chooses: ger-b at 0603 (range 2) (rule 3.6, 15.2)"
+    shots = [p for p, _ in rolls(events) if "defend fire" in p]
+    assert len(shots) == 1 and "sov-inf at ger-b" in shots[0]
+    assert g.state.phase == "planning" and g.state.turn == 2 and g.to_act == "german"
+    assert g.state.units["ger-b"].steps == 0 and g.state.units["ger-a"].steps == 5
+    texts = [e.text for e in g.events]
+    assert len(texts) == len(set(t for t in texts if "Step" in t)) + sum("Step" not in t for t in texts), (
+        "no step is told twice"
+    )
+
+
+def test_15_2_3_6_preset_policy_without_prompts() -> None:
+    g = _two_movers(ask=False)
+    assert g.state.phase == "planning" and g.state.turn == 2, "execution ran through"
+    assert not event_texts(g.events, "decision")
+    shots = [p for p, _ in rolls(g.events) if "defend fire" in p]
+    assert len(shots) == 1 and "sov-inf at ger-a" in shots[0], "preset: the nearest, then by id"
+
+
+def test_15_2_events_and_state_equal_the_preset_run_when_the_preset_is_chosen() -> None:
+    asked = _two_movers()
+    asked.apply("choose ger-a")
+    preset = _two_movers(ask=False)
+    assert asked.state.units == preset.state.units
+    kept = [e.text for e in asked.events if e.kind not in ("decision", "prompts")]
+    assert kept == [e.text for e in preset.events]
+
+
+def test_15_2_replay_and_save_load_during_a_pause(tmp_path: Path) -> None:
+    g = _two_movers()
+    path = tmp_path / "pause.planspiel"
+    saves.save_game(g, path, players={"german": "human", "soviet": "human"})
+    loaded = saves.load_game(path)
+    assert loaded.to_act == "soviet" and loaded.legal_actions() == g.legal_actions()
+    g.apply("choose ger-b")
+    loaded.apply("choose ger-b")
+    assert loaded.state.to_dict() == g.state.to_dict()
+    again = engine.replay(g.scenario, 0, g.history, dice=ScriptedDice(DICE))
+    assert again.state.to_dict() == g.state.to_dict()
+    assert [e.text for e in again.events] == [e.text for e in g.events]
+
+
+def test_15_2_view_holds_the_decision_but_not_the_snapshot_or_the_other_switch() -> None:
+    sc = scenario([("ger-a", "DE-INF", "0402"), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc, DICE)
+    g.apply("commit", side="german")
+    ev = g.apply("prompts on", side="soviet")
+    assert ev[0].visible_to == ("soviet",), "the switch is the side's own secret"
+    assert "ask" not in g.view("german").data and g.view("soviet").data["ask"] == ["soviet"]
+    paused = _two_movers()
+    view = paused.view("german")
+    assert set(view.data["decisions"]) == {"pending", "answers"}, "no snapshot (dice, hidden units) in a view"
+    assert view.data["decisions"]["pending"]["side"] == "soviet"
+
+
+def test_15_2_7_4_close_combat_target_is_chosen_by_the_defender() -> None:
+    sc = scenario([("ger-a", "DE-INF", "0504"), ("ger-b", "DE-INF", "0604"), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc, [6] * 60)
+    g.apply("assault ger-a sov-inf 0505", side="german")
+    g.apply("assault ger-b sov-inf 0505", side="german")
+    g.apply("commit", side="german")
+    g.apply("prompts on", side="soviet")
+    g.apply("commit", side="soviet")
+    assert g.to_act == "soviet" and "rule 7.4" in g.events[-1].text
+    assert g.legal_actions() == [Action("choose", ("ger-a",)), Action("choose", ("ger-b",))]
+    events = g.apply("choose ger-b")
+    shots = [p for p, _ in rolls(events) if p.startswith("close combat: sov-inf")]
+    assert shots == ["close combat: sov-inf at ger-b, 10 dice hitting on 3 or less"]
+
+
+def test_15_2_german_asks_the_soviet_does_not() -> None:
+    """Only the asking side's decisions pause; the other side's are the preset's."""
+    sc = scenario([("ger-a", "DE-INF", "0504"), ("ger-b", "DE-INF", "0604"), ("sov-inf", "SU-INF", "0505")])
+    g = game(sc, [6] * 60)
+    g.apply("prompts on", side="german")
+    g.apply("assault ger-a sov-inf 0505", side="german")
+    g.apply("assault ger-b sov-inf 0505", side="german")
+    g.apply("commit", side="german")
+    g.apply("commit", side="soviet")
+    assert g.state.phase == "planning" and not event_texts(g.events, "decision")
+
+
+def test_15_2_refusals_cite_the_rule() -> None:
+    g = _two_movers()
+    for text in ("choose sov-inf", "hold ger-a", "prompts off", "commit"):
+        with pytest.raises(IllegalActionError, match=r"rule 15\.2"):
+            g.apply(text)
+    with pytest.raises(IllegalActionError, match=r"not german's decision"):
+        g.apply("choose ger-a", side="german")
+    fresh = game(scenario([("ger-a", "DE-INF", "0402"), ("sov-inf", "SU-INF", "0505")]))
+    with pytest.raises(IllegalActionError, match=r"no decision is waiting.*rule 15\.2"):
+        fresh.apply("choose ger-a")
+    with pytest.raises(IllegalActionError, match=r"on or off.*rule 15\.2"):
+        fresh.apply("prompts maybe")
+    assert fresh.parse("prompts on") == Action("prompts", ("on",))
+    assert str(fresh.parse("choose ger-a")) == "choose ger-a"
+
+
+def test_15_2_hidden_information_never_prompts() -> None:
+    """A hidden ambusher's target (3.11), a concealed HQ's Defend target (9.11) and minefields (9.6) are decided
+    automatically even for a side that asks."""
+    sc = scenario(
+        [
+            ("ger-a", "DE-INF", "0402"),
+            ("ger-b", "DE-INF", "0602"),
+            ("sov-hq", "SU-HQ", "0505", {"concealed": True}),
+            ("sov-amb", "SU-INF", "0305"),
+        ],
+        terrain={"0305": "b"},
+    )
+    g = game(sc, [6] * 80)
+    g.state.data["minefields"]["0403"] = {"owner": "soviet", "kind": "anti_personnel"}
+    g.apply("commit", side="german")
+    g.apply("prompts on", side="soviet")
+    g.apply("defend sov-hq 0504 2", side="soviet")
+    g.apply("ambush sov-amb 0404 2", side="soviet")
+    g.apply("commit", side="soviet")
+    # Round 2: the ambusher is hidden; the Germans walk into both zones, one into the minefield.
+    assert g.state.units["sov-amb"].status.get("hidden") and g.state.turn == 2 and not event_texts(g.events, "decision")
+    g.apply("move ger-a 0403", side="german")
+    g.apply("move ger-b 0603", side="german")
+    g.apply("commit", side="german")
+    g.apply("defend sov-hq 0504 2", side="soviet")
+    g.apply("ambush sov-amb 0404 2", side="soviet")
+    g.apply("commit", side="soviet")
+    assert g.state.phase in ("planning", "over") and not event_texts(g.events, "decision")
+
+
+def test_15_2_ai_answers_with_the_preset() -> None:
+    g = _two_movers()
+    action = PlannerAgent("normal", seed=1).choose(g.view("soviet"), 1.0)
+    assert action == Action("choose", ("ger-a",))

@@ -261,10 +261,16 @@ class ArtOfTacticPresenter(Presenter):
         if view.phase == "planning":
             given = len(order_sheet(view, view.to_act or ""))
             return f"{side} plans in secret: {given} order(s) given (2.3); z commits"
+        run = view.data.get("decisions")
+        pending = run.get("pending") if isinstance(run, dict) else None
+        if isinstance(pending, dict):
+            return f"execution waits: {side} decides: {pending.get('question', '')} (15.2); r shows it"
         return super().waiting_for(view)
 
     def status_items(self, view: GameState) -> list[str]:
         items: list[str] = []  # the round is the status line's "Turn N/M" (2.1): not said twice
+        if view.viewer is not None and view.phase == "planning" and view.viewer in (view.data.get("ask") or []):
+            items.append("you decide in execution")  # 15.2 (P switches; the presets are the default, not shown)
         committed = view.data.get("committed") or []
         if committed:
             items.append("committed: " + ", ".join(self.info.side_name(s) for s in committed))

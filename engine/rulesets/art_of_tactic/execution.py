@@ -1,8 +1,9 @@
 """Provides the Execution Phase of Art of Tactic (digest 2.4–2.9): reveal, the 12 steps, status update, victory.
 
-Execution runs inside the ``commit`` of the second side, with no decision points: where the digest lets a
-player choose during execution, the engine applies the fixed policy written in the README (15.2 allows preset
-reaction policies). Dice go German first, then Soviet, each by unit id (15.4).
+Execution runs inside the ``commit`` of the second side. Where the digest lets a player choose during execution,
+:func:`decisions.decide` answers: the preset policy written in the README (15.2 allows preset reaction policies),
+or, for a side that plays ``prompts on``, the side's own answer (execution pauses for it, ``decisions.py``).
+Dice go German first, then Soviet, each by unit id (15.4).
 """
 
 from __future__ import annotations
@@ -290,18 +291,33 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
             ]  # fmt: skip
         planned.append((attack, extra))
     hits: dict[str, int] = defaultdict(int)
-    for attack, extra in planned:
+    for attack, group in planned:
         got, misses = roll_attack(tr, t, attack)
         if got == 0 and kind == "fire" and _adjust_fire(rs, tr, attack):
             got, misses = roll_attack(tr, t, attack)
         hits[attack.target] += got
         pool = attack.dice
-        for x in extra:
+        extra = list(group)
+        while extra:
             if pool == 1:
                 break  # the one-die attack was the last
             pool = (misses + 1) // 2
             if pool == 0:
                 break
+            # 6.6: the firer picks each follow-up target of the group; preset: by id (15.2).
+            firer = st.units[attack.firer]
+            where = _where(st, extra[0])
+            pick = decide(
+                tr,
+                side=firer.side,
+                kind="group_fire",
+                question=f"group fire: {firer.id} fires {pool} more dice at {where}: at which unit?",
+                rule="6.6",
+                options=[(x.id, f"{x.id} ({card(t, x).code}, size {x.steps})") for x in extra],
+                units=[firer, *extra],
+            )
+            x = next(v for v in extra if v.id == pick)
+            extra.remove(x)
             more = Attack(attack.firer, x.id, pool, attack.accuracy, f"group fire (rule 6.6): {attack.firer} at {x.id}")
             got, misses = roll_attack(tr, t, more)
             hits[x.id] += got
@@ -370,6 +386,19 @@ def _adjust_fire(rs: ArtOfTactic, tr: Transition, attack: Attack) -> bool:
             or not line_of_sight(st.board, rs.policy, hq.hex, target.hex, rs.smoke(st)).visible
         ):
             continue
+        # 9.11: "may" adjust; preset: always (15.2). Declining leaves the HQ's Adjust fire for later this round.
+        use = decide(
+            tr,
+            side=hq.side,
+            kind="adjust",
+            question=f"{firer.id}'s fire at {target.id} scored no hit: does {hq.id} adjust it (reroll, once a round)?",
+            rule="9.11",
+            options=[("yes", f"yes: {hq.id} adjusts, the fire test is rolled again"), ("no", "no: the miss stands")],
+            units=[hq, firer, target],
+        )
+        if use != "yes":
+            tr.emit("adjust", f"{hq.id} does not adjust {firer.id}'s fire (rule 9.11)", unit=hq.id)
+            return False
         hq.status["adjust_used"] = True
         tr.emit("adjust", f"{hq.id} adjusts {firer.id}'s fire: the fire test is rolled again (rule 9.11)", unit=hq.id)
         return True
@@ -1787,10 +1816,28 @@ def _resupply(rs: ArtOfTactic, tr: Transition, u: Unit, tp: Unit) -> None:
         u.status["mines"] = True
         tr.emit("supply", f"{u.id} takes a mine from {tp.id}: one real minefield (rule 9.6)", unit=u.id)
     want = card(rs.tables, u).ammo - int(u.status.get("ammo", 0))
-    give = max(0, min(want, int(tp.status.get("cargo_ammo", 0))))
+    most = max(0, min(want, int(tp.status.get("cargo_ammo", 0))))
+    give = _supply_amount(tr, u, most, f"from {tp.id}", "9.16", [u, tp])
     u.status["ammo"] = int(u.status.get("ammo", 0)) + give
     tp.status["cargo_ammo"] = int(tp.status.get("cargo_ammo", 0)) - give
     tr.emit("supply", f"{u.id} takes {give} ammunition from {tp.id} (rule 9.16)", unit=u.id)
+
+
+def _supply_amount(tr: Transition, u: Unit, most: int, source: str, rule: str, units: list[Unit]) -> int:
+    """9.16: how much ammunition the unit takes, from all it can (the preset, 15.2) down to 1 (more than 0: the
+    order was given to be resupplied)."""
+    if most <= 1:
+        return most
+    got = decide(
+        tr,
+        side=u.side,
+        kind="supply",
+        question=f"{u.id} is resupplied {source}: how much ammunition does it take (at most {most})?",
+        rule=rule,
+        options=[(str(n), f"{n} ammunition" + (" (all it can)" if n == most else "")) for n in range(most, 0, -1)],
+        units=units,
+    )
+    return int(got)
 
 
 def _crate_supply(rs: ArtOfTactic, tr: Transition, u: Unit) -> None:
@@ -1801,7 +1848,8 @@ def _crate_supply(rs: ArtOfTactic, tr: Transition, u: Unit) -> None:
     if u.steps <= 0 or int(crates.get(label, 0)) <= 0:
         tr.emit("order", f"{u.id} is not resupplied: no crate left in its hex (rule 9.15.6)", unit=u.id)
         return
-    give = max(0, min(card(rs.tables, u).ammo - int(u.status.get("ammo", 0)), int(crates[label])))
+    most = max(0, min(card(rs.tables, u).ammo - int(u.status.get("ammo", 0)), int(crates[label])))
+    give = _supply_amount(tr, u, most, f"from the supply crate at {label}", "9.15.6", [u])
     u.status["ammo"] = int(u.status.get("ammo", 0)) + give
     crates[label] = int(crates[label]) - give
     tr.emit("supply", f"{u.id} takes {give} ammunition from the supply crate at {label} (rule 9.15.6)", unit=u.id)

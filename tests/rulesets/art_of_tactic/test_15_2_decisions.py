@@ -18,6 +18,10 @@ from engine.actions import Action
 from engine.ai.planner import PlannerAgent
 from engine.dice import ScriptedDice
 from engine.errors import IllegalActionError
+from engine.rules import Transition
+from engine.rulesets.art_of_tactic.combat import take_losses
+from engine.rulesets.art_of_tactic.decisions import ASK, RUN, Pause
+from engine.state import GameState
 
 from .helpers import event_texts, game, rolls, scenario
 
@@ -180,3 +184,94 @@ def test_15_2_ai_answers_with_the_preset() -> None:
     g = _two_movers()
     action = PlannerAgent("normal", seed=1).choose(g.view("soviet"), 1.0)
     assert action == Action("choose", ("ger-a",))
+
+
+def test_15_2_9_11_adjust_fire_may_be_declined() -> None:
+    """A found HQ's Adjust fire is a choice of its side; declined, the miss stands and it stays unused."""
+    units = [("ger-mor", "DE-MOR", "0303", {"facing": "0403"}), ("ger-hq", "DE-HQ", "0304"),
+             ("sov-inf", "SU-INF", "0505")]  # fmt: skip
+    g = game(scenario(units), [6] * 8 + [6] * 8)
+    hq = g.state.units["ger-hq"]
+    assert hq.status["concealed"], "while concealed its Adjust fire is never asked (15.2: it would name the HQ)"
+    hq.status.update(concealed=False, found_at="0304")  # found (9.11): now the question names it
+    g.apply("prompts on", side="german")
+    g.apply("fire ger-mor sov-inf", side="german")
+    g.apply("defend ger-hq 0404 1", side="german")
+    g.apply("commit", side="german")
+    g.apply("commit", side="soviet")
+    assert g.to_act == "german" and "rule 9.11" in g.events[-1].text
+    assert g.legal_actions() == [Action("choose", ("yes",)), Action("choose", ("no",))]
+    events = g.apply("choose no")
+    assert [len(d) for p, d in rolls(events) if "open fire" in p] == [], "the miss stands: no reroll"
+    assert "ger-hq does not adjust ger-mor's fire (rule 9.11)" in event_texts(g.events)
+    assert not g.state.units["ger-hq"].status.get("adjust_used")
+
+
+def test_15_2_6_6_group_fire_follow_up_targets_are_chosen() -> None:
+    """The seed's example (test_6_6_group_fire_seed_example) with the Soviet side choosing: ger-inf4 second, then
+    ger-inf3 for the last die."""
+    infantry = [(f"ger-inf{i}", "DE-INF", "0505") for i in range(1, 5)]
+    units = [("sov-mg", "SU-MG", "0503", {"facing": "0504"}), *infantry]
+    g = game(scenario(units), [1, 1, 1, 1, 1, 1, 6, 6, 6, 6, 6, 6, 6])
+    g.apply("commit", side="german")
+    g.apply("prompts on", side="soviet")
+    g.apply("fire sov-mg ger-inf1", side="soviet")
+    g.apply("commit", side="soviet")
+    assert g.legal_actions() == [Action("choose", (f"ger-inf{i}",)) for i in (2, 3, 4)]
+    assert "fires 2 more dice at 0505" in g.events[-1].text and "rule 6.6" in g.events[-1].text
+    g.apply("choose ger-inf4")
+    assert g.legal_actions() == [Action("choose", ("ger-inf2",)), Action("choose", ("ger-inf3",))]
+    g.apply("choose ger-inf3")
+    got = [(p.split(" at ")[-1].split(",")[0].split(" ")[0], len(d)) for p, d in rolls(g.events)]
+    assert got == [("ger-inf1", 10), ("ger-inf4", 2), ("ger-inf3", 1)]
+
+
+def test_15_2_9_16_how_much_supply_to_take() -> None:
+    sc = scenario([("ger-inf", "DE-INF", "0505", {"ammo": 2}), ("ger-opel", "DE-OPEL", "0505"),
+                   ("sov-hq", "SU-HQ", "1010")])  # fmt: skip
+    g = game(sc)
+    g.apply("prompts on", side="german")
+    g.apply("supply ger-inf ger-opel", side="german")
+    g.apply("supply ger-opel", side="german")
+    g.apply("commit", side="german")
+    g.apply("commit", side="soviet")
+    assert [a.args[0] for a in g.legal_actions()] == ["4", "3", "2", "1"], "all it lacks first (the preset)"
+    g.apply("choose 1")
+    assert g.state.units["ger-inf"].status["ammo"] == 3
+    assert g.state.units["ger-opel"].status["cargo_ammo"] == 29
+
+
+def _asking(st: GameState, side: str, answers: list[str]) -> Transition:
+    st.data[ASK] = [side]
+    st.data[RUN] = {"answers": answers, "at": 0}
+    return Transition(st)
+
+
+def test_15_2_4_6_the_owner_splits_passenger_losses() -> None:
+    sc = scenario([("ger-251", "DE-251", "0505"), ("ger-a", "DE-INF", "0505"), ("ger-b", "DE-INF", "0505"),
+                   ("sov-hq", "SU-HQ", "1010")])  # fmt: skip
+    g = game(sc)
+    st = g.state.clone()
+    st.units["ger-251"].status["carrying"] = ["ger-a", "ger-b"]
+    for p in ("ger-a", "ger-b"):
+        st.units[p].status["carried_by"] = "ger-251"
+    preset = st.clone()
+    take_losses(Transition(preset), preset, preset.units["ger-251"], 2, "test")
+    assert (preset.units["ger-a"].steps, preset.units["ger-b"].steps) == (4, 4), "preset: one each, by id"
+    with pytest.raises(Pause) as paused:
+        take_losses(_asking(st.clone(), "german", []), st, st.units["ger-251"], 2, "test")
+    assert [k for k, _ in paused.value.decision["options"]] == ["ger-a", "ger-b"]
+    take_losses(_asking(st, "german", ["ger-b", "ger-b"]), st, st.units["ger-251"], 2, "test")
+    assert (st.units["ger-a"].steps, st.units["ger-b"].steps) == (5, 3)
+
+
+def test_15_2_9_16_the_owner_chooses_which_cargo_is_lost() -> None:
+    """EX-11's truck (30 ammunition, 3 mines: 6 cargo units a loss): mines first loses all three mines."""
+    sc = scenario([("ger-opel", "DE-OPEL", "0505"), ("sov-hq", "SU-HQ", "1010")])
+    g = game(sc)
+    st = g.state.clone()
+    take_losses(_asking(st, "german", ["mines"]), st, st.units["ger-opel"], 1, "test")
+    assert (st.units["ger-opel"].status["cargo_ammo"], st.units["ger-opel"].status["cargo_mines"]) == (30, 0)
+    st = g.state.clone()
+    take_losses(_asking(st, "german", ["ammo"]), st, st.units["ger-opel"], 1, "test")
+    assert (st.units["ger-opel"].status["cargo_ammo"], st.units["ger-opel"].status["cargo_mines"]) == (24, 3)

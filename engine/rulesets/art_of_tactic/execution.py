@@ -9,6 +9,7 @@ Dice go German first, then Soviet, each by unit id (15.4).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.events import Modifier
@@ -413,10 +414,21 @@ def _smoke(rs: ArtOfTactic, tr: Transition) -> None:
         if not _can_act(u) or int(u.status.get("smoke_ammo", 0)) < 1:
             continue
         u.status["smoke_ammo"] = int(u.status["smoke_ammo"]) - int(rs.tables.rules["ammo"]["smoke"])
-        for label in (o["hex"], o["second"]):
+        # 3.9: the firer chooses the adjacent hex in step 3; preset: the one written in the order (15.2).
+        near = sorted(st.board.label(n) for n in st.board.parse(o["hex"]).neighbours() if n in st.board.cells)
+        second = decide(
+            tr,
+            side=u.side,
+            kind="smoke",
+            question=f"{u.id}'s smoke lands on {o['hex']}: which adjacent hex takes the second shell?",
+            rule="3.9",
+            options=[(o["second"], f"{o['second']} (as written)"), *((h, h) for h in near if h != o["second"])],
+            units=[u],
+        )
+        for label in (o["hex"], second):
             st.data["smoke"][label] = st.turn
             placed.append(label)
-        tr.emit("smoke", f"{u.id} lays smoke on {o['hex']} and {o['second']} (rule 3.9)", unit=u.id)
+        tr.emit("smoke", f"{u.id} lays smoke on {o['hex']} and {second} (rule 3.9)", unit=u.id)
     for u in st.units.values():
         if is_on_board(u) and u.hex is not None and st.board.label(u.hex) in placed and u.id in st.data["active"]:
             st.data["active"].pop(u.id)
@@ -522,6 +534,30 @@ def _roll_off(rs: ArtOfTactic, tr: Transition, sides: list[str]) -> str:
     return order[0]
 
 
+def _duel_choice(rs: ArtOfTactic, tr: Transition, label: str) -> Callable[[Unit, list[Unit]], Unit]:
+    """9.14 step 1: the chooser's side picks the enemy aircraft it fights (asked with ``prompts on``; preset:
+    ``air.pair_duels``'s, listed first)."""
+    st = tr.state
+    t = rs.tables
+
+    def choose(c: Unit, candidates: list[Unit]) -> Unit:
+        key = decide(
+            tr,
+            side=c.side,
+            kind="air_pairing",
+            question=f"air combat over {label}: {c.id} (bravery {current_bravery(t, c)}) chooses its opponent",
+            rule="9.14",
+            options=[
+                (e.id, f"{e.id} ({card(t, e).code}, size {e.steps}, bravery {current_bravery(t, e)})")
+                for e in candidates
+            ],
+            units=[c, *candidates],
+        )
+        return st.units[key]
+
+    return choose
+
+
 def _air_combat(rs: ArtOfTactic, tr: Transition, attackers: list[Unit], defenders: list[Unit], label: str) -> None:
     """9.14, DR-20: rounds of air combat until one side is gone or turns back. Each round the aircraft pair off
     into duels by bravery (``air.pair_duels``: several attackers of one aircraft fight it together and it fires
@@ -540,7 +576,7 @@ def _air_combat(rs: ArtOfTactic, tr: Transition, attackers: list[Unit], defender
     )
     for _round in range(10):
         alive = [u for u in order if u.steps > 0 and u.status.get("air")]
-        fires_at = pair_duels(rs, alive, lambda sides: _roll_off(rs, tr, sides))
+        fires_at = pair_duels(rs, alive, lambda sides: _roll_off(rs, tr, sides), _duel_choice(rs, tr, label))
         if not fires_at:
             break
         for tid in fires_at.values():

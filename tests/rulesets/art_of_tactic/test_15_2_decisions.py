@@ -19,11 +19,12 @@ from engine.ai.planner import PlannerAgent
 from engine.dice import ScriptedDice
 from engine.errors import IllegalActionError
 from engine.rules import Transition
+from engine.rulesets.art_of_tactic.air import pair_duels
 from engine.rulesets.art_of_tactic.combat import take_losses
 from engine.rulesets.art_of_tactic.decisions import ASK, RUN, Pause
 from engine.state import GameState
 
-from .helpers import event_texts, game, rolls, scenario
+from .helpers import MAP_A, event_texts, game, rolls, ruleset, scenario
 
 DICE = [1] * 60
 
@@ -275,3 +276,75 @@ def test_15_2_9_16_the_owner_chooses_which_cargo_is_lost() -> None:
     st = g.state.clone()
     take_losses(_asking(st, "german", ["ammo"]), st, st.units["ger-opel"], 1, "test")
     assert (st.units["ger-opel"].status["cargo_ammo"], st.units["ger-opel"].status["cargo_mines"]) == (24, 3)
+
+
+def test_15_2_9_14_the_chooser_picks_its_opponent_in_air_combat() -> None:
+    """DR-20's patrols: German first (roll-off), ger-f would take sov-1 (the preset); asked, it takes sov-2."""
+    from .test_13_acceptance import _plane  # noqa: PLC0415
+
+    rs = ruleset()
+    planes = [
+        _plane("ger-a", "SU-I16", "german"),
+        _plane("ger-f", "SU-I16", "german", patrol=True, radius=1),
+        _plane("sov-1", "SU-I16", "soviet", patrol=True, radius=1),
+        _plane("sov-2", "SU-I16", "soviet", steps=1, patrol=True, radius=1),
+    ]
+    asked: list[tuple[str, list[str]]] = []
+
+    def choose(c: engine.state.Unit, candidates: list[engine.state.Unit]) -> engine.state.Unit:
+        asked.append((c.id, [e.id for e in candidates]))
+        return candidates[-1]
+
+    got = pair_duels(rs, planes, lambda sides: "german", choose)
+    assert asked[0] == ("ger-f", ["sov-1", "sov-2"]), "the preset (bravery, then id) first"
+    assert got["ger-f"] == "sov-2" and got["sov-2"] == "ger-f"
+    assert pair_duels(rs, planes, lambda sides: "german", lambda c, cands: cands[0]) == pair_duels(
+        rs, planes, lambda sides: "german"
+    ), "the preset's choices give the preset's pairing"
+
+
+def test_15_2_9_14_air_pairing_asked_in_execution() -> None:
+    """Overlapping patrols: two German fighters (one loss each: bravery 7) against a Soviet one (8), which chooses
+    first each round of the air combat; asked, it takes ger-f2 rather than the preset ger-f1 (by id)."""
+    units = [("ger-hq", "DE-HQ", "0104"), ("ger-inf", "DE-INF", "1204"), ("ger-f1", "SU-I16", "0101"),
+             ("ger-f2", "SU-I16", "0102"), ("sov-hq", "SU-HQ", "1206"), ("sov-f", "SU-I16", "1401"),
+             ("sov-inf", "SU-INF", "1104")]  # fmt: skip
+    g = game(scenario(units, map_text=MAP_A), [6] * 200)  # every shot misses
+    for uid in ("ger-f1", "ger-f2"):
+        g.state.units[uid].side = "german"  # German fighters for the test (the roster has none)
+        g.state.units[uid].steps -= 1
+    g.apply("patrol ger-f1 1204 2 3 0104", side="german")
+    g.apply("patrol ger-f2 1204 2 3 0104", side="german")
+    g.apply("commit", side="german")
+    g.apply("prompts on", side="soviet")
+    g.apply("patrol sov-f 1206 2 3 1401", side="soviet")
+    g.apply("commit", side="soviet")
+    rounds = 0
+    while g.state.phase == "execution":
+        assert g.legal_actions() == [Action("choose", ("ger-f1",)), Action("choose", ("ger-f2",))]
+        assert "sov-f (bravery 8) chooses its opponent" in g.events[-1].text and "rule 9.14" in g.events[-1].text
+        g.apply("choose ger-f2")
+        rounds += 1
+    shots = [p for p, _ in rolls(g.events) if p.startswith("air combat: sov-f")]
+    assert rounds == len(shots) == 3 and set(shots) == {"air combat: sov-f at ger-f2 (rule 9.14)"}
+
+
+def test_15_2_3_9_the_adjacent_smoke_hex_is_chosen_in_step_3() -> None:
+    """DR-02's smoke with the German side asking: the written 0506 is the preset; it takes 0604 instead, so the
+    Soviet MG at 0506 is not caught in smoke and keeps its order."""
+    sc = scenario([("ger-mor", "DE-MOR", "0303", {"facing": "0403"}), ("ger-inf", "DE-INF", "0304"),
+                   ("sov-inf", "SU-INF", "0505"), ("sov-mg", "SU-MG", "0506", {"facing": "0406"})])  # fmt: skip
+    g = game(sc)
+    g.apply("prompts on", side="german")
+    g.apply("smoke ger-mor 0505 0506", side="german")
+    g.apply("commit", side="german")
+    g.apply("move sov-inf 0605", side="soviet")
+    g.apply("facing sov-mg 0507", side="soviet")
+    g.apply("commit", side="soviet")
+    keys = [a.args[0] for a in g.legal_actions()]
+    assert keys[0] == "0506" and sorted(keys[1:]) == ["0404", "0405", "0504", "0604", "0605"]
+    assert "rule 3.9" in g.events[-1].text
+    g.apply("choose 0604")
+    assert g.state.data["smoke"] == {"0505": 1, "0604": 1}
+    assert "ger-mor lays smoke on 0505 and 0604 (rule 3.9)" in event_texts(g.events)
+    assert "sov-mg is caught in smoke" not in " ".join(event_texts(g.events))

@@ -756,6 +756,8 @@ async def test_15_2_the_deciding_side_is_asked_on_the_shared_execution_screen() 
         assert "close combat: sov-23-inf at ger-5-inf" in more.text
         assert more.stage >= 6, "shown on from the step where it paused"
         assert screen.client.side == "soviet", "no hand-off: the decision is public (15.2)"
+        titles = [c.title for c in app.get_system_commands(screen)]
+        assert "Decide during execution" in titles, "the switch is in the command palette too"
 
 
 async def test_15_2_enter_takes_the_preset_and_escape_leaves_the_question_for_r() -> None:

@@ -163,6 +163,8 @@ def playout(scenario_id: str, seed: int) -> engine.Game:
         check_invariants(game)
         if game.state.phase == "execution":
             assert game.to_act in asking and all(a.verb == "choose" for a in game.legal_actions()), "15.2"
+            for a in game.legal_actions():
+                assert game.parse(game.describe(a)) == a, f"describe and parse are inverses: {a}"
             assert "snapshot" not in json.dumps({s: game.view(s).data.get("decisions") for s in game.state.sides})
     assert game.outcome is not None, "the game did not end"
     return game

@@ -779,3 +779,20 @@ async def test_15_2_enter_takes_the_preset_and_escape_leaves_the_question_for_r(
         await pilot.press("enter")
         await settle(app, pilot)
         assert "soviet chooses: ger-2-pz2" in app.screen.text  # type: ignore[attr-defined]
+
+
+def test_15_2_a_choose_action_is_worded_as_the_question_words_its_option() -> None:
+    """In a choices list (o) an answer reads as the question's option, not only as its notation."""
+    import engine  # noqa: PLC0415
+    from engine.actions import Action  # noqa: PLC0415
+    from tui.client import LocalClient  # noqa: PLC0415
+    from tui.presenters import get_presenter  # noqa: PLC0415
+
+    g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
+    engine.take_scenario_setup(g)
+    client = LocalClient(g, "german")
+    pr = get_presenter(client.info)
+    view = client.view()
+    view.data["decisions"] = {"pending": {"options": [["ger-5-inf", "ger-5-inf (DE-INF, size 5)"]]}}
+    assert pr.action_note(view, Action("choose", ("ger-5-inf",))) == "ger-5-inf (DE-INF, size 5)"
+    assert pr.action_note(view, Action("choose", ("ger-4-inf",))) == ""

@@ -286,7 +286,13 @@ class ArtOfTacticPresenter(Presenter):
         return view.phase == "planning" and any(a.verb in self.map_verbs for a in legal)
 
     def action_note(self, view: GameState, action: Action) -> str:
-        """The order's name; for a movement order also its path's cost, as the engine answers it (4.11)."""
+        """The order's name; for a movement order also its path's cost, as the engine answers it (4.11); for an
+        answer to an execution decision (15.2) the option as the question words it."""
+        if action.verb == "choose" and action.args:
+            run = view.data.get("decisions")
+            pending = run.get("pending") if isinstance(run, dict) else None
+            options = pending.get("options", []) if isinstance(pending, dict) else []
+            return next((str(label) for key, label in options if key == action.args[0]), "")
         name = ORDER_NAMES.get(action.verb, "")
         written = len(action.args) - PATH_START.get(action.verb, len(action.args))
         cost = self.path_cost(view, action) if written > 0 else None

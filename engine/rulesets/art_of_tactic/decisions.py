@@ -55,10 +55,10 @@ answer to use); while it waits also the ``snapshot`` of the state when execution
 events execution had emitted) and the ``pending`` decision."""
 
 VERBS = {
-    "prompts": "prompts on|off — Planning, free and secret: decide during execution yourself (on) or let the "
-    "preset policies decide (off, the default) (rule 15.2)",
-    "choose": "choose OPTION — Execution: answer the decision execution waits for; the first option listed is the "
-    "preset policy's (rule 15.2)",
+    "prompts": "prompts on|off: planning, free and secret: decide during execution yourself (on) or let the preset "
+    "policies decide (off, the default) (15.2)",
+    "choose": "choose OPTION: answer the decision execution waits for; the first option listed is the preset "
+    "policy's (15.2)",
 }
 
 

@@ -796,3 +796,42 @@ def test_15_2_a_choose_action_is_worded_as_the_question_words_its_option() -> No
     view.data["decisions"] = {"pending": {"options": [["ger-5-inf", "ger-5-inf (DE-INF, size 5)"]]}}
     assert pr.action_note(view, Action("choose", ("ger-5-inf",))) == "ger-5-inf (DE-INF, size 5)"
     assert pr.action_note(view, Action("choose", ("ger-4-inf",))) == ""
+
+
+async def test_15_2_the_other_sides_decision_is_asked_without_changing_seats() -> None:
+    """The German side asks; its Defend unit at 0805 sees two Soviet movers enter its zone at once while the Soviet
+    player is on screen (the last to commit): the question names the German side, 2 answers it for the German
+    side, and the table stays the Soviet player's (15.2: public, no hand-off)."""
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        game = app.session.game  # type: ignore[union-attr]
+        for uid, label in (("ger-5-inf", "0805"), ("sov-23-inf", "0903"), ("sov-24-inf", "1106")):
+            game.state.units[uid].hex = game.board.parse(label)
+        game._views = {}
+        german = app.session.client("german")  # type: ignore[union-attr]
+        german.apply("prompts on")
+        german.apply("defend ger-5-inf 0905 2")
+        screen.refresh_view()
+        await pilot.press("z", "enter")
+        await settle(app, pilot)
+        await pilot.press("enter", "enter")
+        await settle(app, pilot)
+        assert screen.client.side == "soviet"
+        soviet = app.session.client("soviet")  # type: ignore[union-attr]
+        soviet.apply("move sov-23-inf 0904")
+        soviet.apply("move sov-24-inf 1005")
+        screen.refresh_view()
+        await pilot.press("z", "enter")
+        await settle(app, pilot)
+        ex = app.screen
+        assert isinstance(ex, ExecutionScreen)
+        await pilot.press("e")
+        await pilot.pause()
+        assert "GERMAN decides (rule 3.6, 15.2): ger-5-inf on Defend at 0805 fires once" in ex.text
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert "german chooses: sov-24-inf" in app.screen.text  # type: ignore[attr-defined]
+        assert "defend fire: ger-5-inf at sov-24-inf" in app.screen.text  # type: ignore[attr-defined]
+        assert screen.client.side == "soviet" and not isinstance(app.screen, HandoffScreen)

@@ -722,7 +722,7 @@ class TacticScreen(GameScreen):
 
     def _decision_key(self) -> tuple[int, int]:
         run = self._view.data.get("decisions") or {}
-        return (self._view.turn, len(run.get("answers") or []))
+        return (self._view.turn, int(run.get("answered") or 0))
 
     def _show_execution(self) -> bool:
         """Show the side on screen the round just carried out (once per side; a round that paused at a decision

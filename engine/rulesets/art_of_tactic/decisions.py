@@ -239,8 +239,8 @@ def apply_prompts(tr: Transition, action: Action) -> None:
 
 
 def hide_decisions(v: GameState, side: str) -> None:
-    """15.1, 15.2: a view holds the waiting decision (public) but not the snapshot (it holds the dice, hidden
-    units and minefields); the other side's switch is its own secret."""
+    """15.1, 15.2: a view holds the waiting decision (public) and how many were answered, but not the snapshot (it
+    holds the dice, hidden units and minefields); the other side's switch is its own secret."""
     ask = v.data.get(ASK)
     if isinstance(ask, list):
         mine = [s for s in ask if s == side]
@@ -250,4 +250,5 @@ def hide_decisions(v: GameState, side: str) -> None:
             v.data.pop(ASK, None)
     run = v.data.get(RUN)
     if isinstance(run, dict):
-        v.data[RUN] = {k: run[k] for k in ("pending", "answers") if k in run}
+        # The answers are public (each was announced) but may name an HQ concealed again since: only their number.
+        v.data[RUN] = {"pending": run.get("pending"), "answered": len(run.get("answers") or [])}

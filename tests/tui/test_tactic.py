@@ -835,3 +835,13 @@ async def test_15_2_the_other_sides_decision_is_asked_without_changing_seats() -
         assert "german chooses: sov-24-inf" in app.screen.text  # type: ignore[attr-defined]
         assert "defend fire: ger-5-inf at sov-24-inf" in app.screen.text  # type: ignore[attr-defined]
         assert screen.client.side == "soviet" and not isinstance(app.screen, HandoffScreen)
+
+
+def test_15_2_the_question_shows_even_without_the_rounds_log() -> None:
+    from tui.screens.tactic import RoundReport  # noqa: PLC0415
+
+    decision = {"side": "soviet", "rule": "3.6", "question": "sov-inf on Defend at 0505 fires once: at which mover?",
+                "options": [["ger-a", "ger-a at 0403 (range 2)"], ["ger-b", "ger-b at 0603 (range 2)"]]}  # fmt: skip
+    ex = ExecutionScreen(RoundReport(2, ["(this round's log is not in the game)"], [], []), decision)
+    assert "SOVIET decides (rule 3.6, 15.2): sov-inf on Defend at 0505" in ex.text
+    assert "1  ger-a at 0403 (range 2)  (preset)" in ex.text and "2  ger-b at 0603 (range 2)" in ex.text

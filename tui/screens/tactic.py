@@ -700,12 +700,11 @@ class TacticScreen(GameScreen):
         if decision is not None:
             # 15.2: the decision is public: asked on the shared screen, no hand-off, the table's side unchanged.
             if self._deferred != self._decision_key():
+                # The round so far; a game restored without its log shows the question alone.
                 report = round_report(self.client.events_since(max(0, self._event_floor())))
-                if report is not None:
-                    self._busy = True
-                    self.app.push_screen(
-                        ExecutionScreen(report, decision, start=len(report.steps)), self._execution_closed
-                    )
+                report = report or RoundReport(self._view.turn, ["(this round's log is not in the game)"], [], [])
+                self._busy = True
+                self.app.push_screen(ExecutionScreen(report, decision, start=len(report.steps)), self._execution_closed)
             return
         super().advance()
 
@@ -903,6 +902,8 @@ class ExecutionScreen(ModalScreen[str | None]):
             t.append(f"Round {r.round}: the orders revealed (2.4)\n\n", style="bold underline")
             for line in r.orders or ["(no orders: every unit holds)"]:
                 t.append(f"· {line}\n")
+            if not r.steps and self.decision is not None:
+                self._question(t, self.decision)
             return t
         total = len(r.steps)
         t.append(f"Round {r.round}: step {self.stage} of {total}\n\n", style="bold underline")  # its name: below

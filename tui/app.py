@@ -381,6 +381,10 @@ class PlanspielApp(App[int]):
                 ("leave", "Back to title", "the game is saved"),
             ):
                 yield SystemCommand(title, text, getattr(screen, f"action_{action}"))
+            extra = getattr(screen, "palette_commands", None)
+            if callable(extra):  # a ruleset's screen adds its own (Art of Tactic: decide during execution)
+                for title, text, callback in extra():
+                    yield SystemCommand(title, text, callback)
 
     def _set_theme(self, name: str) -> None:
         self.settings.theme = name

@@ -7,6 +7,7 @@ import contextlib
 import io
 
 from rich.console import Console
+from textual.widgets import Static
 from textual.worker import WorkerCancelled
 
 from tui.app import PlanspielApp, Start
@@ -696,3 +697,151 @@ async def test_v_says_clear_once_in_the_engines_words() -> None:
         line = next(x for x in screen._los_lines if x.startswith("LOS from"))
         assert line.startswith(f"LOS from {src}: clear"), line
         assert "clear: clear" not in line, line
+
+
+async def _assaults_on_sov_23_inf(app: PlanspielApp, pilot: object) -> TacticScreen:
+    """P-1 hot seat, the board changed for the test: ger-5-inf (1003) and ger-2-pz2 (1103) both assault sov-23-inf
+    at 1104; the German player commits and hands the seat to the Soviet player."""
+    await settle(app, pilot)
+    screen = table(app)
+    game = app.session.game  # type: ignore[union-attr]
+    board = game.board
+    game.state.units["ger-5-inf"].hex = board.parse("1003")
+    game.state.units["ger-2-pz2"].hex = board.parse("1103")
+    game._views = {}
+    german = app.session.client("german")  # type: ignore[union-attr]
+    german.apply("assault ger-5-inf sov-23-inf 1104")
+    german.apply("assault ger-2-pz2 sov-23-inf 1104")
+    screen.refresh_view()
+    await pilot.press("z", "enter")  # type: ignore[attr-defined]
+    await settle(app, pilot)
+    await pilot.press("enter", "enter")  # type: ignore[attr-defined]
+    await settle(app, pilot)
+    assert app.screen is screen and screen.client.side == "soviet"
+    return screen
+
+
+async def test_15_2_the_deciding_side_is_asked_on_the_shared_execution_screen() -> None:
+    """P switches the Soviet side to deciding during execution (secret, shown in its status); after the commit
+    the steps run to the close combat, then the question names the Soviet side and its options (1 the preset);
+    2 picks the second assaulter, and the execution goes on from that step with no hand-off."""
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await _assaults_on_sov_23_inf(app, pilot)
+        await pilot.press("P")
+        await settle(app, pilot)
+        assert app.session.client("soviet").view().data["ask"] == ["soviet"]  # type: ignore[union-attr]
+        assert "ask" not in app.session.client("german").view().data  # type: ignore[union-attr]
+        assert "you decide in execution" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        await pilot.press("z", "enter")
+        await settle(app, pilot)
+        ex = app.screen
+        assert isinstance(ex, ExecutionScreen) and ex.decision is not None
+        await pilot.press("e")
+        await pilot.pause()
+        assert "SOVIET decides (rule 7.4, 15.2): sov-23-inf defends in close combat at 1104" in ex.text
+        assert "1  ger-2-pz2" in ex.text and "(preset)" in ex.text and "2  ger-5-inf" in ex.text
+        assert "1–2: choose" in str(ex.query_one("#exec-help", Static).render())
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and "choose option 1" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is ex
+        await pilot.press("2")
+        await settle(app, pilot)
+        more = app.screen
+        assert isinstance(more, ExecutionScreen) and more is not ex
+        assert "soviet chooses: ger-5-inf" in more.text
+        assert "close combat: sov-23-inf at ger-5-inf" in more.text
+        assert more.stage >= 6, "shown on from the step where it paused"
+        assert screen.client.side == "soviet", "no hand-off: the decision is public (15.2)"
+        titles = [c.title for c in app.get_system_commands(screen)]
+        assert "Decide during execution" in titles, "the switch is in the command palette too"
+
+
+async def test_15_2_enter_takes_the_preset_and_escape_leaves_the_question_for_r() -> None:
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await _assaults_on_sov_23_inf(app, pilot)
+        app.session.client("soviet").apply("prompts on")  # type: ignore[union-attr]
+        screen.refresh_view()
+        await pilot.press("z", "enter")
+        await settle(app, pilot)
+        await pilot.press("e", "escape")
+        await settle(app, pilot)
+        assert app.screen is screen, "the table, the decision waiting"
+        assert "r shows it" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        await pilot.press("r")
+        await settle(app, pilot)
+        ex = app.screen
+        assert isinstance(ex, ExecutionScreen) and "SOVIET decides" in ex.text
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "soviet chooses: ger-2-pz2" in app.screen.text  # type: ignore[attr-defined]
+
+
+def test_15_2_a_choose_action_is_worded_as_the_question_words_its_option() -> None:
+    """In a choices list (o) an answer reads as the question's option, not only as its notation."""
+    import engine  # noqa: PLC0415
+    from engine.actions import Action  # noqa: PLC0415
+    from tui.client import LocalClient  # noqa: PLC0415
+    from tui.presenters import get_presenter  # noqa: PLC0415
+
+    g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
+    engine.take_scenario_setup(g)
+    client = LocalClient(g, "german")
+    pr = get_presenter(client.info)
+    view = client.view()
+    view.data["decisions"] = {"pending": {"options": [["ger-5-inf", "ger-5-inf (DE-INF, size 5)"]]}}
+    assert pr.action_note(view, Action("choose", ("ger-5-inf",))) == "ger-5-inf (DE-INF, size 5)"
+    assert pr.action_note(view, Action("choose", ("ger-4-inf",))) == ""
+
+
+async def test_15_2_the_other_sides_decision_is_asked_without_changing_seats() -> None:
+    """The German side asks; its Defend unit at 0805 sees two Soviet movers enter its zone at once while the Soviet
+    player is on screen (the last to commit): the question names the German side, 2 answers it for the German
+    side, and the table stays the Soviet player's (15.2: public, no hand-off)."""
+    app = make_app(p1())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        game = app.session.game  # type: ignore[union-attr]
+        for uid, label in (("ger-5-inf", "0805"), ("sov-23-inf", "0903"), ("sov-24-inf", "1106")):
+            game.state.units[uid].hex = game.board.parse(label)
+        game._views = {}
+        german = app.session.client("german")  # type: ignore[union-attr]
+        german.apply("prompts on")
+        german.apply("defend ger-5-inf 0905 2")
+        screen.refresh_view()
+        await pilot.press("z", "enter")
+        await settle(app, pilot)
+        await pilot.press("enter", "enter")
+        await settle(app, pilot)
+        assert screen.client.side == "soviet"
+        soviet = app.session.client("soviet")  # type: ignore[union-attr]
+        soviet.apply("move sov-23-inf 0904")
+        soviet.apply("move sov-24-inf 1005")
+        screen.refresh_view()
+        await pilot.press("z", "enter")
+        await settle(app, pilot)
+        ex = app.screen
+        assert isinstance(ex, ExecutionScreen)
+        await pilot.press("e")
+        await pilot.pause()
+        assert "GERMAN decides (rule 3.6, 15.2): ger-5-inf on Defend at 0805 fires once" in ex.text
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert "german chooses: sov-24-inf" in app.screen.text  # type: ignore[attr-defined]
+        assert "defend fire: ger-5-inf at sov-24-inf" in app.screen.text  # type: ignore[attr-defined]
+        assert screen.client.side == "soviet" and not isinstance(app.screen, HandoffScreen)
+
+
+def test_15_2_the_question_shows_even_without_the_rounds_log() -> None:
+    from tui.screens.tactic import RoundReport  # noqa: PLC0415
+
+    decision = {"side": "soviet", "rule": "3.6", "question": "sov-inf on Defend at 0505 fires once: at which mover?",
+                "options": [["ger-a", "ger-a at 0403 (range 2)"], ["ger-b", "ger-b at 0603 (range 2)"]]}  # fmt: skip
+    ex = ExecutionScreen(RoundReport(2, ["(this round's log is not in the game)"], [], []), decision)
+    assert "SOVIET decides (rule 3.6, 15.2): sov-inf on Defend at 0505" in ex.text
+    assert "1  ger-a at 0403 (range 2)  (preset)" in ex.text and "2  ger-b at 0603 (range 2)" in ex.text

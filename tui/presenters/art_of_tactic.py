@@ -261,10 +261,16 @@ class ArtOfTacticPresenter(Presenter):
         if view.phase == "planning":
             given = len(order_sheet(view, view.to_act or ""))
             return f"{side} plans in secret: {given} order(s) given (2.3); z commits"
+        run = view.data.get("decisions")
+        pending = run.get("pending") if isinstance(run, dict) else None
+        if isinstance(pending, dict):
+            return f"execution waits: {side} decides: {pending.get('question', '')} (15.2); r shows it"
         return super().waiting_for(view)
 
     def status_items(self, view: GameState) -> list[str]:
         items: list[str] = []  # the round is the status line's "Turn N/M" (2.1): not said twice
+        if view.viewer is not None and view.phase == "planning" and view.viewer in (view.data.get("ask") or []):
+            items.append("you decide in execution")  # 15.2 (P switches; the presets are the default, not shown)
         committed = view.data.get("committed") or []
         if committed:
             items.append("committed: " + ", ".join(self.info.side_name(s) for s in committed))
@@ -280,7 +286,13 @@ class ArtOfTacticPresenter(Presenter):
         return view.phase == "planning" and any(a.verb in self.map_verbs for a in legal)
 
     def action_note(self, view: GameState, action: Action) -> str:
-        """The order's name; for a movement order also its path's cost, as the engine answers it (4.11)."""
+        """The order's name; for a movement order also its path's cost, as the engine answers it (4.11); for an
+        answer to an execution decision (15.2) the option as the question words it."""
+        if action.verb == "choose" and action.args:
+            run = view.data.get("decisions")
+            pending = run.get("pending") if isinstance(run, dict) else None
+            options = pending.get("options", []) if isinstance(pending, dict) else []
+            return next((str(label) for key, label in options if key == action.args[0]), "")
         name = ORDER_NAMES.get(action.verb, "")
         written = len(action.args) - PATH_START.get(action.verb, len(action.args))
         cost = self.path_cost(view, action) if written > 0 else None

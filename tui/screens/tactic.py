@@ -14,8 +14,9 @@ orders-given summary; only the next hexes it would take are marked ``·``, and a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -121,6 +122,7 @@ class TacticScreen(GameScreen):
         Binding("z", "end", "Commit", id="game.end"),
         Binding("g", "summary", "Orders given", id="tactic.summary"),
         Binding("r", "replay_round", "Last round", id="tactic.round"),
+        Binding("P", "prompts", "Prompts", key_display="P", id="tactic.prompts"),
         Binding("escape", "cancel", "Cancel", show=False, id="game.cancel"),
         Binding("backspace", "back", "Back one hex", show=False, id="tactic.back"),
     ]
@@ -134,7 +136,8 @@ class TacticScreen(GameScreen):
     | x | Take back the selected unit's order (cancel). |
     | z | Commit: your orders are written; the other side plans, then all are revealed. |
     | g | The orders you have given this round (never the enemy's). |
-    | r | The last round again: the orders revealed, then the execution step by step. |
+    | r | The last round again: the orders revealed, then the execution step by step (and a decision it waits for). |
+    | P | Planning: decide during execution yourself, or let the preset policies decide (prompts on/off, 15.2). |
 
     While an order is being written the keys for other units and decisions (f, c, x, z, o, n, k, h, H, r) are
     off until it is given (y) or cancelled (Escape).
@@ -148,15 +151,21 @@ class TacticScreen(GameScreen):
         "tactic.confirm": "give the order along the plotted path (Enter on the last hex does the same)",
         "tactic.back": "take the last hex of the plotted path back (outside a path: cancel)",
         "tactic.summary": "the orders you have given this round (never the enemy's)",
-        "tactic.round": "the last round again: the orders revealed, then the execution step by step",
+        "tactic.round": "the last round again: the orders revealed, then the execution step by step (and the "
+        "decision it waits for, 15.2)",
+        "tactic.prompts": "planning: decide during execution yourself (prompts on) or let the preset policies decide "
+        "(prompts off, the default); free and secret (15.2)",
         "game.orders": "every legal decision now as a list: orders of every unit, take back, commit",
     }
 
     def __init__(self, session: Session, *, side: str | None = None) -> None:
         super().__init__(session, side=side)
         self.entry: _Entry | None = None
-        self._rounds_seen: dict[str, int] = {}
-        """Side → the last round whose execution it was shown."""
+        self._rounds_seen: dict[str, tuple[int, int, int]] = {}
+        """Side → (round, lines, steps) of the last execution it was shown (a paused round is shown on from the
+        step where it paused once more has happened)."""
+        self._deferred: tuple[int, int] | None = None
+        """(round, answers) of a decision the players closed without answering (r shows it again)."""
 
     # --- Reading the view -------------------------------------------------------------------------------
 
@@ -568,6 +577,8 @@ class TacticScreen(GameScreen):
             return False  # while an order is written: its keys (y, Backspace, Escape) show in the footer instead
         if action == "confirm_path":
             return True if self.entry is not None and self.entry.path else None
+        if action == "prompts":
+            return True if self._may_switch_prompts() else None
         if action == "stop":
             u = self.selected
             if not self.is_mounted or self.client.to_act != self.client.side or u is None:
@@ -578,6 +589,34 @@ class TacticScreen(GameScreen):
                 return None
             return True if Action("commit") in self._legal else None
         return super().check_action(action, parameters)
+
+    def _may_switch_prompts(self) -> bool:
+        return (
+            self.is_mounted
+            and self.entry is None
+            and self._ai_side is None
+            and self._view.phase == "planning"
+            and self.client.to_act == self.client.side
+            and self.session.is_human(self.client.side)
+        )
+
+    def action_prompts(self) -> None:
+        """Switch between deciding during execution (prompts on) and the preset policies (off), 15.2."""
+        if not self._can_decide() or not self._may_switch_prompts():
+            return
+        on = self.client.side in (self._view.data.get("ask") or [])
+        self.play(Action("prompts", ("off" if on else "on",)))
+        self.notify(
+            "you decide during execution (15.2)" if not on else "the preset policies decide during execution (15.2)",
+            timeout=3,
+        )
+
+    def palette_commands(self) -> list[tuple[str, str, Any]]:
+        """Commands this screen adds to the command palette."""
+        return [
+            ("Decide during execution", "prompts on/off: ask me, or let the preset policies decide (P)",
+             self.action_prompts),
+        ]  # fmt: skip
 
     def action_stop(self) -> None:
         """Take back the selected unit's order."""
@@ -641,6 +680,13 @@ class TacticScreen(GameScreen):
         if report is None:
             self.notify("No round has been carried out yet.")
             return
+        decision = self._human_decision()
+        if decision is not None:
+            self._deferred = None
+            self._busy = True
+            start = len(report.steps)  # at the question, the steps so far above it
+            self.app.push_screen(ExecutionScreen(report, decision, start=start), self._execution_closed)
+            return
         self.app.push_screen(ExecutionScreen(report))
 
     # --- After an action: the reveal and the steps ------------------------------------------------------
@@ -650,27 +696,78 @@ class TacticScreen(GameScreen):
             return
         if self._show_execution():
             return
+        decision = self._human_decision()
+        if decision is not None:
+            # 15.2: the decision is public: asked on the shared screen, no hand-off, the table's side unchanged.
+            if self._deferred != self._decision_key():
+                # The round so far; a game restored without its log shows the question alone.
+                report = round_report(self.client.events_since(max(0, self._event_floor())))
+                report = report or RoundReport(self._view.turn, ["(this round's log is not in the game)"], [], [])
+                self._busy = True
+                self.app.push_screen(ExecutionScreen(report, decision, start=len(report.steps)), self._execution_closed)
+            return
         super().advance()
 
+    def _decision(self) -> dict[str, Any] | None:
+        """The decision execution waits for (15.2), as every view holds it, or None."""
+        run = self._view.data.get("decisions")
+        got = run.get("pending") if isinstance(run, dict) else None
+        return got if isinstance(got, dict) and self.client.outcome is None else None
+
+    def _human_decision(self) -> dict[str, Any] | None:
+        """The waiting decision if a human player makes it (an AI's goes through the AI)."""
+        d = self._decision()
+        return d if d is not None and self.session.is_human(str(d.get("side"))) else None
+
+    def _decision_key(self) -> tuple[int, int]:
+        run = self._view.data.get("decisions") or {}
+        return (self._view.turn, int(run.get("answered") or 0))
+
     def _show_execution(self) -> bool:
-        """Show the side on screen the round just carried out (once per side); True if shown."""
+        """Show the side on screen the round just carried out (once per side; a round that paused at a decision
+        is shown on from the step where it paused); True if shown."""
         if not self.session.is_human(self.client.side):
             return False
         report = round_report(self.client.events_since(max(0, self._event_floor())))
-        if report is None or report.round <= self._rounds_seen.get(self.client.side, 0):
+        if report is None:
             return False
-        self._rounds_seen[self.client.side] = report.round
+        size = sum(len(lines) for _, lines in report.steps) + len(report.steps) + len(report.after)
+        seen = self._rounds_seen.get(self.client.side, (0, 0, 0))
+        if report.round < seen[0] or (report.round == seen[0] and size <= seen[1]):
+            return False
+        start = seen[2] if report.round == seen[0] else 0  # on from the step where it paused
+        self._rounds_seen[self.client.side] = (report.round, size, len(report.steps))
+        decision = self._human_decision()
         self._busy = True
-        self.app.push_screen(ExecutionScreen(report), self._execution_closed)
+        self.app.push_screen(ExecutionScreen(report, decision, start=start), self._execution_closed)
         return True
 
     def _event_floor(self) -> int:
         """Where to look for the last round's events (the recent events are enough)."""
         return self.client.event_count - 2000
 
-    def _execution_closed(self, _: object = None) -> None:
+    def _execution_closed(self, choice: str | None = None) -> None:
         self._busy = False
+        decision = self._human_decision()
+        if decision is not None:
+            if choice is None:
+                self._deferred = self._decision_key()  # closed without answering: r asks again
+                self.notify(f"{self.info.side_name(str(decision['side']))} decides: r shows the question (15.2)")
+                self.refresh_view()
+                return
+            self._choose(str(decision["side"]), choice)
+            return
         self.advance()
+
+    def _choose(self, side: str, key: str) -> None:
+        """Answer the decision for the deciding side (15.2: public, no hand-off; the table's side stays)."""
+        try:
+            self.session.client(side).apply(Action("choose", (key,)))
+        except ValueError as err:  # an ActionError names the rule; an engine fault leaves the game unchanged
+            self.report_error(f"choose {key}: {err}")
+            return
+        self.decisions += 1
+        self.after_change()
 
     def _handed_off(self, side: str) -> None:
         self._busy = False
@@ -733,28 +830,34 @@ class OrdersSummaryScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class ExecutionScreen(ModalScreen[None]):
-    """The reveal (both sides' orders), then the execution step by step with each step's events."""
+class ExecutionScreen(ModalScreen[str | None]):
+    """The reveal (both sides' orders), then the execution step by step with each step's events; when execution
+    waits for a decision (15.2), after the last step so far the question, naming the deciding side, and its
+    options: the screen returns the chosen option's key (None: closed without choosing)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "next", "Next step", id="exec.next"),
         Binding("e", "to_end", "To the end", id="exec.end"),
         Binding("escape", "close", "Close", id="exec.close"),
+        *(Binding(str(i), f"pick({i - 1})", f"Choose {i}", show=False, id=f"exec.{i}") for i in range(1, 10)),
         Binding("question_mark", "app.help", "Help", key_display="?", show=False, id="exec.help"),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
-    | enter, space, n | The next step (after the last: back to the table). |
-    | e | Run to the end of the round: every step at once. |
-    | escape | Back to the table. |
+    | enter, space, n | The next step (after the last: back to the table); at a decision: take option 1, the preset. |
+    | 1 … 9 | At a decision (15.2): choose the option with that number. |
+    | e | Run to the end of the round (or to the decision it waits for): every step at once. |
+    | escape | Back to the table (a decision waits; r shows it again). |
     | ? | The keys of this screen. |
     """
     KEY_HELP: ClassVar[dict[str, str]] = {
-        "exec.next": "the next step of the execution (after the last one: back to the table)",
-        "exec.end": "run to the end of the round: every step at once",
-        "exec.close": "back to the table",
+        "exec.next": "the next step of the execution (after the last one: back to the table); "
+        "at a decision: option 1, the preset policy (15.2)",
+        "exec.end": "run to the end of the round, or to the decision execution waits for: every step at once",
+        "exec.close": "back to the table (a decision waits: r shows it again)",
         "exec.help": "the keys of this screen",
+        **{f"exec.{i}": f"at a decision: choose option {i} (15.2)" for i in range(1, 10)},
     }
 
     DEFAULT_CSS = """
@@ -771,10 +874,12 @@ class ExecutionScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, report: RoundReport) -> None:
+    def __init__(self, report: RoundReport, decision: Mapping[str, Any] | None = None, start: int = 0) -> None:
         super().__init__()
         self.report = report
-        self.stage = 0
+        self.decision = decision
+        """The decision execution waits for (``side``, ``question``, ``rule``, ``options``: [key, label]), or None."""
+        self.stage = min(max(0, start), len(report.steps))
         """0: the reveal; N: steps 1..N shown."""
 
     def compose(self) -> ComposeResult:
@@ -797,6 +902,8 @@ class ExecutionScreen(ModalScreen[None]):
             t.append(f"Round {r.round}: the orders revealed (2.4)\n\n", style="bold underline")
             for line in r.orders or ["(no orders: every unit holds)"]:
                 t.append(f"· {line}\n")
+            if not r.steps and self.decision is not None:
+                self._question(t, self.decision)
             return t
         total = len(r.steps)
         t.append(f"Round {r.round}: step {self.stage} of {total}\n\n", style="bold underline")  # its name: below
@@ -808,19 +915,33 @@ class ExecutionScreen(ModalScreen[None]):
         if self.stage == total:
             for line in r.after:
                 t.append(f"{line}\n", style="bold")
+            if self.decision is not None:
+                self._question(t, self.decision)
         return t
+
+    @staticmethod
+    def _question(t: Text, d: Mapping[str, Any]) -> None:
+        """The decision on the shared screen (15.2: public now), naming the deciding side, and its options."""
+        side = str(d.get("side", "?")).upper()
+        t.append(f"\n{side} decides (rule {d.get('rule', '?')}, 15.2): {d.get('question', '')}\n", style="bold reverse")
+        for i, (_key, label) in enumerate(d.get("options", []), start=1):
+            t.append(f"  {i}  {label}")
+            t.append("  (preset)\n" if i == 1 else "\n", style="italic")
 
     def _show_stage(self) -> None:
         self.query_one("#exec-body", Static).update(self._body())
         self.query_one(VerticalScroll).scroll_end(animate=False)
         last = self.stage >= len(self.report.steps)
         keys = "enter: back to the table" if last else "enter: next step · e: end of the round"
+        if last and self.decision is not None:
+            n = len(self.decision.get("options", []))
+            keys = f"1–{min(n, 9)}: choose · enter: 1, the preset"
         self.query_one("#exec-help", Static).update(Text(f"{keys} · escape: close · ?: keys", style="dim"))
 
     def action_next(self) -> None:
-        """The next step, or close after the last."""
+        """The next step, or close after the last (at a decision: take the preset, option 1)."""
         if self.stage >= len(self.report.steps):
-            self.dismiss(None)
+            self.dismiss(self._key(0) if self.decision is not None else None)
             return
         self.stage += 1
         self._show_stage()
@@ -829,6 +950,23 @@ class ExecutionScreen(ModalScreen[None]):
         """Every step at once."""
         self.stage = len(self.report.steps)
         self._show_stage()
+
+    def _key(self, index: int) -> str | None:
+        options = list((self.decision or {}).get("options", []))
+        return str(options[index][0]) if 0 <= index < len(options) else None
+
+    def action_pick(self, index: int) -> None:
+        """At the decision (after the last step so far): choose option ``index + 1``."""
+        if self.decision is None:
+            return
+        if self.stage < len(self.report.steps):
+            self.action_to_end()  # the question comes after the events before it
+            return
+        key = self._key(index)
+        if key is None:
+            self.notify(f"there is no option {index + 1}", severity="warning")
+            return
+        self.dismiss(key)
 
     def action_close(self) -> None:
         """Back to the table."""

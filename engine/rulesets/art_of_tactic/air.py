@@ -6,7 +6,8 @@ When the best choosers of both sides are tied and the order would change the pai
 side rolls 1d6, the higher chooses first, ties rerolled). A chooser takes an unengaged enemy fighter first (an
 escorted aircraft counts only after its escorts, 9.15.7), then an unengaged bomber; once every enemy is in a
 duel it joins the duel with the fewest attackers. An aircraft that was chosen fires at the first enemy that
-chose it: several interceptors of one target fight it together and it fires at the first of them.
+chose it: several interceptors of one target fight it together and it fires at the first of them. Those choices
+are the preset (15.2); execution lets a side with ``prompts on`` pick among the same candidates (``choose``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,14 @@ def _escorted(u: Unit, pool: Sequence[Unit]) -> bool:
     return any((e.status.get("air") or {}).get("escorting") == u.id and e.steps > 0 for e in pool)
 
 
-def _pairing(rs: ArtOfTactic, fleets: dict[str, list[Unit]], first: str) -> dict[str, str]:
+Choose = Callable[[Unit, list[Unit]], Unit]
+"""``choose(chooser, candidates)``: the enemy aircraft the chooser fights, from the candidates the rule leaves it
+(the preset's first); execution asks the chooser's side there (15.2)."""
+
+
+def _pairing(
+    rs: ArtOfTactic, fleets: dict[str, list[Unit]], first: str, choose: Choose | None = None
+) -> dict[str, str]:
     t = rs.tables
     key = {u.id: (-current_bravery(t, u), u.id) for f in fleets.values() for u in f}
     queues = {s: sorted((u for u in f if is_chooser(u)), key=lambda u: key[u.id]) for s, f in fleets.items()}
@@ -62,9 +70,10 @@ def _pairing(rs: ArtOfTactic, fleets: dict[str, list[Unit]], first: str) -> dict
         tier0 = [e for e in free if is_fighter(rs, e) and not _escorted(e, enemies)]
         pool = tier0 or free
         if pool:
-            pick = min(pool, key=lambda e: key[e.id])
+            candidates = sorted(pool, key=lambda e: key[e.id])
         else:  # every enemy is in a duel: share one (9.14 step 1)
-            pick = min(enemies, key=lambda e: (attackers.get(e.id, 0), *key[e.id]))
+            candidates = sorted(enemies, key=lambda e: (attackers.get(e.id, 0), *key[e.id]))
+        pick = candidates[0] if choose is None or len(candidates) == 1 else choose(c, candidates)
         fires_at[c.id] = pick.id
         attackers[pick.id] = attackers.get(pick.id, 0) + 1
         if pick.id not in fires_at:
@@ -73,11 +82,14 @@ def _pairing(rs: ArtOfTactic, fleets: dict[str, list[Unit]], first: str) -> dict
     return fires_at
 
 
-def pair_duels(rs: ArtOfTactic, aircraft: Sequence[Unit], roll_off: Callable[[list[str]], str]) -> dict[str, str]:
+def pair_duels(
+    rs: ArtOfTactic, aircraft: Sequence[Unit], roll_off: Callable[[list[str]], str], choose: Choose | None = None
+) -> dict[str, str]:
     """Aircraft id → the id of the enemy aircraft it fires at this round (9.14 step 1).
 
     ``roll_off(sides)`` is called only when the choosing order matters and the best choosers are tied; it
-    returns the side that chooses first.
+    returns the side that chooses first. ``choose`` (execution's 15.2 decisions) picks each chooser's opponent
+    among those the rule allows; whether the order matters is judged with the preset choices.
     """
     t = rs.tables
     fleets: dict[str, list[Unit]] = {}
@@ -92,8 +104,8 @@ def pair_duels(rs: ArtOfTactic, aircraft: Sequence[Unit], roll_off: Callable[[li
     top = ranked[-1][0]
     tied = [s for s, b in best.items() if b == top]
     if len(tied) == 1:
-        return _pairing(rs, fleets, tied[0])
+        return _pairing(rs, fleets, tied[0], choose)
     options = {s: _pairing(rs, fleets, s) for s in tied}
-    if len({tuple(sorted(p.items())) for p in options.values()}) == 1:
-        return options[tied[0]]  # the order changes nothing: no roll
-    return options[roll_off(tied)]
+    same = len({tuple(sorted(p.items())) for p in options.values()}) == 1
+    first = tied[0] if same else roll_off(tied)  # no roll when the order changes nothing
+    return options[first] if choose is None else _pairing(rs, fleets, first, choose)

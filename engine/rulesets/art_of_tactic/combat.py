@@ -18,6 +18,7 @@ from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from .data import Tables
+from .decisions import decide
 from .model import card, current_bravery, in_close_combat, is_on_board, losses
 from .sight import in_field_of_fire, line_of_sight
 
@@ -359,16 +360,28 @@ def take_losses(tr: Transition, st: GameState, u: Unit, n: int, why: str) -> int
                 p.status.pop("towed", None)
                 p.hex = None
                 tr.emit("destroyed", f"{p.id} is destroyed while towed by {u.id}", unit=p.id)
+    turn = 0  # 4.6: the owner splits the losses; preset: one at a time in id order, round and round (15.2)
     while left > 0 and any(p.steps > 0 for p in riders):
-        for p in riders:  # PROPOSED reading: shared one at a time in id order (the owner's choice, 4.6)
-            if left and p.steps > 0:
-                p.steps -= 1
-                left -= 1
-                tr.emit("loss", f"{p.id} aboard {u.id} takes 1 loss (rule 4.6); {p.steps} left", unit=p.id, losses=1)
-                if p.steps == 0:
-                    p.status.pop("carried_by", None)
-                    p.hex = None
-                    tr.emit("destroyed", f"{p.id} is destroyed aboard {u.id}", unit=p.id)
+        alive = [p for p in riders if p.steps > 0]
+        preset = next(p for p in riders[turn:] + riders[:turn] if p.steps > 0)
+        key = decide(
+            tr,
+            side=u.side,
+            kind="passenger_loss",
+            question=f"{u.id} takes {n} loss(es): which passenger takes the next one ({left} to share)?",
+            rule="4.6",
+            options=[(p.id, f"{p.id} (size {p.steps})") for p in [preset, *(x for x in alive if x is not preset)]],
+            units=[u, *alive],
+        )
+        p = st.units[key]
+        turn = riders.index(preset) + 1
+        p.steps -= 1
+        left -= 1
+        tr.emit("loss", f"{p.id} aboard {u.id} takes 1 loss (rule 4.6); {p.steps} left", unit=p.id, losses=1)
+        if p.steps == 0:
+            p.status.pop("carried_by", None)
+            p.hex = None
+            tr.emit("destroyed", f"{p.id} is destroyed aboard {u.id}", unit=p.id)
     u.status["carrying"] = [p.id for p in everyone if p.steps > 0]
     if not u.status["carrying"]:
         u.status.pop("carrying")
@@ -385,8 +398,26 @@ def _cargo_loss(tr: Transition, u: Unit, size_before: int, n: int) -> None:
         return
     per = math.ceil((ammo + 2 * mines) / size_before)
     lose = per * n
-    take = min(ammo, lose)
     u.status["cargo_lost"] = int(u.status.get("cargo_lost", 0)) + lose  # permanent capacity loss (9.16)
+    first = "ammo"
+    if ammo and mines and lose < ammo + 2 * mines:  # a choice only when not all of the cargo goes
+        first = decide(
+            tr,
+            side=u.side,
+            kind="cargo_loss",
+            question=f"{u.id} loses {lose} cargo unit(s) of {ammo} ammunition and {mines} mine(s): which first?",
+            rule="9.16",
+            options=[
+                ("ammo", "ammunition first, then mines"),
+                ("mines", "mines first (2 units each), then ammunition"),
+            ],
+            units=[u],
+        )
+    if first == "mines":
+        while lose > 1 and mines > 0:
+            mines -= 1
+            lose -= 2
+    take = min(ammo, lose)
     ammo -= take
     lose -= take
     while lose > 0 and mines > 0:

@@ -1,13 +1,15 @@
 """Provides the Execution Phase of Art of Tactic (digest 2.4–2.9): reveal, the 12 steps, status update, victory.
 
-Execution runs inside the ``commit`` of the second side, with no decision points: where the digest lets a
-player choose during execution, the engine applies the fixed policy written in the README (15.2 allows preset
-reaction policies). Dice go German first, then Soviet, each by unit id (15.4).
+Execution runs inside the ``commit`` of the second side. Where the digest lets a player choose during execution,
+:func:`decisions.decide` answers: the preset policy written in the README (15.2 allows preset reaction policies),
+or, for a side that plays ``prompts on``, the side's own answer (execution pauses for it, ``decisions.py``).
+Dice go German first, then Soviet, each by unit id (15.4).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.events import Modifier
@@ -27,6 +29,7 @@ from .combat import (
     structure_attack,
 )
 from .concealment import word_events
+from .decisions import asks, decide
 from .model import card, current_bravery, enemies_in_hex, is_on_board, losses
 from .sight import attack_side, facing_of, in_field_of_fire, line_of_sight, side_of_entry
 
@@ -45,6 +48,11 @@ def _ordered(rs: ArtOfTactic, st: GameState, kinds: set[str]) -> list[tuple[Unit
             if u.side == side and o is not None and o["kind"] in kinds and u.steps > 0:
                 out.append((u, o))
     return out
+
+
+def _where(st: GameState, u: Unit) -> str:
+    """The unit's hex label, or "?" off the map."""
+    return st.board.label(u.hex) if u.hex is not None else "?"
 
 
 def _can_act(u: Unit) -> bool:
@@ -284,18 +292,33 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
             ]  # fmt: skip
         planned.append((attack, extra))
     hits: dict[str, int] = defaultdict(int)
-    for attack, extra in planned:
+    for attack, group in planned:
         got, misses = roll_attack(tr, t, attack)
         if got == 0 and kind == "fire" and _adjust_fire(rs, tr, attack):
             got, misses = roll_attack(tr, t, attack)
         hits[attack.target] += got
         pool = attack.dice
-        for x in extra:
+        extra = list(group)
+        while extra:
             if pool == 1:
                 break  # the one-die attack was the last
             pool = (misses + 1) // 2
             if pool == 0:
                 break
+            # 6.6: the firer picks each follow-up target of the group; preset: by id (15.2).
+            firer = st.units[attack.firer]
+            where = _where(st, extra[0])
+            pick = decide(
+                tr,
+                side=firer.side,
+                kind="group_fire",
+                question=f"group fire: {firer.id} fires {pool} more dice at {where}: at which unit?",
+                rule="6.6",
+                options=[(x.id, f"{x.id} ({card(t, x).code}, size {x.steps})") for x in extra],
+                units=[firer, *extra],
+            )
+            x = next(v for v in extra if v.id == pick)
+            extra.remove(x)
             more = Attack(attack.firer, x.id, pool, attack.accuracy, f"group fire (rule 6.6): {attack.firer} at {x.id}")
             got, misses = roll_attack(tr, t, more)
             hits[x.id] += got
@@ -364,6 +387,19 @@ def _adjust_fire(rs: ArtOfTactic, tr: Transition, attack: Attack) -> bool:
             or not line_of_sight(st.board, rs.policy, hq.hex, target.hex, rs.smoke(st)).visible
         ):
             continue
+        # 9.11: "may" adjust; preset: always (15.2). Declining leaves the HQ's Adjust fire for later this round.
+        use = decide(
+            tr,
+            side=hq.side,
+            kind="adjust",
+            question=f"{firer.id}'s fire at {target.id} scored no hit: does {hq.id} adjust it (reroll, once a round)?",
+            rule="9.11",
+            options=[("yes", f"yes: {hq.id} adjusts, the fire test is rolled again"), ("no", "no: the miss stands")],
+            units=[hq, firer, target],
+        )
+        if use != "yes":
+            tr.emit("adjust", f"{hq.id} does not adjust {firer.id}'s fire (rule 9.11)", unit=hq.id)
+            return False
         hq.status["adjust_used"] = True
         tr.emit("adjust", f"{hq.id} adjusts {firer.id}'s fire: the fire test is rolled again (rule 9.11)", unit=hq.id)
         return True
@@ -378,10 +414,21 @@ def _smoke(rs: ArtOfTactic, tr: Transition) -> None:
         if not _can_act(u) or int(u.status.get("smoke_ammo", 0)) < 1:
             continue
         u.status["smoke_ammo"] = int(u.status["smoke_ammo"]) - int(rs.tables.rules["ammo"]["smoke"])
-        for label in (o["hex"], o["second"]):
+        # 3.9: the firer chooses the adjacent hex in step 3; preset: the one written in the order (15.2).
+        near = sorted(st.board.label(n) for n in st.board.parse(o["hex"]).neighbours() if n in st.board.cells)
+        second = decide(
+            tr,
+            side=u.side,
+            kind="smoke",
+            question=f"{u.id}'s smoke lands on {o['hex']}: which adjacent hex takes the second shell?",
+            rule="3.9",
+            options=[(o["second"], f"{o['second']} (as written)"), *((h, h) for h in near if h != o["second"])],
+            units=[u],
+        )
+        for label in (o["hex"], second):
             st.data["smoke"][label] = st.turn
             placed.append(label)
-        tr.emit("smoke", f"{u.id} lays smoke on {o['hex']} and {o['second']} (rule 3.9)", unit=u.id)
+        tr.emit("smoke", f"{u.id} lays smoke on {o['hex']} and {second} (rule 3.9)", unit=u.id)
     for u in st.units.values():
         if is_on_board(u) and u.hex is not None and st.board.label(u.hex) in placed and u.id in st.data["active"]:
             st.data["active"].pop(u.id)
@@ -487,6 +534,30 @@ def _roll_off(rs: ArtOfTactic, tr: Transition, sides: list[str]) -> str:
     return order[0]
 
 
+def _duel_choice(rs: ArtOfTactic, tr: Transition, label: str) -> Callable[[Unit, list[Unit]], Unit]:
+    """9.14 step 1: the chooser's side picks the enemy aircraft it fights (asked with ``prompts on``; preset:
+    ``air.pair_duels``'s, listed first)."""
+    st = tr.state
+    t = rs.tables
+
+    def choose(c: Unit, candidates: list[Unit]) -> Unit:
+        key = decide(
+            tr,
+            side=c.side,
+            kind="air_pairing",
+            question=f"air combat over {label}: {c.id} (bravery {current_bravery(t, c)}) chooses its opponent",
+            rule="9.14",
+            options=[
+                (e.id, f"{e.id} ({card(t, e).code}, size {e.steps}, bravery {current_bravery(t, e)})")
+                for e in candidates
+            ],
+            units=[c, *candidates],
+        )
+        return st.units[key]
+
+    return choose
+
+
 def _air_combat(rs: ArtOfTactic, tr: Transition, attackers: list[Unit], defenders: list[Unit], label: str) -> None:
     """9.14, DR-20: rounds of air combat until one side is gone or turns back. Each round the aircraft pair off
     into duels by bravery (``air.pair_duels``: several attackers of one aircraft fight it together and it fires
@@ -505,7 +576,7 @@ def _air_combat(rs: ArtOfTactic, tr: Transition, attackers: list[Unit], defender
     )
     for _round in range(10):
         alive = [u for u in order if u.steps > 0 and u.status.get("air")]
-        fires_at = pair_duels(rs, alive, lambda sides: _roll_off(rs, tr, sides))
+        fires_at = pair_duels(rs, alive, lambda sides: _roll_off(rs, tr, sides), _duel_choice(rs, tr, label))
         if not fires_at:
             break
         for tid in fires_at.values():
@@ -1102,9 +1173,18 @@ def _close_combat(rs: ArtOfTactic, tr: Transition, h: Hex, assaulting: dict[str,
         want = assaulting.get(u.id) or u.status.get("bound_to")
         target = next((x for x in foes if x.id == want), None)
         if target is None:
-            # Defenders choose among the assaulters; PROPOSED fixed policy: the first by id.
+            # 7.4 item 5: a defender fires at one assaulter of its choice; preset: the first by id (15.2).
             pool = [x for x in foes if x.id in arrived] or foes
-            target = pool[0]
+            chosen = decide(
+                tr,
+                side=u.side,
+                kind="close_combat",
+                question=f"{u.id} defends in close combat at {label}: at which assaulter?",
+                rule="7.4",
+                options=[(x.id, f"{x.id} ({card(t, x).code}, size {x.steps})") for x in pool],
+                units=[u, *pool],
+            )
+            target = next(x for x in pool if x.id == chosen)
         shots.append((u, target))
     hits: dict[str, int] = defaultdict(int)
     for u, target in shots:
@@ -1629,12 +1709,28 @@ def _defend_fire(
                     if 1 <= r <= int(dz["range"]) and in_field_of_fire(d.hex, int(d.status["facing"]), h):
                         cands.append((r, m))
                         break
-            for _r, m in sorted(cands):
+            shots: list[tuple[int, str, Attack]] = []
+            for r, m in sorted(cands):
                 attack, _reason, _rule = ranged_attack(rs, st, d, st.units[m], "defend fire", "fire")
                 if attack is not None:
-                    attacks.append(attack)
-                    dz["used"] = True
-                    break
+                    shots.append((r, m, attack))
+                    if not asks(st, d.side):
+                        break  # the preset needs only the first
+            if not shots:
+                continue
+            # 3.6: "the defender must choose one of them"; preset: the nearest, then by id (15.2).
+            at = st.board.label(d.hex)
+            chosen = decide(
+                tr,
+                side=d.side,
+                kind="defend",
+                question=f"{d.id} on Defend at {at} fires once: at which mover?",
+                rule="3.6",
+                options=[(m, f"{m} at {_where(st, st.units[m])} (range {r})") for r, m, _a in shots],
+                units=[d, *(st.units[m] for _r, m, _a in shots)],
+            )
+            attacks.append(next(a for _r, m, a in shots if m == chosen))
+            dz["used"] = True
     hits = _roll_all(tr, t, attacks)
     stopped.update(_hit_and_test(rs, tr, hits, "defend fire", "hit by defend fire, rule 3.6"))
 
@@ -1756,10 +1852,28 @@ def _resupply(rs: ArtOfTactic, tr: Transition, u: Unit, tp: Unit) -> None:
         u.status["mines"] = True
         tr.emit("supply", f"{u.id} takes a mine from {tp.id}: one real minefield (rule 9.6)", unit=u.id)
     want = card(rs.tables, u).ammo - int(u.status.get("ammo", 0))
-    give = max(0, min(want, int(tp.status.get("cargo_ammo", 0))))
+    most = max(0, min(want, int(tp.status.get("cargo_ammo", 0))))
+    give = _supply_amount(tr, u, most, f"from {tp.id}", "9.16", [u, tp])
     u.status["ammo"] = int(u.status.get("ammo", 0)) + give
     tp.status["cargo_ammo"] = int(tp.status.get("cargo_ammo", 0)) - give
     tr.emit("supply", f"{u.id} takes {give} ammunition from {tp.id} (rule 9.16)", unit=u.id)
+
+
+def _supply_amount(tr: Transition, u: Unit, most: int, source: str, rule: str, units: list[Unit]) -> int:
+    """9.16: how much ammunition the unit takes, from all it can (the preset, 15.2) down to 1 (more than 0: the
+    order was given to be resupplied)."""
+    if most <= 1:
+        return most
+    got = decide(
+        tr,
+        side=u.side,
+        kind="supply",
+        question=f"{u.id} is resupplied {source}: how much ammunition does it take (at most {most})?",
+        rule=rule,
+        options=[(str(n), f"{n} ammunition" + (" (all it can)" if n == most else "")) for n in range(most, 0, -1)],
+        units=units,
+    )
+    return int(got)
 
 
 def _crate_supply(rs: ArtOfTactic, tr: Transition, u: Unit) -> None:
@@ -1770,7 +1884,8 @@ def _crate_supply(rs: ArtOfTactic, tr: Transition, u: Unit) -> None:
     if u.steps <= 0 or int(crates.get(label, 0)) <= 0:
         tr.emit("order", f"{u.id} is not resupplied: no crate left in its hex (rule 9.15.6)", unit=u.id)
         return
-    give = max(0, min(card(rs.tables, u).ammo - int(u.status.get("ammo", 0)), int(crates[label])))
+    most = max(0, min(card(rs.tables, u).ammo - int(u.status.get("ammo", 0)), int(crates[label])))
+    give = _supply_amount(tr, u, most, f"from the supply crate at {label}", "9.15.6", [u])
     u.status["ammo"] = int(u.status.get("ammo", 0)) + give
     crates[label] = int(crates[label]) - give
     tr.emit("supply", f"{u.id} takes {give} ammunition from the supply crate at {label} (rule 9.15.6)", unit=u.id)

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from engine.actions import Action
 from engine.board import Board
 from engine.dice import DiceSource
-from engine.errors import IllegalActionError, Problem
+from engine.errors import IllegalActionError, InvalidActionError, Problem
 from engine.hexgrid import Hex
 from engine.los import LosPolicy
 from engine.odds import Odds
@@ -17,7 +17,7 @@ from engine.rules import Ruleset, Transition
 from engine.scenario import Scenario
 from engine.state import GameState, Unit
 
-from . import execution, orders, purchase
+from . import decisions, execution, orders, purchase
 from .combat import fire_odds, ranged_attack
 from .concealment import hide_concealed
 from .data import Tables, load_tables
@@ -34,7 +34,7 @@ class ArtOfTactic(Ruleset):
     id = "art_of_tactic"
     title = "Art of Tactic — Barbarossa 1941"
     version = "1"
-    verbs: ClassVar[Mapping[str, str]] = {**orders.VERBS, **purchase.SETUP_VERBS}
+    verbs: ClassVar[Mapping[str, str]] = {**orders.VERBS, **purchase.SETUP_VERBS, **decisions.VERBS}
     default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"control", "structures", "purchase", "ai"})
 
@@ -140,6 +140,8 @@ class ArtOfTactic(Ruleset):
             return []
         if state.phase == "setup":
             return list(purchase.setup_actions(self, state))
+        if state.phase == "execution":
+            return decisions.decision_actions(state)  # 15.2: execution waits for a side's choice
         return list(orders.iter_orders(self, state))
 
     def check(self, state: GameState, action: Action) -> None:
@@ -150,6 +152,12 @@ class ArtOfTactic(Ruleset):
             return
         if action.verb in purchase.SETUP_VERBS:
             raise IllegalActionError(f"{action.verb}: purchases and set-up come before Round 1 (rule 11.6)", "11.6")
+        if action.verb == "choose" or decisions.pending(state) is not None:
+            decisions.check_decision(state, action)  # 15.2: decisions during execution
+            return
+        if action.verb == "prompts":
+            decisions.check_prompts(state, action)
+            return
         if state.phase != "planning":
             raise IllegalActionError("the game is over", "2.1")
         if action.verb not in orders.VERBS:
@@ -161,6 +169,12 @@ class ArtOfTactic(Ruleset):
         if st.phase == "setup":
             purchase.apply_setup(self, tr, action)
             return
+        if action.verb == "choose":
+            decisions.apply_decision(self, tr, action)  # 15.2: the answer, then execution goes on
+            return
+        if action.verb == "prompts":
+            decisions.apply_prompts(tr, action)
+            return
         side = st.to_act
         assert side is not None
         sheet = st.data["orders"].setdefault(side, {})
@@ -171,7 +185,7 @@ class ArtOfTactic(Ruleset):
             if rest:
                 st.to_act = rest[0]
                 return
-            execution.execute_round(self, tr)
+            decisions.execute(self, tr)  # 2.4–2.9, pausing at the decisions of a side that asks (15.2)
             return
         uid = action.args[0]
         if action.verb == "cancel":
@@ -185,6 +199,10 @@ class ArtOfTactic(Ruleset):
         from engine.actions import parse_notation  # noqa: PLC0415
 
         a = parse_notation(text)
+        if a.verb in decisions.VERBS:
+            if len(a.args) != 1:
+                raise InvalidActionError(f"{a.verb}: one argument; usage: {decisions.VERBS[a.verb]}")
+            return a
         if a.verb in purchase.SETUP_VERBS:
             return purchase.parse_setup(self, state, a)
         if state.phase == "setup" and a.verb in orders.VERBS:
@@ -195,7 +213,7 @@ class ArtOfTactic(Ruleset):
         return str(action)
 
     def explain(self, state: GameState, action: Action) -> str:
-        head = orders.VERBS.get(action.verb, "").split(":", 1)
+        head = {**orders.VERBS, **decisions.VERBS}.get(action.verb, "").split(":", 1)
         what = head[1].strip() if len(head) > 1 else ""
         return f"{action} — {what}" if what else str(action)
 
@@ -238,6 +256,7 @@ class ArtOfTactic(Ruleset):
                 u.status = {"hidden": True}
         # 9.11, 15.1: a concealed enemy HQ is an unidentified unit in its hex; nothing in the view names it.
         hide_concealed(self, state, v, side)
+        decisions.hide_decisions(v, side)  # 15.1, 15.2: no snapshot, not the other side's switch
         return v
 
     # --- Maps -------------------------------------------------------------------------------------------
@@ -284,7 +303,9 @@ class ArtOfTactic(Ruleset):
         """The AI gives every unit that can take one an order (``hold`` included), never takes one back, and
         commits when none is left (2.3), so planning always ends. Of each unit's Open fire and Suppression fire
         orders it weighs the two with the best exact odds, so that its moves are weighed too."""
-        give = [a for a in actions if a.verb not in ("cancel", "commit")]
+        if any(a.verb == "choose" for a in actions):
+            return actions[:1]  # 15.2: the AI keeps the preset policies (the first option)
+        give = [a for a in actions if a.verb not in ("cancel", "commit", "prompts")]
         if not give:
             return [a for a in actions if a.verb == "commit"] or actions
         fire: dict[str, list[Action]] = {}

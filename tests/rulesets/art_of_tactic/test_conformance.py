@@ -127,10 +127,19 @@ def playout(scenario_id: str, seed: int) -> engine.Game:
     rng = random.Random(seed)
     if seed % 2:
         engine.take_scenario_setup(game)  # odd seeds: the scenario file's set-up; even seeds: a random one (11.6)
+    # 15.2: in odd seeds sides decide during execution (the German when seed % 4 == 1, both when seed % 4 == 3):
+    # execution pauses at their choices and the random player answers them.
+    sides = game.state.sides
+    asking = {1: set(sides[:1]), 3: set(sides)}.get(seed % 4, set())
     for _ in range(5_000):
         side = game.to_act
         if side is None:
             break
+        if side in asking and game.state.phase == "planning" and side not in game.state.data.get("ask", []):
+            events = game.apply("prompts on")
+            assert [e.visible_to for e in events] == [(side,)], "the switch is secret"
+            other = sides[sides.index(side) - 1]
+            assert side not in game.view(other).data.get("ask", []), "the other side does not see the switch"
         for other in game.state.sides:
             if other != side:
                 view = game.view(other)
@@ -149,9 +158,14 @@ def playout(scenario_id: str, seed: int) -> engine.Game:
         events = game.apply(action)
         check_concealed_hqs(game, before, events)
         for e in events:
-            if action.verb not in ("commit", "default"):
+            if action.verb not in ("commit", "default", "choose"):
                 assert e.visible_to == (side,), f"an order event is visible to the other side: {e.text}"
         check_invariants(game)
+        if game.state.phase == "execution":
+            assert game.to_act in asking and all(a.verb == "choose" for a in game.legal_actions()), "15.2"
+            for a in game.legal_actions():
+                assert game.parse(game.describe(a)) == a, f"describe and parse are inverses: {a}"
+            assert "snapshot" not in json.dumps({s: game.view(s).data.get("decisions") for s in game.state.sides})
     assert game.outcome is not None, "the game did not end"
     return game
 

@@ -77,16 +77,33 @@ class Transition:
         modifiers: Sequence[Modifier] = (),
         shifts: Sequence[Modifier] = (),
         visible_to: Sequence[str] | None = None,
+        pool: int | None = None,
     ) -> tuple[int, ...]:
         """Roll the game's dice and record the roll with its purpose, target or column and modifiers.
 
         ``modifiers`` are added to the roll; ``shifts`` are the modifiers that chose the ``column`` (recorded
-        for the log, not added to the roll).
+        for the log, not added to the roll). ``pool``: a dice pool, where each die at or under it succeeds on its
+        own; the record counts the successes instead of adding the dice.
         """
         values, self.state.dice = self.state.dice.roll(sides, count)
         self.rolled = True
         total = sum(values)
         net = total + sum(m.value for m in modifiers)
+        if pool is not None:
+            got = sum(1 for v in values if v <= pool)
+            text = f"{purpose}: rolled {' '.join(str(v) for v in values)}: {got} at {pool} or less"
+            self.emit(
+                "roll",
+                text,
+                visible_to,
+                purpose=purpose,
+                dice=list(values),
+                sides=sides,
+                target=pool,
+                pool=pool,
+                hits=got,
+            )
+            return values
         dice_text = "+".join(str(v) for v in values)
         text = f"{purpose}: rolled {dice_text}" + (f" = {total}" if count > 1 else "")
         if modifiers:

@@ -319,3 +319,16 @@ def test_soak_random_playouts(duel: engine.Scenario, seed: int) -> None:
     play_random(game, seed)
     _check_invariants(game)
     assert engine.replay(duel, seed, game.history).state.to_dict() == game.state.to_dict()
+
+
+def test_a_dice_pool_roll_counts_successes(duel: engine.Scenario) -> None:
+    """Transition.roll(pool=N): each die at or under N succeeds; the record says how many, not a sum."""
+    from engine.rules import Transition  # noqa: PLC0415
+
+    st = engine.new_game(duel, seed=1).state.clone()
+    st.dice = ScriptedDice([1, 4, 3, 6])
+    tr = Transition(st)
+    assert tr.roll(6, 4, "fire", pool=3) == (1, 4, 3, 6)
+    (ev,) = tr.events
+    assert ev.text == "fire: rolled 1 4 3 6: 2 at 3 or less"
+    assert ev.data["hits"] == 2 and ev.data["pool"] == 3 and ev.data["dice"] == [1, 4, 3, 6]

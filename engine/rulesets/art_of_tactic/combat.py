@@ -269,7 +269,7 @@ def roll_attack(tr: Transition, tables: Tables, attack: Attack) -> tuple[int, in
     """Roll a fire test (6.1 steps 4–7); return (hits, misses)."""
     if attack.dice <= 0:
         return 0, 0
-    values = tr.roll(int(tables.rules["die_sides"]), attack.dice, attack.purpose, target=attack.accuracy, modifiers=())
+    values = tr.roll(int(tables.rules["die_sides"]), attack.dice, attack.purpose, pool=attack.accuracy)
     hits = sum(1 for v in values if v <= attack.accuracy)
     tr.emit(
         "hits",

@@ -1151,3 +1151,19 @@ def test_9_15_4_refusals_name_the_rule() -> None:
     assert "rule 9.15.4" in refusal(g, "airland ger-ju 0705 ger-inf 0105", "german"), "not a paratrooper"
     g.state.units["ger-ju"].steps = 2
     assert "rule 9.15.4" in refusal(g, "airland ger-ju 0705 ger-fj 0105", "german"), "size 3 > 2"
+
+
+def test_ex01_6_1_a_fire_test_is_recorded_as_a_dice_pool() -> None:
+    """6.1 steps 4–7: each die at or under the accuracy is a hit on its own, so the record counts the hits
+    ("rolled 2 2 6 6 6: 2 at 2 or less") instead of adding the dice and naming a total to reach."""
+    sc = scenario([("ger-b", "DE-PZ2", "0505"), ("ger-hq", "DE-HQ", "0101"), ("sov-a", "SU-T26", "0503")])
+    g = game(sc, [2, 2, 6, 6, 6] + [1] * 7)
+    events = play_round(g, ["fire ger-b sov-a"], ["fire sov-a ger-b"])
+    fire = [e for e in events if e.kind == "roll" and e.data.get("dice") == [2, 2, 6, 6, 6]]
+    assert len(fire) == 1
+    accuracy = fire[0].data["pool"]
+    assert fire[0].text.endswith(
+        f": rolled 2 2 6 6 6: {sum(1 for d in (2, 2, 6, 6, 6) if d <= accuracy)} at {accuracy} or less"
+    )
+    assert "needs" not in fire[0].text and "= 22" not in fire[0].text
+    assert fire[0].data["hits"] == sum(1 for d in (2, 2, 6, 6, 6) if d <= accuracy)

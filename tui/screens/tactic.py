@@ -837,6 +837,8 @@ class ExecutionScreen(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "next", "Next step", id="exec.next"),
+        Binding("up", "move(-1)", "Option up", show=False, priority=True, id="exec.up"),
+        Binding("down", "move(1)", "Option down", show=False, priority=True, id="exec.down"),
         Binding("e", "to_end", "To the end", id="exec.end"),
         Binding("escape", "close", "Close", id="exec.close"),
         *(Binding(str(i), f"pick({i - 1})", f"Choose {i}", show=False, id=f"exec.{i}") for i in range(1, 10)),
@@ -845,15 +847,18 @@ class ExecutionScreen(ModalScreen[str | None]):
     """
     | Key(s) | Description |
     | :- | :- |
-    | enter, space, n | The next step (after the last: back to the table); at a decision: take option 1, the preset. |
+    | enter, space, n | The next step (after the last: back to the table); at a decision: the highlighted option. |
     | 1 … 9 | At a decision (15.2): choose the option with that number. |
+    | up, down | At a decision: highlight the option above or below (every option, beyond 9 too); elsewhere: scroll. |
     | e | Run to the end of the round (or to the decision it waits for): every step at once. |
     | escape | Back to the table (a decision waits; r shows it again). |
     | ? | The keys of this screen. |
     """
     KEY_HELP: ClassVar[dict[str, str]] = {
         "exec.next": "the next step of the execution (after the last one: back to the table); "
-        "at a decision: option 1, the preset policy (15.2)",
+        "at a decision: the highlighted option (at first 1, the preset policy, 15.2)",
+        "exec.up": "at a decision: highlight the option above (elsewhere: scroll up)",
+        "exec.down": "at a decision: highlight the option below, every option, beyond 9 too (elsewhere: scroll down)",
         "exec.end": "run to the end of the round, or to the decision execution waits for: every step at once",
         "exec.close": "back to the table (a decision waits: r shows it again)",
         "exec.help": "the keys of this screen",
@@ -881,6 +886,8 @@ class ExecutionScreen(ModalScreen[str | None]):
         """The decision execution waits for (``side``, ``question``, ``rule``, ``options``: [key, label]), or None."""
         self.stage = min(max(0, start), len(report.steps))
         """0: the reveal; N: steps 1..N shown."""
+        self.cursor = 0
+        """The highlighted option of the decision (Enter takes it; at first the preset's)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -903,7 +910,7 @@ class ExecutionScreen(ModalScreen[str | None]):
             for line in r.orders or ["(no orders: every unit holds)"]:
                 t.append(f"· {line}\n")
             if not r.steps and self.decision is not None:
-                self._question(t, self.decision)
+                self._question(t, self.decision, self.cursor)
             return t
         total = len(r.steps)
         t.append(f"Round {r.round}: step {self.stage} of {total}\n\n", style="bold underline")  # its name: below
@@ -916,16 +923,18 @@ class ExecutionScreen(ModalScreen[str | None]):
             for line in r.after:
                 t.append(f"{line}\n", style="bold")
             if self.decision is not None:
-                self._question(t, self.decision)
+                self._question(t, self.decision, self.cursor)
         return t
 
     @staticmethod
-    def _question(t: Text, d: Mapping[str, Any]) -> None:
-        """The decision on the shared screen (15.2: public now), naming the deciding side, and its options."""
+    def _question(t: Text, d: Mapping[str, Any], cursor: int = 0) -> None:
+        """The decision on the shared screen (15.2: public now), naming the deciding side, and its options (the
+        highlighted one marked)."""
         side = str(d.get("side", "?")).upper()
         t.append(f"\n{side} decides (rule {d.get('rule', '?')}, 15.2): {d.get('question', '')}\n", style="bold reverse")
         for i, (_key, label) in enumerate(d.get("options", []), start=1):
-            t.append(f"  {i}  {label}")
+            here = i - 1 == cursor
+            t.append(f"{'▶' if here else ' '} {i:>2}  {label}", style="reverse" if here else "")
             t.append("  (preset)\n" if i == 1 else "\n", style="italic")
 
     def _show_stage(self) -> None:
@@ -935,13 +944,13 @@ class ExecutionScreen(ModalScreen[str | None]):
         keys = "enter: back to the table" if last else "enter: next step · e: end of the round"
         if last and self.decision is not None:
             n = len(self.decision.get("options", []))
-            keys = f"1–{min(n, 9)}: choose · enter: 1, the preset"
+            keys = f"1–{min(n, 9)}: choose · ↑↓: highlight · enter: the highlighted option ({self.cursor + 1})"
         self.query_one("#exec-help", Static).update(Text(f"{keys} · escape: close · ?: keys", style="dim"))
 
     def action_next(self) -> None:
         """The next step, or close after the last (at a decision: take the preset, option 1)."""
         if self.stage >= len(self.report.steps):
-            self.dismiss(self._key(0) if self.decision is not None else None)
+            self.dismiss(self._key(self.cursor) if self.decision is not None else None)
             return
         self.stage += 1
         self._show_stage()
@@ -950,6 +959,18 @@ class ExecutionScreen(ModalScreen[str | None]):
         """Every step at once."""
         self.stage = len(self.report.steps)
         self._show_stage()
+
+    def action_move(self, delta: int) -> None:
+        """At the decision: highlight another option; elsewhere scroll the round's text."""
+        n = len((self.decision or {}).get("options", []))
+        if not n or self.stage < len(self.report.steps):
+            scroll = self.query_one(VerticalScroll)
+            (scroll.scroll_up if delta < 0 else scroll.scroll_down)(animate=False)
+            return
+        self.cursor = (self.cursor + delta) % n
+        self._show_stage()
+        if self.cursor > 5:  # keep the highlighted option on screen
+            self.query_one(VerticalScroll).scroll_end(animate=False)
 
     def _key(self, index: int) -> str | None:
         options = list((self.decision or {}).get("options", []))

@@ -528,14 +528,20 @@ def _unit_actions(
     out: list[Action] = []
     m = u.status.get("moving")
     if m:
-        out += _step_options(rs, st, u, "road" if m.get("column") else "move")
+        steps = _step_options(rs, st, u, "road" if m.get("column") else "move")
+        if m.get("column") and not steps and _stop_problem(rs, st, u) is not None:
+            # 7.2.1, 7.3 [P]: no road hex to go on to and no room to stop in: the unit leaves the road (its
+            # column ends, 7.2.1 "when the unit stops using the road") rather than be stuck.
+            steps = _step_options(rs, st, u, "move")
+        out += steps
         if m["action"] == "move":
             out += _assault_options(rs, st, u)
         if m["action"] == "mf" and not m.get("fired"):
             out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
         if m["action"] == "load" and not m.get("fired") and not m.get("moved") and not _is_hq(rs, u):
             out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
-        if _stop_problem(rs, st, u) is None:
+        if _stop_problem(rs, st, u) is None or not out:
+            # 7.3 [P]: never a dead end: with nothing else left, it stops and is displaced (_finish_action).
             out.append(Action("stop", (u.id,)))
         return out
     if u.hex is None:
@@ -784,7 +790,7 @@ def _why_not(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Actio
                     return f"Cannot move {u.id}: {why}"
             if verb == "stop":
                 why = _stop_problem(rs, st, u)
-                if why:
+                if why and Action("stop", (u.id,)) not in _unit_actions(rs, st, f, u):
                     return f"Cannot stop {u.id}: {why}"
         if verb == "stack" and len(args) >= 3:
             why = _stack_refusal(rs, st, f, args)
@@ -858,6 +864,9 @@ def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: A
             _start_move(rs, st, u, "mf" if verb == "mf" else "move", column=verb == "road")
             if verb == "road":
                 u.status["column"] = True
+        elif verb == "move" and moving.get("column"):
+            moving["column"] = False  # 7.2.1: it stops using the road; column ends
+            u.status.pop("column", None)
         for i, label in enumerate(args[1:]):
             if i > 0 and _step_problem(rs, st, u, u.hex, st.board.parse(label), verb == "road") is not None:
                 tr.emit("move", f"{u.id} stops at {_label(st, u.hex)}: it cannot go on to {label}")

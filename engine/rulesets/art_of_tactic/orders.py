@@ -31,6 +31,7 @@ __all__ = [
     "iter_orders",
     "order_from_action",
     "parse",
+    "policies",
     "policy_rows",
 ]
 
@@ -101,6 +102,26 @@ POLICY_HELP = (
     + ", ".join(f"prefer-{c}" for c in POLICY_CLASSES)
     + ", or hold (Ambush only: never fire)"
 )
+
+
+_CLASS_WORDS = {
+    "infantry": "infantry or artillery (INF row)",
+    "vehicle": "soft vehicle (VEH row)",
+    "armoured": "armoured vehicle (ARM row)",
+    "tank": "tank, light, medium or heavy (LT, MT, HT rows)",
+    "light-tank": "light tank (LT row)",
+    "medium-tank": "medium tank (MT row)",
+    "heavy-tank": "heavy tank (HT row)",
+}
+
+
+def policies(verb: str) -> list[tuple[str, str]]:
+    """15.2 item 4: the reaction policies of ``defend`` or ``ambush`` with what each does, the default first."""
+    out = [("first", "fire at the nearest eligible mover (the default)")]
+    out += [(f"prefer-{c}", f"fire at the nearest {_CLASS_WORDS[c]}, else the nearest") for c in POLICY_CLASSES]
+    if verb == "ambush":
+        out.append(("hold", "hold fire: never fire, stay hidden"))
+    return out
 
 
 def policy_rows(policy: str) -> tuple[str, ...]:

@@ -254,7 +254,8 @@ class ArtOfTactic(Ruleset):
         active = v.data.get("active")
         if isinstance(active, dict):
             for uid, o in active.items():
-                if isinstance(o, dict) and o.get("kind") == "ambush" and v.units[uid].side != side:
+                owner = v.units.get(uid)
+                if isinstance(o, dict) and o.get("kind") == "ambush" and owner is not None and owner.side != side:
                     active[uid] = {"kind": "ambush", "notation": f"{uid}: Ambush"}
         # 3.11: hidden enemy units are off the board for the opponent; "last seen" markers stay public.
         for u in v.units.values():

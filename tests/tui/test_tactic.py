@@ -231,6 +231,8 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
         await pilot.press("enter")
         await pilot.pause()
         await pilot.press("2")
+        await pilot.pause()
+        await pilot.press("enter")  # the reaction policy (15.2): Enter keeps the default
         await settle(app, pilot)
         view = app.session.client("german").view()  # type: ignore[union-attr]
         assert view.data["orders"]["german"]["ger-2-pz2"]["notation"] == "defend ger-2-pz2 0305 2"

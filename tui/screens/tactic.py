@@ -27,6 +27,7 @@ from textual.widgets import Static
 
 from engine import Action, Event, Hex, distance
 from engine.errors import ActionError, PlanspielError
+from engine.rulesets.art_of_tactic.orders import policies
 
 from ..client import LocalClient
 from ..presenters.art_of_tactic import ORDER_NAMES, PATH_START, ArtOfTacticPresenter, order_sheet, path_words
@@ -333,6 +334,9 @@ class TacticScreen(GameScreen):
         if e is None:
             return
         i = len(e.args) + 1
+        if e.verb in ("defend", "ambush") and len(e.actions) == 1 and len(e.actions[0].args) == 3:
+            self._ask_policy(e.actions[0])
+            return
         if len(e.actions) == 1 and (e.verb not in PATH_START or i > PATH_START[e.verb]):
             self._give(e.actions[0])
             return
@@ -370,6 +374,27 @@ class TacticScreen(GameScreen):
             items.insert(0, ("", Text("no more: " + self.client.describe(complete[0]))))
         self._busy = True
         self.app.push_screen(ChoiceDialog(self._entry_title(), items), self._arg_chosen)
+
+    def _ask_policy(self, action: Action) -> None:
+        """15.2 item 4: after the range, the reaction policy from the engine's list; Enter keeps the default."""
+        items: list[tuple[str, Text | str]] = []
+        for value, what in policies(action.verb):
+            label = Text(value, style="bold")
+            label.append(f"  {what}")
+            items.append((value, label))
+
+        def chosen(value: str | None) -> None:
+            self._busy = False
+            if value is None:
+                self.action_cancel()  # Escape: the order is not given, as at the range
+            elif value == items[0][0]:
+                self._give(action)  # the default is not written (notation of before)
+            else:
+                self._give(Action(action.verb, (*action.args, value)))
+
+        self._busy = True
+        title = f"{ORDER_NAMES.get(action.verb, action.verb)}: {action} … reaction policy (rule 15.2)"
+        self.app.push_screen(ChoiceDialog(title, items), chosen)
 
     def _arg_hex(self, value: str) -> Hex | None:
         if value[:1].isdigit():

@@ -31,6 +31,7 @@ from .combat import (
 from .concealment import word_events
 from .decisions import asks, decide
 from .model import card, current_bravery, enemies_in_hex, is_on_board, losses
+from .orders import policy_rows
 from .sight import attack_side, facing_of, in_field_of_fire, line_of_sight, side_of_entry
 
 if TYPE_CHECKING:
@@ -222,6 +223,8 @@ def _step1_defend(rs: ArtOfTactic, tr: Transition) -> None:
         u.status["bonus"] = card(rs.tables, u).order("defend", "bonus")
         u.status["bonus_from"] = "Defend"
         u.status["defend"] = {"range": int(o["range"]), "used": False, "armed": armed}
+        if o.get("policy"):
+            u.status["defend"]["policy"] = o["policy"]  # 15.2 item 4 PROPOSED: prefer-CLASS (public once revealed)
         dugout = st.data.get("structures", {}).get("dugouts", {}).get(st.board.label(u.hex))
         c = card(rs.tables, u)
         may_use = c.type == "INF" and (not c.can_order("deploy") or c.has("machine_gun"))
@@ -235,6 +238,7 @@ def _step1_defend(rs: ArtOfTactic, tr: Transition) -> None:
             u.status["entrenched"] = True
             u.status["facing"] = int(trench)  # occupants face the trench's hexside (9.18.5 PROPOSED)
         tr.emit("defend", f"{u.id} defends facing {o['facing_hex']} up to {o['range']} hexes"
+                + (f", policy {o['policy']} (rule 15.2)" if o.get("policy") else "")
                 + ("" if armed else " (no ammunition: it cannot fire, rule 3.6)"), unit=u.id)  # fmt: skip
 
 
@@ -1223,10 +1227,17 @@ def _close_combat(rs: ArtOfTactic, tr: Transition, h: Hex, assaulting: dict[str,
         u.status.pop("flanked", None)
 
 
+def _prefers(rs: ArtOfTactic, policy: str, x: Unit) -> bool:
+    """15.2 item 4: True if ``x``'s target row (3.1) is one the ``prefer-CLASS`` policy prefers."""
+    return rs.tables.target_row(card(rs.tables, x).type) in policy_rows(policy)
+
+
 def _step8_ambush(rs: ArtOfTactic, tr: Transition) -> None:
     """3.11: infantry and artillery on Ambush hide now; each hidden ambusher fires once (+1 die, 1 ammunition)
-    at one enemy whose movement path enters its field of fire within range and sight (G5: the planned path;
-    fixed policy: the nearest, then by id). A hit target tests at once; a failure cancels its move."""
+    at one enemy whose movement path enters its field of fire within range and sight (G5: the planned path).
+    The owner's policy set at planning picks the target, never a prompt (15.2 item 4): ``first`` (the default)
+    the nearest, then by id; ``prefer-CLASS`` the nearest of that class it can attack, else as ``first``;
+    ``hold`` never fires (the unit stays hidden). A hit target tests at once; a failure cancels its move."""
     st = tr.state
     t = rs.tables
     for u, _o in _ordered(rs, st, {"ambush"}):
@@ -1239,8 +1250,12 @@ def _step8_ambush(rs: ArtOfTactic, tr: Transition) -> None:
     for u, o in _ordered(rs, st, {"ambush"}):
         if not _can_act(u) or not u.status.get("hidden") or u.hex is None or int(u.status.get("ammo", 0)) < 1:
             continue
+        policy = str(o.get("policy", "first"))
+        if policy == "hold":
+            continue  # 15.2 item 4: hold fire, stay hidden
         limit = int(u.status.get("ambush", {}).get("range", o["range"]))
         best: tuple[int, str, Hex] | None = None
+        liked: list[tuple[int, str, Hex]] = []
         for x, xo in movers:
             if x.side == u.side or x.hex is None:
                 continue
@@ -1251,11 +1266,17 @@ def _step8_ambush(rs: ArtOfTactic, tr: Transition) -> None:
                     seen = line_of_sight(st.board, rs.policy, u.hex, h, rs.smoke(st)).visible
                     if seen and (best is None or (r, x.id) < best[:2]):
                         best = (r, x.id, h)
+                    if seen and _prefers(rs, policy, x):
+                        liked.append((r, x.id, h))
                     break
-        if best is None:
-            continue
-        target = st.units[best[1]]
-        attack, _reason, _rule = ranged_attack(rs, st, u, target, "ambush fire", "ambush", at=best[2])
+        attack: Attack | None = None
+        for _r, xid, h in sorted(liked):  # prefer-CLASS: the nearest of the class it can attack (15.2 item 4)
+            attack, _reason, _rule = ranged_attack(rs, st, u, st.units[xid], "ambush fire", "ambush", at=h)
+            if attack is not None:
+                break
+        if attack is None and best is not None:
+            target = st.units[best[1]]
+            attack, _reason, _rule = ranged_attack(rs, st, u, target, "ambush fire", "ambush", at=best[2])
         if attack is None:
             continue
         u.status["ammo"] = int(u.status["ammo"]) - int(t.rules["ammo"]["ambush"])
@@ -1685,7 +1706,8 @@ def _reconceal(rs: ArtOfTactic, tr: Transition) -> None:
 def _defend_fire(
     rs: ArtOfTactic, tr: Transition, entered: list[str], started: dict[str, Hex | None], stopped: set[str]
 ) -> None:
-    """3.6: each armed Defend unit fires once at one eligible mover (fixed policy: the nearest, then by id);
+    """3.6: each armed Defend unit fires once at one eligible mover (preset: its policy, 15.2 item 4: the nearest,
+    then by id; ``prefer-CLASS`` the nearest of that class first; with ``prompts on`` asked, the preset first);
     all Defend fire of a sub-step is simultaneous; a hit target tests bravery and stops if it fails."""
     st = tr.state
     t = rs.tables
@@ -1697,7 +1719,8 @@ def _defend_fire(
             dz = d.status.get("defend")
             if d.side != side or not dz or dz.get("used") or not dz.get("armed") or not _can_act(d) or d.hex is None:
                 continue
-            cands: list[tuple[int, str]] = []
+            policy = str(dz.get("policy", "first"))
+            cands: list[tuple[int, int, str]] = []
             for m in entered:
                 x = st.units[m]
                 if x.side == d.side or x.hex is None or x.steps <= 0:
@@ -1707,10 +1730,11 @@ def _defend_fire(
                     assert h is not None
                     r = distance(d.hex, h)
                     if 1 <= r <= int(dz["range"]) and in_field_of_fire(d.hex, int(d.status["facing"]), h):
-                        cands.append((r, m))
+                        # 15.2 item 4 PROPOSED: prefer-CLASS puts that class first, nearest first.
+                        cands.append((0 if _prefers(rs, policy, x) else 1, r, m))
                         break
             shots: list[tuple[int, str, Attack]] = []
-            for r, m in sorted(cands):
+            for _pref, r, m in sorted(cands):
                 attack, _reason, _rule = ranged_attack(rs, st, d, st.units[m], "defend fire", "fire")
                 if attack is not None:
                     shots.append((r, m, attack))
@@ -1718,7 +1742,7 @@ def _defend_fire(
                         break  # the preset needs only the first
             if not shots:
                 continue
-            # 3.6: "the defender must choose one of them"; preset: the nearest, then by id (15.2).
+            # 3.6: "the defender must choose one of them"; preset: its policy, else the nearest, then by id (15.2).
             at = st.board.label(d.hex)
             chosen = decide(
                 tr,

@@ -22,11 +22,24 @@ from .sight import facing_of, line_of_sight
 if TYPE_CHECKING:
     from .ruleset import ArtOfTactic
 
-__all__ = ["ATTACK_ORDERS", "MOVE_ORDERS", "VERBS", "check_order", "iter_orders", "order_from_action", "parse"]
+__all__ = [
+    "ATTACK_ORDERS",
+    "MOVE_ORDERS",
+    "POLICY_CLASSES",
+    "VERBS",
+    "check_order",
+    "iter_orders",
+    "order_from_action",
+    "parse",
+    "policies",
+    "policy_rows",
+]
 
 VERBS: dict[str, str] = {
-    "defend": "defend UNIT FACING-HEX RANGE: guard the field of fire up to RANGE, fire once at a mover (3.6)",
-    "ambush": "ambush UNIT FACING-HEX RANGE: hide and fire once at a mover entering the field of fire (3.11)",
+    "defend": "defend UNIT FACING-HEX RANGE [POLICY]: guard the field of fire up to RANGE, fire once at a mover "
+    "(3.6); POLICY first (the nearest, default) or prefer-CLASS (15.2)",
+    "ambush": "ambush UNIT FACING-HEX RANGE [POLICY]: hide and fire once at a mover entering the field of fire "
+    "(3.11); POLICY first (the nearest, default), prefer-CLASS or hold (never fire, stay hidden) (15.2)",
     "suppress": "suppress UNIT TARGET: suppression fire, 3 ammunition, firepower × 1.5 (3.7)",
     "fire": "fire UNIT TARGET: open fire, 1 ammunition (3.8)",
     "move": "move UNIT HEX...: cautious movement along the written path, with its defence bonus (4.2)",
@@ -73,6 +86,49 @@ ATTACK_ORDERS = frozenset({"defend", "suppress", "fire", "ambush", "fire_on_move
 """Orders counting as attack orders for the Deploy rule (3.5, PROPOSED extension included)."""
 MOVE_ORDERS = frozenset({"cautious", "march", "fire_on_move"})
 
+POLICY_CLASSES: dict[str, tuple[str, ...]] = {
+    "infantry": ("INF",),  # the INF row: infantry, and artillery as a target (3.1)
+    "vehicle": ("VEH",),
+    "armoured": ("ARM",),
+    "tank": ("LT", "MT", "HT"),
+    "light-tank": ("LT",),
+    "medium-tank": ("MT",),
+    "heavy-tank": ("HT",),
+}
+"""15.2 item 4: the classes of a ``prefer-CLASS`` reaction policy, each a set of target rows of the cards (3.1)."""
+
+POLICY_HELP = (
+    "the reaction policy (rule 15.2) is first (the nearest, the default), "
+    + ", ".join(f"prefer-{c}" for c in POLICY_CLASSES)
+    + ", or hold (Ambush only: never fire)"
+)
+
+
+_CLASS_WORDS = {
+    "infantry": "infantry or artillery (INF row)",
+    "vehicle": "soft vehicle (VEH row)",
+    "armoured": "armoured vehicle (ARM row)",
+    "tank": "tank, light, medium or heavy (LT, MT, HT rows)",
+    "light-tank": "light tank (LT row)",
+    "medium-tank": "medium tank (MT row)",
+    "heavy-tank": "heavy tank (HT row)",
+}
+
+
+def policies(verb: str) -> list[tuple[str, str]]:
+    """15.2 item 4: the reaction policies of ``defend`` or ``ambush`` with what each does, the default first."""
+    out = [("first", "fire at the nearest eligible mover (the default)")]
+    out += [(f"prefer-{c}", f"fire at the nearest {_CLASS_WORDS[c]}, else the nearest") for c in POLICY_CLASSES]
+    if verb == "ambush":
+        out.append(("hold", "hold fire: never fire, stay hidden"))
+    return out
+
+
+def policy_rows(policy: str) -> tuple[str, ...]:
+    """The target rows a ``prefer-CLASS`` policy prefers; () for ``first`` and ``hold``."""
+    return POLICY_CLASSES.get(policy.removeprefix("prefer-"), ()) if policy.startswith("prefer-") else ()
+
+
 _KIND = {"firemove": "fire_on_move", "move": "cautious",
          "suppress": "suppress", "fire": "fire", "march": "march", "hold": "hold", "reconnoitre": "reconnoitre",
          "defend": "defend", "assault": "assault", "mount": "mount", "dismount": "dismount",
@@ -101,7 +157,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
             "unteeth": (2, 2), "clearpath": (1, 1), "pontoon": (2, 2), "load": (1, 1), "airstrike": (3, 3),
             "intercept": (3, 3), "patrol": (5, 5), "recon": (5, 5), "drop": (4, 4), "airland": (4, 4), "escort": (2, 2),
             "fire": (2, 2), "suppress": (2, 2), "mount": (2, 2), "facing": (2, 2), "deploy": (2, 3),
-            "defend": (3, 3), "ambush": (3, 3), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
+            "defend": (3, 4), "ambush": (3, 4), "move": (2, 99), "march": (2, 99), "assault": (2, 99),
             "firemove": (4, 99)}[a.verb]  # fmt: skip
     if not need[0] <= n <= need[1]:
         raise InvalidActionError(f"{a.verb}: wrong number of arguments; usage: {VERBS[a.verb]}")
@@ -120,6 +176,8 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
         raise InvalidActionError(f"drop: the cargo must be a number of cargo units, got {a.args[2]!r}")
     if a.verb in ("defend", "ambush") and not a.args[2].isdigit():
         raise InvalidActionError(f"{a.verb}: the range must be a number of hexes, got {a.args[2]!r}")
+    if a.verb in ("defend", "ambush") and n == 4 and not (a.args[3] in ("first", "hold") or policy_rows(a.args[3])):
+        raise InvalidActionError(f"{a.verb}: unknown policy {a.args[3]!r}; {POLICY_HELP}")
     return a
 
 
@@ -203,6 +261,8 @@ def order_from_action(st: GameState, a: Action) -> dict[str, Any]:
     elif a.verb in ("defend", "ambush"):
         o["facing_hex"] = a.args[1]
         o["range"] = int(a.args[2])
+        if len(a.args) == 4 and a.args[3] != "first":
+            o["policy"] = a.args[3]  # 15.2 item 4; absent = "first", as in orders written before policies
     return o
 
 
@@ -334,6 +394,11 @@ def _check_defend(rs: ArtOfTactic, st: GameState, u: Unit, a: Action) -> None:
     top = max(card(rs.tables, u).max_range, 1)
     if not 1 <= r <= top:
         raise refuse(f"the engagement range must be 1 to {top} ({u.id}'s maximum range)", "3.6")
+    if a.verb == "defend" and len(a.args) == 4 and a.args[3] == "hold":
+        # 3.6: a defender "opens fire automatically"; 15.2 offers Defend the same policies, but not hold fire.
+        raise refuse(
+            "Defend opens fire automatically at a mover: the policy hold (never fire) is for Ambush only", "3.6"
+        )
 
 
 def _relocation(rs: ArtOfTactic, st: GameState, u: Unit, label: str, rule: str) -> Hex:

@@ -249,6 +249,14 @@ class ArtOfTactic(Ruleset):
                 ongoing = u.status.get("ongoing")
                 if isinstance(ongoing, dict):
                     ongoing.pop("mine", None)
+        # 3.11 PROPOSED, 15.1: of an enemy's revealed Ambush the opponent knows only "unit N: Ambush" (no hex,
+        # facing, range or 15.2 policy).
+        active = v.data.get("active")
+        if isinstance(active, dict):
+            for uid, o in active.items():
+                owner = v.units.get(uid)
+                if isinstance(o, dict) and o.get("kind") == "ambush" and owner is not None and owner.side != side:
+                    active[uid] = {"kind": "ambush", "notation": f"{uid}: Ambush"}
         # 3.11: hidden enemy units are off the board for the opponent; "last seen" markers stay public.
         for u in v.units.values():
             if u.side != side and u.status.get("hidden"):

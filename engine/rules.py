@@ -89,31 +89,22 @@ class Transition:
         self.rolled = True
         total = sum(values)
         net = total + sum(m.value for m in modifiers)
+        extra: dict[str, int] = {}
         if pool is not None:
-            got = sum(1 for v in values if v <= pool)
-            text = f"{purpose}: rolled {' '.join(str(v) for v in values)}: {got} at {pool} or less"
-            self.emit(
-                "roll",
-                text,
-                visible_to,
-                purpose=purpose,
-                dice=list(values),
-                sides=sides,
-                target=pool,
-                pool=pool,
-                hits=got,
-            )
-            return values
-        dice_text = "+".join(str(v) for v in values)
-        text = f"{purpose}: rolled {dice_text}" + (f" = {total}" if count > 1 else "")
-        if modifiers:
-            text += " " + " ".join(f"{m.value:+d} ({m.reason})" for m in modifiers) + f" = {net}"
-        if column is not None:
-            text += f" on column {column}"
-            if shifts:
-                text += " (" + ", ".join(f"{m.value:+d} {m.reason}" for m in shifts) + ")"
-        if target is not None:
-            text += f", needs {target}"
+            extra = {"pool": pool, "hits": sum(1 for v in values if v <= pool)}
+            target = pool
+            text = f"{purpose}: rolled {' '.join(str(v) for v in values)}: {extra['hits']} at {pool} or less"
+        else:
+            dice_text = "+".join(str(v) for v in values)
+            text = f"{purpose}: rolled {dice_text}" + (f" = {total}" if count > 1 else "")
+            if modifiers:
+                text += " " + " ".join(f"{m.value:+d} ({m.reason})" for m in modifiers) + f" = {net}"
+            if column is not None:
+                text += f" on column {column}"
+                if shifts:
+                    text += " (" + ", ".join(f"{m.value:+d} {m.reason}" for m in shifts) + ")"
+            if target is not None:
+                text += f", needs {target}"
         self.emit(
             "roll",
             text,
@@ -127,6 +118,7 @@ class Transition:
             column=column,
             modifiers=[[m.value, m.reason] for m in modifiers],
             shifts=[[m.value, m.reason] for m in shifts],
+            **extra,
         )
         return values
 

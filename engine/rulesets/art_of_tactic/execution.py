@@ -35,6 +35,7 @@ from .orders import policy_rows
 from .sight import attack_side, facing_of, in_field_of_fire, line_of_sight, side_of_entry
 
 if TYPE_CHECKING:
+    from .data import Tables
     from .ruleset import ArtOfTactic
 
 __all__ = ["execute_round", "start_round"]
@@ -318,7 +319,7 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
                 kind="group_fire",
                 question=f"group fire: {firer.id} fires {pool} more dice at {where}: at which unit?",
                 rule="6.6",
-                options=[(x.id, f"{x.id} ({card(t, x).code}, size {x.steps})") for x in extra],
+                options=_unit_options(t, extra),
                 units=[firer, *extra],
             )
             x = next(v for v in extra if v.id == pick)
@@ -536,6 +537,11 @@ def _roll_off(rs: ArtOfTactic, tr: Transition, sides: list[str]) -> str:
         if len(winners) == 1:
             return winners[0]
     return order[0]
+
+
+def _unit_options(t: Tables, units: list[Unit]) -> list[tuple[str, str]]:
+    """A decision's options that are units (15.2): the id, then its card and size, as the question lists them."""
+    return [(x.id, f"{x.id} ({card(t, x).code}, size {x.steps})") for x in units]
 
 
 def _duel_choice(rs: ArtOfTactic, tr: Transition, label: str) -> Callable[[Unit, list[Unit]], Unit]:
@@ -1185,7 +1191,7 @@ def _close_combat(rs: ArtOfTactic, tr: Transition, h: Hex, assaulting: dict[str,
                 kind="close_combat",
                 question=f"{u.id} defends in close combat at {label}: at which assaulter?",
                 rule="7.4",
-                options=[(x.id, f"{x.id} ({card(t, x).code}, size {x.steps})") for x in pool],
+                options=_unit_options(t, pool),
                 units=[u, *pool],
             )
             target = next(x for x in pool if x.id == chosen)

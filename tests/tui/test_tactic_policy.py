@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from tui.app import PlanspielApp
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.tactic import TacticScreen
 
@@ -9,17 +12,23 @@ from .conftest import make_app
 from .test_tactic import goto, order_list, p1, settle, table
 
 
+async def defend_facing(app: PlanspielApp, pilot: Any) -> TacticScreen:
+    """P-1: the Pz II at 0205 is given Defend facing 0305; the range list comes next."""
+    await settle(app, pilot)
+    screen = table(app)
+    verbs = await order_list(app, pilot, "0205")
+    await pilot.press(str(verbs.index("defend") + 1))
+    await pilot.pause()
+    await goto(app, pilot, "0305")
+    await pilot.press("enter")
+    await pilot.pause()
+    return screen
+
+
 async def test_15_2_defend_policy_is_picked_from_a_list_after_the_range() -> None:
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
-        screen = table(app)
-        verbs = await order_list(app, pilot, "0205")
-        await pilot.press(str(verbs.index("defend") + 1))
-        await pilot.pause()
-        await goto(app, pilot, "0305")
-        await pilot.press("enter")
-        await pilot.pause()
+        screen = await defend_facing(app, pilot)
         await pilot.press("2")  # the range
         await pilot.pause()
         assert isinstance(app.screen, ChoiceDialog)
@@ -38,14 +47,7 @@ async def test_15_2_defend_policy_is_picked_from_a_list_after_the_range() -> Non
 async def test_15_2_escape_at_the_policy_gives_no_order() -> None:
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
-        screen = table(app)
-        verbs = await order_list(app, pilot, "0205")
-        await pilot.press(str(verbs.index("defend") + 1))
-        await pilot.pause()
-        await goto(app, pilot, "0305")
-        await pilot.press("enter")
-        await pilot.pause()
+        screen = await defend_facing(app, pilot)
         await pilot.press("1")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceDialog)

@@ -19,7 +19,7 @@ from engine.state import GameState, Unit
 
 from .data import Tables
 from .decisions import decide
-from .model import card, current_bravery, in_close_combat, is_on_board, losses
+from .model import card, current_bravery, hex_label_of, in_close_combat, is_on_board, losses
 from .sight import in_field_of_fire, line_of_sight
 
 if TYPE_CHECKING:
@@ -318,14 +318,14 @@ def defence_now(
 
 def destroy(tr: Transition, st: GameState, u: Unit, why: str) -> None:
     """Remove a destroyed unit (8.5); its passengers survive in its hex with their own losses."""
-    where = st.board.label(u.hex) if u.hex is not None else "?"
-    tr.emit("destroyed", f"{u.id} is destroyed at {where} ({why})", unit=u.id)
+    at = hex_label_of(st, u)
+    tr.emit("destroyed", f"{u.id} is destroyed at {at} ({why})", unit=u.id)
     for pid in list(u.status.get("carrying", [])):
         p = st.units[pid]
         p.status.pop("carried_by", None)
         if p.steps > 0:
             p.hex = u.hex
-            tr.emit("dismount", f"{pid} survives its transport and stands in {where} (rule 8.5)", unit=pid)
+            tr.emit("dismount", f"{pid} survives its transport and stands in {at} (rule 8.5)", unit=pid)
     u.status.pop("carrying", None)
     u.steps = 0
     u.hex = None

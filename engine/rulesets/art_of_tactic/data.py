@@ -291,9 +291,17 @@ def load_tables() -> Tables:
         DataError: a file is missing, malformed, or holds a value of the wrong kind.
     """
     rules = _load("rules")
-    for key in ("sides", "target_types", "unit_types", "tanks", "armour", "vehicles", "ammo", "fire", "stacking"):
+    for key in ("sides", "target_types", "unit_types", "tanks", "armour", "vehicles", "ammo", "fire", "stacking",
+                "policy_classes"):  # fmt: skip
         if key not in rules:
             raise DataError(f"rules.toml: missing key {key!r}")
+    for name, cls in rules["policy_classes"].items():
+        rows = cls.get("rows") if isinstance(cls, dict) else None
+        if not rows or not set(rows) <= set(rules["target_types"]) or not isinstance(cls.get("words"), str):
+            raise DataError(
+                f"rules.toml: policy_classes.{name}: expected {{ rows = [target rows of {rules['target_types']}], "
+                f'words = "..." }}, got {cls!r}'
+            )
     units_raw = _load("units").get("types", {})
     units = {code: _card(code, raw, rules) for code, raw in units_raw.items()}
     for code, raw in _load("generic_aircraft").get("types", {}).items():  # 12.5: not in the roster

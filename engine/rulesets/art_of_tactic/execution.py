@@ -30,7 +30,7 @@ from .combat import (
 )
 from .concealment import word_events
 from .decisions import asks, decide
-from .model import card, current_bravery, enemies_in_hex, is_on_board, losses
+from .model import card, current_bravery, enemies_in_hex, hex_label_of, is_on_board, losses
 from .orders import policy_rows
 from .sight import attack_side, facing_of, in_field_of_fire, line_of_sight, side_of_entry
 
@@ -50,11 +50,6 @@ def _ordered(rs: ArtOfTactic, st: GameState, kinds: set[str]) -> list[tuple[Unit
             if u.side == side and o is not None and o["kind"] in kinds and u.steps > 0:
                 out.append((u, o))
     return out
-
-
-def _where(st: GameState, u: Unit) -> str:
-    """The unit's hex label, or "?" off the map."""
-    return st.board.label(u.hex) if u.hex is not None else "?"
 
 
 def _can_act(u: Unit) -> bool:
@@ -120,9 +115,9 @@ def _reinforcements(rs: ArtOfTactic, tr: Transition) -> None:
 
 def _unhide(st: GameState, tr: Transition, u: Unit, why: str) -> None:
     u.status.pop("hidden", None)
-    where = st.board.label(u.hex) if u.hex is not None else "?"
+    at = hex_label_of(st, u)
     st.data.setdefault("last_seen", {}).pop(u.id, None)
-    tr.emit("revealed", f"{u.id} is revealed at {where}: {why}", unit=u.id, hex=where)
+    tr.emit("revealed", f"{u.id} is revealed at {at}: {why}", unit=u.id, hex=at)
 
 
 def _expose(st: GameState, tr: Transition, u: Unit, why: str, found: str) -> None:
@@ -312,12 +307,12 @@ def _fire_step(rs: ArtOfTactic, tr: Transition, kind: str) -> set[str]:
                 break
             # 6.6: the firer picks each follow-up target of the group; preset: by id (15.2).
             firer = st.units[attack.firer]
-            where = _where(st, extra[0])
+            at = hex_label_of(st, extra[0])
             pick = decide(
                 tr,
                 side=firer.side,
                 kind="group_fire",
-                question=f"group fire: {firer.id} fires {pool} more dice at {where}: at which unit?",
+                question=f"group fire: {firer.id} fires {pool} more dice at {at}: at which unit?",
                 rule="6.6",
                 options=_unit_options(t, extra),
                 units=[firer, *extra],
@@ -1756,7 +1751,7 @@ def _defend_fire(
                 kind="defend",
                 question=f"{d.id} on Defend at {at} fires once: at which mover?",
                 rule="3.6",
-                options=[(m, f"{m} at {_where(st, st.units[m])} (range {r})") for r, m, _a in shots],
+                options=[(m, f"{m} at {hex_label_of(st, st.units[m])} (range {r})") for r, m, _a in shots],
                 units=[d, *(st.units[m] for _r, m, _a in shots)],
             )
             attacks.append(next(a for _r, m, a in shots if m == chosen))

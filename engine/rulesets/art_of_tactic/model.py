@@ -115,6 +115,11 @@ def order_of(st: GameState, u: Unit) -> dict[str, Any] | None:
     return got if isinstance(got, dict) else None
 
 
+def hex_label_of(st: GameState, u: Unit) -> str:
+    """The unit's hex label, or "?" off the map."""
+    return st.board.label(u.hex) if u.hex is not None else "?"
+
+
 def refuse(text: str, rule: str) -> IllegalActionError:
     """An IllegalActionError citing the digest section."""
     return IllegalActionError(f"{text} (rule {rule})", rule)

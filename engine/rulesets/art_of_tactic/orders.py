@@ -15,6 +15,7 @@ from engine.hexgrid import Hex, distance
 from engine.state import GameState, Unit
 
 from .combat import location_attacks, ranged_attack, structure_attack
+from .data import load_tables
 from .model import card, enemies_in_hex, is_on_board, refuse, side_units, visible_enemy
 from .movement import check_path, destinations, move_allowance, step_rule
 from .sight import facing_of, line_of_sight
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 __all__ = [
     "ATTACK_ORDERS",
     "MOVE_ORDERS",
-    "POLICY_CLASSES",
     "VERBS",
     "check_order",
     "iter_orders",
@@ -86,39 +86,27 @@ ATTACK_ORDERS = frozenset({"defend", "suppress", "fire", "ambush", "fire_on_move
 """Orders counting as attack orders for the Deploy rule (3.5, PROPOSED extension included)."""
 MOVE_ORDERS = frozenset({"cautious", "march", "fire_on_move"})
 
-POLICY_CLASSES: dict[str, tuple[str, ...]] = {
-    "infantry": ("INF",),  # the INF row: infantry, and artillery as a target (3.1)
-    "vehicle": ("VEH",),
-    "armoured": ("ARM",),
-    "tank": ("LT", "MT", "HT"),
-    "light-tank": ("LT",),
-    "medium-tank": ("MT",),
-    "heavy-tank": ("HT",),
-}
-"""15.2 item 4: the classes of a ``prefer-CLASS`` reaction policy, each a set of target rows of the cards (3.1)."""
 
-POLICY_HELP = (
-    "the reaction policy (rule 15.2) is first (the nearest, the default), "
-    + ", ".join(f"prefer-{c}" for c in POLICY_CLASSES)
-    + ", or hold (Ambush only: never fire)"
-)
+def _policy_classes() -> dict[str, Any]:
+    """15.2 item 4: the classes of a ``prefer-CLASS`` reaction policy (``rules.toml`` ``[policy_classes]``), each
+    with the target rows of the cards (3.1) it prefers and its words."""
+    return dict(load_tables().rules["policy_classes"])
 
 
-_CLASS_WORDS = {
-    "infantry": "infantry or artillery (INF row)",
-    "vehicle": "soft vehicle (VEH row)",
-    "armoured": "armoured vehicle (ARM row)",
-    "tank": "tank, light, medium or heavy (LT, MT, HT rows)",
-    "light-tank": "light tank (LT row)",
-    "medium-tank": "medium tank (MT row)",
-    "heavy-tank": "heavy tank (HT row)",
-}
+def _policy_help() -> str:
+    names = ", ".join(f"prefer-{c}" for c in _policy_classes())
+    return (
+        f"the reaction policy (rule 15.2) is first (the nearest, the default), {names}, "
+        "or hold (Ambush only: never fire)"
+    )
 
 
 def policies(verb: str) -> list[tuple[str, str]]:
     """15.2 item 4: the reaction policies of ``defend`` or ``ambush`` with what each does, the default first."""
     out = [("first", "fire at the nearest eligible mover (the default)")]
-    out += [(f"prefer-{c}", f"fire at the nearest {_CLASS_WORDS[c]}, else the nearest") for c in POLICY_CLASSES]
+    out += [
+        (f"prefer-{c}", f"fire at the nearest {v['words']}, else the nearest") for c, v in _policy_classes().items()
+    ]
     if verb == "ambush":
         out.append(("hold", "hold fire: never fire, stay hidden"))
     return out
@@ -126,7 +114,10 @@ def policies(verb: str) -> list[tuple[str, str]]:
 
 def policy_rows(policy: str) -> tuple[str, ...]:
     """The target rows a ``prefer-CLASS`` policy prefers; () for ``first`` and ``hold``."""
-    return POLICY_CLASSES.get(policy.removeprefix("prefer-"), ()) if policy.startswith("prefer-") else ()
+    if not policy.startswith("prefer-"):
+        return ()
+    got = _policy_classes().get(policy.removeprefix("prefer-"))
+    return tuple(got["rows"]) if got else ()
 
 
 _KIND = {"firemove": "fire_on_move", "move": "cautious",
@@ -177,7 +168,7 @@ def parse(rs: ArtOfTactic, st: GameState, text: str) -> Action:
     if a.verb in ("defend", "ambush") and not a.args[2].isdigit():
         raise InvalidActionError(f"{a.verb}: the range must be a number of hexes, got {a.args[2]!r}")
     if a.verb in ("defend", "ambush") and n == 4 and not (a.args[3] in ("first", "hold") or policy_rows(a.args[3])):
-        raise InvalidActionError(f"{a.verb}: unknown policy {a.args[3]!r}; {POLICY_HELP}")
+        raise InvalidActionError(f"{a.verb}: unknown policy {a.args[3]!r}; {_policy_help()}")
     return a
 
 

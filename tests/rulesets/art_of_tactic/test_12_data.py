@@ -88,6 +88,24 @@ def test_loader_names_the_broken_key(tmp_path: Path, monkeypatch: pytest.MonkeyP
         load_tables.cache_clear()
 
 
+def test_15_2_a_policy_class_naming_an_unknown_target_row_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The prefer-CLASS reaction policies (15.2 item 4) are data: each class names target rows of 3.1."""
+    for name in ("rules", "units", "generic_aircraft", "terrain", "structures", "mines"):
+        (tmp_path / f"{name}.toml").write_text((data.DATA / f"{name}.toml").read_text(encoding="utf-8"))
+    text = (tmp_path / "rules.toml").read_text(encoding="utf-8")
+    (tmp_path / "rules.toml").write_text(text.replace('tank = { rows = ["LT", "MT", "HT"]', 'tank = { rows = ["TANK"]'))
+    monkeypatch.setattr(data, "DATA", tmp_path)
+    load_tables.cache_clear()
+    try:
+        with pytest.raises(DataError, match=r"rules.toml: policy_classes.tank: expected"):
+            load_tables()
+    finally:
+        monkeypatch.undo()
+        load_tables.cache_clear()
+
+
 def test_every_verb_is_listed_in_the_readme() -> None:
     text = README.read_text(encoding="utf-8")
     missing = [verb for verb in RULESET.verbs if f"`{verb}" not in text]

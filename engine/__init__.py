@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .actions import Action, parse_notation
 from .board import Board, Cell, MapData
+from .contract import ActionInfo, Question, Role, Switch, Waiting
 from .dice import Dice, DiceSource, ScriptedDice
 from .errors import (
     ActionError,
@@ -35,6 +36,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Action",
     "ActionError",
+    "ActionInfo",
     "AmbiguousActionError",
     "Board",
     "Cell",
@@ -55,14 +57,18 @@ __all__ = [
     "Outcome",
     "PlanspielError",
     "Problem",
+    "Question",
     "ReplayError",
+    "Role",
     "Ruleset",
     "Scenario",
     "ScenarioError",
     "ScriptedDice",
+    "Switch",
     "Transition",
     "Unit",
     "UnknownRulesetError",
+    "Waiting",
     "__version__",
     "distance",
     "get_ruleset",

@@ -8,6 +8,7 @@ from typing import Any, Self
 
 from .actions import Action, parse_notation
 from .board import Board
+from .contract import ActionInfo, Waiting
 from .dice import Dice, DiceSource
 from .errors import ActionError, IllegalActionError, InvalidActionError, ReplayError
 from .events import Event
@@ -188,6 +189,18 @@ class Game:
     def explain(self, action: Action, side: str | None = None) -> str:
         """A sentence saying what the action does."""
         return self.ruleset.explain(self._scoped(side), action)
+
+    def action_info(self, action: Action, side: str | None = None) -> ActionInfo:
+        """What an action means: its roles, the unit that acts, the units and hexes it concerns, its path."""
+        return self.ruleset.action_info(self._scoped(side), action)
+
+    def waiting(self, side: str | None = None) -> Waiting:
+        """What the game waits for: who decides, and how (the interaction mode, a question, standing switches)."""
+        if self.to_act is None:
+            return Waiting(None)
+        st = self._scoped(side)
+        legal = self.legal_actions(side) if side is None or side == self.to_act else []
+        return self.ruleset.waiting(st, legal)
 
     def odds(self, action: Action | str, side: str | None = None) -> Odds | None:
         """The exact result distribution of a chance action (None if it involves no chance)."""

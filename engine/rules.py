@@ -20,10 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .actions import Action, parse_notation
+from .contract import ACT, CHOOSE, ActionInfo, Role, Waiting
 from .dice import DiceSource, HiddenDice
 from .errors import IllegalActionError, InvalidActionError, Problem, UnknownRulesetError
 from .events import Event, Modifier
 from .los import LosPolicy
+from .notation import Notation, read
+from .notation import action_info as notation_info
 from .pathing import WeightFn, route
 
 if TYPE_CHECKING:
@@ -138,10 +141,13 @@ class Ruleset:
     title: ClassVar[str] = ""
     version: ClassVar[str] = "1"
     verbs: ClassVar[Mapping[str, str]] = {}
+    """Notation verbs → a line of help (``"move": "move UNIT HEX... — move along a path"``)."""
+    notations: ClassVar[Mapping[str, tuple[type[Notation], ...]]] = {}
+    """Verb → its typed forms (:mod:`engine.notation`): the kinds of its arguments and its roles. Notation is read
+    into them once (:meth:`read`), and clients learn from them what an action means (:meth:`action_info`)."""
     default_setup_verb: ClassVar[str | None] = None
     """The verb (no arguments) that takes the scenario file's set-up for the side's current set-up step, if the
     ruleset lets players set up; a client may play it for players who chose the scenario's set-up."""
-    """Notation verbs → a line of help (``"move": "move UNIT HEX... — move along a path"``)."""
     scenario_keys: ClassVar[frozenset[str]] = frozenset()
     """Extra top-level scenario keys this ruleset reads."""
 
@@ -242,11 +248,55 @@ class Ruleset:
         raise NotImplementedError
 
     def parse_action(self, state: GameState, text: str) -> Action:
-        """Read notation. The default splits it and checks the verb and that unit ids exist."""
+        """Read notation. The default splits it, checks the verb and, where the verb has typed forms
+        (:attr:`notations`), reads the arguments into them (kinds, count, hexes on the map)."""
         action = parse_notation(text)
         if self.verbs and action.verb not in self.verbs:
             raise InvalidActionError(f"unknown verb {action.verb!r}: {self.id} knows {', '.join(sorted(self.verbs))}")
+        if action.verb in self.notations:
+            self.read(state, action)
         return action
+
+    def read(self, state: GameState, action: Action) -> Notation:
+        """The action read into its verb's typed form (hexes as ``Hex``, counts as ``int``).
+
+        Raises:
+            InvalidActionError: an unknown verb, or arguments that do not fit the verb's notation.
+        """
+        forms = self.notations.get(action.verb)
+        if not forms:
+            raise InvalidActionError(f"unknown verb {action.verb!r}: {self.id} knows {', '.join(sorted(self.verbs))}")
+        return read(forms, action, state.board)
+
+    def action_info(self, state: GameState, action: Action) -> ActionInfo:
+        """What ``action`` means in ``state`` (a side's view): its roles, the unit that acts, the units and hexes
+        it concerns, its path (:class:`~engine.contract.ActionInfo`). Clients read this, never the verb.
+
+        The default derives it from the verb's typed form (:attr:`notations`); a verb without one is a decision
+        (:attr:`~engine.contract.Role.DECIDE`) about the unit its first argument names, if any.
+        """
+        if action.verb in self.notations:
+            try:
+                return notation_info(self.read(state, action), state)
+            except InvalidActionError:
+                pass
+        unit = action.args[0] if action.args and action.args[0] in state.units else None
+        return ActionInfo(action.verb, frozenset({Role.DECIDE}), unit=unit)
+
+    def waiting(self, state: GameState, legal: Sequence[Action] | None = None) -> Waiting:
+        """What the game waits for in ``state`` (a side's view), and how a client lets the player enter it.
+
+        The default: the side to act decides on the map (:data:`~engine.contract.ACT`) when one of its legal
+        actions (``legal``, or :meth:`legal_actions` if not given) is a unit's order or a placement, else from a
+        list (:data:`~engine.contract.CHOOSE`). Secondary actions (:attr:`~engine.contract.ActionInfo.secondary`) are
+        never enough for the map.
+        """
+        side = None if state.outcome is not None else state.to_act
+        if side is None:
+            return Waiting(None)
+        actions = self.legal_actions(state) if legal is None else legal
+        on_map = any((i := self.action_info(state, a)).any(Role.ORDER, Role.PLACE) and not i.secondary for a in actions)
+        return Waiting(side, ACT if on_map else CHOOSE)
 
     def describe(self, state: GameState, action: Action) -> str:
         """Write notation (the exact inverse of :meth:`parse_action`)."""

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from engine import Action, Board, Event, Game, GameState, Hex, LosResult, Odds, Outcome
+from engine import Action, ActionInfo, Board, Event, Game, GameState, Hex, LosResult, Odds, Outcome, Waiting
 from engine.errors import IllegalActionError
 from engine.pathing import Route
 
@@ -127,6 +127,15 @@ class GameClient(Protocol):
 
     def odds(self, action: Action) -> Odds | None:
         """Exact odds of a chance action, from this side's view."""
+        ...
+
+    def action_info(self, action: Action) -> ActionInfo:
+        """What an action means (roles, the unit that acts, the units and hexes it concerns), from this side's
+        view."""
+        ...
+
+    def waiting(self) -> Waiting:
+        """What the game waits for, from this side's view: who decides, the interaction mode, a question."""
         ...
 
     def line_of_sight(self, a: str, b: str) -> LosResult:
@@ -271,6 +280,12 @@ class LocalClient:
 
     def odds(self, action: Action) -> Odds | None:
         return self._game.odds(action, side=self._side)
+
+    def action_info(self, action: Action) -> ActionInfo:
+        return self._game.action_info(action, side=self._side)
+
+    def waiting(self) -> Waiting:
+        return self._game.waiting(side=self._side)
 
     def line_of_sight(self, a: str, b: str) -> LosResult:
         return self._game.line_of_sight(a, b, side=self._side)

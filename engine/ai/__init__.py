@@ -15,23 +15,13 @@ True
 
 from __future__ import annotations
 
-from .agents import (
-    AI_LEVELS,
-    PASS_VERBS,
-    Agent,
-    GreedyAgent,
-    PlayerView,
-    Progress,
-    RandomAgent,
-    make_agent,
-    parse_player,
-)
+from .agents import Agent, GreedyAgent, PlayerView, Progress, RandomAgent
 from .planner import LEVELS, Level, PlannerAgent
+from .players import AI_LEVELS, make_agent, parse_player
 
 __all__ = [
     "AI_LEVELS",
     "LEVELS",
-    "PASS_VERBS",
     "Agent",
     "GreedyAgent",
     "Level",

@@ -14,36 +14,23 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from engine.actions import Action
+from engine.contract import ActionInfo, Role
 from engine.hexgrid import Hex, distance
 from engine.odds import Odds
 from engine.rules import get_ruleset
 from engine.state import GameState
 
 __all__ = [
-    "AI_LEVELS",
-    "PASS_VERBS",
     "Agent",
     "GreedyAgent",
     "PlayerView",
     "Progress",
     "RandomAgent",
-    "make_agent",
-    "parse_player",
+    "move_goal",
 ]
-
-AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
-"""The levels a player can pick (``ai:easy``...): the planner with 0.2, 1 and 5 s per decision."""
-
-PASS_VERBS: frozenset[str] = frozenset(
-    {"pass", "decline", "skip", "close", "end", "nocancel", "lapse", "done", "discard", "stop", "ccon", "accept"}
-)
-"""Verbs that give up a chance to act; the greedy agent plays them only when nothing better is left."""
 
 Progress = Callable[[str], None]
 """A callback that shows the agent's progress to the player."""
-
-_RETREAT_VERBS = frozenset({"retreat", "withdraw", "fallback"})
-_MOVE_VERBS = frozenset({"move", "road", "mf", "assault"})
 
 
 @runtime_checkable
@@ -167,17 +154,28 @@ class GreedyAgent:
 
     def score(self, q: _Queries, action: Action, enemies: Sequence[Hex]) -> float:
         """How good ``action`` looks right now (see the class docstring)."""
-        verb = action.verb
-        if verb in _RETREAT_VERBS:
+        info = get_ruleset(q.state.ruleset).action_info(q.state, action)
+        if Role.RETREAT in info.roles:
             return -2.0
-        if verb in PASS_VERBS:
-            return -0.6 if verb == "stop" else -1.0
+        if Role.PASS in info.roles:
+            return -0.6 if Role.STOP in info.roles else -1.0
         odds = q.odds(action)
         if odds is not None:
             return 1.0 + 10.0 * odds.expected
-        if verb in _MOVE_VERBS and len(action.args) >= 2:
-            return _approach(q.state, action.args[0], action.args[-1], enemies) + (0.3 if verb == "assault" else 0.0)
+        goal = move_goal(info)
+        if goal is not None:
+            bonus = 0.3 if Role.ATTACK in info.roles else 0.0
+            return _approach(q.state, info.unit, goal, enemies) + bonus
         return 0.0
+
+
+def move_goal(info: ActionInfo) -> Hex | None:
+    """Where a move of one unit ends (its destination), for the agents' approach heuristics; None for anything
+    else. A move that takes other units along (a stack moving together) is left to the evaluation: the approach
+    of its first unit says little about the others."""
+    if Role.MOVE not in info.roles or info.units:
+        return None
+    return info.destination
 
 
 def _enemy_hexes(state: GameState) -> list[Hex]:
@@ -185,13 +183,9 @@ def _enemy_hexes(state: GameState) -> list[Hex]:
     return [u.hex for u in state.iter_units() if u.side != side and u.hex is not None]
 
 
-def _approach(state: GameState, unit_id: str, label: str, enemies: Sequence[Hex]) -> float:
+def _approach(state: GameState, unit_id: str | None, goal: Hex, enemies: Sequence[Hex]) -> float:
     """+0.5 for a step toward the nearest enemy, 0.1 sideways, −0.5 away (0 when it cannot be told)."""
-    unit = state.units.get(unit_id)
-    try:
-        goal = state.board.parse(label)
-    except ValueError:
-        return 0.0
+    unit = state.units.get(unit_id) if unit_id is not None else None
     if unit is None or not enemies:
         return 0.0
     after = min(distance(goal, e) for e in enemies)
@@ -199,40 +193,3 @@ def _approach(state: GameState, unit_id: str, label: str, enemies: Sequence[Hex]
         return 0.2
     before = min(distance(unit.hex, e) for e in enemies)
     return 0.5 if after < before else (0.1 if after == before else -0.5)
-
-
-def parse_player(text: str) -> tuple[str, str | None]:
-    """Read a player setting: ``"human"`` → ``("human", None)``, ``"ai:normal"`` → ``("ai", "normal")``.
-
-    Raises:
-        ValueError: neither ``human`` nor ``ai:<level>`` with a known level (or ``random``/``greedy``).
-
-    >>> parse_player("ai:hard")
-    ('ai', 'hard')
-    """
-    text = text.strip().lower()
-    if text == "human":
-        return "human", None
-    kind, _, level = text.partition(":")
-    known = (*AI_LEVELS, "random", "greedy")
-    if kind == "ai" and level in known:
-        return "ai", level
-    raise ValueError(f"unknown player {text!r}: expected 'human' or 'ai:LEVEL' with LEVEL one of {', '.join(known)}")
-
-
-def make_agent(level: str, seed: int = 0) -> Agent:
-    """The agent for an AI level: ``random`` and ``greedy`` are the baselines; ``easy``, ``normal`` and
-    ``hard`` are the planner (:class:`engine.ai.planner.PlannerAgent`) with 0.2, 1 and 5 s per decision.
-
-    Raises:
-        ValueError: an unknown level.
-    """
-    if level == "random":
-        return RandomAgent(seed)
-    if level == "greedy":
-        return GreedyAgent(seed)
-    if level in AI_LEVELS:
-        from .planner import PlannerAgent  # noqa: PLC0415 - the planner imports this module
-
-        return PlannerAgent(level, seed)
-    raise ValueError(f"unknown AI level {level!r} (expected one of {', '.join((*AI_LEVELS, 'random', 'greedy'))})")

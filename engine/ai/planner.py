@@ -15,7 +15,9 @@ For each decision the planner
 Nothing here knows a ruleset: a ruleset teaches the AI through ``evaluate`` (and the values of its odds), and
 may value an action itself through :meth:`~engine.rules.Ruleset.ai_score` (used in steps 2 and 3 where it is
 not None; the default is None, so a ruleset without it plays exactly as before).
-Unknown verbs get a neutral first score, so new decisions (set-up placement, stacks) need nothing special.
+It knows no verb either: it reads what an action means from :meth:`~engine.rules.Ruleset.action_info` (its
+roles: a pass, a move of one unit with its destination, a retreat, a hold), and an action with none of those
+roles gets a neutral first score, so new decisions (set-up placement, stacks) need nothing special.
 The planner reads only the view it is given and never touches the game's dice.
 """
 
@@ -27,14 +29,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.actions import Action
+from engine.contract import ActionInfo, Role
 from engine.dice import Dice
 from engine.errors import ActionError
-from engine.hexgrid import distance
+from engine.hexgrid import Hex, distance
 from engine.odds import Odds
 from engine.rules import Ruleset, Transition, get_ruleset
 from engine.state import GameState
 
-from .agents import PASS_VERBS, PlayerView, Progress, _legal, _queries
+from .agents import PlayerView, Progress, _legal, _queries, move_goal
 
 __all__ = ["LEVELS", "Level", "PlannerAgent"]
 
@@ -68,9 +71,6 @@ CHANCE_SAMPLES = 3
 """Rolls sampled (with the agent's own dice) for a chance action whose odds value no result."""
 RETREAT_COST = 0.15
 """Giving ground (a retreat, a withdrawal) scores this much below a position as good."""
-_MOVE_VERBS = frozenset({"move", "road", "mf", "assault"})
-_RETREAT_VERBS = frozenset({"retreat", "withdraw", "fallback"})
-_NO_CHANGE_VERBS = frozenset({"close", "hold", "pass"})
 
 
 class PlannerAgent:
@@ -116,11 +116,12 @@ class PlannerAgent:
             return actions[0]
         order = list(actions)
         self.rng.shuffle(order)
-        if all(a.verb in PASS_VERBS for a in order):
+        infos = {a: rs.action_info(state, a) for a in order}
+        if all(Role.PASS in infos[a].roles for a in order):
             return order[0]  # nothing but ways to pass: no thinking needed
         side = state.viewer or state.to_act
         assert side is not None
-        scorer = _Scorer(rs, state, side, q.odds, self.rng, self.settings, deadline)
+        scorer = _Scorer(rs, state, side, q.odds, self.rng, self.settings, deadline, infos)
         if progress is not None:
             progress(f"thinking: {len(order)} actions")
         # First pass: cheap scores, so that the expensive pass sees the promising actions first.
@@ -135,8 +136,8 @@ class PlannerAgent:
             first.append((0.0 if late else scorer.static(action), i, action))
         first.sort(key=lambda t: (-t[0], t[1]))
         candidates = [a for _, _, a in first[: self.settings.width]]
-        if not any(a.verb in PASS_VERBS for a in candidates):
-            candidates += [a for _, _, a in first[self.settings.width :] if a.verb in PASS_VERBS][:1]
+        if not any(Role.PASS in infos[a].roles for a in candidates):
+            candidates += [a for _, _, a in first[self.settings.width :] if Role.PASS in infos[a].roles][:1]
         best, best_score = candidates[0], float("-inf")
         for i, action in enumerate(candidates):
             if i and time.perf_counter() > deadline:
@@ -161,8 +162,10 @@ class _Scorer:
         rng: random.Random,
         settings: Level,
         deadline: float,
+        infos: dict[Action, ActionInfo],
     ) -> None:
         self.rs = rs
+        self.infos = infos
         self.state = state
         self.side = side
         self.odds_of = odds
@@ -190,7 +193,7 @@ class _Scorer:
     def odds(self, action: Action) -> Odds | None:
         if action not in self._odds:
             try:
-                self._odds[action] = None if action.verb in PASS_VERBS else self.odds_of(action)
+                self._odds[action] = None if Role.PASS in self.infos[action].roles else self.odds_of(action)
             except (ActionError, ValueError, KeyError):
                 self._odds[action] = None
         return self._odds[action]
@@ -211,27 +214,25 @@ class _Scorer:
         own = self.own(action)
         if own is not None:
             return own - self.base
-        if action.verb in PASS_VERBS:
+        info = self.infos[action]
+        if Role.PASS in info.roles:
             return -PASS_PENALTY
         o = self.odds(action)
         if o is not None:
             return o.expected + 0.01
-        if action.verb in _MOVE_VERBS and len(action.args) >= 2:
-            return 0.1 * self._approach(action.args[0], action.args[-1])
-        if action.verb in _RETREAT_VERBS and len(action.args) >= 2:
-            return -0.02 * self._approach(action.args[0], action.args[-1])
+        goal = move_goal(info)
+        if goal is not None:
+            return 0.1 * self._approach(info.unit, goal)
+        if info.destination is not None and Role.RETREAT in info.roles:
+            return -0.02 * self._approach(info.unit, info.destination)
         return 0.0
 
-    def _approach(self, unit_id: str, label: str) -> float:
+    def _approach(self, unit_id: str | None, goal: Hex) -> float:
         """Hexes gained toward the nearest goal (the ruleset's :meth:`~Ruleset.ai_goals`, else the enemy);
         entering a goal counts double."""
-        unit = self.state.units.get(unit_id)
+        unit = self.state.units.get(unit_id) if unit_id is not None else None
         targets = self._goals or self._enemies
         if unit is None or not targets:
-            return 0.0
-        try:
-            goal = self.state.board.parse(label)
-        except ValueError:
             return 0.0
         after = min(distance(goal, e) for e in targets)
         if unit.hex is None:
@@ -245,7 +246,8 @@ class _Scorer:
         if own is not None:
             return own
         o = self.odds(action)
-        penalty = -PASS_PENALTY if action.verb in PASS_VERBS else 0.0
+        info = self.infos[action]
+        penalty = -PASS_PENALTY if Role.PASS in info.roles else 0.0
         if o is not None and any(e.value for e in o.entries):
             # Exact expected value on top of the position before; at ``hard`` a sampled roll shows the replies.
             value = self.base + o.expected
@@ -254,7 +256,7 @@ class _Scorer:
                 if after is not None:
                     value -= max(0.0, self._reply_threat(after))
             return value
-        if action.verb in _NO_CHANGE_VERBS and self.settings.reply_width <= 0:
+        if Role.HOLD in info.roles and self.settings.reply_width <= 0:
             return self.base + penalty  # declining to react leaves the position as it is
         # A chance action without valued results (a reaction test to retreat): the mean of a few rolls.
         samples = CHANCE_SAMPLES if o is not None else 1
@@ -268,16 +270,15 @@ class _Scorer:
                 value = self._after_reply(after, value)
             total += value
             n += 1
-        return total / n + penalty + self._cost(action)
+        return total / n + penalty + self._cost(info)
 
-    def _cost(self, action: Action) -> float:
+    def _cost(self, info: ActionInfo) -> float:
         """What the kind of action costs or earns on top of the position it leads to (see the constants)."""
-        if len(action.args) < 2:
-            return 0.0
-        if action.verb in _MOVE_VERBS:
-            gain = self._approach(action.args[0], action.args[-1])
+        goal = move_goal(info)
+        if goal is not None:
+            gain = self._approach(info.unit, goal)
             return APPROACH_BONUS * gain - (MOVE_COST if gain <= 0 else 0.0)
-        if action.verb in _RETREAT_VERBS:
+        if Role.RETREAT in info.roles and info.destination is not None:
             return -RETREAT_COST
         return 0.0
 
@@ -302,7 +303,7 @@ class _Scorer:
             return 0.0
         best = 0.0
         for r in replies:
-            if r.verb in PASS_VERBS or r.verb in _MOVE_VERBS:
+            if self.rs.action_info(after, r).any(Role.PASS, Role.MOVE):
                 continue
             if time.perf_counter() > self.deadline:
                 break
@@ -332,7 +333,7 @@ class _Scorer:
             if time.perf_counter() > self.deadline:
                 break
             try:
-                o = None if r.verb in PASS_VERBS else self.rs.odds(after, r)
+                o = None if Role.PASS in self.rs.action_info(after, r).roles else self.rs.odds(after, r)
             except (ActionError, ValueError, KeyError):
                 o = None
             if o is not None and any(e.value for e in o.entries):

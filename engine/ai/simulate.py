@@ -179,7 +179,7 @@ def play_game(ruleset: str, scenario: str, a: str, b: str, seed: int, index: int
     """
     import engine  # noqa: PLC0415 - workers import the engine themselves
 
-    from .agents import make_agent  # noqa: PLC0415
+    from .players import make_agent  # noqa: PLC0415
 
     gseed = game_seed(seed, index)
     start = time.perf_counter()
@@ -244,7 +244,7 @@ def simulate(
     """
     import engine  # noqa: PLC0415
 
-    from .agents import make_agent  # noqa: PLC0415
+    from .players import make_agent  # noqa: PLC0415
 
     if games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
@@ -340,7 +340,7 @@ def agent_level(text: str) -> str:
     Raises:
         ValueError: an unknown agent.
     """
-    from .agents import AI_LEVELS  # noqa: PLC0415
+    from .players import AI_LEVELS  # noqa: PLC0415
 
     name = text.strip().lower()
     level = name[3:] if name.startswith("ai:") else name

@@ -24,8 +24,8 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
-from engine import Action, GameState, Hex, Unit, distance
-from engine.ai import PASS_VERBS, make_agent
+from engine import Action, GameState, Hex, Role, Unit, distance
+from engine.ai import make_agent
 from engine.errors import ActionError, PlanspielError
 
 from ..client import GameClient
@@ -612,7 +612,8 @@ class GameScreen(Screen[None]):
         A list that is a single group (e.g. the group just picked: one unit's 18 moves) is listed in full, since
         grouping it again would only offer the same group back (a dead end)."""
         if len(actions) > 9:
-            actions = [a for a in actions if a.verb in PASS_VERBS] + [a for a in actions if a.verb not in PASS_VERBS]
+            passes = {a for a in actions if Role.PASS in self.client.action_info(a).roles}
+            actions = [a for a in actions if a in passes] + [a for a in actions if a not in passes]
         groups: dict[tuple[str, str], list[Action]] = {}
         for a in actions:
             groups.setdefault((a.verb, a.args[0] if a.args else ""), []).append(a)

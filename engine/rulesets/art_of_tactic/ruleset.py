@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
 from engine.actions import Action
 from engine.board import Board
+from engine.contract import CHOOSE, PLAN, Question, Switch, Waiting
 from engine.dice import DiceSource
 from engine.errors import IllegalActionError, InvalidActionError, Problem
 from engine.hexgrid import Hex
@@ -23,6 +24,7 @@ from .concealment import hide_concealed
 from .data import Tables, load_tables
 from .model import card, is_on_board, visible_enemy
 from .movement import Obstacles, side_key, step_rule
+from .notation import NOTATIONS
 from .sight import AotLosPolicy, los_policy
 
 __all__ = ["ArtOfTactic"]
@@ -35,6 +37,7 @@ class ArtOfTactic(Ruleset):
     title = "Art of Tactic — Barbarossa 1941"
     version = "1"
     verbs: ClassVar[Mapping[str, str]] = {**orders.VERBS, **purchase.SETUP_VERBS, **decisions.VERBS}
+    notations = NOTATIONS
     default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"control", "structures", "purchase", "ai"})
 
@@ -211,6 +214,35 @@ class ArtOfTactic(Ruleset):
 
     def describe(self, state: GameState, action: Action) -> str:
         return str(action)
+
+    def waiting(self, state: GameState, legal: Sequence[Action] | None = None) -> Waiting:
+        """Set-up (11.6) and planning (2.3) are secret: each side writes its orders per unit (planning) or picks
+        its purchases from a list; execution asks a side's choices on the shared screen (15.2)."""
+        side = None if state.outcome is not None else state.to_act
+        if side is None:
+            return Waiting(None)
+        if state.phase == "planning":
+            switches: tuple[Switch, ...] = ()
+            if state.viewer == side:
+                on = decisions.asks(state, side)
+                switches = (
+                    Switch(
+                        "decide during execution",
+                        "planning: decide during execution yourself (on) or let the preset policies decide (off, "
+                        "the default); free and secret (15.2)",
+                        on,
+                        Action("prompts", ("off" if on else "on",)),
+                    ),
+                )
+            return Waiting(side, PLAN, secret=True, switches=switches)
+        got = decisions.pending(state)
+        if got is not None:
+            run = state.data.get(decisions.RUN) or {}
+            answered = run.get("answered", len(run.get("answers") or []))
+            options = tuple((Action("choose", (str(k),)), str(label)) for k, label in got["options"])
+            question = Question(str(got["side"]), str(got["question"]), options, str(got["rule"]), int(answered))
+            return Waiting(side, CHOOSE, question=question)
+        return Waiting(side, CHOOSE, secret=state.phase == "setup")
 
     def explain(self, state: GameState, action: Action) -> str:
         head = {**orders.VERBS, **decisions.VERBS}.get(action.verb, "").split(":", 1)

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from engine.actions import Action
 from engine.board import Board
+from engine.contract import ACT, CHOOSE, Role, Waiting
 from engine.dice import DiceSource
 from engine.errors import IllegalActionError, InvalidActionError, Problem
 from engine.hexgrid import Hex
@@ -22,6 +23,7 @@ from engine.state import GameState, Outcome, Unit
 from . import actions, deployment, sequence
 from .data import Tables, load_tables, raw_table
 from .model import formation, formation_units, frame, new_formation
+from .notation import NOTATIONS
 from .sight import SightRules, los_policy
 
 __all__ = ["Blitzkrieg1940"]
@@ -34,6 +36,7 @@ class Blitzkrieg1940(Ruleset):
     title = "Blitzkrieg 1940 — Hannut & Stonne"
     version = "2"
     verbs: ClassVar[Mapping[str, str]] = {**deployment.VERBS, **sequence.VERBS, **actions.VERBS}
+    notations = NOTATIONS
     default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"chits", "schedule", "zones", "markers", "special"})
 
@@ -217,15 +220,19 @@ class Blitzkrieg1940(Ruleset):
             actions.apply_frame(self, tr, f, action)
         sequence.advance(self, tr)
 
-    def parse_action(self, state: GameState, text: str) -> Action:
-        action = super().parse_action(state, text)
-        for arg in action.args:
-            if arg.isdigit() and len(arg) in (4, 6):  # a hex label; shorter numbers are counts (8.6.2)
-                try:
-                    state.board.parse(arg)
-                except ValueError as err:
-                    raise InvalidActionError(str(err)) from None
-        return action
+    def waiting(self, state: GameState, legal: Sequence[Action] | None = None) -> Waiting:
+        """Set-up (12) and a formation's activation (6) are given on the map; chits, reactions, results and close
+        combat choices from a list."""
+        f = frame(state)
+        side = None if state.outcome is not None else state.to_act
+        if f is None or side is None:
+            return Waiting(side)
+        if f["kind"] not in (deployment.DEPLOY, "activation"):
+            return Waiting(side, CHOOSE)
+        actions_now = self.legal_actions(state) if legal is None else legal
+        wanted = (Role.PLACE,) if f["kind"] == deployment.DEPLOY else (Role.ORDER, Role.ATTACK)
+        on_map = any((i := self.action_info(state, a)).any(*wanted) and not i.secondary for a in actions_now)
+        return Waiting(side, ACT if on_map else CHOOSE)
 
     def explain(self, state: GameState, action: Action) -> str:
         return actions.explain(self, state, action)

@@ -9,18 +9,16 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from importlib import resources
 from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .board import EDGE_NAMES, HEXSIDE_FEATURES, LINE_FEATURES, Board, MapData
 from .errors import Problem, ScenarioError
 from .hexgrid import Hex, distance, hex_label, offset_to_hex, parse_hex
-
-if TYPE_CHECKING:
-    from .rules import Ruleset
+from .rules import Ruleset, get_ruleset
+from .specs import Scenario, SideSpec, UnitSpec
 
 __all__ = [
     "Scenario",
@@ -302,73 +300,6 @@ def _parse_map_data(
 # --- Scenarios ------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SideSpec:
-    """A side of a scenario."""
-
-    id: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class UnitSpec:
-    """A unit as the scenario sets it up."""
-
-    id: str
-    """Stable, readable and unique (``ger-5pzr-1``)."""
-    type: str
-    """Key into the ruleset's ``data/units.toml``."""
-    side: str
-    hex: Hex | None
-    """Where it starts; None for a reinforcement that is not yet on the map."""
-    formation: str | None = None
-    steps: int | None = None
-    """Remaining steps; None means the unit type's full strength."""
-    status: Mapping[str, Any] = field(default_factory=dict)
-    arrives: int | None = None
-    """Turn of arrival for reinforcements."""
-    entry: tuple[Hex, ...] = ()
-    """Entry hexes for reinforcements."""
-
-
-@dataclass(frozen=True, slots=True)
-class Scenario:
-    """A loaded, validated scenario with its map."""
-
-    id: str
-    ruleset: str
-    title: str
-    map: MapData
-    sides: tuple[SideSpec, ...]
-    units: tuple[UnitSpec, ...]
-    turns: int
-    first: str
-    raw: Mapping[str, Any]
-    """The whole scenario table, for ruleset-specific keys (formations, chits, victory, special rules)."""
-    path: str = ""
-    text: str = ""
-    """The scenario file's full text."""
-
-    @property
-    def briefing(self) -> str:
-        """The scenario's briefing (or history note)."""
-        return str(self.raw.get("briefing") or self.raw.get("history") or "")
-
-    def side_ids(self) -> tuple[str, ...]:
-        """The sides' ids in scenario order."""
-        return tuple(s.id for s in self.sides)
-
-    def unit(self, unit_id: str) -> UnitSpec:
-        """The unit spec with that id (KeyError if none)."""
-        for u in self.units:
-            if u.id == unit_id:
-                return u
-        raise KeyError(unit_id)
-
-    def __repr__(self) -> str:
-        return f"<Scenario {self.ruleset}/{self.id} {self.title!r}>"
-
-
 _SCENARIO_KEYS = {
     "ruleset", "id", "title", "map", "date", "history", "briefing", "turns", "first", "sides", "units",
     "formations", "zones", "markers", "victory", "special", "pools", "reinforcements", "notes",
@@ -394,8 +325,6 @@ def parse_scenario(
     Raises:
         ScenarioError: with every problem found in the scenario and its map.
     """
-    from .rules import get_ruleset  # noqa: PLC0415 (rules imports this module)
-
     report = _Report(file, text)
     data = _load_toml(text, report)
     if data is None:
@@ -601,8 +530,6 @@ def _scenario_dir(ruleset_id: str) -> Path | None:
 
 def scenario_ids(ruleset_id: str) -> list[str]:
     """Ids of the scenarios shipped for a ruleset, sorted."""
-    from .rules import get_ruleset  # noqa: PLC0415
-
     dirs = [d for d in (_scenario_dir(ruleset_id), *get_ruleset(ruleset_id).scenario_dirs()) if d is not None]
     return sorted({p.stem for d in dirs for p in d.glob("*.toml")})
 
@@ -613,8 +540,6 @@ def find_scenario(ruleset_id: str, scenario_id: str) -> Path:
     Raises:
         ScenarioError: no such scenario.
     """
-    from .rules import get_ruleset  # noqa: PLC0415
-
     dirs = [d for d in (_scenario_dir(ruleset_id), *get_ruleset(ruleset_id).scenario_dirs()) if d is not None]
     for d in dirs:
         p = d / f"{scenario_id}.toml"
@@ -649,8 +574,6 @@ def validate_path(target: str) -> list[Problem]:
     A ``.map`` file is checked on its own (syntax, grid, features); a scenario is checked with its map
     against its ruleset.
     """
-    from .rules import get_ruleset  # noqa: PLC0415
-
     path = Path(target)
     if not path.exists() and target.count("/") == 1 and not target.endswith((".toml", ".map")):
         rs_id, _, sc_id = target.partition("/")

@@ -1,4 +1,4 @@
-"""The layers hold (DESIGN §1): the import contracts in pyproject.toml are kept; engine and saves load no Textual."""
+"""The layers hold (DESIGN §1) and stay simple: the import contracts are kept, the complexity lint is on."""
 
 from __future__ import annotations
 
@@ -14,6 +14,10 @@ LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; s
 
 # The packages left out of the acyclic contract while their cycles are being removed; none may be added.
 CYCLES_BEING_FIXED = {"engine.ai", "engine.rulesets.blitzkrieg1940", "engine.rulesets.art_of_tactic"}
+
+# The paths the ruleset-contract work is restructuring, which skip the complexity rules until it is done.
+BEING_RESTRUCTURED = {"engine/rulesets/**", "engine/ai/**", "tui/screens/game.py", "tui/screens/tactic.py"}
+COMPLEXITY_RULES = {"C90", "C901", "PLR0912", "PLR0915"}
 
 
 def _pyproject() -> dict[str, Any]:
@@ -85,3 +89,21 @@ def test_import_contracts_say_what_design_says() -> None:
     skipped = set(acyclic.get("skip_descendants", []))
     new = sorted(skipped - CYCLES_BEING_FIXED)
     assert not new, f"new exceptions to the acyclic contract: {new}"
+
+
+def test_complexity_lint_is_on() -> None:
+    """Ruff checks McCabe complexity (C90, at most 20) and branch and statement counts everywhere but in the code
+    being restructured; a test may only be long (PLR0915), never more complex."""
+    lint = _pyproject()["tool"]["ruff"]["lint"]
+    selected = set(lint["select"])
+    assert selected & {"C90", "C901", "C", "ALL"}, "ruff must select C90 (McCabe complexity)"
+    assert lint["mccabe"]["max-complexity"] <= 20
+    assert selected & {"PL", "PLR", "ALL"}
+    assert lint.get("pylint", {}).get("max-branches", 12) <= 20
+    assert lint.get("pylint", {}).get("max-statements", 50) <= 50
+    assert not set(lint.get("ignore", [])) & COMPLEXITY_RULES, "the complexity rules must not be ignored"
+    for path, rules in lint.get("per-file-ignores", {}).items():
+        skipped = set(rules) & COMPLEXITY_RULES
+        if path in BEING_RESTRUCTURED or not skipped:
+            continue
+        assert path.startswith("tests/") and skipped == {"PLR0915"}, f"{path} skips {sorted(skipped)}"

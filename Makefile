@@ -21,6 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy engine saves
+	$(BIN)/lint-imports --no-logo
 
 test: lint  ## set up, lint, type-check and run the tests (not the soak runs), on every core
 	$(BIN)/python -m pytest -q -n auto
@@ -32,4 +33,4 @@ bench: $(STAMP)  ## speed figures for benchmarks/RESULTS.md
 	$(BIN)/python -m pytest benchmarks -q --benchmark-enable --benchmark-columns=median,mean,min,rounds -o addopts=""
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .benchmarks
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .benchmarks .import_linter_cache

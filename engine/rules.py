@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .board import Board
     from .hexgrid import Hex
     from .odds import Odds
-    from .scenario import Scenario
+    from .specs import Scenario
     from .state import GameState, Unit
 
 __all__ = [

@@ -9,18 +9,16 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from importlib import resources
 from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .board import EDGE_NAMES, HEXSIDE_FEATURES, LINE_FEATURES, Board, MapData
 from .errors import Problem, ScenarioError
 from .hexgrid import Hex, distance, hex_label, offset_to_hex, parse_hex
-
-if TYPE_CHECKING:
-    from .rules import Ruleset
+from .rules import Ruleset, get_ruleset
+from .specs import Scenario, SideSpec, UnitSpec
 
 __all__ = [
     "Scenario",
@@ -192,47 +190,87 @@ def _parse_map_data(
     if north not in EDGE_NAMES:
         report.add(f"north must be one of {', '.join(EDGE_NAMES)}, got {north!r}", "north")
         north = "top"
-    terrain: dict[Hex, tuple[str, int]] = {}
-    grid = data.get("terrain")
-    if not isinstance(grid, str):
-        report.add('expected terrain = """ ... """ with one line per map row', "terrain")
-    else:
-        first = (report.loc.line("terrain") or 0) + 1
-        opening = text.splitlines()[first - 2] if first >= 2 else ""
-        if re.search(r"(\"\"\"|''')\s*\S", opening):  # the first row follows the opening quotes
-            first -= 1
-        grid_lines = grid.splitlines()
-        if len(grid_lines) != rows:
-            report.add(f"terrain has {len(grid_lines)} rows, size says {rows}", "terrain")
-        for ri, line in enumerate(grid_lines):
-            tokens = line.split()
-            row = ri + 1
-            if len(tokens) != cols:
-                report.add(f"row {row:02d} has {len(tokens)} hexes, size says {cols}", "terrain", line=first + ri)
-            for ci, tok in enumerate(tokens[:cols]):
-                col = ci + 1
-                m = _TOKEN_RE.match(tok)
-                label = hex_label(offset_to_hex(col, row), wide=cols > 99 or rows > 99)
-                if not m:
-                    report.add(
-                        f"hex {label}: token {tok!r} is not a terrain code followed by a level digit (e.g. V1)",
-                        "terrain",
-                        line=first + ri,
-                    )
-                    continue
-                code, level = m.group(1), int(m.group(2))
-                if codes is not None and code not in codes:
-                    report.add(
-                        f"hex {label}: unknown terrain code {code!r} (the ruleset knows {', '.join(sorted(codes))})",
-                        "terrain",
-                        line=first + ri,
-                    )
-                if row <= rows:
-                    terrain[offset_to_hex(col, row)] = (code, level)
+    terrain = _parse_terrain(data.get("terrain"), text, report, cols, rows, codes)
 
     def on_map(h: Hex) -> bool:
         return h in terrain
 
+    hexsides = _parse_hexsides(data, report, on_map)
+    lines = _parse_line_features(data, report, on_map)
+    places = _parse_places(data.get("places", {}), report, on_map)
+    edges = _parse_edges(data.get("edges", {}), report)
+    title = data.get("title", map_id)
+    return MapData(
+        id=map_id,
+        title=str(title),
+        cols=cols,
+        rows=rows,
+        terrain=terrain,
+        north=north,
+        hexsides=hexsides,
+        lines=lines,
+        places=places,
+        edges=edges,
+        path=file,
+        text=text,
+    )
+
+
+def _parse_terrain(
+    grid: Any, text: str, report: _Report, cols: int, rows: int, codes: Mapping[str, str] | None
+) -> dict[Hex, tuple[str, int]]:
+    """The ``terrain`` grid: one line per map row, one token (terrain code and level digit) per hex."""
+    terrain: dict[Hex, tuple[str, int]] = {}
+    if not isinstance(grid, str):
+        report.add('expected terrain = """ ... """ with one line per map row', "terrain")
+        return terrain
+    first = (report.loc.line("terrain") or 0) + 1
+    opening = text.splitlines()[first - 2] if first >= 2 else ""
+    if re.search(r"(\"\"\"|''')\s*\S", opening):  # the first row follows the opening quotes
+        first -= 1
+    grid_lines = grid.splitlines()
+    if len(grid_lines) != rows:
+        report.add(f"terrain has {len(grid_lines)} rows, size says {rows}", "terrain")
+    wide = cols > 99 or rows > 99
+    for ri, line in enumerate(grid_lines):
+        tokens = line.split()
+        row = ri + 1
+        if len(tokens) != cols:
+            report.add(f"row {row:02d} has {len(tokens)} hexes, size says {cols}", "terrain", line=first + ri)
+        for ci, tok in enumerate(tokens[:cols]):
+            h = offset_to_hex(ci + 1, row)
+            cell = _terrain_cell(tok, hex_label(h, wide=wide), codes, report, first + ri)
+            if cell is not None and row <= rows:
+                terrain[h] = cell
+    return terrain
+
+
+def _terrain_cell(
+    tok: str, label: str, codes: Mapping[str, str] | None, report: _Report, line: int
+) -> tuple[str, int] | None:
+    """One token of the terrain grid as (code, level); None (reported) if it is not a code and a level digit."""
+    m = _TOKEN_RE.match(tok)
+    if not m:
+        report.add(
+            f"hex {label}: token {tok!r} is not a terrain code followed by a level digit (e.g. V1)",
+            "terrain",
+            line=line,
+        )
+        return None
+    code, level = m.group(1), int(m.group(2))
+    if codes is not None and code not in codes:
+        report.add(
+            f"hex {label}: unknown terrain code {code!r} (the ruleset knows {', '.join(sorted(codes))})",
+            "terrain",
+            line=line,
+        )
+    return code, level
+
+
+def _parse_hexsides(
+    data: dict[str, Any], report: _Report, on_map: Callable[[Hex], bool]
+) -> dict[str, tuple[tuple[Hex, Hex], ...]]:
+    """The hexside features (streams, rivers, walls): lists of adjacent hex pairs."""
     hexsides: dict[str, tuple[tuple[Hex, Hex], ...]] = {}
     for feature in HEXSIDE_FEATURES:
         raw = data.get(feature, [])
@@ -247,6 +285,13 @@ def _parse_map_data(
                 continue
             pairs.append((hs[0], hs[1]))
         hexsides[feature] = tuple(pairs)
+    return hexsides
+
+
+def _parse_line_features(
+    data: dict[str, Any], report: _Report, on_map: Callable[[Hex], bool]
+) -> dict[str, tuple[tuple[str, tuple[Hex, ...]], ...]]:
+    """The linear features through hexes (roads, rails): named paths of adjacent hexes."""
     lines: dict[str, tuple[tuple[str, tuple[Hex, ...]], ...]] = {}
     for feature in LINE_FEATURES:
         raw = data.get(feature, [])
@@ -265,108 +310,32 @@ def _parse_map_data(
                     report.add(f"{feature[:-1]} {name}: {a} and {b} are not adjacent", feature, i, "path")
             paths.append((name, path))
         lines[feature] = tuple(paths)
-    places: dict[str, tuple[Hex, ...]] = {}
-    raw_places = data.get("places", {})
-    if isinstance(raw_places, dict):
-        for name, value in raw_places.items():
-            places[name] = _hexes(value, report, on_map, "places", name)
-    else:
+    return lines
+
+
+def _parse_places(raw: Any, report: _Report, on_map: Callable[[Hex], bool]) -> dict[str, tuple[Hex, ...]]:
+    """The ``[places]`` table: name → hexes."""
+    if not isinstance(raw, dict):
         report.add('expected a [places] table of name = "hexes"', "places")
-    edges: dict[str, str] = {}
-    raw_edges = data.get("edges", {})
-    if isinstance(raw_edges, dict):
-        for side, edge in raw_edges.items():
-            if edge not in EDGE_NAMES:
-                report.add(f"edge of {side} must be one of {', '.join(EDGE_NAMES)}, got {edge!r}", "edges", side)
-            else:
-                edges[side] = edge
-    else:
+        return {}
+    return {name: _hexes(value, report, on_map, "places", name) for name, value in raw.items()}
+
+
+def _parse_edges(raw: Any, report: _Report) -> dict[str, str]:
+    """The ``[edges]`` table: side → map edge."""
+    if not isinstance(raw, dict):
         report.add('expected an [edges] table of side = "left"', "edges")
-    title = data.get("title", map_id)
-    return MapData(
-        id=map_id,
-        title=str(title),
-        cols=cols,
-        rows=rows,
-        terrain=terrain,
-        north=north,
-        hexsides=hexsides,
-        lines=lines,
-        places=places,
-        edges=edges,
-        path=file,
-        text=text,
-    )
+        return {}
+    edges: dict[str, str] = {}
+    for side, edge in raw.items():
+        if edge not in EDGE_NAMES:
+            report.add(f"edge of {side} must be one of {', '.join(EDGE_NAMES)}, got {edge!r}", "edges", side)
+        else:
+            edges[side] = edge
+    return edges
 
 
 # --- Scenarios ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SideSpec:
-    """A side of a scenario."""
-
-    id: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class UnitSpec:
-    """A unit as the scenario sets it up."""
-
-    id: str
-    """Stable, readable and unique (``ger-5pzr-1``)."""
-    type: str
-    """Key into the ruleset's ``data/units.toml``."""
-    side: str
-    hex: Hex | None
-    """Where it starts; None for a reinforcement that is not yet on the map."""
-    formation: str | None = None
-    steps: int | None = None
-    """Remaining steps; None means the unit type's full strength."""
-    status: Mapping[str, Any] = field(default_factory=dict)
-    arrives: int | None = None
-    """Turn of arrival for reinforcements."""
-    entry: tuple[Hex, ...] = ()
-    """Entry hexes for reinforcements."""
-
-
-@dataclass(frozen=True, slots=True)
-class Scenario:
-    """A loaded, validated scenario with its map."""
-
-    id: str
-    ruleset: str
-    title: str
-    map: MapData
-    sides: tuple[SideSpec, ...]
-    units: tuple[UnitSpec, ...]
-    turns: int
-    first: str
-    raw: Mapping[str, Any]
-    """The whole scenario table, for ruleset-specific keys (formations, chits, victory, special rules)."""
-    path: str = ""
-    text: str = ""
-    """The scenario file's full text."""
-
-    @property
-    def briefing(self) -> str:
-        """The scenario's briefing (or history note)."""
-        return str(self.raw.get("briefing") or self.raw.get("history") or "")
-
-    def side_ids(self) -> tuple[str, ...]:
-        """The sides' ids in scenario order."""
-        return tuple(s.id for s in self.sides)
-
-    def unit(self, unit_id: str) -> UnitSpec:
-        """The unit spec with that id (KeyError if none)."""
-        for u in self.units:
-            if u.id == unit_id:
-                return u
-        raise KeyError(unit_id)
-
-    def __repr__(self) -> str:
-        return f"<Scenario {self.ruleset}/{self.id} {self.title!r}>"
 
 
 _SCENARIO_KEYS = {
@@ -394,24 +363,11 @@ def parse_scenario(
     Raises:
         ScenarioError: with every problem found in the scenario and its map.
     """
-    from .rules import get_ruleset  # noqa: PLC0415 (rules imports this module)
-
     report = _Report(file, text)
     data = _load_toml(text, report)
     if data is None:
         raise ScenarioError(report.problems)
-    rs_id = data.get("ruleset")
-    if ruleset is None:
-        if not isinstance(rs_id, str):
-            report.add('expected ruleset = "<ruleset id>"', "ruleset")
-            raise ScenarioError(report.problems)
-        try:
-            ruleset = get_ruleset(rs_id)
-        except LookupError as err:
-            report.add(str(err).strip("'\""), "ruleset")
-            raise ScenarioError(report.problems) from None
-    elif rs_id is not None and rs_id != ruleset.id:
-        report.add(f"scenario is for ruleset {rs_id!r}, not {ruleset.id!r}", "ruleset")
+    ruleset = _scenario_ruleset(data, ruleset, report)
     known_keys = _SCENARIO_KEYS | ruleset.scenario_keys
     for key in data:  # after the lookup, so that the keys the ruleset declares are known
         if key not in known_keys:
@@ -420,122 +376,10 @@ def parse_scenario(
     if not isinstance(sc_id, str) or not _ID_RE.match(sc_id):
         report.add('expected id = "name" (letters, digits, - or _)', "id")
         sc_id = Path(file).stem
-    # The map.
-    map_data: MapData | None = None
-    map_name = data.get("map")
-    if map_text is None:
-        if not isinstance(map_name, str):
-            report.add('expected map = "<name>.map" (a map file beside the scenario)', "map")
-        else:
-            map_path = Path(file).parent / map_name
-            map_file = str(map_path)
-            try:
-                map_text = map_path.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                report.add(f"map file {map_name!r} not found (looked for {map_path})", "map")
-            except (OSError, UnicodeDecodeError) as err:
-                report.add(f"map file {map_name!r} cannot be read: {err}", "map")
-    if map_text is not None:
-        map_report = _Report(map_file or str(map_name or "<map>"), map_text)
-        raw_map = _load_toml(map_text, map_report)
-        if raw_map is not None:
-            map_data = _parse_map_data(raw_map, map_text, map_report.file, map_report, ruleset.terrain_codes)
-        report.problems.extend(map_report.problems)
-    sides: list[SideSpec] = []
-    raw_sides = data.get("sides")
-    if not isinstance(raw_sides, list) or not raw_sides:
-        report.add("expected [[sides]] tables with id and name", "sides")
-    else:
-        for i, s in enumerate(raw_sides):
-            if not isinstance(s, dict) or not isinstance(s.get("id"), str):
-                report.add('expected id = "side" in each [[sides]]', "sides", i)
-                continue
-            if s["id"] in {x.id for x in sides}:
-                report.add(f"duplicate side id {s['id']!r}", "sides", i, "id")
-            sides.append(SideSpec(s["id"], str(s.get("name", s["id"].title()))))
-    side_ids = {s.id for s in sides}
-    turns = data.get("turns")
-    if not isinstance(turns, int) or turns < 1:
-        report.add(f"expected turns = <number of turns, at least 1>, got {turns!r}", "turns")
-        turns = 1
-    first = data.get("first", sides[0].id if sides else "")
-    if sides and first not in side_ids:
-        report.add(f"first must name a side ({', '.join(sorted(side_ids))}), got {first!r}", "first")
-    title = data.get("title")
-    if not isinstance(title, str) or not title:
-        report.add('expected title = "..."', "title")
-        title = sc_id
-    on_map: Callable[[Hex], bool] = (lambda h: h in map_data.terrain) if map_data else (lambda h: True)
-    units: list[UnitSpec] = []
-    seen: dict[str, int] = {}
-    raw_units = data.get("units", [])
-    if not isinstance(raw_units, list):
-        report.add("expected [[units]] tables", "units")
-        raw_units = []
-    unit_types = ruleset.unit_types
-    for i, u in enumerate(raw_units):
-        if not isinstance(u, dict):
-            report.add("expected a table", "units", i)
-            continue
-        uid = u.get("id")
-        if not isinstance(uid, str) or not _ID_RE.match(uid):
-            report.add(f'expected id = "side-unit" (letters, digits, - or _), got {uid!r}', "units", i, "id")
-            continue
-        if uid in seen:
-            first_use = f"units[{seen[uid]}], line {report.loc.line('units', seen[uid], 'id')}"
-            report.add(f"duplicate unit id {uid!r} (first used in {first_use})", "units", i, "id")
-            continue
-        seen[uid] = i
-        utype = u.get("type")
-        if not isinstance(utype, str) or utype not in unit_types:
-            shown = ", ".join(sorted(unit_types)[:12]) + (" ..." if len(unit_types) > 12 else "")
-            report.add(f"unit {uid}: unknown unit type {utype!r} (expected one of {shown})", "units", i, "type")
-            continue
-        side = u.get("side")
-        if side not in side_ids:
-            report.add(
-                f"unit {uid}: side must be one of {', '.join(sorted(side_ids))}, got {side!r}", "units", i, "side"
-            )
-            continue
-        h: Hex | None = None
-        if "hex" in u:
-            before = len(report.problems)
-            hs = _hexes(u["hex"], report, on_map, "units", i, "hex")
-            if len(hs) != 1:
-                if len(report.problems) == before:  # not already reported as off the map or malformed
-                    report.add(f"unit {uid}: expected one hex, got {u['hex']!r}", "units", i, "hex")
-                continue
-            h = hs[0]
-        arrives = u.get("arrives")
-        if arrives is not None and (not isinstance(arrives, int) or arrives < 1):
-            report.add(f"unit {uid}: arrives must be a turn number, got {arrives!r}", "units", i, "arrives")
-            arrives = None
-        entry = _hexes(u.get("entry", ""), report, on_map, "units", i, "entry") if "entry" in u else ()
-        if h is None and arrives is None:
-            report.add(f'unit {uid}: expected hex = "CCRR" or arrives = <turn>', "units", i)
-        steps = u.get("steps")
-        if steps is not None and (not isinstance(steps, int) or steps < 1):
-            report.add(f"unit {uid}: steps must be a positive integer, got {steps!r}", "units", i, "steps")
-            steps = None
-        status = u.get("status", {})
-        if not isinstance(status, dict):
-            report.add(f"unit {uid}: status must be a table", "units", i, "status")
-            status = {}
-        formation = u.get("formation")
-        spec = UnitSpec(
-            uid, utype, side, h, formation if isinstance(formation, str) else None, steps, status, arrives, entry
-        )
-        if h is not None and map_data is not None and h in map_data.terrain:
-            code = map_data.terrain[h][0]
-            terrain_class = ruleset.terrain_codes.get(code)
-            if terrain_class is not None and not ruleset.can_stand(utype, terrain_class):
-                report.add(
-                    f"unit {uid} ({utype}) stands on impassable terrain ({terrain_class}) at {u['hex']}",
-                    "units",
-                    i,
-                    "hex",
-                )
-        units.append(spec)
+    map_data = _scenario_map(data, file, map_text, map_file, ruleset, report)
+    sides = _parse_sides(data.get("sides"), report)
+    turns, first, title = _scenario_turns_first_title(data, sides, sc_id, report)
+    units = _parse_units(data.get("units", []), report, ruleset, {s.id for s in sides}, map_data)
     if map_data is None and not report.problems:
         report.add("no map", "map")
     if report.problems or map_data is None:
@@ -560,6 +404,205 @@ def parse_scenario(
     if report.problems:
         raise ScenarioError(report.problems)
     return scenario
+
+
+def _scenario_ruleset(data: dict[str, Any], ruleset: Ruleset | None, report: _Report) -> Ruleset:
+    """The ruleset to check against: the one given, or the one the scenario names (ScenarioError if none)."""
+    rs_id = data.get("ruleset")
+    if ruleset is not None:
+        if rs_id is not None and rs_id != ruleset.id:
+            report.add(f"scenario is for ruleset {rs_id!r}, not {ruleset.id!r}", "ruleset")
+        return ruleset
+    if not isinstance(rs_id, str):
+        report.add('expected ruleset = "<ruleset id>"', "ruleset")
+        raise ScenarioError(report.problems)
+    try:
+        return get_ruleset(rs_id)
+    except LookupError as err:
+        report.add(str(err).strip("'\""), "ruleset")
+        raise ScenarioError(report.problems) from None
+
+
+def _scenario_map(
+    data: dict[str, Any],
+    file: str,
+    map_text: str | None,
+    map_file: str | None,
+    ruleset: Ruleset,
+    report: _Report,
+) -> MapData | None:
+    """The scenario's map: ``map_text``, or the file its ``map`` key names beside it; None if it has problems.
+
+    The map's problems are added to ``report`` (they name the map file).
+    """
+    map_name = data.get("map")
+    if map_text is None:
+        if not isinstance(map_name, str):
+            report.add('expected map = "<name>.map" (a map file beside the scenario)', "map")
+            return None
+        map_path = Path(file).parent / map_name
+        map_file = str(map_path)
+        try:
+            map_text = map_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            report.add(f"map file {map_name!r} not found (looked for {map_path})", "map")
+            return None
+        except (OSError, UnicodeDecodeError) as err:
+            report.add(f"map file {map_name!r} cannot be read: {err}", "map")
+            return None
+    map_report = _Report(map_file or str(map_name or "<map>"), map_text)
+    raw_map = _load_toml(map_text, map_report)
+    map_data = None
+    if raw_map is not None:
+        map_data = _parse_map_data(raw_map, map_text, map_report.file, map_report, ruleset.terrain_codes)
+    report.problems.extend(map_report.problems)
+    return map_data
+
+
+def _parse_sides(raw_sides: Any, report: _Report) -> list[SideSpec]:
+    """The ``[[sides]]`` tables."""
+    sides: list[SideSpec] = []
+    if not isinstance(raw_sides, list) or not raw_sides:
+        report.add("expected [[sides]] tables with id and name", "sides")
+        return sides
+    for i, s in enumerate(raw_sides):
+        if not isinstance(s, dict) or not isinstance(s.get("id"), str):
+            report.add('expected id = "side" in each [[sides]]', "sides", i)
+            continue
+        if s["id"] in {x.id for x in sides}:
+            report.add(f"duplicate side id {s['id']!r}", "sides", i, "id")
+        sides.append(SideSpec(s["id"], str(s.get("name", s["id"].title()))))
+    return sides
+
+
+def _scenario_turns_first_title(
+    data: dict[str, Any], sides: list[SideSpec], sc_id: str, report: _Report
+) -> tuple[int, Any, str]:
+    """The number of turns, the side that moves first and the title (defaults where they are missing or bad)."""
+    side_ids = {s.id for s in sides}
+    turns = data.get("turns")
+    if not isinstance(turns, int) or turns < 1:
+        report.add(f"expected turns = <number of turns, at least 1>, got {turns!r}", "turns")
+        turns = 1
+    first = data.get("first", sides[0].id if sides else "")
+    if sides and first not in side_ids:
+        report.add(f"first must name a side ({', '.join(sorted(side_ids))}), got {first!r}", "first")
+    title = data.get("title")
+    if not isinstance(title, str) or not title:
+        report.add('expected title = "..."', "title")
+        title = sc_id
+    return turns, first, title
+
+
+def _parse_units(
+    raw_units: Any, report: _Report, ruleset: Ruleset, side_ids: set[str], map_data: MapData | None
+) -> list[UnitSpec]:
+    """The ``[[units]]`` tables; a unit with a problem is reported and left out."""
+    if not isinstance(raw_units, list):
+        report.add("expected [[units]] tables", "units")
+        raw_units = []
+    on_map: Callable[[Hex], bool] = (lambda h: h in map_data.terrain) if map_data else (lambda h: True)
+    units: list[UnitSpec] = []
+    seen: dict[str, int] = {}
+    for i, u in enumerate(raw_units):
+        spec = _parse_unit(u, i, report, ruleset, side_ids, on_map, seen)
+        if spec is None:
+            continue
+        if spec.hex is not None and map_data is not None and spec.hex in map_data.terrain:
+            _check_standing(spec, map_data.terrain[spec.hex][0], u["hex"], i, ruleset, report)
+        units.append(spec)
+    return units
+
+
+def _parse_unit(
+    u: Any,
+    i: int,
+    report: _Report,
+    ruleset: Ruleset,
+    side_ids: set[str],
+    on_map: Callable[[Hex], bool],
+    seen: dict[str, int],
+) -> UnitSpec | None:
+    """The ``i``-th ``[[units]]`` table, or None (reported) if its id, type, side or hex is wrong.
+
+    ``seen`` maps the unit ids read so far to their index; this unit's id is added to it.
+    """
+    if not isinstance(u, dict):
+        report.add("expected a table", "units", i)
+        return None
+    uid = _unit_id(u, i, report, seen)
+    if uid is None:
+        return None
+    utype = u.get("type")
+    unit_types = ruleset.unit_types
+    if not isinstance(utype, str) or utype not in unit_types:
+        shown = ", ".join(sorted(unit_types)[:12]) + (" ..." if len(unit_types) > 12 else "")
+        report.add(f"unit {uid}: unknown unit type {utype!r} (expected one of {shown})", "units", i, "type")
+        return None
+    side = u.get("side")
+    if side not in side_ids:
+        report.add(f"unit {uid}: side must be one of {', '.join(sorted(side_ids))}, got {side!r}", "units", i, "side")
+        return None
+    h: Hex | None = None
+    if "hex" in u:
+        before = len(report.problems)
+        hs = _hexes(u["hex"], report, on_map, "units", i, "hex")
+        if len(hs) != 1:
+            if len(report.problems) == before:  # not already reported as off the map or malformed
+                report.add(f"unit {uid}: expected one hex, got {u['hex']!r}", "units", i, "hex")
+            return None
+        h = hs[0]
+    arrives = u.get("arrives")
+    if arrives is not None and (not isinstance(arrives, int) or arrives < 1):
+        report.add(f"unit {uid}: arrives must be a turn number, got {arrives!r}", "units", i, "arrives")
+        arrives = None
+    entry = _hexes(u.get("entry", ""), report, on_map, "units", i, "entry") if "entry" in u else ()
+    if h is None and arrives is None:
+        report.add(f'unit {uid}: expected hex = "CCRR" or arrives = <turn>', "units", i)
+    steps, status = _unit_steps_and_status(u, uid, i, report)
+    formation = u.get("formation")
+    return UnitSpec(
+        uid, utype, side, h, formation if isinstance(formation, str) else None, steps, status, arrives, entry
+    )
+
+
+def _unit_id(u: dict[str, Any], i: int, report: _Report, seen: dict[str, int]) -> str | None:
+    """The unit's id, or None (reported) if it is malformed or already used; a good id is added to ``seen``."""
+    uid = u.get("id")
+    if not isinstance(uid, str) or not _ID_RE.match(uid):
+        report.add(f'expected id = "side-unit" (letters, digits, - or _), got {uid!r}', "units", i, "id")
+        return None
+    if uid in seen:
+        first_use = f"units[{seen[uid]}], line {report.loc.line('units', seen[uid], 'id')}"
+        report.add(f"duplicate unit id {uid!r} (first used in {first_use})", "units", i, "id")
+        return None
+    seen[uid] = i
+    return uid
+
+
+def _unit_steps_and_status(u: dict[str, Any], uid: str, i: int, report: _Report) -> tuple[int | None, dict[str, Any]]:
+    """The unit's ``steps`` (None: full strength, or reported as bad) and ``status`` table (empty if bad)."""
+    steps = u.get("steps")
+    if steps is not None and (not isinstance(steps, int) or steps < 1):
+        report.add(f"unit {uid}: steps must be a positive integer, got {steps!r}", "units", i, "steps")
+        steps = None
+    status = u.get("status", {})
+    if not isinstance(status, dict):
+        report.add(f"unit {uid}: status must be a table", "units", i, "status")
+        status = {}
+    return steps, status
+
+
+def _check_standing(spec: UnitSpec, code: str, where: Any, i: int, ruleset: Ruleset, report: _Report) -> None:
+    """Report a unit set up on terrain (``code``) its type may not stand in; ``where`` is its ``hex`` value."""
+    terrain_class = ruleset.terrain_codes.get(code)
+    if terrain_class is not None and not ruleset.can_stand(spec.type, terrain_class):
+        report.add(
+            f"unit {spec.id} ({spec.type}) stands on impassable terrain ({terrain_class}) at {where}",
+            "units",
+            i,
+            "hex",
+        )
 
 
 def _check_objectives(scenario: Scenario, ruleset: Ruleset, report: _Report) -> None:
@@ -601,8 +644,6 @@ def _scenario_dir(ruleset_id: str) -> Path | None:
 
 def scenario_ids(ruleset_id: str) -> list[str]:
     """Ids of the scenarios shipped for a ruleset, sorted."""
-    from .rules import get_ruleset  # noqa: PLC0415
-
     dirs = [d for d in (_scenario_dir(ruleset_id), *get_ruleset(ruleset_id).scenario_dirs()) if d is not None]
     return sorted({p.stem for d in dirs for p in d.glob("*.toml")})
 
@@ -613,8 +654,6 @@ def find_scenario(ruleset_id: str, scenario_id: str) -> Path:
     Raises:
         ScenarioError: no such scenario.
     """
-    from .rules import get_ruleset  # noqa: PLC0415
-
     dirs = [d for d in (_scenario_dir(ruleset_id), *get_ruleset(ruleset_id).scenario_dirs()) if d is not None]
     for d in dirs:
         p = d / f"{scenario_id}.toml"
@@ -649,8 +688,6 @@ def validate_path(target: str) -> list[Problem]:
     A ``.map`` file is checked on its own (syntax, grid, features); a scenario is checked with its map
     against its ruleset.
     """
-    from .rules import get_ruleset  # noqa: PLC0415
-
     path = Path(target)
     if not path.exists() and target.count("/") == 1 and not target.endswith((".toml", ".map")):
         rs_id, _, sc_id = target.partition("/")

@@ -23,7 +23,6 @@ from .games import (
     SavedGame,
     SaveEntry,
     Verify,
-    VerifyReport,
     check_replay,
     clear_scenario_cache,
     decode_game,
@@ -33,12 +32,12 @@ from .games import (
     read_header,
     read_history,
     save_game,
-    verify_save,
 )
 from .header import SaveHeader, SideInfo
 from .migrations import FORMAT_VERSION
 from .paths import HOME_VARIABLE, SUFFIX, autosave_dir, saves_dir
 from .signals import SaveOnExit, deferred_signals, install_exit_handlers
+from .verify import VerifyReport, verify_save
 
 __all__ = [
     "FORMAT_VERSION",

@@ -17,8 +17,8 @@ from engine.game import Game
 
 from .errors import SaveError
 from .fileio import write_atomic
-from .games import SavedGame, _is_good_save, _now, encode_game
-from .header import SaveHeader
+from .games import SavedGame, encode_game, is_good_save
+from .header import SaveHeader, utc_now
 from .paths import SUFFIX, autosave_dir
 from .signals import deferred_signals
 
@@ -55,7 +55,7 @@ class Autosaver:
         self.players = dict(players) if players is not None else None
         self.keep = keep
         created = getattr(game, "created", None) if isinstance(game, SavedGame) else None
-        self.created: str = created or _now()
+        self.created: str = created or utc_now()
         if path is None:
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
             path = autosave_dir() / f"{game.scenario.id}-{stamp}{SUFFIX}"
@@ -99,7 +99,7 @@ class Autosaver:
         with deferred_signals():
             data, header = encode_game(self.game, self.players, created=self.created, name=str(self.path))
             # The previous autosave is known to be good once this saver wrote it; only an older file is checked.
-            write_atomic(self.path, data, backup=True, is_good=None if self._wrote else _is_good_save)
+            write_atomic(self.path, data, backup=True, is_good=None if self._wrote else is_good_save)
             self._wrote = True
             if self.keep and header.turn != self._turn:
                 write_atomic(self.turn_path(header.turn), data, backup=False)

@@ -22,8 +22,8 @@ from . import migrations
 from .codec import MAX_FILE_BYTES, pack_save, unpack_save
 from .errors import SaveError
 from .fileio import backup_path, read_bounded, write_atomic
-from .games import SavedGame, Verify, _is_good_save, _now, decode_game, encode_game
-from .header import SaveHeader, SideInfo, header_from_dict
+from .games import SavedGame, Verify, decode_game, encode_game, is_good_save
+from .header import SaveHeader, SideInfo, header_from_dict, utc_now
 
 __all__ = ["CampaignSave", "RosterUnit", "decode_campaign", "encode_campaign", "load_campaign", "save_campaign"]
 
@@ -139,7 +139,7 @@ def encode_campaign(campaign: CampaignSave, *, name: str = "<campaign>") -> tupl
         SaveError: the campaign or its battle cannot be saved.
         ValueError: the battle is of another ruleset, or ``players`` names an unknown side.
     """
-    now = _now()
+    now = utc_now()
     battle_bytes: bytes | None = None
     battle_header: SaveHeader | None = None
     if campaign.battle is not None:
@@ -176,7 +176,7 @@ def save_campaign(campaign: CampaignSave, path: str | os.PathLike[str]) -> SaveH
     """
     target = Path(path)
     data, header = encode_campaign(campaign, name=str(target))
-    write_atomic(target, data, backup=True, is_good=_is_good_save)
+    write_atomic(target, data, backup=True, is_good=is_good_save)
     if campaign.created is None:
         campaign.created = header.created
     return header

@@ -13,12 +13,10 @@ import hashlib
 import logging
 import os
 import threading
-import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -48,7 +46,7 @@ from .codec import (
 )
 from .errors import SaveError
 from .fileio import backup_path, read_bounded, read_prefix, write_atomic
-from .header import SaveHeader, SideInfo, header_from_dict
+from .header import SaveHeader, SideInfo, header_from_dict, utc_now
 from .paths import SUFFIX, saves_dir
 
 __all__ = [
@@ -56,18 +54,17 @@ __all__ = [
     "SaveEntry",
     "SavedGame",
     "Verify",
-    "VerifyReport",
     "check_replay",
     "clear_scenario_cache",
     "decode_game",
     "diff_plain",
     "encode_game",
+    "is_good_save",
     "list_saves",
     "load_game",
     "read_header",
     "read_history",
     "save_game",
-    "verify_save",
 ]
 
 log = logging.getLogger("saves")
@@ -118,24 +115,7 @@ class SaveEntry:
     """The file's modification time (seconds since the epoch)."""
 
 
-@dataclass(frozen=True, slots=True)
-class VerifyReport:
-    """The result of :func:`verify_save`: ``ok`` when the history replays to exactly the saved position."""
-
-    path: Path
-    ok: bool
-    problems: tuple[str, ...]
-    """Sentences: why the file cannot be loaded, or how the replay differs."""
-    header: SaveHeader | None
-    seconds: float
-    """How long loading with the replay check took."""
-
-
 # --- Writing ---------------------------------------------------------------------------------------------
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _players(game: Game, players: Mapping[str, str] | None) -> dict[str, str]:
@@ -233,7 +213,7 @@ class GameEncoder:
             missing = "text" if not scenario.text else "map text"
             raise SaveError(name, f"cannot save: scenario {scenario.id} has no {missing} to embed")
         who = _players(game, players)
-        now = _now()
+        now = utc_now()
         if created is None and isinstance(game, SavedGame):
             created = getattr(game, "created", None)
         state = game.state
@@ -314,7 +294,8 @@ _encoders: weakref.WeakKeyDictionary[Game, GameEncoder] = weakref.WeakKeyDiction
 _encoders_lock = threading.RLock()
 
 
-def _is_good_save(path: Path) -> bool:
+def is_good_save(path: Path) -> bool:
+    """True if ``path`` holds a save whose header and checksum are good (kept as the ``.bak`` on the next write)."""
     try:
         split_save(read_bounded(path, MAX_FILE_BYTES), str(path))
     except SaveError:
@@ -347,7 +328,7 @@ def save_game(
     """
     target = Path(path)
     data, header = encode_game(game, players, created=created, name=str(target))
-    write_atomic(target, data, backup=True, is_good=_is_good_save)
+    write_atomic(target, data, backup=True, is_good=is_good_save)
     return header
 
 
@@ -736,29 +717,6 @@ def check_replay(game: SavedGame) -> list[str]:
         return [failed.sentence]
     diffs = diff_plain(game.snapshot, _plain(replayed.state.to_dict()))
     return ["the replayed history differs from the saved position: " + "; ".join(diffs)] if diffs else []
-
-
-def verify_save(path: str | os.PathLike[str]) -> VerifyReport:
-    """Load a save (a game, or a campaign's current battle) with the replay check, and report.
-
-    Never raises for a bad file: the report says why. The backup is not used: this checks the file itself.
-    """
-    from .campaign import load_campaign  # noqa: PLC0415 (campaign imports this module)
-
-    target = Path(path)
-    start = time.perf_counter()
-    try:
-        header = read_header(target)
-        if header.kind == "campaign":
-            campaign = load_campaign(target, verify="replay", backup=False)
-            game = campaign.battle if isinstance(campaign.battle, SavedGame) else None
-            ok = (game is None or game.verified) and not campaign.warnings
-            return VerifyReport(target, ok, tuple(campaign.warnings), header, time.perf_counter() - start)
-        game = load_game(target, verify="replay", backup=False)
-    except SaveError as err:
-        return VerifyReport(target, False, (err.cause,), None, time.perf_counter() - start)
-    problems = tuple(game.warnings)
-    return VerifyReport(target, game.verified and not problems, problems, game.header, time.perf_counter() - start)
 
 
 # --- Headers and listing ---------------------------------------------------------------------------------

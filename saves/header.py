@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from .errors import SaveError
 
-__all__ = ["SaveHeader", "SideInfo", "header_from_dict"]
+__all__ = ["SaveHeader", "SideInfo", "header_from_dict", "utc_now"]
 
 KINDS = ("game", "campaign")
 """The kinds of save file: one battle, or a campaign (its roster and the current battle)."""
+
+
+def utc_now() -> str:
+    """The time now as a header's ``created`` and ``updated`` hold it (ISO 8601, UTC, to the millisecond)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 @dataclass(frozen=True, slots=True)

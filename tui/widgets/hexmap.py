@@ -372,57 +372,71 @@ class HexMap(ScrollView, can_focus=True):
         glyph = self.terrain_glyphs.get(cell.terrain, "")
         segs: list[Segment]
         if kind == "top":
-            if content is not None and content.unit is not None:
-                u = content.unit
-                extra = f"+{min(content.count - 1, 9)}" if content.count > 1 else u.flags[:2]
-                segs = [Segment(u.label[:3].ljust(3), add(base, p.side_style(u.side)))]
-                segs.append(Segment(extra.ljust(2), add(base, p.marker) if extra else base))
-            else:
-                fill = (f" {glyph} {glyph} " if glyph else " " * CELL)[:CELL]
-                segs = [Segment(fill, base)]
-            if overlay is not None and overlay.kind == "select":
-                segs = [Segment(seg.text, add(seg.style or base, p.selected)) for seg in segs]
+            segs = self._top_cells(base, glyph, content)
         elif overlay is not None and overlay.kind != "select":
-            style = {
-                "reach": p.reach,
-                "step": p.step,
-                "target": p.target,
-                "los": p.los,
-                "block": p.block,
-                "command": p.command,
-                "alert": p.alert,
-            }.get(overlay.kind, p.reach)
-            segs = [Segment(overlay.text[:CELL].center(CELL, "_"), add(base, style))]
+            segs = [Segment(overlay.text[:CELL].center(CELL, "_"), add(base, self._overlay_style(overlay.kind)))]
         else:
-            level = str(cell.level) if cell.level > 0 else ""
-            marker = content.marker if content is not None else ""
-            flag = ""
-            if content is not None and content.unit is not None and content.count > 1:
-                flag = content.unit.flags[:1]
-            text_style = add(base, _UNDERLINE)
-            blank = add(base, p.grid)
-            marked = add(text_style, p.marker)
-            south = self._sides.get(frozenset((h, h + _DIRS["s"])))
-            fill = "_"
-            if south is not None:
-                fill, blank = _SIDE_GLYPHS[south], add(base, self._side_style(south))
-            segs = [
-                Segment(part or fill, style if part else blank)
-                for part, style in (
-                    (glyph[:1], text_style),
-                    (level[:1], text_style),
-                    ("═" if road else "", text_style),
-                    (marker[:1], marked),
-                    (flag, marked),
-                )
-            ]
-            if overlay is not None and overlay.kind == "select":
-                segs = [Segment(seg.text, add(seg.style or base, p.selected)) for seg in segs]
+            segs = self._floor_cells(h, base, glyph, str(cell.level) if cell.level > 0 else "", road, content)
+        if overlay is not None and overlay.kind == "select":
+            segs = [Segment(seg.text, add(seg.style or base, p.selected)) for seg in segs]
         if h == self.cursor:
             segs = [Segment(seg.text, add(seg.style or base, p.cursor)) for seg in segs]
         if plain:
             self._looks[look] = segs
         return segs
+
+    def _top_cells(self, base: Style, glyph: str, content: HexContent | None) -> list[Segment]:
+        """The upper row of a hex: its top unit (label, then the stack count or flags), or the terrain glyph."""
+        if content is None or content.unit is None:
+            return [Segment((f" {glyph} {glyph} " if glyph else " " * CELL)[:CELL], base)]
+        p = self.palette
+        u = content.unit
+        extra = f"+{min(content.count - 1, 9)}" if content.count > 1 else u.flags[:2]
+        return [
+            Segment(u.label[:3].ljust(3), self._add(base, p.side_style(u.side))),
+            Segment(extra.ljust(2), self._add(base, p.marker) if extra else base),
+        ]
+
+    def _overlay_style(self, kind: str) -> Style:
+        """The palette's style of an overlay kind (reachable hexes when the kind is unknown)."""
+        p = self.palette
+        return {
+            "reach": p.reach,
+            "step": p.step,
+            "target": p.target,
+            "los": p.los,
+            "block": p.block,
+            "command": p.command,
+            "alert": p.alert,
+        }.get(kind, p.reach)
+
+    def _floor_cells(
+        self, h: Hex, base: Style, glyph: str, level: str, road: bool, content: HexContent | None
+    ) -> list[Segment]:
+        """The lower row of a hex: terrain glyph, level, road, marker and stack flag, on its south hexside."""
+        p = self.palette
+        add = self._add
+        marker = content.marker if content is not None else ""
+        flag = ""
+        if content is not None and content.unit is not None and content.count > 1:
+            flag = content.unit.flags[:1]
+        text_style = add(base, _UNDERLINE)
+        blank = add(base, p.grid)
+        marked = add(text_style, p.marker)
+        south = self._sides.get(frozenset((h, h + _DIRS["s"])))
+        fill = "_"
+        if south is not None:
+            fill, blank = _SIDE_GLYPHS[south], add(base, self._side_style(south))
+        return [
+            Segment(part or fill, style if part else blank)
+            for part, style in (
+                (glyph[:1], text_style),
+                (level[:1], text_style),
+                ("═" if road else "", text_style),
+                (marker[:1], marked),
+                (flag, marked),
+            )
+        ]
 
     def _side_style(self, feature: str) -> Style:
         """How a hexside feature is drawn: water in the palette's LOS colour, walls as markers, all bold."""

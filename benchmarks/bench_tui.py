@@ -35,7 +35,7 @@ from textual.widgets import Static
 
 import engine
 from engine.hexgrid import DIRECTIONS
-from tui.presenters import TERRAIN_GLYPHS
+from engine.presentation import TERRAIN_GLYPHS
 from tui.widgets.hexmap import HexContent, HexMap, UnitMark
 
 SIZE = (160, 48)

@@ -12,6 +12,7 @@ import importlib.util
 import inspect
 import logging
 import os
+import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from functools import cached_property
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from .board import Board
     from .hexgrid import Hex
     from .odds import Odds
+    from .presentation import GameInfo, Presentation
     from .specs import Scenario
     from .state import GameState, Unit
 
@@ -148,6 +150,9 @@ class Ruleset:
     default_setup_verb: ClassVar[str | None] = None
     """The verb (no arguments) that takes the scenario file's set-up for the side's current set-up step, if the
     ruleset lets players set up; a client may play it for players who chose the scenario's set-up."""
+    modes: ClassVar[frozenset[str]] = frozenset({ACT, CHOOSE})
+    """The interaction modes this ruleset's decisions use (:mod:`engine.contract`); :meth:`waiting` names the one
+    in force. A client that knows none of them offers every decision as a list (:data:`~engine.contract.CHOOSE`)."""
     scenario_keys: ClassVar[frozenset[str]] = frozenset()
     """Extra top-level scenario keys this ruleset reads."""
 
@@ -317,6 +322,25 @@ class Ruleset:
         v.viewer = side
         v.dice = HiddenDice()
         return v
+
+    # --- Presentation -----------------------------------------------------------------------------------
+
+    def presentation(self, info: GameInfo) -> Presentation:
+        """How this ruleset's state is shown (glyphs, markers, unit cards, names of orders): the ``PRESENTATION``
+        class of the ``presentation`` module beside the ruleset's module if there is one, else the generic
+        :class:`~engine.presentation.Presentation`. Imported only when a client asks (a headless game never
+        needs it)."""
+        from . import presentation  # noqa: PLC0415 - only clients that show a game need it
+
+        cls: type[Presentation] = presentation.Presentation
+        module = sys.modules.get(type(self).__module__)
+        package = ""
+        if module is not None:
+            package = module.__name__ if hasattr(module, "__path__") else module.__package__ or ""
+        name = f"{package}.presentation"
+        if package and importlib.util.find_spec(name) is not None:
+            cls = getattr(importlib.import_module(name), "PRESENTATION", cls)
+        return cls(info)
 
     # --- Overlays ---------------------------------------------------------------------------------------
 

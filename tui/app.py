@@ -22,6 +22,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from engine.contract import PLAN
 from engine.errors import PlanspielError
 
 from . import output
@@ -272,7 +273,7 @@ class PlanspielApp(App[int]):
         self.session = session
         self._seen = {}
         self._end_shown = False
-        screen_class = TacticScreen if getattr(session.presenter, "order_entry", False) else GameScreen
+        screen_class = TacticScreen if PLAN in session.info.modes else GameScreen
         self.push_screen(screen_class(session))
 
     def new_game(

@@ -7,53 +7,16 @@ process; a network client will implement the same protocol later.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
-from engine import Action, ActionInfo, Board, Event, Game, GameState, Hex, LosResult, Odds, Outcome, Waiting
+from engine import Action, ActionInfo, Event, Game, GameState, Hex, LosResult, Odds, Outcome, Waiting
 from engine.errors import IllegalActionError
 from engine.pathing import Route
+from engine.presentation import GameInfo, SideInfo
 
 __all__ = ["Change", "GameClient", "GameInfo", "LocalClient", "SideInfo"]
-
-
-@dataclass(frozen=True, slots=True)
-class SideInfo:
-    """A side of the scenario."""
-
-    id: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What every side may know about the game before it starts: ruleset, scenario, sides and the map."""
-
-    ruleset: str
-    ruleset_title: str
-    scenario: str
-    title: str
-    turns: int
-    sides: tuple[SideInfo, ...]
-    board: Board = field(repr=False)
-    """The map (terrain, levels, roads, places): public data, never changed."""
-    unit_types: Mapping[str, Mapping[str, Any]] = field(repr=False, default_factory=dict)
-    """Unit type → its values, from the ruleset's ``units.toml``."""
-    briefing: str = ""
-    verbs: Mapping[str, str] = field(repr=False, default_factory=dict)
-    """Notation verb → its line of help (``"fire UNIT TARGET — direct fire at full strength (8.1)"``)."""
-
-    def verb_help(self, verb: str) -> str:
-        """What a verb does, without its argument pattern (empty if the ruleset says nothing)."""
-        line = self.verbs.get(verb, "")
-        return line.split(" — ", 1)[1] if " — " in line else ""
-
-    def side_name(self, side: str | None) -> str:
-        """The display name of a side (``"German"``), or ``"nobody"``."""
-        if side is None:
-            return "nobody"
-        return next((s.name for s in self.sides if s.id == side), side.title())
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +176,8 @@ class LocalClient:
             unit_types=game.ruleset.unit_types,
             briefing=str(sc.raw.get("briefing", "")).strip(),
             verbs=dict(game.ruleset.verbs),
+            modes=game.ruleset.modes,
+            forms={verb: tuple(f.slots() for f in forms) for verb, forms in game.ruleset.notations.items()},
         )
 
     def __repr__(self) -> str:

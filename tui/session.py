@@ -20,9 +20,9 @@ from typing import Any
 import engine
 from engine import Game
 from engine.ai import Agent, make_agent, parse_player
+from engine.presentation import Presentation
 
 from .client import Change, LocalClient
-from .presenters import Presenter, get_presenter
 
 __all__ = ["LastSave", "Session", "find_last_save", "load_saves", "parse_players"]
 
@@ -123,7 +123,7 @@ class Session:
             s: LocalClient(game, s, actors=self.actors, on_change=self._on_change) for s in game.state.sides
         }
         self.info = self.clients[game.state.sides[0]].info
-        self.presenter: Presenter = get_presenter(self.info)
+        self.presenter: Presentation = engine.get_ruleset(self.info.ruleset).presentation(self.info)
         self.agents: dict[str, Agent] = {}
         for i, side in enumerate(game.state.sides):
             kind, level = parse_player(self.players[side])

@@ -8,7 +8,7 @@ from textual.app import App, ComposeResult
 import engine
 from engine import Hex, parse_hex
 from engine.hexgrid import DIRECTION_NAMES, DIRECTIONS, hex_label
-from tui.presenters import TERRAIN_GLYPHS
+from engine.presentation import TERRAIN_GLYPHS
 from tui.widgets.hexmap import HexContent, HexMap, Overlay, UnitMark
 
 

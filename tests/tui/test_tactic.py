@@ -538,12 +538,11 @@ def test_presenter_shows_time_boxes_left_of_an_order_in_progress() -> None:
     """2.7: a unit whose time-box order goes on shows it, with the boxes left, as its order and as a marker."""
     import engine  # noqa: PLC0415
     from tui.client import LocalClient  # noqa: PLC0415
-    from tui.presenters import get_presenter  # noqa: PLC0415
 
     g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
     engine.take_scenario_setup(g)
     client = LocalClient(g, "german")
-    pr = get_presenter(client.info)
+    pr = engine.get_ruleset(client.info.ruleset).presentation(client.info)
     view = client.view()
     unit = view.units["ger-6-mg"]
     unit.status["ongoing"] = {"kind": "withdraw", "boxes": 1, "need": 2}
@@ -557,12 +556,11 @@ def test_presenter_shows_a_concealed_enemy_hq_as_an_unidentified_unit() -> None:
     """9.11, 15.1: the enemy HQ's counter stands in its hex with no size, card or values, only "unidentified"."""
     import engine  # noqa: PLC0415
     from tui.client import LocalClient  # noqa: PLC0415
-    from tui.presenters import get_presenter  # noqa: PLC0415
 
     g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
     engine.take_scenario_setup(g)
     client = LocalClient(g, "german")
-    pr = get_presenter(client.info)
+    pr = engine.get_ruleset(client.info.ruleset).presentation(client.info)
     unit = client.view().units["soviet-unidentified-1"]
     assert pr.unit_label(unit) == "S?·"
     assert pr.unit_facts(unit) == [("card", "unidentified unit: not known until found (9.11)")]
@@ -588,7 +586,7 @@ async def test_the_second_player_at_80_columns_reads_whose_seat_it_is() -> None:
 def test_4_11_cost_text_in_the_digests_words() -> None:
     """The engine's PathCost in words: left, over, the road bonus (4.3), one hex always allowed (4.11 item 4)."""
     from engine.rulesets.art_of_tactic.movement import PathCost  # noqa: PLC0415
-    from tui.presenters.art_of_tactic import cost_text  # noqa: PLC0415
+    from engine.rulesets.art_of_tactic.presentation import cost_text  # noqa: PLC0415
 
     assert cost_text("move", PathCost(2, 3, 4)) == "cost 3 of movement range 4, 1 left"
     assert cost_text("march", PathCost(5, 5, 3, 2), short=True) == "cost 5 of 3 + 2 road, 0 left"
@@ -664,7 +662,6 @@ def test_11_2_score_counts_the_victory_hexes_held_not_every_hex_ever_entered() -
     """11.2: the score chart counts the scenario's victory hexes each side controls (P-1 names them)."""
     import engine  # noqa: PLC0415
     from tui.client import LocalClient  # noqa: PLC0415
-    from tui.presenters import get_presenter  # noqa: PLC0415
 
     g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
     engine.take_scenario_setup(g)
@@ -673,7 +670,8 @@ def test_11_2_score_counts_the_victory_hexes_held_not_every_hex_ever_entered() -
     control = view.data.setdefault("control", {})
     control.clear()
     control.update({objectives[0]: "german", "0101": "german", "0102": "soviet"})  # two hexes off the objectives
-    pr = get_presenter(LocalClient(g, "german").info)
+    info = LocalClient(g, "german").info
+    pr = engine.get_ruleset(info.ruleset).presentation(info)
     assert pr.score(view) == {"german": 1, "soviet": 0}
     assert pr.score_label(view) == "victory hexes held"
 
@@ -788,12 +786,11 @@ def test_15_2_a_choose_action_is_worded_as_the_question_words_its_option() -> No
     import engine  # noqa: PLC0415
     from engine.actions import Action  # noqa: PLC0415
     from tui.client import LocalClient  # noqa: PLC0415
-    from tui.presenters import get_presenter  # noqa: PLC0415
 
     g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
     engine.take_scenario_setup(g)
     client = LocalClient(g, "german")
-    pr = get_presenter(client.info)
+    pr = engine.get_ruleset(client.info.ruleset).presentation(client.info)
     view = client.view()
     view.data["decisions"] = {"pending": {"options": [["ger-5-inf", "ger-5-inf (DE-INF, size 5)"]]}}
     assert pr.action_note(view, Action("choose", ("ger-5-inf",))) == "ger-5-inf (DE-INF, size 5)"
@@ -840,7 +837,7 @@ async def test_15_2_the_other_sides_decision_is_asked_without_changing_seats() -
 
 
 def test_15_2_the_question_shows_even_without_the_rounds_log() -> None:
-    from tui.screens.tactic import RoundReport  # noqa: PLC0415
+    from engine.presentation import Report as RoundReport  # noqa: PLC0415
 
     decision = {"side": "soviet", "rule": "3.6", "question": "sov-inf on Defend at 0505 fires once: at which mover?",
                 "options": [["ger-a", "ger-a at 0403 (range 2)"], ["ger-b", "ger-b at 0603 (range 2)"]]}  # fmt: skip

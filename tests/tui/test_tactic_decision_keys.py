@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from textual.app import App
 
-from tui.screens.tactic import ExecutionScreen, RoundReport
+from engine.presentation import Report as RoundReport
+from tui.screens.tactic import ExecutionScreen
 
 
 class Host(App[None]):

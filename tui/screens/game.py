@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -24,12 +25,12 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
-from engine import Action, GameState, Hex, Role, Unit, distance
+from engine import Action, ActionInfo, GameState, Hex, Role, Unit, Waiting, distance
 from engine.ai import make_agent
+from engine.contract import ACT, PLAN
 from engine.errors import ActionError, PlanspielError
 
 from ..client import GameClient
-from ..presenters import TERRAIN_GLYPHS
 from ..widgets.hexmap import HexContent, HexMap, Overlay, UnitMark
 from ..widgets.panels import EventLog, HexPanel, StatusBar, UnitPanel, effect_chance, odds_lines
 from .dialogs import ChoiceDialog, ConfirmDialog
@@ -38,12 +39,12 @@ if TYPE_CHECKING:
     from ..app import PlanspielApp
     from ..session import Session
 
-__all__ = ["FIRE_VERBS", "GameScreen"]
+__all__ = ["GameScreen"]
 
-FIRE_VERBS = frozenset({"fire", "fm", "opp", "retfire", "ccfire"})
-"""Verbs whose odds are shown before the shot is confirmed."""
-_STEP_VERBS = frozenset({"move", "road", "mf"})
-_BARRAGE_VERBS = frozenset({"salvo", "stuka"})
+Pick = Callable[[ActionInfo], bool]
+"""A test of what an action means (its roles, its unit...)."""
+_SELECT_ROLES = (Role.ORDER, Role.ATTACK, Role.CANCEL)
+"""Actions of these roles make their unit selectable on the map (unless they are secondary)."""
 _GROUP_OVER = 16
 """Choice lists longer than this show one line per verb and unit, then the hexes."""
 _NARROW = 120
@@ -168,6 +169,9 @@ class GameScreen(Screen[None]):
         """Command ranges and out-of-command units shown (k)."""
         self._view: GameState = self.client.view()
         self._legal: list[Action] = []
+        self._infos: dict[Action, ActionInfo] = {}
+        """What each legal action means (the engine's answer, read once per refresh)."""
+        self._waiting: Waiting = Waiting(None)
         self._event_index = 0
         self._busy = False
         """True while a dialog, a hand-off or the AI is under way (advance waits)."""
@@ -196,7 +200,7 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         with Horizontal(id="main"):
-            yield HexMap(self.info.board, terrain_glyphs=TERRAIN_GLYPHS, id="map")
+            yield HexMap(self.info.board, terrain_glyphs=self.presenter.terrain_glyphs, id="map")
             with Vertical(id="side"):
                 yield UnitPanel(id="unit")
                 yield HexPanel(id="hex")
@@ -244,8 +248,7 @@ class GameScreen(Screen[None]):
 
     def refresh_view(self) -> None:
         """Read the view and legal actions again and redraw what changed."""
-        self._view = self.client.view()
-        self._legal = self.client.legal_actions()
+        self._read_legal()
         if self.hint is not None and self._hint_at != (self.client.side, self.client.actions_played):
             self.hint = None  # the game moved on: the hint no longer applies
         if self.selected is not None and self.selected not in self._selectable():
@@ -286,11 +289,27 @@ class GameScreen(Screen[None]):
             )
         return out
 
+    def _read_legal(self) -> None:
+        """Read the view, the legal actions, what each means and what the game waits for."""
+        self._view = self.client.view()
+        self._legal = self.client.legal_actions()
+        self._infos = {a: self.client.action_info(a) for a in self._legal}
+        self._waiting = self.client.waiting()
+
+    def info_of(self, action: Action) -> ActionInfo:
+        """What an action means (from the engine; legal actions are read once per refresh)."""
+        got = self._infos.get(action)
+        return got if got is not None else self.client.action_info(action)
+
+    def _on_map(self) -> bool:
+        """True if the decision now is given on the map (else it is a list of choices)."""
+        return self._waiting.mode in (ACT, PLAN) and bool(self._legal)
+
     def _selectable(self) -> list[str]:
         """Units the player may give a map order to now, in id order."""
-        if not self.presenter.is_map_decision(self._view, self._legal):
+        if not self._on_map():
             return []
-        ids = {self.presenter.action_unit(self._view, a) for a in self._legal if a.verb in self.presenter.map_verbs}
+        ids = {i.unit for i in self._infos.values() if i.any(*_SELECT_ROLES) and not i.secondary}
         return sorted(i for i in ids if i is not None)
 
     def _moving_unit(self) -> str | None:
@@ -304,12 +323,11 @@ class GameScreen(Screen[None]):
     def _unit(self, unit_id: str | None) -> Unit | None:
         return self._view.units.get(unit_id) if unit_id else None
 
-    def _unit_actions(self, unit_id: str, verbs: frozenset[str] | None = None) -> list[Action]:
-        return [
-            a
-            for a in self._legal
-            if self.presenter.action_unit(self._view, a) == unit_id and (verbs is None or a.verb in verbs)
-        ]
+    def _unit_actions(self, unit_id: str, pick: Pick | None = None) -> list[Action]:
+        return [a for a in self._legal if (i := self.info_of(a)).unit == unit_id and (pick is None or pick(i))]
+
+    def _actions(self, pick: Pick) -> list[Action]:
+        return [a for a in self._legal if pick(self.info_of(a))]
 
     def _update_overlay(self) -> None:
         overlay: dict[Hex, Overlay] = {}
@@ -326,15 +344,15 @@ class GameScreen(Screen[None]):
                 h = board.parse(label)
                 if h != u.hex:
                     overlay[h] = Overlay("reach", f"{cost:g}")
-            for a in self._unit_actions(u.id, _STEP_VERBS | {"assault"}):
-                for h in self.presenter.action_hexes(self._view, a)[:1]:
+            for a in self._unit_actions(u.id, _is_step):
+                info = self.info_of(a)
+                for h in info.hexes[:1]:
                     step_cost = reach.get(board.label(h))
                     text = "»" + (f"{step_cost:g}" if step_cost is not None else "")
-                    overlay[h] = Overlay(
-                        "step" if a.verb != "assault" else "target", text if a.verb != "assault" else "×"
-                    )
-            for a in self._unit_actions(u.id, FIRE_VERBS):
-                target = self._unit(a.args[1]) if len(a.args) > 1 else None
+                    overlay[h] = Overlay("target", "×") if info.is_assault else Overlay("step", text)
+            for a in self._unit_actions(u.id, _is_fire):
+                targets = self.info_of(a).targets
+                target = self._unit(targets[0]) if targets else None
                 if target is None or target.hex is None:
                     continue
                 odds = self.client.odds(a)
@@ -344,12 +362,12 @@ class GameScreen(Screen[None]):
                 overlay[u.hex] = Overlay("select")
         if self.selected is None:
             for a in self._placements():
-                for h in self.presenter.action_hexes(self._view, a)[:1]:
+                for h in self.info_of(a).hexes[:1]:
                     overlay.setdefault(h, Overlay("step", "+"))
-        for a in self._legal:
-            if a.verb in _BARRAGE_VERBS and self.selected is None:
-                for h in self.presenter.action_hexes(self._view, a)[:1]:
-                    overlay.setdefault(h, Overlay("target", "◎" + a.verb[:2]))
+            for a in self._actions(_is_barrage):
+                info = self.info_of(a)
+                for h in info.hexes[:1]:
+                    overlay.setdefault(h, Overlay("target", "◎" + info.verb[:2]))
         self._los_lines = []
         if self.los_on:
             src = u.hex if u is not None and u.hex is not None else None
@@ -437,8 +455,8 @@ class GameScreen(Screen[None]):
         status.show(self._view, self.presenter, self.client.side, self.info.turns, note)
 
     def _place_cursor(self) -> None:
+        self._read_legal()
         view = self._view
-        self._legal = self.client.legal_actions()
         ids = self._selectable()
         for uid in ids:
             u = view.units.get(uid)
@@ -485,15 +503,14 @@ class GameScreen(Screen[None]):
         """Enter on a hex: select a unit there, or give the selected unit's order for that hex."""
         if not self._can_decide():
             return
-        view, pr = self._view, self.presenter
-        if not pr.is_map_decision(view, self._legal):
+        if not self._on_map():
             self.open_choices()
             return
         u = self._unit(self.selected)
         if u is not None:
-            acts = [a for a in self._unit_actions(u.id) if h in pr.action_hexes(view, a)]
+            acts = [a for a in self._unit_actions(u.id) if h in self.info_of(a).hexes]
             # Enter moves the selected unit; orders for several units (a stack) are chosen with o.
-            acts = [a for a in acts if a.verb not in pr.secondary_verbs] or acts
+            acts = [a for a in acts if not self.info_of(a).secondary] or acts
             if acts:
                 self._decide(acts, f"{u.id} → {self.info.board.label(h)}")
                 return
@@ -512,7 +529,7 @@ class GameScreen(Screen[None]):
                 return
             self._pick_unit(candidates)
             return
-        acts = [a for a in self._legal if pr.action_unit(view, a) is None and h in pr.action_hexes(view, a)]
+        acts = [a for a in self._legal if (i := self.info_of(a)).unit is None and h in i.hexes]
         if acts:
             self._decide(acts, f"Orders for {self.info.board.label(h)}")
             return
@@ -521,18 +538,20 @@ class GameScreen(Screen[None]):
 
     def _placements(self) -> list[Action]:
         """Map actions for a unit not on the map (set-up, arrival) or for no unit at all (a marker)."""
+        if self._waiting.mode != ACT:
+            return []
         out = []
         for a in self._legal:
-            if a.verb in _BARRAGE_VERBS or a.verb not in self.presenter.placement_verbs:
+            info = self.info_of(a)
+            if not info.any(Role.PLACE, Role.MOVE) or info.is_barrage or not info.hexes:
                 continue
-            uid = self.presenter.action_unit(self._view, a)
-            unit = self._unit(uid)
-            if uid is None or (unit is not None and unit.hex is None):
+            unit = self._unit(info.unit)
+            if info.unit is None or (unit is not None and unit.hex is None):
                 out.append(a)
         return out
 
     def _placements_at(self, h: Hex) -> list[Action]:
-        return [a for a in self._placements() if h in self.presenter.action_hexes(self._view, a)]
+        return [a for a in self._placements() if h in self.info_of(a).hexes]
 
     def _selectable_at(self, h: Hex) -> list[str]:
         return [uid for uid in self._selectable() if (u := self._unit(uid)) is not None and u.hex == h]
@@ -588,12 +607,13 @@ class GameScreen(Screen[None]):
         explanation = explanation or self.info.verb_help(action.verb)
         if explanation:
             text.append(f"  {explanation}")
-        if action.verb in FIRE_VERBS:
+        info = self.info_of(action)
+        if info.is_direct_fire:
             odds = self.client.odds(action)
             if odds is not None:
                 text.append(f"  [effect {effect_chance(odds):.0%}]", style="bold")
-        if action.verb in _BARRAGE_VERBS and len(action.args) >= 3 and action.args[2] in self._view.units:
-            obs = self._view.units[action.args[2]]
+        if info.is_barrage and info.units:
+            obs = self._view.units[info.units[0]]
             if obs.hex is not None:
                 text.append(f"  observer {obs.id} at {self.info.board.label(obs.hex)}", style="italic")
         return text
@@ -649,7 +669,7 @@ class GameScreen(Screen[None]):
 
     def play(self, action: Action, *, confirmed: bool = False) -> None:
         """Play an action for the side on screen; a shot is confirmed first with its LOS, range and odds."""
-        if action.verb in FIRE_VERBS and not confirmed:
+        if self.info_of(action).is_direct_fire and not confirmed:
             odds = self.client.odds(action)
             if odds is not None:
                 self._busy = True
@@ -678,8 +698,9 @@ class GameScreen(Screen[None]):
 
     def _fire_details(self, action: Action, odds: Any) -> list[Text | str]:
         board = self.info.board
-        shooter = self._unit(action.args[0])
-        target = self._unit(action.args[1]) if len(action.args) > 1 else None
+        info = self.info_of(action)
+        shooter = self._unit(info.unit)
+        target = self._unit(info.targets[0]) if info.targets else None
         lines: list[Text | str] = []
         if shooter is not None and target is not None and shooter.hex is not None and target.hex is not None:
             pr = self.presenter
@@ -728,7 +749,7 @@ class GameScreen(Screen[None]):
                 self.planspiel.push_handoff(self.session, to_act, self._handed_off)
                 return
             self.switch_side(to_act)
-        if not self.presenter.is_map_decision(self._view, self._legal) and self._legal:
+        if not self._on_map() and self._legal:
             self.open_choices()
 
     def handoff_needed(self) -> bool:
@@ -907,17 +928,17 @@ class GameScreen(Screen[None]):
         legal = self._legal
         u = self.selected
         if action == "fire":
-            pool = self._unit_actions(u, FIRE_VERBS) if u else [a for a in legal if a.verb in FIRE_VERBS]
+            pool = self._unit_actions(u, _is_fire) if u else self._actions(_is_fire)
             return True if pool else None
         if action == "assault":
-            pool = self._unit_actions(u, frozenset({"assault"})) if u else [a for a in legal if a.verb == "assault"]
+            pool = self._unit_actions(u, _is_assault) if u else self._actions(_is_assault)
             return True if pool else None
         if action == "barrage":
-            return True if any(a.verb in _BARRAGE_VERBS for a in legal) else None
+            return True if self._actions(_is_barrage) else None
         if action == "stop":
-            return True if u and self._unit_actions(u, frozenset({"stop"})) else None
+            return True if u and self._unit_actions(u, _is_stop) else None
         if action == "end":
-            return True if Action("end") in legal else None
+            return True if self._end_action() is not None else None
         if action == "orders":
             return True if legal else None
         if action == "next_unit":
@@ -934,8 +955,8 @@ class GameScreen(Screen[None]):
         """Fire: the selected unit's targets (or every shot possible) with their odds."""
         if not self._can_decide():
             return
-        pool = self._unit_actions(self.selected, FIRE_VERBS) if self.selected else []
-        pool = pool or [a for a in self._legal if a.verb in FIRE_VERBS]
+        pool = self._unit_actions(self.selected, _is_fire) if self.selected else []
+        pool = pool or self._actions(_is_fire)
         if pool:
             self._decide(pool, "Fire at which target?")
 
@@ -943,9 +964,8 @@ class GameScreen(Screen[None]):
         """Close combat: the selected unit's assaults."""
         if not self._can_decide():
             return
-        verbs = frozenset({"assault"})
-        pool = self._unit_actions(self.selected, verbs) if self.selected else []
-        pool = pool or [a for a in self._legal if a.verb in verbs]
+        pool = self._unit_actions(self.selected, _is_assault) if self.selected else []
+        pool = pool or self._actions(_is_assault)
         if pool:
             self._decide(pool, "Assault which hex?")
 
@@ -953,23 +973,28 @@ class GameScreen(Screen[None]):
         """Artillery and Stukas: target hexes with observers."""
         if not self._can_decide():
             return
-        pool = [a for a in self._legal if a.verb in _BARRAGE_VERBS]
+        pool = self._actions(_is_barrage)
         h = self.map.cursor
-        here = [a for a in pool if h in self.presenter.action_hexes(self._view, a)]
+        here = [a for a in pool if h in self.info_of(a).hexes]
         if pool:
             self._decide(here or pool, "Barrage on which hex?")
 
     def action_stop(self) -> None:
         """Stop the selected unit."""
         if self._can_decide() and self.selected:
-            acts = self._unit_actions(self.selected, frozenset({"stop"}))
+            acts = self._unit_actions(self.selected, _is_stop)
             if acts:
                 self.play(acts[0])
 
+    def _end_action(self) -> Action | None:
+        """The legal action that ends the side's activation, turn or planning (no unit's), if any."""
+        return next((a for a in self._legal if (i := self.info_of(a)).has(Role.END) and i.unit is None), None)
+
     def action_end(self) -> None:
         """End the activation."""
-        if self._can_decide() and Action("end") in self._legal:
-            self.play(Action("end"))
+        end = self._end_action()
+        if self._can_decide() and end is not None:
+            self.play(end)
 
     def action_orders(self) -> None:
         """Every legal decision, with explanations."""
@@ -1001,8 +1026,9 @@ class GameScreen(Screen[None]):
 
     def _hint_hexes(self, action: Action) -> list[Hex]:
         """The hexes a hinted action concerns: its unit's hex and the hexes it names."""
-        out = list(self.presenter.action_hexes(self._view, action))
-        unit = self._unit(self.presenter.action_unit(self._view, action))
+        info = self.info_of(action)
+        out = list(info.hexes)
+        unit = self._unit(info.unit)
         if unit is not None and unit.hex is not None and unit.hex not in out:
             out.insert(0, unit.hex)
         return out
@@ -1162,3 +1188,24 @@ class GameScreen(Screen[None]):
         """Back to the title screen (after saving)."""
         self.session.autosave()
         self.planspiel.back_to_title()
+
+
+def _is_step(info: ActionInfo) -> bool:
+    """A move of the selected unit shown on the map (its next hex marked with the cost), or an assault."""
+    return info.has(Role.MOVE) and not info.secondary
+
+
+def _is_fire(info: ActionInfo) -> bool:
+    return info.is_direct_fire
+
+
+def _is_assault(info: ActionInfo) -> bool:
+    return info.is_assault
+
+
+def _is_barrage(info: ActionInfo) -> bool:
+    return info.is_barrage
+
+
+def _is_stop(info: ActionInfo) -> bool:
+    return info.has(Role.STOP)

@@ -25,22 +25,20 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from engine import Action, Event, Hex, distance
+from engine import Action, Hex, Role, distance
+from engine.contract import PLAN
 from engine.errors import ActionError, PlanspielError
-from engine.rulesets.art_of_tactic.orders import policies
+from engine.presentation import PathPreview, Report
 
 from ..client import LocalClient
-from ..presenters.art_of_tactic import ORDER_NAMES, PATH_START, ArtOfTacticPresenter, order_sheet, path_words
 from ..widgets.hexmap import Overlay
 from .dialogs import ChoiceDialog, ConfirmDialog
 from .game import GameScreen
 
 if TYPE_CHECKING:
-    from engine.rulesets.art_of_tactic.movement import PathCost
-
     from ..session import Session
 
-__all__ = ["ExecutionScreen", "OrdersSummaryScreen", "TacticScreen", "round_report"]
+__all__ = ["ExecutionScreen", "OrdersSummaryScreen", "TacticScreen"]
 
 
 @dataclass
@@ -59,52 +57,6 @@ class _Entry:
     """In the target stage: hex → the argument values there."""
     verdict: str = ""
     """The engine's word on the path as plotted."""
-
-
-@dataclass
-class RoundReport:
-    """One round's reveal and execution as a side saw it: the orders revealed, then the twelve steps."""
-
-    round: int
-    orders: list[str]
-    steps: list[tuple[str, list[str]]]
-    """(step heading, the lines of its events)."""
-    after: list[str]
-    """Events after step 12 (victory, the next round)."""
-
-
-def round_report(events: list[Event]) -> RoundReport | None:
-    """The last executed round in a side's events (None if no round has been executed yet)."""
-    start = None
-    for i in range(len(events) - 1, -1, -1):
-        e = events[i]
-        if e.kind == "step" and e.data.get("step") == 1:
-            start = i
-            break
-    if start is None:
-        return None
-    i = start - 1
-    rnd = 0
-    if i >= 0 and events[i].kind == "phase":
-        rnd = int(events[i].data.get("round", 0))
-        i -= 1
-    orders: list[str] = []
-    while i >= 0 and events[i].kind == "order":
-        orders.insert(0, events[i].text)
-        i -= 1
-    steps: list[tuple[str, list[str]]] = []
-    after: list[str] = []
-    for e in events[start:]:
-        if e.kind == "step":
-            steps.append((e.text, []))
-        elif e.kind == "phase" and steps and "Planning" in e.text:
-            after.append(e.text)
-            break
-        elif after or (len(steps) >= 12 and e.kind in ("outcome", "victory")):
-            after.append(e.text)
-        elif steps:
-            steps[-1][1].append(e.text)
-    return RoundReport(rnd, orders, steps, after)
 
 
 _NOT_WHILE_WRITING = frozenset(
@@ -195,12 +147,13 @@ class TacticScreen(GameScreen):
                 for n in last.neighbours():
                     if n in board.cells and n not in e.path and n != start:
                         cost = self._path_cost(Action(e.verb, (e.unit, *e.args, *labels, board.label(n))))
-                        if cost is None or not cost.problem:  # 4.1, 4.11: the engine would take the hex
+                        if cost is None or not cost.problem:  # the engine would take the hex (e.g. AoT 4.1, 4.11)
                             overlay[n] = Overlay("reach", "·")
                 for h in self._next_hexes(e):
                     overlay[h] = Overlay("step", "»")
             for i, h in enumerate(e.path, start=1):
-                overlay[h] = Overlay("target" if e.verb == "assault" and i == len(e.path) else "step", f"{i}")
+                last_is_target = self._is_assault(e) and i == len(e.path)
+                overlay[h] = Overlay("target" if last_is_target else "step", f"{i}")
         else:
             for h in e.targets:
                 overlay[h] = Overlay("target", "◎")
@@ -214,22 +167,27 @@ class TacticScreen(GameScreen):
         u = self._unit(self.selected)
         if u is None or u.side != self.client.side:
             return
-        order = order_sheet(self._view, u.side).get(u.id) or {}
-        path = order.get("path") or []
+        notation = next((n for uid, _, n in self.presenter.given_orders(self._view, u.side) if uid == u.id), "")
+        if not notation:
+            return
+        try:
+            path = self.client.action_info(self.client.parse(notation)).path
+        except (PlanspielError, ValueError):
+            return
         if not path:
             return
         overlay = dict(self.map.overlay)
-        for i, label in enumerate(path, start=1):
-            try:
-                overlay[self.info.board.parse(str(label))] = Overlay("step", f"{i}")
-            except ValueError:
-                continue
+        for i, h in enumerate(path, start=1):
+            overlay[h] = Overlay("step", f"{i}")
         self.map.set_overlay(overlay)
+
+    def _is_assault(self, e: _Entry) -> bool:
+        return bool(e.actions) and self.info_of(e.actions[0]).is_assault
 
     def _next_hexes(self, e: _Entry) -> list[Hex]:
         """Hexes that continue the plotted path along a path the engine lists for this order."""
         assert e.path is not None
-        start = PATH_START[e.verb]
+        start = self.info.path_start(e.verb) or 0
         labels = [self.info.board.label(h) for h in e.path]
         out = []
         for a in e.actions:
@@ -244,7 +202,7 @@ class TacticScreen(GameScreen):
     # --- Order entry ------------------------------------------------------------------------------------
 
     def _planning(self) -> bool:
-        return self._view.phase == "planning" and self.presenter.is_map_decision(self._view, self._legal)
+        return self._waiting.mode == PLAN and self._on_map()
 
     def act_on_hex(self, h: Hex) -> None:
         """Enter on a hex: a unit's order list, a target, or the next hex of the path."""
@@ -303,13 +261,13 @@ class TacticScreen(GameScreen):
             return
         items: list[tuple[str, Text | str]] = []
         for verb, group in verbs.items():
-            label = Text(ORDER_NAMES.get(verb, verb), style="bold")
+            label = Text(self.presenter.verb_name(verb), style="bold")
             label.append(f"  {verb}", style="italic")
             line = self.info.verbs.get(verb, "")
             what = line.split(" — ", 1)[1] if " — " in line else line.split(": ", 1)[1] if ": " in line else ""
             if what:
                 label.append(f"  {what}")
-            if verb == "cancel":
+            if self.info_of(group[0]).has(Role.CANCEL):
                 label.append(f"  (now: {self.presenter.unit_order(self._view, self._view.units[unit_id])})")
             elif len(group) > 1:
                 label.append(f"  [{len(group)} choices]", style="dim")
@@ -325,7 +283,7 @@ class TacticScreen(GameScreen):
         self._busy = False
         if verb is None:
             return
-        self.entry = _Entry(unit_id, verb, self._unit_actions(unit_id, frozenset({verb})))
+        self.entry = _Entry(unit_id, verb, self._unit_actions(unit_id, lambda i: i.verb == verb))
         self._next_stage()
 
     def _next_stage(self) -> None:
@@ -334,13 +292,14 @@ class TacticScreen(GameScreen):
         if e is None:
             return
         i = len(e.args) + 1
-        if e.verb in ("defend", "ambush") and len(e.actions) == 1 and len(e.actions[0].args) == 3:
+        start = self.info.path_start(e.verb)
+        if len(e.actions) == 1 and self._options_after(e.actions[0]):
             self._ask_policy(e.actions[0])
             return
-        if len(e.actions) == 1 and (e.verb not in PATH_START or i > PATH_START[e.verb]):
+        if len(e.actions) == 1 and (start is None or i > start):
             self._give(e.actions[0])
             return
-        if e.verb in PATH_START and i >= PATH_START[e.verb]:
+        if start is not None and i >= start:
             bare = [a for a in e.actions if len(a.args) == i]
             if bare and len(e.actions) == len(bare):
                 self._give(bare[0])  # 7: a bound unit's assault names no hexes
@@ -375,10 +334,18 @@ class TacticScreen(GameScreen):
         self._busy = True
         self.app.push_screen(ChoiceDialog(self._entry_title(), items), self._arg_chosen)
 
+    def _options_after(self, action: Action) -> list[tuple[str, str]]:
+        """The values of an optional last word the action leaves out (e.g. a reaction policy), default first."""
+        for slots in self.info.forms.get(action.verb, ()):
+            if len(slots) == len(action.args) + 1 and slots[-1].optional:
+                return self.presenter.argument_options(action.verb, slots[-1].name)
+        return []
+
     def _ask_policy(self, action: Action) -> None:
-        """15.2 item 4: after the range, the reaction policy from the engine's list; Enter keeps the default."""
+        """After the last written argument, an optional word from the engine's list (Art of Tactic 15.2 item 4: the
+        reaction policy after the range); Enter keeps the default."""
         items: list[tuple[str, Text | str]] = []
-        for value, what in policies(action.verb):
+        for value, what in self._options_after(action):
             label = Text(value, style="bold")
             label.append(f"  {what}")
             items.append((value, label))
@@ -393,7 +360,7 @@ class TacticScreen(GameScreen):
                 self._give(Action(action.verb, (*action.args, value)))
 
         self._busy = True
-        title = f"{ORDER_NAMES.get(action.verb, action.verb)}: {action} … reaction policy (rule 15.2)"
+        title = f"{self.presenter.verb_name(action.verb)}: {action} … reaction policy (rule 15.2)"
         self.app.push_screen(ChoiceDialog(title, items), chosen)
 
     def _arg_hex(self, value: str) -> Hex | None:
@@ -411,9 +378,12 @@ class TacticScreen(GameScreen):
             where = self.info.board.label(u.hex) if u.hex is not None else "off the map"
             return f"{value}  {self.presenter.unit_name(u)} at {where}"
         e = self.entry
-        if e is not None and e.verb in ("defend", "ambush") and len(e.args) == 1:
-            return f"range {value} hexes"
-        return value
+        if e is None:
+            return value
+        slots = next(iter(self.info.forms.get(e.verb, ())), ())
+        i = len(e.args) + 1  # the argument chosen now (the unit is the first)
+        name = slots[i].name if i < len(slots) else ""
+        return self.presenter.argument_label(e.verb, name, value)
 
     def _arg_chosen(self, value: str | None) -> None:
         self._busy = False
@@ -443,13 +413,13 @@ class TacticScreen(GameScreen):
         e = self.entry
         if e is None:
             return ""
-        return f"{ORDER_NAMES.get(e.verb, e.verb)}: {' '.join([e.verb, e.unit, *e.args])} …"
+        return f"{self.presenter.verb_name(e.verb)}: {' '.join([e.verb, e.unit, *e.args])} …"
 
     def _entry_note(self) -> str:
         e = self.entry
         if e is None:
             return ""
-        head = f"{ORDER_NAMES.get(e.verb, e.verb)} for {e.unit}"
+        head = f"{self.presenter.verb_name(e.verb)} for {e.unit}"
         if e.path is None:
             return f"{head}: pick the {self._arg_name(e)} on the map (◎), Enter picks, Escape cancels"
         plotted = " ".join(self.info.board.label(h) for h in e.path) or "none yet"
@@ -470,12 +440,11 @@ class TacticScreen(GameScreen):
         cost = self._path_cost(Action(e.verb, (e.unit, *e.args, *labels)))
         if cost is None:
             return f"{len(e.path)} hex" + ("" if len(e.path) == 1 else "es")
-        return path_words(e.verb, len(e.path), cost, short=short)
+        return cost.short if short else cost.words
 
-    def _path_cost(self, action: Action) -> PathCost | None:
+    def _path_cost(self, action: Action) -> PathPreview | None:
         """The engine's cost of a movement order's path from this side's view (None: no path to cost)."""
-        pr = self.presenter
-        return pr.path_cost(self._view, action) if isinstance(pr, ArtOfTacticPresenter) else None
+        return self.presenter.path_preview(self._view, action)
 
     def _entry_help(self) -> list[str]:
         """Lines for the hex panel while an order is written: the engine's verdict in full, then the keys."""
@@ -608,19 +577,24 @@ class TacticScreen(GameScreen):
             u = self.selected
             if not self.is_mounted or self.client.to_act != self.client.side or u is None:
                 return None
-            return True if Action("cancel", (u,)) in self._legal else None
+            return True if self._take_back(u) is not None else None
         if action == "end":
             if not self.is_mounted or self.client.to_act != self.client.side:
                 return None
-            return True if Action("commit") in self._legal else None
+            return True if self._end_action() is not None else None
         return super().check_action(action, parameters)
+
+    def _take_back(self, unit_id: str) -> Action | None:
+        """The legal action that takes back the unit's order (written this planning), if any."""
+        return next(iter(self._unit_actions(unit_id, lambda i: i.has(Role.CANCEL))), None)
 
     def _may_switch_prompts(self) -> bool:
         return (
             self.is_mounted
             and self.entry is None
             and self._ai_side is None
-            and self._view.phase == "planning"
+            and self._waiting.mode == PLAN
+            and bool(self._waiting.switches)
             and self.client.to_act == self.client.side
             and self.session.is_human(self.client.side)
         )
@@ -629,8 +603,9 @@ class TacticScreen(GameScreen):
         """Switch between deciding during execution (prompts on) and the preset policies (off), 15.2."""
         if not self._can_decide() or not self._may_switch_prompts():
             return
-        on = self.client.side in (self._view.data.get("ask") or [])
-        self.play(Action("prompts", ("off" if on else "on",)))
+        switch = self._waiting.switches[0]
+        on = switch.on
+        self.play(switch.toggle)
         self.notify(
             "you decide during execution (15.2)" if not on else "the preset policies decide during execution (15.2)",
             timeout=3,
@@ -645,12 +620,13 @@ class TacticScreen(GameScreen):
 
     def action_stop(self) -> None:
         """Take back the selected unit's order."""
-        if self._can_decide() and self.selected and Action("cancel", (self.selected,)) in self._legal:
-            self.play(Action("cancel", (self.selected,)))
+        take_back = self._take_back(self.selected) if self._can_decide() and self.selected else None
+        if take_back is not None:
+            self.play(take_back)
 
     def action_end(self) -> None:
         """Commit the side's orders, after a look at them."""
-        if not self._can_decide() or Action("commit") not in self._legal:
+        if not self._can_decide() or self._end_action() is None:
             return
         lines: list[Text | str] = list(self._summary_lines())
         lines.append(Text("Units without an order hold (2.3). The other side plans next.", style="italic"))
@@ -662,34 +638,32 @@ class TacticScreen(GameScreen):
 
     def _commit_confirmed(self, ok: bool | None) -> None:
         self._busy = False
-        if ok:
-            self.play(Action("commit"))
+        end = self._end_action()
+        if ok and end is not None:
+            self.play(end)
 
     def _summary_lines(self) -> list[Text | str]:
         side = self.client.side
-        sheet = order_sheet(self._view, side)
         out: list[Text | str] = []
-        for uid in sorted(sheet):
-            o = sheet[uid]
-            verb = str(o.get("notation", "")).split(" ", 1)[0]
+        for uid, name, notation in self.presenter.given_orders(self._view, side):
             line = Text(f"{uid:<14}", style="bold")
-            line.append(f" {ORDER_NAMES.get(verb, o.get('kind', '?'))}: ")
-            line.append(str(o.get("notation", "")))
-            cost = self._sheet_cost(str(o.get("notation", "")))
-            written = len(o.get("path") or [])
-            if cost is not None and written:
-                line.append(f"  ({path_words(verb, written, cost)})", style="dim")
+            line.append(f" {name}: ")
+            line.append(notation)
+            cost = self._sheet_cost(notation)
+            if cost is not None:
+                line.append(f"  ({cost.words})", style="dim")
             out.append(line)
         if not out:
             out.append(Text("no orders given yet this round", style="dim"))
         return out
 
-    def _sheet_cost(self, notation: str) -> PathCost | None:
-        """The cost of a given order's path (4.11), or None."""
-        if notation.split(" ", 1)[0] not in PATH_START:
-            return None
+    def _sheet_cost(self, notation: str) -> PathPreview | None:
+        """The cost of a given order's written path, or None (no path written)."""
         try:
-            return self._path_cost(self.client.parse(notation))
+            action = self.client.parse(notation)
+            if not self.client.action_info(action).path:
+                return None
+            return self._path_cost(action)
         except (PlanspielError, ValueError):
             return None
 
@@ -701,7 +675,7 @@ class TacticScreen(GameScreen):
 
     def action_replay_round(self) -> None:
         """The last executed round again, step by step."""
-        report = round_report(self.client.events_since(0))
+        report = self.presenter.report(self.client.events_since(0))
         if report is None:
             self.notify("No round has been carried out yet.")
             return
@@ -726,18 +700,21 @@ class TacticScreen(GameScreen):
             # 15.2: the decision is public: asked on the shared screen, no hand-off, the table's side unchanged.
             if self._deferred != self._decision_key():
                 # The round so far; a game restored without its log shows the question alone.
-                report = round_report(self.client.events_since(max(0, self._event_floor())))
-                report = report or RoundReport(self._view.turn, ["(this round's log is not in the game)"], [], [])
+                report = self.presenter.report(self.client.events_since(max(0, self._event_floor())))
+                report = report or Report(self._view.turn, ["(this round's log is not in the game)"], [], [])
                 self._busy = True
                 self.app.push_screen(ExecutionScreen(report, decision, start=len(report.steps)), self._execution_closed)
             return
         super().advance()
 
     def _decision(self) -> dict[str, Any] | None:
-        """The decision execution waits for (15.2), as every view holds it, or None."""
-        run = self._view.data.get("decisions")
-        got = run.get("pending") if isinstance(run, dict) else None
-        return got if isinstance(got, dict) and self.client.outcome is None else None
+        """The decision execution waits for (15.2), as every view holds it, or None: side, question, rule and
+        options (the option's notation, its words)."""
+        q = self._waiting.question
+        if q is None or self.client.outcome is not None:
+            return None
+        options = [[self.client.describe(a), label] for a, label in q.options]
+        return {"side": q.side, "question": q.text, "rule": q.rule, "options": options}
 
     def _human_decision(self) -> dict[str, Any] | None:
         """The waiting decision if a human player makes it (an AI's goes through the AI)."""
@@ -745,15 +722,15 @@ class TacticScreen(GameScreen):
         return d if d is not None and self.session.is_human(str(d.get("side"))) else None
 
     def _decision_key(self) -> tuple[int, int]:
-        run = self._view.data.get("decisions") or {}
-        return (self._view.turn, int(run.get("answered") or 0))
+        q = self._waiting.question
+        return (self._view.turn, q.serial if q is not None else 0)
 
     def _show_execution(self) -> bool:
         """Show the side on screen the round just carried out (once per side; a round that paused at a decision
         is shown on from the step where it paused); True if shown."""
         if not self.session.is_human(self.client.side):
             return False
-        report = round_report(self.client.events_since(max(0, self._event_floor())))
+        report = self.presenter.report(self.client.events_since(max(0, self._event_floor())))
         if report is None:
             return False
         size = sum(len(lines) for _, lines in report.steps) + len(report.steps) + len(report.after)
@@ -785,11 +762,13 @@ class TacticScreen(GameScreen):
         self.advance()
 
     def _choose(self, side: str, key: str) -> None:
-        """Answer the decision for the deciding side (15.2: public, no hand-off; the table's side stays)."""
+        """Answer the decision for the deciding side (15.2: public, no hand-off; the table's side stays); ``key``
+        is the chosen option's notation."""
+        client = self.session.client(side)
         try:
-            self.session.client(side).apply(Action("choose", (key,)))
+            client.apply(client.parse(key))
         except ValueError as err:  # an ActionError names the rule; an engine fault leaves the game unchanged
-            self.report_error(f"choose {key}: {err}")
+            self.report_error(f"{key}: {err}")
             return
         self.decisions += 1
         self.after_change()
@@ -904,7 +883,7 @@ class ExecutionScreen(ModalScreen[str | None]):
     }
     """
 
-    def __init__(self, report: RoundReport, decision: Mapping[str, Any] | None = None, start: int = 0) -> None:
+    def __init__(self, report: Report, decision: Mapping[str, Any] | None = None, start: int = 0) -> None:
         super().__init__()
         self.report = report
         self.decision = decision
@@ -932,7 +911,7 @@ class ExecutionScreen(ModalScreen[str | None]):
         t = Text()
         if self.stage == 0:
             t.append(f"Round {r.round}: the orders revealed (2.4)\n\n", style="bold underline")
-            for line in r.orders or ["(no orders: every unit holds)"]:
+            for line in r.head or ["(no orders: every unit holds)"]:
                 t.append(f"· {line}\n")
             if not r.steps and self.decision is not None:
                 self._question(t, self.decision, self.cursor)

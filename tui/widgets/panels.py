@@ -16,8 +16,7 @@ from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from engine import Event, GameState, Hex, Odds, Unit
-
-from ..presenters import Presenter
+from engine.presentation import Presentation
 
 __all__ = ["EventLog", "HexPanel", "StatusBar", "UnitPanel", "effect_chance", "odds_lines"]
 
@@ -64,7 +63,7 @@ class StatusBar(Static):
         """A background check under way (end of the first line, with a spinner): the save's replay check."""
         self._tick = 0
 
-    def show(self, view: GameState, presenter: Presenter, you: str, turns: int, note: str = "") -> None:
+    def show(self, view: GameState, presenter: Presentation, you: str, turns: int, note: str = "") -> None:
         """Show a view's turn, phase and decision; ``you`` is the side reading the screen."""
         info = presenter.info
         line = Text()
@@ -217,7 +216,9 @@ class UnitPanel(_Panel):
     }
     """
 
-    def show(self, view: GameState, presenter: Presenter, unit: Unit | None, stack: Iterable[Unit], title: str) -> None:
+    def show(
+        self, view: GameState, presenter: Presentation, unit: Unit | None, stack: Iterable[Unit], title: str
+    ) -> None:
         """Show one unit and the units stacked with it."""
         t = Text()
         t.append(f"{title}\n", style="bold underline")
@@ -257,7 +258,7 @@ class HexPanel(_Panel):
     }
     """
 
-    def show(self, view: GameState, presenter: Presenter, h: Hex, extra: Iterable[str] = ()) -> None:
+    def show(self, view: GameState, presenter: Presentation, h: Hex, extra: Iterable[str] = ()) -> None:
         """Show one hex (``extra`` lines: line of sight, range...)."""
         board = view.board
         cell = board.cells[h]

@@ -38,6 +38,7 @@ class ArtOfTactic(Ruleset):
     version = "1"
     verbs: ClassVar[Mapping[str, str]] = {**orders.VERBS, **purchase.SETUP_VERBS, **decisions.VERBS}
     notations = NOTATIONS
+    modes = frozenset({PLAN, CHOOSE})
     default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"control", "structures", "purchase", "ai"})
 

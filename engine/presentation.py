@@ -1,24 +1,89 @@
-"""Provides presenters: a ruleset's hooks for the screens (glyphs, markers, the status line, scores).
+"""Provides presentations: a ruleset's words and glyphs for the screens (markers, unit cards, the status line,
+the names of orders, scores), with no user-interface code.
 
-The screens are the same for every ruleset; what differs (which unit status flags are markers, what the
-engine is waiting for, how victory is counted) comes from the ruleset's presenter, found by ruleset id. The
-base :class:`Presenter` works for any ruleset from its generic data (unit types, steps, statuses); a ruleset
-adds a module here to say more. A presenter only reads a side's view: it never decides a rule.
+The screens are the same for every ruleset; what differs (which unit status flags are markers, what the engine is
+waiting for, how victory is counted, what an order is called) comes from the ruleset's presentation, found
+through the ruleset (:meth:`engine.rules.Ruleset.presentation`: a ``presentation`` module beside the ruleset's,
+with a ``PRESENTATION`` class). The base :class:`Presentation` works for any ruleset from its generic data (unit
+types, steps, statuses). A presentation only reads a side's view: it never decides a rule, and it imports no
+user-interface library (a test checks that the engine imports none).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine import Action, GameState, Hex, Unit
+from .actions import Action
+from .board import Board
+from .events import Event
+from .hexgrid import Hex
+from .notation import Arg, Slot
+from .state import GameState, Unit
 
-from ..client import GameInfo
+__all__ = [
+    "KIND_GLYPHS",
+    "TERRAIN_GLYPHS",
+    "GameInfo",
+    "Marker",
+    "PathPreview",
+    "Presentation",
+    "Report",
+    "SideInfo",
+]
 
-__all__ = ["KIND_GLYPHS", "Marker", "Presenter", "get_presenter"]
+
+@dataclass(frozen=True, slots=True)
+class SideInfo:
+    """A side of the scenario."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What every side may know about the game before it starts: ruleset, scenario, sides and the map."""
+
+    ruleset: str
+    ruleset_title: str
+    scenario: str
+    title: str
+    turns: int
+    sides: tuple[SideInfo, ...]
+    board: Board = field(repr=False)
+    """The map (terrain, levels, roads, places): public data, never changed."""
+    unit_types: Mapping[str, Mapping[str, Any]] = field(repr=False, default_factory=dict)
+    """Unit type → its values, from the ruleset's ``units.toml``."""
+    briefing: str = ""
+    verbs: Mapping[str, str] = field(repr=False, default_factory=dict)
+    """Notation verb → its line of help (``"fire UNIT TARGET — direct fire at full strength (8.1)"``)."""
+    modes: frozenset[str] = frozenset()
+    """The interaction modes the ruleset's decisions use (:attr:`engine.rules.Ruleset.modes`)."""
+    forms: Mapping[str, tuple[tuple[Slot, ...], ...]] = field(repr=False, default_factory=dict)
+    """Notation verb → the arguments of each of its forms (:mod:`engine.notation`): what an order entry asks
+    for, in order (a unit, a target, a hex, a path...)."""
+
+    def path_start(self, verb: str) -> int | None:
+        """Where the written path begins among the verb's arguments (None: the verb takes no path)."""
+        for slots in self.forms.get(verb, ()):
+            for i, slot in enumerate(slots):
+                if slot.kind is Arg.PATH:
+                    return i
+        return None
+
+    def verb_help(self, verb: str) -> str:
+        """What a verb does, without its argument pattern (empty if the ruleset says nothing)."""
+        line = self.verbs.get(verb, "")
+        return line.split(" — ", 1)[1] if " — " in line else ""
+
+    def side_name(self, side: str | None) -> str:
+        """The display name of a side (``"German"``), or ``"nobody"``."""
+        if side is None:
+            return "nobody"
+        return next((s.name for s in self.sides if s.id == side), side.title())
+
 
 KIND_GLYPHS: Mapping[str, str] = {
     "tank": "T",
@@ -59,7 +124,33 @@ class Marker:
     """The side the marker belongs to (its colour), if any."""
 
 
-class Presenter:
+@dataclass(frozen=True, slots=True)
+class PathPreview:
+    """What a path written so far costs, as the engine answers it from a side's view (for plotting a path)."""
+
+    words: str
+    """The path and its cost for a player (``2 hexes, cost 3 of movement range 4, 1 left``)."""
+    short: str
+    """The same for a narrow status line."""
+    problem: str = ""
+    """Why the path cannot go on as written (a rule broken), empty if it can."""
+
+
+@dataclass
+class Report:
+    """A resolution as one side saw it (a round's reveal and execution steps), for a screen that shows it step by
+    step."""
+
+    round: int
+    head: list[str]
+    """What comes before the steps (the orders revealed)."""
+    steps: list[tuple[str, list[str]]]
+    """(step heading, the lines of its events)."""
+    after: list[str]
+    """What comes after the last step (victory, the next round)."""
+
+
+class Presentation:
     """How a ruleset's state is shown. The base class works from generic data for any ruleset.
 
     Args:
@@ -67,13 +158,6 @@ class Presenter:
     """
 
     ruleset: str = ""
-    map_verbs: frozenset[str] = frozenset({"move", "fire", "assault", "stop", "end", "pass"})
-    secondary_verbs: frozenset[str] = frozenset()
-    """Verbs Enter on a hex offers only when nothing else fits there (orders for several units at once)."""
-    placement_verbs: frozenset[str] = frozenset({"place", "move"})
-    """Verbs that put a unit not yet on the map onto a hex (set-up, arrivals), or a marker: Enter on a legal hex
-    plays them, and their hexes are marked with "+" while nothing is selected."""
-    """Verbs the player gives on the map; a decision with none of them is offered as a list of choices."""
     score_name: str = "score"
 
     def __init__(self, info: GameInfo) -> None:
@@ -135,9 +219,12 @@ class Presenter:
 
     # --- Hexes ------------------------------------------------------------------------------------------
 
+    terrain_glyphs: ClassVar[Mapping[str, str]] = TERRAIN_GLYPHS
+    """Terrain class → the glyph that marks it on the map."""
+
     def terrain_glyph(self, terrain: str) -> str:
         """The glyph of a terrain class (empty for open ground)."""
-        return TERRAIN_GLYPHS.get(terrain, terrain[:1])
+        return self.terrain_glyphs.get(terrain, terrain[:1])
 
     def hex_markers(self, view: GameState, h: Hex) -> list[Marker]:
         """Markers in a hex (objectives, mines, fortifications...); none in the base class."""
@@ -159,34 +246,37 @@ class Presenter:
         """Short items of the status bar besides turn, phase and side (a chit drawn, a score)."""
         return []
 
-    def is_map_decision(self, view: GameState, legal: list[Action]) -> bool:
-        """True if the player gives this decision on the map; else it is offered as a list of choices."""
-        return any(a.verb in self.map_verbs for a in legal)
-
     def action_note(self, view: GameState, action: Action) -> str:
         """Readable names for an action's arguments (a chit's formation name...); empty in the base class."""
         return ""
 
-    def action_unit(self, view: GameState, action: Action) -> str | None:
-        """The unit of the acting side that an action is about (its first argument), if any."""
-        if action.args and action.args[0] in view.units:
-            return action.args[0]
+    def verb_name(self, verb: str) -> str:
+        """What an order or action is called on the table (``Cautious movement``); the verb in the base class."""
+        return verb
+
+    def argument_label(self, verb: str, slot: str, value: str) -> str:
+        """An argument's value as a list of choices words it (``range 3 hexes``); the value in the base class."""
+        return value
+
+    def argument_options(self, verb: str, slot: str) -> list[tuple[str, str]]:
+        """The values an optional trailing word argument may take, with what each does, the default (written
+        as nothing) first; none in the base class."""
+        return []
+
+    def path_preview(self, view: GameState, action: Action) -> PathPreview | None:
+        """What the path of ``action`` (written so far) costs against its unit's movement, as the engine answers
+        it from this side's view; None where the ruleset has nothing to say (the base class)."""
         return None
 
-    def action_hexes(self, view: GameState, action: Action) -> list[Hex]:
-        """The hexes an action points at: hex arguments, and the hexes of units named after the first."""
-        out: list[Hex] = []
-        for i, arg in enumerate(action.args):
-            if arg[:1].isdigit():
-                try:
-                    out.append(view.board.parse(arg))
-                except ValueError:
-                    continue
-            elif i > 0 and arg in view.units:
-                u = view.units[arg]
-                if u.hex is not None:
-                    out.append(u.hex)
-        return out
+    def given_orders(self, view: GameState, side: str) -> list[tuple[str, str, str]]:
+        """The orders ``side`` has written this round, as its view holds them: (unit id, name, notation). None
+        in the base class (rulesets without written orders)."""
+        return []
+
+    def report(self, events: Sequence[Event]) -> Report | None:
+        """The last resolution (a round's execution) in a side's events, to show step by step; None if there is
+        none or the ruleset resolves nothing that way (the base class)."""
+        return None
 
     # --- Scores -----------------------------------------------------------------------------------------
 
@@ -236,18 +326,3 @@ def _side_letters(names: list[str], ids: list[str]) -> dict[str, str]:
                 used.add(ch)
                 break
     return out
-
-
-_PRESENTERS: dict[str, type[Presenter]] = {}
-
-
-def get_presenter(info: GameInfo) -> Presenter:
-    """The presenter for a game's ruleset: ``tui.presenters.<ruleset id>`` if it exists, else the base."""
-    cls = _PRESENTERS.get(info.ruleset)
-    if cls is None:
-        cls = Presenter
-        name = f"{__name__}.{info.ruleset}"
-        if importlib.util.find_spec(name) is not None:
-            cls = getattr(importlib.import_module(name), "PRESENTER", Presenter)
-        _PRESENTERS[info.ruleset] = cls
-    return cls(info)

@@ -1,31 +1,34 @@
-"""Provides the Art of Tactic presenter: the unit card, the order given this round, secret planning and steps.
+"""Provides the Art of Tactic presentation: the unit card, the order given this round, secret planning and steps.
 
 Everything shown comes from one side's view: its own order sheet (``data["orders"]`` holds only the viewer's
 orders before the reveal), its units in full, the enemy as the view shows it (a hidden unit is off the map, a
 concealed HQ an unidentified unit).
-The presenter never decides a rule: the orders a unit may take come from the engine's legal actions.
+The presentation never decides a rule: the orders a unit may take come from the engine's legal actions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-import engine
-from engine import Action, GameState, Hex, Unit
-from engine.rulesets.art_of_tactic.movement import PathCost, order_path_cost
-from engine.rulesets.art_of_tactic.ruleset import ArtOfTactic
+from engine.actions import Action
+from engine.events import Event
+from engine.hexgrid import Hex
+from engine.presentation import Marker, PathPreview, Presentation, Report
+from engine.rules import get_ruleset
+from engine.state import GameState, Unit
 
-from . import Marker, Presenter
+from .movement import PathCost, order_path_cost
+from .orders import policies
 
 __all__ = [
     "ORDER_NAMES",
-    "PATH_START",
-    "PRESENTER",
-    "ArtOfTacticPresenter",
+    "PRESENTATION",
+    "ArtOfTacticPresentation",
     "cost_text",
     "order_sheet",
     "path_words",
+    "round_report",
 ]
 
 ORDER_NAMES: Mapping[str, str] = {
@@ -65,9 +68,6 @@ ORDER_NAMES: Mapping[str, str] = {
     "commit": "Commit: end planning",
 }
 """Verb → the order's name on the card (the README's table of verbs)."""
-
-PATH_START: Mapping[str, int] = {"move": 1, "march": 1, "assault": 2, "firemove": 3}
-"""Verbs whose notation ends in a path, and the index of the path's first hex (notation, not rules)."""
 
 CARD_ORDER_KEYS: Mapping[str, str] = {"move": "cautious", "firemove": "fire_on_move"}
 """Verb → the key of the order on the card where the two differ."""
@@ -123,15 +123,46 @@ def order_sheet(view: GameState, side: str) -> dict[str, dict[str, Any]]:
     return dict(sheet) if isinstance(sheet, dict) else {}
 
 
-class ArtOfTacticPresenter(Presenter):
+def round_report(events: Sequence[Event]) -> Report | None:
+    """The last executed round in a side's events: the orders revealed, then the twelve steps (None if no round
+    has been executed yet)."""
+    start = None
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if e.kind == "step" and e.data.get("step") == 1:
+            start = i
+            break
+    if start is None:
+        return None
+    i = start - 1
+    rnd = 0
+    if i >= 0 and events[i].kind == "phase":
+        rnd = int(events[i].data.get("round", 0))
+        i -= 1
+    orders: list[str] = []
+    while i >= 0 and events[i].kind == "order":
+        orders.insert(0, events[i].text)
+        i -= 1
+    steps: list[tuple[str, list[str]]] = []
+    after: list[str] = []
+    for e in events[start:]:
+        if e.kind == "step":
+            steps.append((e.text, []))
+        elif e.kind == "phase" and steps and "Planning" in e.text:
+            after.append(e.text)
+            break
+        elif after or (len(steps) >= 12 and e.kind in ("outcome", "victory")):
+            after.append(e.text)
+        elif steps:
+            steps[-1][1].append(e.text)
+    return Report(rnd, orders, steps, after)
+
+
+class ArtOfTacticPresentation(Presentation):
     """Art of Tactic: secret orders per unit, revealed and carried out in twelve steps."""
 
     ruleset = "art_of_tactic"
-    map_verbs = frozenset(v for v in ORDER_NAMES if v != "commit")
-    placement_verbs = frozenset()
     score_name = "victory hexes held"
-    order_entry = True
-    """The game screen gives orders per unit (the order list, targets, plotted paths) and shows the steps."""
     OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {}
 
     # --- Units ------------------------------------------------------------------------------------------
@@ -279,11 +310,38 @@ class ArtOfTacticPresenter(Presenter):
     def path_cost(self, view: GameState, action: Action) -> PathCost | None:
         """What the path of a movement order costs against the unit's allowance, as the engine answers it from
         this side's view (4.11); None for an order without a path."""
-        rs = engine.get_ruleset(self.ruleset)
-        return order_path_cost(rs, view, action) if isinstance(rs, ArtOfTactic) else None
+        return order_path_cost(get_ruleset(self.ruleset), view, action)  # type: ignore[arg-type]
 
-    def is_map_decision(self, view: GameState, legal: list[Action]) -> bool:
-        return view.phase == "planning" and any(a.verb in self.map_verbs for a in legal)
+    def path_preview(self, view: GameState, action: Action) -> PathPreview | None:
+        """A movement order's path cost against its movement range or assault distance (4.11)."""
+        cost = self.path_cost(view, action)
+        if cost is None:
+            return None
+        info = get_ruleset(self.ruleset).action_info(view, action)
+        written = len(action.args) - (info.path_start if info.path_start is not None else len(action.args))
+        return PathPreview(
+            path_words(action.verb, written, cost), path_words(action.verb, written, cost, short=True), cost.problem
+        )
+
+    def verb_name(self, verb: str) -> str:
+        return ORDER_NAMES.get(verb, verb)
+
+    def argument_label(self, verb: str, slot: str, value: str) -> str:
+        return f"range {value} hexes" if slot == "range" else value
+
+    def argument_options(self, verb: str, slot: str) -> list[tuple[str, str]]:
+        """15.2 item 4: the reaction policies of Defend and Ambush, the default (``first``) first."""
+        return policies(verb) if slot == "policy" and verb in ("defend", "ambush") else []
+
+    def given_orders(self, view: GameState, side: str) -> list[tuple[str, str, str]]:
+        out = []
+        for uid, o in sorted(order_sheet(view, side).items()):
+            notation = str(o.get("notation", ""))
+            out.append((uid, ORDER_NAMES.get(notation.split(" ", 1)[0], str(o.get("kind", "?"))), notation))
+        return out
+
+    def report(self, events: Sequence[Event]) -> Report | None:
+        return round_report(events)
 
     def action_note(self, view: GameState, action: Action) -> str:
         """The order's name; for a movement order also its path's cost, as the engine answers it (4.11); for an
@@ -294,7 +352,8 @@ class ArtOfTacticPresenter(Presenter):
             options = pending.get("options", []) if isinstance(pending, dict) else []
             return next((str(label) for key, label in options if key == action.args[0]), "")
         name = ORDER_NAMES.get(action.verb, "")
-        written = len(action.args) - PATH_START.get(action.verb, len(action.args))
+        info = get_ruleset(self.ruleset).action_info(view, action)
+        written = len(action.args) - (info.path_start if info.path_start is not None else len(action.args))
         cost = self.path_cost(view, action) if written > 0 else None
         return f"{name}: {path_words(action.verb, written, cost)}" if cost is not None else name
 
@@ -308,4 +367,4 @@ class ArtOfTacticPresenter(Presenter):
         return "victory hexes held" if (view.data.get("victory") or {}).get("hexes") else "hexes controlled"
 
 
-PRESENTER = ArtOfTacticPresenter
+PRESENTATION = ArtOfTacticPresentation

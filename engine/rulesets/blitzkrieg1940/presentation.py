@@ -1,17 +1,19 @@
-"""Provides the Blitzkrieg 1940 presenter: markers (N, OPP, OOC), chits, objectives and the German VP."""
+"""Provides the Blitzkrieg 1940 presentation: markers (N, OPP, OOC), chits, objectives and the German VP."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import engine
-from engine import Action, GameState, Hex, Unit
-from engine.rulesets.blitzkrieg1940 import sequence, victory
-from engine.rulesets.blitzkrieg1940.overlays import OVERLAY_NAMES
+from engine.actions import Action
+from engine.hexgrid import Hex
+from engine.presentation import Marker, Presentation
+from engine.state import GameState, Unit
 
-from . import Marker, Presenter
+from . import sequence, victory
+from .data import load_tables
+from .overlays import OVERLAY_NAMES
 
-__all__ = ["PRESENTER", "BlitzkriegPresenter"]
+__all__ = ["PRESENTATION", "BlitzkriegPresentation"]
 
 
 def _frame(view: GameState) -> dict[str, Any] | None:
@@ -19,17 +21,14 @@ def _frame(view: GameState) -> dict[str, Any] | None:
     return frames[-1] if frames else None
 
 
-class BlitzkriegPresenter(Presenter):
+class BlitzkriegPresentation(Presentation):
     """Blitzkrieg 1940: chit-pull activation, reaction windows, Hannut VP and Stonne possession."""
 
     ruleset = "blitzkrieg1940"
-    map_verbs = frozenset({"move", "road", "mf", "fm", "fire", "assault", "stop", "load", "unload", "salvo", "stuka"})
-    placement_verbs = frozenset({"place", "fort", "mine", "move", "road"})
-    secondary_verbs = frozenset({"stack"})  # 7.1: moving a stack is picked from the orders list (o)
     score_name = "German VP"
     OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {
         name: (kind, glyphs, OVERLAY_NAMES[name])
-        for name, (kind, glyphs, _) in Presenter.OVERLAYS.items()
+        for name, (kind, glyphs, _) in Presentation.OVERLAYS.items()
         if name in OVERLAY_NAMES
     }
 
@@ -163,18 +162,12 @@ class BlitzkriegPresenter(Presenter):
             names.append(sequence.chit_name(view, f["chit"]))
         return ", ".join(names)
 
-    def is_map_decision(self, view: GameState, legal: list[Action]) -> bool:
-        f = _frame(view)
-        if f is not None and f["kind"] == "deploy":
-            return any(a.verb in ("place", "fort", "mine") for a in legal)  # 12: set up on the map
-        return f is not None and f["kind"] == "activation" and super().is_map_decision(view, legal)
-
     def score(self, view: GameState) -> dict[str, int] | None:
         try:
             kind = victory.victory_kind(view)
         except ValueError:
             return None
-        tables = engine.get_ruleset(self.ruleset).tables  # type: ignore[attr-defined]
+        tables = load_tables()
         if kind == "vp":
             return {"german": victory.hannut_vp(tables, view)}
         held = view.data.get("held_by", {})
@@ -189,4 +182,4 @@ class BlitzkriegPresenter(Presenter):
         return "German VP (13.8)" if kind == "vp" else "objective hexes held (12.2)"
 
 
-PRESENTER = BlitzkriegPresenter
+PRESENTATION = BlitzkriegPresentation

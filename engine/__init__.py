@@ -19,6 +19,7 @@ from .errors import (
     Problem,
     ReplayError,
     ScenarioError,
+    StateError,
     UnknownRulesetError,
 )
 from .events import Event, Modifier
@@ -60,6 +61,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "ScriptedDice",
+    "StateError",
     "Transition",
     "Unit",
     "UnknownRulesetError",

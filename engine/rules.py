@@ -144,6 +144,10 @@ class Ruleset:
     """Notation verbs → a line of help (``"move": "move UNIT HEX... — move along a path"``)."""
     scenario_keys: ClassVar[frozenset[str]] = frozenset()
     """Extra top-level scenario keys this ruleset reads."""
+    state_type: ClassVar[type[Any] | None] = None
+    """The record class (:func:`engine.typed.record`) of ``GameState.data``; None: a dict of plain values."""
+    status_type: ClassVar[type[Any] | None] = None
+    """The record class of every ``Unit.status``; None: dicts of plain values."""
 
     def setup_offered(self, state: GameState) -> bool:
         """Whether :attr:`default_setup_verb` may be legal now: a cheap test before listing the legal actions

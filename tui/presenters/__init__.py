@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine import Action, GameState, Hex, Unit
+from engine.typed import field_values
 
 from ..client import GameInfo
 
@@ -109,7 +110,7 @@ class Presenter:
     def unit_markers(self, unit: Unit) -> list[Marker]:
         """Markers on a unit; the base shows every true status flag by its first letter."""
         out = []
-        for key, value in sorted(unit.status.items()):
+        for key, value in sorted(field_values(unit.status).items()):
             if value is True:
                 out.append(Marker(key[:1].upper(), key.replace("_", " ")))
         return out

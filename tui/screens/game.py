@@ -27,6 +27,7 @@ from textual.worker import get_current_worker
 from engine import Action, GameState, Hex, Unit, distance
 from engine.ai import PASS_VERBS, make_agent
 from engine.errors import ActionError, PlanspielError
+from engine.typed import field_values
 
 from ..client import GameClient
 from ..presenters import TERRAIN_GLYPHS
@@ -299,7 +300,7 @@ class GameScreen(Screen[None]):
 
     def _is_moving(self, unit_id: str) -> bool:
         u = self._unit(unit_id)
-        return bool(u is not None and u.status.get("moving"))
+        return bool(u is not None and field_values(u.status).get("moving"))
 
     def _unit(self, unit_id: str | None) -> Unit | None:
         return self._view.units.get(unit_id) if unit_id else None

@@ -422,12 +422,10 @@ def _compile(info: _Info, stack: tuple[type, ...]) -> None:
         "_M": MISSING,
     }
     gen = _Gen(ns)
-    names = tuple(f.name for f, _ in specs)
+    info.names = tuple(f.name for f, _ in specs)
     info.write = gen.function("write", _write_lines(gen, specs, info.omit_defaults), cls)
-    read = gen.function("read", _read_lines(gen, cls, specs), cls)
-    info.read = read
-    info.clone = gen.function("clone", _clone_lines(gen, specs), cls)
-    info.names = names
+    info.read = gen.function("read", _read_lines(gen, cls, specs), cls)
+    info.clone = gen.function("clone", _clone_lines(gen, specs), cls)  # last: a set clone means compiled
     _WRITERS[cls] = info.write
     _CLONERS[cls] = info.clone
 

@@ -20,6 +20,7 @@ from .errors import (
     Problem,
     ReplayError,
     ScenarioError,
+    StateError,
     UnknownRulesetError,
 )
 from .events import Event, Modifier
@@ -64,6 +65,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "ScriptedDice",
+    "StateError",
     "Switch",
     "Transition",
     "Unit",

@@ -13,6 +13,7 @@ __all__ = [
     "Problem",
     "ReplayError",
     "ScenarioError",
+    "StateError",
     "UnknownRulesetError",
 ]
 
@@ -75,6 +76,11 @@ class UnknownRulesetError(LookupError, PlanspielError):
         self.ruleset_id = ruleset_id
         listing = ", ".join(known) if known else "none installed"
         super().__init__(f"unknown ruleset {ruleset_id!r} (known: {listing})")
+
+
+class StateError(ValueError, PlanspielError):
+    """Saved ruleset state cannot be read into the ruleset's types; ``str(err)`` names the path and the problem
+    (``data.formations['f1'].ff: expected int, got 'x'``)."""
 
 
 class ReplayError(PlanspielError):

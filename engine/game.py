@@ -85,26 +85,39 @@ class Game:
 
         Raises:
             ValueError: the state belongs to another ruleset or scenario, or cannot be read (a snapshot with a
-                missing key, a wrong type or a bad hex label); ``InvalidActionError`` (a ``ValueError``) for
-                notation that cannot be read.
+                missing key, a wrong type or a bad hex label; :class:`~engine.errors.StateError` when its data or
+                a unit's status does not fit the ruleset's record classes), or a state object holds data or a
+                status of another class than the ruleset's; ``InvalidActionError`` (a ``ValueError``) for notation
+                that cannot be read.
         """
         game = cls.__new__(cls)
         game.scenario = scenario
         game.ruleset = get_ruleset(scenario.ruleset)
         game.seed = seed
         game.board = board_for(scenario, game.ruleset)
+        data_type, status_type = game.ruleset.state_type, game.ruleset.status_type
         if isinstance(state, GameState):
             st = state.clone()
             st.board = game.board
         else:
             try:
-                st = GameState.from_dict(state, game.board)
+                st = GameState.from_dict(state, game.board, data_type=data_type, status_type=status_type)
             except (KeyError, TypeError) as err:
                 raise ValueError(f"not a state snapshot: {type(err).__name__}: {err}") from None
         if st.ruleset != scenario.ruleset or st.scenario != scenario.id:
             raise ValueError(
                 f"the state is of {st.ruleset}/{st.scenario}, the scenario is {scenario.ruleset}/{scenario.id}"
             )
+        want_data, want_status = data_type or dict, status_type or dict
+        wrong = [("the state's data", st.data, want_data)] if not isinstance(st.data, want_data) else []
+        wrong += [
+            (f"the status of {u.id}", u.status, want_status)
+            for u in st.units.values()
+            if not isinstance(u.status, want_status)
+        ]
+        if wrong:
+            what, value, want = wrong[0]
+            raise ValueError(f"{what} is a {type(value).__name__}, {scenario.ruleset} keeps a {want.__name__}")
         if dice is not None:
             st.dice = dice
         actions: list[Action] = []

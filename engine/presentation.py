@@ -21,6 +21,7 @@ from .events import Event
 from .hexgrid import Hex
 from .notation import Arg, Slot
 from .state import GameState, Unit
+from .typed import field_values
 
 __all__ = [
     "KIND_GLYPHS",
@@ -193,7 +194,7 @@ class Presentation:
     def unit_markers(self, unit: Unit) -> list[Marker]:
         """Markers on a unit; the base shows every true status flag by its first letter."""
         out = []
-        for key, value in sorted(unit.status.items()):
+        for key, value in sorted(field_values(unit.status).items()):
             if value is True:
                 out.append(Marker(key[:1].upper(), key.replace("_", " ")))
         return out

@@ -155,6 +155,10 @@ class Ruleset:
     in force. A client that knows none of them offers every decision as a list (:data:`~engine.contract.CHOOSE`)."""
     scenario_keys: ClassVar[frozenset[str]] = frozenset()
     """Extra top-level scenario keys this ruleset reads."""
+    state_type: ClassVar[type[Any] | None] = None
+    """The record class (:func:`engine.typed.record`) of ``GameState.data``; None: a dict of plain values."""
+    status_type: ClassVar[type[Any] | None] = None
+    """The record class of every ``Unit.status``; None: dicts of plain values."""
 
     def setup_offered(self, state: GameState) -> bool:
         """Whether :attr:`default_setup_verb` may be legal now: a cheap test before listing the legal actions

@@ -2,17 +2,22 @@
 
 A state is changed only by :meth:`engine.game.Game.apply`, which works on a clone, so an earlier state
 object never changes. ``to_dict()`` gives a plain, msgpack-safe dict.
+
+Ruleset data (``GameState.data``) and unit status (``Unit.status``) are plain dicts, or records of the classes a
+ruleset declares (``Ruleset.state_type`` and ``status_type``, see :mod:`engine.typed`): a state copies and writes
+records with the :mod:`engine.typed` codec and dicts with :func:`copy_plain`.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .dice import DiceSource, HiddenDice, dice_from_dict
 from .hexgrid import Hex, hex_label, parse_hex
+from .plain import copy_plain
+from .typed import clone, from_plain, to_plain
 
 if TYPE_CHECKING:
     from .board import Board
@@ -20,29 +25,14 @@ if TYPE_CHECKING:
 __all__ = ["GameState", "Outcome", "Unit", "copy_plain"]
 
 
-def copy_plain(value: Any) -> Any:
-    """A deep copy of plain data (dicts, lists, scalars), much faster than ``copy.deepcopy``.
-
-    Only the containers are copied (dicts and lists at any depth, a set at the top); scalars, tuples and any other
-    value are shared. A dict or list holding no container is copied whole in C (its value types are checked in C
-    too); otherwise only its nested containers are copied one by one.
-    """
-    if isinstance(value, dict):
-        out = dict(value)
-        if not _LEAVES.issuperset(map(type, out.values())):
-            for k, v in out.items():
-                if isinstance(v, (dict, list)):
-                    out[k] = copy_plain(v)  # replaces a value: the dict keeps its size and order while iterated
-        return out
-    if isinstance(value, list):
-        if _LEAVES.issuperset(map(type, value)):
-            return list(value)
-        return [copy_plain(v) if isinstance(v, (dict, list)) else v for v in value]
-    return copy.deepcopy(value) if isinstance(value, set) else value
+def _copy(value: Any) -> Any:
+    """Ruleset data or a unit status copied: a dict with :func:`copy_plain`, a record with the codec's ``clone``."""
+    return copy_plain(value) if value.__class__ is dict else clone(value)
 
 
-_LEAVES = frozenset({str, int, bool, float, type(None), tuple, Hex})
-"""Value types :func:`copy_plain` shares as they are (exact types: a subclass of dict or list is still copied)."""
+def _plain(value: Any) -> Any:
+    """Ruleset data or a unit status as plain data: a dict copied, a record written by the codec."""
+    return copy_plain(value) if value.__class__ is dict else to_plain(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +60,9 @@ class Unit:
     steps: int
     """Remaining steps (0 = eliminated)."""
     formation: str | None = None
-    status: dict[str, Any] = field(default_factory=dict)
-    """Ruleset markers and flags (plain values): ``{"neutralised": True}``."""
+    status: Any = field(default_factory=dict)
+    """Ruleset markers and flags: a dict of plain values (``{"neutralised": True}``), or a record of the
+    ruleset's ``status_type``."""
 
     @property
     def is_on_map(self) -> bool:
@@ -86,11 +77,11 @@ class Unit:
             "hex": hex_label(self.hex) if self.hex is not None else None,
             "steps": self.steps,
             "formation": self.formation,
-            "status": copy_plain(self.status),
+            "status": _plain(self.status),
         }
 
     def clone(self) -> Unit:
-        return Unit(self.id, self.type, self.side, self.hex, self.steps, self.formation, copy_plain(self.status))
+        return Unit(self.id, self.type, self.side, self.hex, self.steps, self.formation, _copy(self.status))
 
 
 @dataclass(slots=True)
@@ -107,8 +98,9 @@ class GameState:
     phase: str = "setup"
     to_act: str | None = None
     """The side that must decide now; None when the game is over."""
-    data: dict[str, Any] = field(default_factory=dict)
-    """Ruleset-specific, plain values (chit cup, markers, pending decisions...)."""
+    data: Any = field(default_factory=dict)
+    """Ruleset-specific values (chit cup, markers, pending decisions...): a dict of plain values, or a record of the
+    ruleset's ``state_type``."""
     dice: DiceSource = field(default_factory=HiddenDice, compare=False)
     outcome: Outcome | None = None
     viewer: str | None = None
@@ -132,11 +124,20 @@ class GameState:
         st = object.__new__(GameState)
         st.ruleset, st.scenario, st.sides, st.board = self.ruleset, self.scenario, self.sides, self.board
         st.units = {
-            k: Unit(u.id, u.type, u.side, u.hex, u.steps, u.formation, copy_plain(u.status))
+            k: Unit(
+                u.id,
+                u.type,
+                u.side,
+                u.hex,
+                u.steps,
+                u.formation,
+                copy_plain(s) if (s := u.status).__class__ is dict else clone(s),
+            )
             for k, u in self.units.items()
         }
         st.turn, st.phase, st.to_act = self.turn, self.phase, self.to_act
-        st.data = copy_plain(self.data)
+        data = self.data
+        st.data = copy_plain(data) if data.__class__ is dict else clone(data)
         st.dice, st.outcome, st.viewer = self.dice, self.outcome, self.viewer
         return st
 
@@ -168,27 +169,41 @@ class GameState:
             "phase": self.phase,
             "to_act": self.to_act,
             "units": {uid: self.units[uid].to_dict() for uid in sorted(self.units)},
-            "data": copy_plain(self.data),
+            "data": _plain(self.data),
             "dice": self.dice.to_dict(),
             "outcome": self.outcome.to_dict() if self.outcome else None,
             "viewer": self.viewer,
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any], board: Board) -> GameState:
-        """Rebuild a state from :meth:`to_dict` (the inverse: ``from_dict(s.to_dict(), s.board) == s``).
+    def from_dict(
+        cls,
+        d: Mapping[str, Any],
+        board: Board,
+        *,
+        data_type: type[Any] | None = None,
+        status_type: type[Any] | None = None,
+    ) -> GameState:
+        """Rebuild a state from :meth:`to_dict` (the inverse, given the ruleset's types:
+        ``from_dict(s.to_dict(), s.board, data_type=..., status_type=...) == s``).
 
-        Lists that ``to_dict`` wrote for tuples come back as the tuples the state holds (``sides``); ruleset
-        ``data`` and unit ``status`` come back as the plain values stored (copied, never shared with ``d``).
+        Lists that ``to_dict`` wrote for tuples come back as the tuples the state holds (``sides``). Ruleset
+        ``data`` and unit ``status`` come back as records of ``data_type`` and ``status_type`` (read strictly with
+        :func:`engine.typed.from_plain`), or as the plain values stored where no type is given; either way they are
+        never shared with ``d``.
 
         Args:
             d: a dict made by :meth:`to_dict` (possibly after a round trip through msgpack).
             board: the board of the scenario's map under the ruleset (``engine.game.board_for``).
+            data_type: the ruleset's ``state_type`` (a record class), or None for a plain dict.
+            status_type: the ruleset's ``status_type`` (a record class), or None for plain dicts.
 
         Raises:
             KeyError: a key is missing.
             TypeError: a value has the wrong type.
-            ValueError: a hex label or the dice cannot be read.
+            ValueError: a hex label or the dice cannot be read; :class:`~engine.errors.StateError` (a
+                ``ValueError``) when the data or a status does not fit its record class (the message names the
+                path, e.g. ``units['red-1'].status.hidden: expected bool, got 1``).
         """
         raw_units, raw_sides = d["units"], d["sides"]
         if not isinstance(raw_units, Mapping):
@@ -213,7 +228,9 @@ class GameState:
                 hex=parse_hex(label) if label is not None else None,
                 steps=steps,
                 formation=None if u.get("formation") is None else str(u["formation"]),
-                status=copy_plain(dict(status)),
+                status=copy_plain(dict(status))
+                if status_type is None
+                else from_plain(status_type, dict(status), where=f"units[{uid!r}].status"),
             )
         data = d.get("data") or {}
         if not isinstance(data, Mapping):
@@ -232,7 +249,7 @@ class GameState:
             turn=turn,
             phase=str(d["phase"]),
             to_act=None if d.get("to_act") is None else str(d["to_act"]),
-            data=copy_plain(dict(data)),
+            data=copy_plain(dict(data)) if data_type is None else from_plain(data_type, dict(data), where="data"),
             dice=dice_from_dict(dict(dice)) if dice is not None else HiddenDice(),
             outcome=Outcome(str(outcome["winner"]), str(outcome["reason"])) if outcome is not None else None,
             viewer=None if d.get("viewer") is None else str(d["viewer"]),

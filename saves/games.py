@@ -575,7 +575,12 @@ def _actions(ruleset: Ruleset, state: GameState, history: list[str]) -> list[Act
 def _restore(scenario: Scenario, body: _Body, name: str) -> SavedGame:
     try:
         ruleset = get_ruleset(scenario.ruleset)
-        state = GameState.from_dict(body.state, board_for(scenario, ruleset))
+        state = GameState.from_dict(
+            body.state,
+            board_for(scenario, ruleset),
+            data_type=ruleset.state_type,
+            status_type=ruleset.status_type,
+        )
         return SavedGame.restore(scenario, body.seed, _actions(ruleset, state, body.history), state, body.events)
     except Exception as err:  # a snapshot that does not fit this ruleset, whatever the cause
         raise SaveError(name, f"holds a saved position that cannot be read ({_reason(err)})") from None

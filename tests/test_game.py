@@ -296,7 +296,7 @@ def _check_invariants(game: engine.Game) -> None:
     for h in {u.hex for u in st.iter_units()}:
         assert len({u.side for u in st.units_at(h)}) == 1, "enemies share a hex"
     for side in st.sides:
-        assert not any(u.side != side and u.status.get("hidden") for u in game.view(side).units.values()), (
+        assert not any(u.side != side and u.status.hidden for u in game.view(side).units.values()), (
             "a view shows a hidden enemy"
         )
 

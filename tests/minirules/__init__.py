@@ -1,6 +1,8 @@
 """Provides "minirules", a small ruleset used only by the tests to exercise the Game facade.
 
-Rules M1–M5 are in this folder's README.md.
+Rules M1–M5 are in this folder's README.md. It is the worked example of typed ruleset state: ``MiniData`` (the
+state's data) and ``MiniStatus`` (a unit's status) are records (:mod:`engine.typed`), read through ``data`` and
+``status`` below.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import Action, GameState, IllegalActionError, InvalidActionError, Modifier, Outcome, Ruleset, Unit
 from engine.board import Board
@@ -19,8 +21,52 @@ from engine.odds import Odds, OddsEntry
 from engine.pathing import WeightFn
 from engine.rules import Transition
 from engine.scenario import Scenario
+from engine.typed import from_plain, record, state_of, status_of
 
 SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+@record
+class Reaction:
+    """A reaction to decide (M3): the unit that moved and the enemy units adjacent to it."""
+
+    mover: str
+    candidates: list[str]
+
+
+@record
+class MiniData:
+    """The state's data. The fields without a default are always written, as the plain dict before had them."""
+
+    acted: list[str]
+    """Units that moved or fired this turn (M1)."""
+    ended: list[str]
+    """Sides that ended this turn (M5)."""
+    reaction: Reaction | None
+    """The reaction the other side must decide now, if any (M3)."""
+    objective: Hex | None
+    """The objective hex (M5), if the scenario has one."""
+    turns: int
+    """The scenario's last turn."""
+    resume: str | None = None
+    """The side that acts again once the reaction is decided (M3)."""
+
+
+@record
+class MiniStatus:
+    """A unit's status: ``{}`` unless the unit is hidden (M4)."""
+
+    hidden: bool = False
+
+
+def data(st: GameState) -> MiniData:
+    """The state's data, typed."""
+    return state_of(st, MiniData)
+
+
+def status(unit: Unit) -> MiniStatus:
+    """The unit's status, typed."""
+    return status_of(unit, MiniStatus)
 
 
 class MiniRules(Ruleset):
@@ -29,7 +75,9 @@ class MiniRules(Ruleset):
     id = "minirules"
     title = "Mini rules (tests only)"
     version = "1"
-    verbs: Mapping[str, str] = {
+    state_type: ClassVar[type[MiniData]] = MiniData
+    status_type: ClassVar[type[MiniStatus]] = MiniStatus
+    verbs: ClassVar[Mapping[str, str]] = {
         "move": "move UNIT HEX... — move along adjacent hexes (M1)",
         "fire": "fire UNIT TARGET — fire at a visible enemy (M2)",
         "react": "react UNIT MOVER — fire at the unit that moved adjacent (M3)",
@@ -58,11 +106,11 @@ class MiniRules(Ruleset):
         units = {}
         for spec in scenario.units:
             t = self.unit_types[spec.type]
-            status = dict(spec.status)
-            if t.get("hidden"):
-                status.setdefault("hidden", True)
-            units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, spec.steps or t["steps"], None, status)
-        objective = scenario.raw.get("victory", {}).get("hexes")
+            flags = from_plain(MiniStatus, dict(spec.status), where=f"units[{spec.id!r}].status")
+            if t.get("hidden") and "hidden" not in spec.status:
+                flags.hidden = True
+            units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, spec.steps or t["steps"], None, flags)
+        label = scenario.raw.get("victory", {}).get("hexes")
         return GameState(
             ruleset=self.id,
             scenario=scenario.id,
@@ -72,7 +120,7 @@ class MiniRules(Ruleset):
             turn=1,
             phase="play",
             to_act=scenario.first,
-            data={"acted": [], "ended": [], "reaction": None, "objective": objective, "turns": scenario.turns},
+            data=MiniData([], [], None, board.parse(label) if label else None, scenario.turns),
             dice=dice,
         )
 
@@ -93,14 +141,14 @@ class MiniRules(Ruleset):
 
     def _visible_enemy_at(self, state: GameState, unit: Unit, h: Hex) -> Unit | None:
         for u in state.units_at(h):
-            if u.side != unit.side and not (u.status.get("hidden") and state.viewer != u.side):
+            if u.side != unit.side and not (status(u).hidden and state.viewer != u.side):
                 return u
         return None
 
     def move_weight(self, state: GameState, unit: Unit) -> WeightFn:
         mover = self.utype(unit)["mover"]
         # M1: enemy hexes cannot be entered; hidden enemies are not known to block (M4).
-        blocked = {u.hex for u in state.iter_units() if u.side != unit.side and not u.status.get("hidden")}
+        blocked = {u.hex for u in state.iter_units() if u.side != unit.side and not status(u).hidden}
 
         def weight(a: Hex, b: Hex, edge: Mapping[str, Any]) -> float | None:
             if b in blocked:
@@ -110,7 +158,7 @@ class MiniRules(Ruleset):
         return weight
 
     def _visible_targets(self, state: GameState, side: str) -> list[Unit]:
-        return [u for u in state.iter_units() if u.side != side and not u.status.get("hidden")]
+        return [u for u in state.iter_units() if u.side != side and not status(u).hidden]
 
     def _can_fire(self, state: GameState, shooter: Unit, target: Unit) -> str | None:
         """None if shooter may fire at target, else the reason."""
@@ -129,10 +177,10 @@ class MiniRules(Ruleset):
         if side is None:
             return []
         out: list[Action] = []
-        reaction = state.data["reaction"]
+        reaction = data(state).reaction
         if reaction is not None:
-            mover = state.units[reaction["mover"]]
-            for uid in reaction["candidates"]:
+            mover = state.units[reaction.mover]
+            for uid in reaction.candidates:
                 u = state.units[uid]
                 if u.is_on_map and mover.is_on_map and self._can_fire(state, u, mover) is None:
                     out.append(Action("react", (uid, mover.id)))
@@ -141,7 +189,7 @@ class MiniRules(Ruleset):
         from engine.pathing import reachable  # noqa: PLC0415
 
         for u in state.iter_units(side):
-            if u.id in state.data["acted"]:
+            if u.id in data(state).acted:
                 continue
             assert u.hex is not None
             for h, r in sorted(
@@ -170,14 +218,14 @@ class MiniRules(Ruleset):
                     raise InvalidActionError(str(err)) from None
         for uid in action.args[:1] if action.verb == "move" else action.args:
             if uid not in state.units or (
-                state.units[uid].status.get("hidden") and state.viewer not in (None, state.units[uid].side)
+                status(state.units[uid]).hidden and state.viewer not in (None, state.units[uid].side)
             ):
                 raise InvalidActionError(f"no unit {uid!r}")
         return action
 
     def check(self, state: GameState, action: Action) -> None:
         side = state.to_act
-        reaction = state.data["reaction"]
+        reaction = data(state).reaction
         if reaction is not None and action.verb not in ("react", "hold"):
             raise IllegalActionError(f"{side} must decide on a reaction first: react or hold", "M3")
         if reaction is None and action.verb in ("react", "hold"):
@@ -188,18 +236,18 @@ class MiniRules(Ruleset):
                 raise IllegalActionError(f"{unit.id} is not a {side} unit", "M1")
             if not unit.is_on_map:
                 raise IllegalActionError(f"{unit.id} has been eliminated", "M2")
-            if action.verb != "react" and unit.id in state.data["acted"]:
+            if action.verb != "react" and unit.id in data(state).acted:
                 raise IllegalActionError(f"{unit.id} has already acted this turn", "M1")
         if action.verb == "move":
             self._check_path(state, state.units[action.args[0]], action.args[1:])
         elif action.verb in ("fire", "react"):
             shooter, target = state.units[action.args[0]], state.units[action.args[1]]
-            if target.side == side or not target.is_on_map or target.status.get("hidden"):
+            if target.side == side or not target.is_on_map or status(target).hidden:
                 raise IllegalActionError(f"{target.id} is not a visible enemy unit", "M2")
             if action.verb == "react":
                 assert reaction is not None
-                if shooter.id not in reaction["candidates"] or target.id != reaction["mover"]:
-                    raise IllegalActionError(f"only units adjacent to {reaction['mover']} may react, at it", "M3")
+                if shooter.id not in reaction.candidates or target.id != reaction.mover:
+                    raise IllegalActionError(f"only units adjacent to {reaction.mover} may react, at it", "M3")
             why = self._can_fire(state, shooter, target)
             if why:
                 raise IllegalActionError(f"Cannot fire: {why}")
@@ -248,6 +296,7 @@ class MiniRules(Ruleset):
 
     def apply(self, tr: Transition, action: Action) -> None:
         st = tr.state
+        d = data(st)
         side = st.to_act
         assert side is not None
         if action.verb == "move":
@@ -256,23 +305,23 @@ class MiniRules(Ruleset):
             shooter, target = st.units[action.args[0]], st.units[action.args[1]]
             self._fire(tr, shooter, target)
             if action.verb == "fire":
-                st.data["acted"].append(shooter.id)
+                d.acted.append(shooter.id)
             else:
-                st.data["reaction"] = None
-                st.to_act = st.data.pop("resume")
+                d.reaction = None
+                st.to_act, d.resume = d.resume, None
         elif action.verb == "hold":
             tr.emit("reaction", f"{side} holds fire (M3)")
-            st.data["reaction"] = None
-            st.to_act = st.data.pop("resume")
+            d.reaction = None
+            st.to_act, d.resume = d.resume, None
         elif action.verb == "end":
             tr.emit("end", f"{side} ends the turn (M5)")
-            st.data["ended"].append(side)
-            st.data["acted"] = []
-            if len(st.data["ended"]) == len(st.sides):
-                st.data["ended"] = []
+            d.ended.append(side)
+            d.acted = []
+            if len(d.ended) == len(st.sides):
+                d.ended = []
                 st.turn += 1
                 tr.emit("turn", f"turn {st.turn} begins")
-                if st.turn > st.data["turns"]:
+                if st.turn > d.turns:
                     self._finish(tr, "the last turn is over")
                     return
             others = st.enemies_of(side)
@@ -287,28 +336,29 @@ class MiniRules(Ruleset):
             nxt = st.board.parse(lab)
             ambusher = next((u for u in st.units_at(nxt) if u.side != unit.side), None)
             if ambusher is not None:  # only a hidden unit can be here (M4)
-                ambusher.status["hidden"] = False
+                status(ambusher).hidden = False
                 tr.reveal()
                 tr.emit("reveal", f"{unit.id} bumps into hidden {ambusher.id} at {lab} and stops (M4)")
                 break
             unit.hex = nxt
-        st.data["acted"].append(unit.id)
+        d = data(st)
+        d.acted.append(unit.id)
         tr.emit("move", f"{unit.id} moves {st.board.label(start)} → {st.board.label(unit.hex)}", unit=unit.id)
         adjacent = [
             u.id
             for u in st.iter_units()
             if u.side != unit.side and u.hex is not None and distance(u.hex, unit.hex) == 1
         ]
-        if adjacent and not unit.status.get("hidden"):  # a hidden mover is not seen (M4)
-            st.data["reaction"] = {"mover": unit.id, "candidates": adjacent}
-            st.data["resume"] = st.to_act
+        if adjacent and not status(unit).hidden:  # a hidden mover is not seen (M4)
+            d.reaction = Reaction(unit.id, adjacent)
+            d.resume = st.to_act
             st.to_act = st.units[adjacent[0]].side
 
     def _fire(self, tr: Transition, shooter: Unit, target: Unit) -> None:
         need, mods = self._hit_number(tr.state, shooter, target)
         base = int(self.utype(shooter)["hit"])
-        if shooter.status.get("hidden"):
-            shooter.status["hidden"] = False
+        if status(shooter).hidden:
+            status(shooter).hidden = False
             tr.reveal()
             tr.emit("reveal", f"{shooter.id} reveals itself by firing (M4)")
         (die,) = tr.roll(6, 1, f"{shooter.id} fires at {target.id}", target=need, modifiers=())
@@ -329,14 +379,14 @@ class MiniRules(Ruleset):
 
     def _finish(self, tr: Transition, why: str) -> None:
         st = tr.state
-        objective = st.data.get("objective")
+        objective = data(st).objective
         holder = None
-        if objective:
-            h = st.board.parse(objective)
-            holders = {u.side for u in st.units_at(h)}
+        if objective is not None:
+            holders = {u.side for u in st.units_at(objective)}
             holder = holders.pop() if len(holders) == 1 else None
         if holder:
-            st.outcome = Outcome(holder, f"{why}; {holder} holds {objective} (M5)")
+            assert objective is not None
+            st.outcome = Outcome(holder, f"{why}; {holder} holds {st.board.label(objective)} (M5)")
         else:
             steps = {s: sum(u.steps for u in st.iter_units(s)) for s in st.sides}
             best = max(steps.values())
@@ -351,7 +401,7 @@ class MiniRules(Ruleset):
 
     def view(self, state: GameState, side: str) -> GameState:
         v = super().view(state, side)
-        for uid in [uid for uid, u in v.units.items() if u.side != side and u.status.get("hidden")]:
+        for uid in [uid for uid, u in v.units.items() if u.side != side and status(u).hidden]:
             del v.units[uid]
         return v
 

@@ -26,7 +26,8 @@ def through_msgpack(d: dict[str, object]) -> dict[str, object]:
 def test_from_dict_inverts_to_dict(game_of: Played, ruleset: str, scenario: str, limit: int) -> None:
     game = game_of(ruleset, scenario, 1, limit)
     state = game.state
-    rebuilt = GameState.from_dict(through_msgpack(state.to_dict()), game.board)
+    types = {"data_type": game.ruleset.state_type, "status_type": game.ruleset.status_type}
+    rebuilt = GameState.from_dict(through_msgpack(state.to_dict()), game.board, **types)
     assert rebuilt == state
     assert rebuilt.to_dict() == state.to_dict()
     assert rebuilt.dice == state.dice

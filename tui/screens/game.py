@@ -29,6 +29,7 @@ from engine import Action, ActionInfo, GameState, Hex, Role, Unit, Waiting, dist
 from engine.ai import make_agent
 from engine.contract import ACT, PLAN
 from engine.errors import ActionError, PlanspielError
+from engine.typed import field_values
 
 from ..client import GameClient
 from ..widgets.hexmap import HexContent, HexMap, Overlay, UnitMark
@@ -318,7 +319,7 @@ class GameScreen(Screen[None]):
 
     def _is_moving(self, unit_id: str) -> bool:
         u = self._unit(unit_id)
-        return bool(u is not None and u.status.get("moving"))
+        return bool(u is not None and field_values(u.status).get("moving"))
 
     def _unit(self, unit_id: str | None) -> Unit | None:
         return self._view.units.get(unit_id) if unit_id else None

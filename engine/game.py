@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
@@ -10,10 +11,11 @@ from .actions import Action, parse_notation
 from .board import Board
 from .contract import ActionInfo, Waiting
 from .dice import Dice, DiceSource
-from .errors import ActionError, IllegalActionError, InvalidActionError, ReplayError
+from .errors import ActionError, IllegalActionError, InvalidActionError, ReplayError, StateError
 from .events import Event
 from .hexgrid import Hex
 from .los import LosResult, line_of_sight
+from .notation import Arg, Notation, slots
 from .odds import Odds
 from .pathing import Route, reachable, route
 from .rules import Ruleset, Transition, get_ruleset
@@ -21,6 +23,32 @@ from .scenario import Scenario
 from .state import GameState, Outcome
 
 __all__ = ["Game", "board_for", "new_game", "replay"]
+
+_UNIT_ARGS = (Arg.ACTOR, Arg.UNIT, Arg.TARGET)
+"""Argument kinds that name a unit (a target may also be a hex, read as a ``Hex``)."""
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    """``value`` for a message: its repr, cut to about ``limit`` characters (never the whole of a huge or deeply
+    nested value)."""
+    try:
+        return _cut(reprlib.repr(value), limit)
+    except Exception:  # a value whose repr fails (an integer beyond the digit limit)
+        return f"<a {type(value).__name__}>"
+
+
+def _error_text(err: BaseException, limit: int = 200) -> str:
+    """An exception as ``Type: message``, cut to about ``limit`` characters."""
+    try:
+        text = str(err)
+    except Exception:  # a message built from a value that cannot be shown
+        text = ""
+    return _cut(f"{type(err).__name__}: {text}" if text else type(err).__name__, limit)
+
 
 _boards: dict[tuple[str, str, str], Board] = {}
 
@@ -138,6 +166,49 @@ class Game:
         game._views = {}
         return game
 
+    def check_playable(self) -> None:
+        """Refuse a position the game cannot go on from, such as a snapshot edited by hand, before anyone plays it.
+
+        Checks that the state belongs to the scenario (its sides, and every unit's id, type, side and hex on the
+        map), then that the ruleset answers :meth:`legal_actions`, each side's :meth:`view` and its legal actions
+        there, :meth:`waiting` and the outcome, and that the state can be written (:meth:`GameState.to_dict`).
+        It is a check of the position as it stands, not of the rules: a later action may still find something.
+
+        Raises:
+            StateError: what is wrong, in a sentence (the ruleset's exception is named when the rules fail).
+        """
+        st = self.state
+        sides = self.scenario.side_ids()
+        if tuple(st.sides) != sides:
+            raise StateError(f"sides: {_shown(st.sides)}, the scenario has {_shown(sides)}")
+        if st.to_act is not None and st.to_act not in sides:
+            raise StateError(f"to_act: {_shown(st.to_act)} is not a side of the scenario")
+        if st.outcome is not None and st.outcome.winner not in (*sides, "draw"):
+            raise StateError(f"outcome: the winner {_shown(st.outcome.winner)} is not a side of the scenario")
+        types = self.ruleset.unit_types
+        for key, u in st.units.items():
+            where = f"units[{_shown(key)}]"
+            if u.id != key:
+                raise StateError(f"{where}.id: {_shown(u.id)}, not the unit's key")
+            if types and u.type not in types:
+                raise StateError(f"{where}.type: unknown unit type {_shown(u.type)} in {self.ruleset.id}")
+            if u.side not in sides:
+                raise StateError(f"{where}.side: {_shown(u.side)} is not a side of the scenario")
+            if u.hex is not None and u.hex not in self.board:
+                raise StateError(f"{where}.hex: {u.hex!r} is off the {self.board.id} map")
+        try:
+            self.legal_actions()
+            self.waiting()
+            for side in sides:
+                self.view(side)
+                if side == self.to_act:
+                    self.legal_actions(side)
+                    self.waiting(side)
+            st.to_dict()
+        except Exception as err:  # whatever the rules meet in a position they never made
+            why = _error_text(err)
+            raise StateError(f"the {self.ruleset.id} rules cannot go on from this position ({why})") from None
+
     # --- State ------------------------------------------------------------------------------------------
 
     @property
@@ -185,6 +256,78 @@ class Game:
 
     # --- Actions ----------------------------------------------------------------------------------------
 
+    def read(self, action: object, side: str | None = None) -> Action:
+        """``action`` (an :class:`Action` or its notation) read and checked the way notation is read, against the
+        current state (``side``'s view when given); no legality check.
+
+        An action built in code must be one that notation can write (a verb and a tuple of words) and that the
+        ruleset reads back from its notation unchanged (a verb it knows, arguments that fit the verb's typed form
+        or the ruleset's own reading). A unit argument of a typed form must name a unit of the state; else the
+        ruleset's own refusal stands where its check gives one, or the action is refused as malformed (an id that
+        is not a unit, such as a formation, passes when the ruleset lists the action as legal). An action the
+        ruleset lists as legal now is never refused here, even where its own reading of notation fails (a
+        ruleset bug that must not stop a game).
+
+        Raises:
+            InvalidActionError: anything else, whatever ``action`` is.
+        """
+        return self._read(self._scoped(side), action)
+
+    def _read(self, state: GameState, action: object) -> Action:
+        rs = self.ruleset
+        if isinstance(action, str):
+            read = rs.parse_action(state, action)
+        elif not isinstance(action, Action):
+            raise InvalidActionError(
+                f"not an action: a {type(action).__name__} (expected an Action or its notation, e.g. 'end')"
+            )
+        elif not action.reads_back:
+            raise InvalidActionError(f"not an action notation can write: {_shown(action)}")
+        else:
+            try:
+                read = self._read_back(state, action)
+            except InvalidActionError:
+                if action not in rs.legal_actions(state):
+                    raise
+                return action
+        if read.verb in rs.notations:
+            try:
+                typed = rs.read(state, read)
+            except InvalidActionError:
+                return read  # the ruleset reads its own notation more widely (its check then says why not)
+            self._check_units(state, read, typed)
+        return read
+
+    def _read_back(self, state: GameState, action: Action) -> Action:
+        """``action`` as the ruleset reads its notation (InvalidActionError if it reads otherwise, or not)."""
+        rs = self.ruleset
+        if type(rs).parse_action is Ruleset.parse_action and action.verb in rs.notations:
+            rs.read(state, action)  # the default reading, without writing the notation and splitting it again
+            return action
+        read = rs.parse_action(state, str(action))
+        if read != action:
+            raise InvalidActionError(f"{_shown(action)} reads back from its notation as {_shown(read)}")
+        return read
+
+    def _check_units(self, state: GameState, action: Action, typed: Notation) -> None:
+        """Refuse a unit argument that names no unit of ``state``: with the ruleset's own refusal where its check
+        gives one (it may have a better reason, such as a phase without orders), else InvalidActionError."""
+        for slot in slots(type(typed)):
+            if slot.kind not in _UNIT_ARGS:
+                continue
+            value = getattr(typed, slot.name)
+            if not isinstance(value, str) or value in state.units:
+                continue
+            if action in self.ruleset.legal_actions(state):
+                return  # an id that is not a unit, which the ruleset lists (a formation that acts)
+            try:
+                self.ruleset.check(state, action)
+            except ActionError:
+                raise
+            except Exception:  # the rules looked the id up: refused below, as the malformed action it is
+                pass
+            raise InvalidActionError(f"{action.verb}: no unit {_shown(value)} ({slot.words})")
+
     def legal_actions(self, side: str | None = None) -> list[Action]:
         """Legal actions for the side to act, in a deterministic order (empty if ``side`` is not to act)."""
         if self.to_act is None or (side is not None and side != self.to_act):
@@ -203,9 +346,21 @@ class Game:
         """A sentence saying what the action does."""
         return self.ruleset.explain(self._scoped(side), action)
 
-    def action_info(self, action: Action, side: str | None = None) -> ActionInfo:
-        """What an action means: its roles, the unit that acts, the units and hexes it concerns, its path."""
-        return self.ruleset.action_info(self._scoped(side), action)
+    def action_info(self, action: Action | str, side: str | None = None) -> ActionInfo:
+        """What an action means: its roles, the unit that acts, the units and hexes it concerns, its path.
+
+        An action that is not legal, or whose arguments do not fit its verb, is still described as far as it can
+        be (a client asks while a player is still entering an order).
+
+        Raises:
+            InvalidActionError: ``action`` is neither an action notation can write nor readable notation.
+        """
+        st = self._scoped(side)
+        if isinstance(action, str):
+            action = self.ruleset.parse_action(st, action)
+        elif not isinstance(action, Action) or not action.reads_back:
+            raise InvalidActionError(f"not an action notation can write: {_shown(action)}")
+        return self.ruleset.action_info(st, action)
 
     def waiting(self, side: str | None = None) -> Waiting:
         """What the game waits for: who decides, and how (the interaction mode, a question, standing switches)."""
@@ -216,11 +371,38 @@ class Game:
         return self.ruleset.waiting(st, legal)
 
     def odds(self, action: Action | str, side: str | None = None) -> Odds | None:
-        """The exact result distribution of a chance action (None if it involves no chance)."""
+        """The exact result distribution of a chance action (None if it involves no chance).
+
+        Raises:
+            InvalidActionError: malformed (see :meth:`read`).
+        """
         st = self._scoped(side)
-        if isinstance(action, str):
-            action = self.ruleset.parse_action(st, action)
-        return self.ruleset.odds(st, action)
+        return self.ruleset.odds(st, self._read(st, action))
+
+    def check(self, action: Action | str, side: str | None = None) -> Action:
+        """Refuse ``action`` if it may not be played now, and change nothing; returns the action as read.
+
+        Args:
+            action: the action or its notation.
+            side: when given, the side that would act: it is refused if it is not that side's decision, and the
+                action is judged on that side's view (an order entered hex by hex is judged as it grows).
+
+        Raises:
+            InvalidActionError: malformed (see :meth:`read`).
+            IllegalActionError: not legal now; the message says why and cites the rule.
+        """
+        self._check_turn(side)
+        st = self._scoped(side)
+        action = self._read(st, action)
+        self.ruleset.check(st, action)
+        return action
+
+    def _check_turn(self, side: str | None) -> None:
+        if self.to_act is None:
+            reason = self.outcome.reason if self.outcome else "nobody is to act"
+            raise IllegalActionError(f"the game is over: {reason}")
+        if side is not None and side != self.to_act:
+            raise IllegalActionError(f"it is not {side}'s decision: {self.to_act} is to act")
 
     def apply(self, action: Action | str, side: str | None = None) -> list[Event]:
         """Apply an action (or its notation) for the side to act; returns the events.
@@ -230,17 +412,13 @@ class Game:
             side: when given, the side that is acting; refused if it is not that side's decision.
 
         Raises:
-            InvalidActionError: malformed notation.
+            InvalidActionError: malformed notation, or an action that notation could not write or read back
+                (see :meth:`read`), or not an action at all.
             IllegalActionError: not legal now; the message says why and cites the rule.
         """
         state = self.state
-        if isinstance(action, str):
-            action = self.ruleset.parse_action(state, action)
-        if self.to_act is None:
-            reason = self.outcome.reason if self.outcome else "nobody is to act"
-            raise IllegalActionError(f"the game is over: {reason}")
-        if side is not None and side != self.to_act:
-            raise IllegalActionError(f"it is not {side}'s decision: {self.to_act} is to act")
+        action = self._read(state, action)
+        self._check_turn(side)
         self.ruleset.check(state, action)
         tr = Transition(state.clone())
         self.ruleset.apply(tr, action)

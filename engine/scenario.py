@@ -2,17 +2,23 @@
 
 Every problem names the file, the line (or key) and what was expected; all problems are collected and
 raised together as one :class:`~engine.errors.ScenarioError`.
+
+The work spent on one file is bounded, whatever the file holds: its size (:data:`MAX_FILE_CHARS`), how deeply
+its tables and arrays nest (:data:`MAX_DEPTH`), the hexes of a map (:data:`MAX_MAP_HEXES`, checked before the
+terrain grid is read) and the numbers of the generic keys (:data:`MAX_TURNS`, :data:`MAX_STEPS`). A ruleset's own
+checks that fail on a file they do not expect are reported as a problem of that file.
 """
 
 from __future__ import annotations
 
 import re
+import reprlib
 import tomllib
 from collections.abc import Callable, Mapping
 from importlib import resources
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from .board import EDGE_NAMES, HEXSIDE_FEATURES, LINE_FEATURES, Board, MapData
 from .errors import Problem, ScenarioError
@@ -21,6 +27,11 @@ from .rules import Ruleset, get_ruleset
 from .specs import Scenario, SideSpec, UnitSpec
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_CHARS",
+    "MAX_MAP_HEXES",
+    "MAX_STEPS",
+    "MAX_TURNS",
     "Scenario",
     "SideSpec",
     "UnitSpec",
@@ -32,8 +43,48 @@ __all__ = [
     "validate_path",
 ]
 
+MAX_FILE_CHARS = 1024 * 1024
+"""The largest scenario or map file read, in characters: the largest shipped file (the Stonne scenario) has about
+27,000 and a map of :data:`MAX_MAP_HEXES` hexes needs about 30,000."""
+
+MAX_DEPTH = 32
+"""How deeply tables and arrays may nest in a scenario or map file: the shipped files nest at most 5 levels."""
+
+MAX_MAP_HEXES = 5000
+"""The most hexes a map may have. DESIGN §5 plans for maps of at most a few thousand hexes; the largest shipped
+map has 288 (Hannut, 18 x 16) and four geomorphic boards make about 1,500. The work of a map (its board, graph,
+paths and lines of sight) grows with its hexes, and a 300 x 300 map took 45 s and 183 MB to load."""
+
+MAX_MAP_SIDE = 999
+"""The most columns or rows of a map: hex labels have at most three digits each (``CCCRRR``)."""
+
+MAX_TURNS = 999
+"""The most turns of a scenario (the shipped ones last at most 15)."""
+
+MAX_STEPS = 99
+"""The most steps of a unit (the shipped units have at most 4)."""
+
 _TOKEN_RE = re.compile(r"^([A-Za-z_.#~^=+*-]+)(\d)$")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_SIZE_RE = re.compile(r"^[ \t]*size[ \t]*=[ \t]*\[[ \t]*(\d{1,12})[ \t]*,[ \t]*(\d{1,12})[ \t]*\]", re.MULTILINE)
+"""The ``size = [columns, rows]`` line of a map, read before the rest of the file."""
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """``value`` for a problem's message: its repr cut to about ``limit`` characters, a few levels deep (a file's
+    value may be huge or nested deeply)."""
+    if isinstance(value, str):
+        return repr(value) if len(value) <= limit - 2 else repr(value[: limit - 5]) + "..."
+    try:
+        text = reprlib.repr(value)
+    except Exception:  # an integer with more digits than Python writes
+        text = f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _count(value: Any, low: int, high: int) -> TypeGuard[int]:
+    """True if ``value`` is a whole number (not a boolean) from ``low`` to ``high``."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 # --- Locating keys in TOML text -----------------------------------------------------------------------
@@ -42,7 +93,7 @@ _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 class _Locator:
     """Finds the line of a key path in TOML text (tables, arrays of tables and top-level keys)."""
 
-    _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+    _HEADER = re.compile(r"^\s*(\[\[?)([^\]]*)\]\]?\s*(#.*)?$")  # no nested quantifiers: linear in the line
     _KEY = re.compile(r"^\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+)\s*=")
 
     def __init__(self, text: str) -> None:
@@ -56,7 +107,7 @@ class _Locator:
                     in_multiline = False
                 continue
             m = self._HEADER.match(line)
-            if m:
+            if m and m.group(2).strip():
                 name = m.group(2).strip().strip('"')
                 if m.group(1) == "[[":
                     counts[name] = counts.get(name, -1) + 1
@@ -108,14 +159,45 @@ class _Report:
 
 
 def _load_toml(text: str, report: _Report) -> dict[str, Any] | None:
+    """The file's TOML, or None (reported) if it is too large, not TOML, or nested more than :data:`MAX_DEPTH`
+    levels deep."""
+    if len(text) > MAX_FILE_CHARS:
+        report.problems.append(
+            Problem(report.file, "", f"the file has {len(text):,} characters; the limit is {MAX_FILE_CHARS:,}")
+        )
+        return None
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         msg = str(err)
         m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
         where = f"line {m.group(1)}, column {m.group(2)}" if m else ""
         report.problems.append(Problem(report.file, where, f"not valid TOML: {msg.split(' (at', maxsplit=1)[0]}"))
         return None
+    except (RecursionError, ValueError) as err:  # arrays or inline tables nested hundreds deep; a huge number
+        why = f"arrays or tables nested more than {MAX_DEPTH} levels deep" if isinstance(err, RecursionError) else err
+        report.problems.append(Problem(report.file, "", f"not valid TOML: {why}"))
+        return None
+    deepest = _deepest(data)
+    if deepest is not None:
+        report.add(f"tables and arrays nested more than {MAX_DEPTH} levels deep", *deepest)
+        return None
+    return data
+
+
+def _deepest(data: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The key path of a value nested more than :data:`MAX_DEPTH` levels deep in ``data``, or None; one pass
+    without recursion."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) >= MAX_DEPTH:
+            return path[:3]
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, child in items:
+            if isinstance(child, (dict, list)):
+                stack.append((child, (*path, key)))
+    return None
 
 
 def _labels(value: Any) -> list[str] | None:
@@ -130,7 +212,7 @@ def _labels(value: Any) -> list[str] | None:
 def _hexes(value: Any, report: _Report, on_map: Callable[[Hex], bool] | None, *path: Any) -> tuple[Hex, ...]:
     labels = _labels(value)
     if labels is None:
-        report.add(f'expected hex labels like "0706 0707", got {value!r}', *path)
+        report.add(f'expected hex labels like "0706 0707", got {_shown(value)}', *path)
         return ()
     out: list[Hex] = []
     for lab in labels:
@@ -161,7 +243,7 @@ def parse_map(text: str, file: str = "<map>", codes: Mapping[str, str] | None = 
         ScenarioError: with every problem found.
     """
     report = _Report(file, text)
-    data = _load_toml(text, report)
+    data = None if _map_too_large(text, report) else _load_toml(text, report)
     if data is None:
         raise ScenarioError(report.problems)
     result = _parse_map_data(data, text, file, report, codes)
@@ -176,19 +258,25 @@ def _parse_map_data(
     known = {"id", "title", "size", "north", "terrain", "edges", "places", *HEXSIDE_FEATURES, *LINE_FEATURES}
     for key in data:
         if key not in known:
-            report.add(f"unknown key {key!r} (expected one of {', '.join(sorted(known))})", key)
+            report.add(f"unknown key {_shown(key)} (expected one of {', '.join(sorted(known))})", key)
     map_id = data.get("id")
     if not isinstance(map_id, str) or not _ID_RE.match(map_id):
         report.add('expected id = "name" (letters, digits, - or _)', "id")
         map_id = Path(file).stem
     size = data.get("size")
-    if not (isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) and 0 < v <= 999 for v in size)):
-        report.add(f"expected size = [columns, rows] with two positive integers, got {size!r}", "size")
+    if not (isinstance(size, list) and len(size) == 2 and all(_count(v, 1, MAX_MAP_SIDE) for v in size)):
+        report.add(
+            f"expected size = [columns, rows] with two whole numbers from 1 to {MAX_MAP_SIDE}, got {_shown(size)}",
+            "size",
+        )
         return None
     cols, rows = size
+    if cols * rows > MAX_MAP_HEXES:
+        report.add(_too_large(cols, rows), "size")
+        return None
     north = data.get("north", "top")
     if north not in EDGE_NAMES:
-        report.add(f"north must be one of {', '.join(EDGE_NAMES)}, got {north!r}", "north")
+        report.add(f"north must be one of {', '.join(EDGE_NAMES)}, got {_shown(north)}", "north")
         north = "top"
     terrain = _parse_terrain(data.get("terrain"), text, report, cols, rows, codes)
 
@@ -214,6 +302,27 @@ def _parse_map_data(
         path=file,
         text=text,
     )
+
+
+def _too_large(cols: int, rows: int) -> str:
+    return (
+        f"the map is {cols} x {rows} = {cols * rows:,} hexes; a map may have at most {MAX_MAP_HEXES:,} hexes "
+        "(real maps have a few thousand at most)"
+    )
+
+
+def _map_too_large(text: str, report: _Report) -> bool:
+    """True (reported) if the map's ``size`` line asks for more hexes than a map may have: checked on the text,
+    before the file is parsed, so that a huge map costs nothing."""
+    m = _SIZE_RE.search(text)
+    if m is None:
+        return False
+    cols, rows = int(m.group(1)), int(m.group(2))
+    if cols * rows <= MAX_MAP_HEXES and max(cols, rows) <= MAX_MAP_SIDE:
+        return False
+    line = text.count("\n", 0, m.start()) + 1
+    report.problems.append(Problem(report.file, f"line {line}, size", _too_large(cols, rows)))
+    return True
 
 
 def _parse_terrain(
@@ -252,7 +361,7 @@ def _terrain_cell(
     m = _TOKEN_RE.match(tok)
     if not m:
         report.add(
-            f"hex {label}: token {tok!r} is not a terrain code followed by a level digit (e.g. V1)",
+            f"hex {label}: token {_shown(tok)} is not a terrain code followed by a level digit (e.g. V1)",
             "terrain",
             line=line,
         )
@@ -260,7 +369,7 @@ def _terrain_cell(
     code, level = m.group(1), int(m.group(2))
     if codes is not None and code not in codes:
         report.add(
-            f"hex {label}: unknown terrain code {code!r} (the ruleset knows {', '.join(sorted(codes))})",
+            f"hex {label}: unknown terrain code {_shown(code)} (the ruleset knows {', '.join(sorted(codes))})",
             "terrain",
             line=line,
         )
@@ -281,7 +390,7 @@ def _parse_hexsides(
         for i, item in enumerate(raw):
             hs = _hexes(item, report, on_map, feature)
             if len(hs) != 2 or distance(hs[0], hs[1]) != 1:
-                report.add(f"{feature} entry {i + 1}: expected two adjacent hexes, got {item!r}", feature)
+                report.add(f"{feature} entry {i + 1}: expected two adjacent hexes, got {_shown(item)}", feature)
                 continue
             pairs.append((hs[0], hs[1]))
         hexsides[feature] = tuple(pairs)
@@ -329,7 +438,7 @@ def _parse_edges(raw: Any, report: _Report) -> dict[str, str]:
     edges: dict[str, str] = {}
     for side, edge in raw.items():
         if edge not in EDGE_NAMES:
-            report.add(f"edge of {side} must be one of {', '.join(EDGE_NAMES)}, got {edge!r}", "edges", side)
+            report.add(f"edge of {side} must be one of {', '.join(EDGE_NAMES)}, got {_shown(edge)}", "edges", side)
         else:
             edges[side] = edge
     return edges
@@ -371,7 +480,7 @@ def parse_scenario(
     known_keys = _SCENARIO_KEYS | ruleset.scenario_keys
     for key in data:  # after the lookup, so that the keys the ruleset declares are known
         if key not in known_keys:
-            report.add(f"unknown key {key!r} (expected one of {', '.join(sorted(known_keys))})", key)
+            report.add(f"unknown key {_shown(key)} (expected one of {', '.join(sorted(known_keys))})", key)
     sc_id = data.get("id", Path(file).stem)
     if not isinstance(sc_id, str) or not _ID_RE.match(sc_id):
         report.add('expected id = "name" (letters, digits, - or _)', "id")
@@ -398,8 +507,17 @@ def parse_scenario(
         text=text,
     )
     # Objectives must be reachable, and the ruleset checks its own keys.
-    _check_objectives(scenario, ruleset, report)
-    for problem in ruleset.validate_scenario(scenario):
+    try:
+        _check_objectives(scenario, ruleset, report)
+        own = ruleset.validate_scenario(scenario)
+    except Exception as err:  # a ruleset's checks meeting values they do not expect: the file's problem
+        try:
+            why = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+        except Exception:  # a message made from a value that cannot be shown
+            why = type(err).__name__
+        why = why if len(why) <= 200 else why[:197] + "..."
+        own = [Problem(file, "", f"the {ruleset.id} rules cannot check this scenario ({why})")]
+    for problem in own:
         report.problems.append(problem if problem.where else Problem(file, "", problem.message))
     if report.problems:
         raise ScenarioError(report.problems)
@@ -411,7 +529,7 @@ def _scenario_ruleset(data: dict[str, Any], ruleset: Ruleset | None, report: _Re
     rs_id = data.get("ruleset")
     if ruleset is not None:
         if rs_id is not None and rs_id != ruleset.id:
-            report.add(f"scenario is for ruleset {rs_id!r}, not {ruleset.id!r}", "ruleset")
+            report.add(f"scenario is for ruleset {_shown(rs_id)}, not {_shown(ruleset.id)}", "ruleset")
         return ruleset
     if not isinstance(rs_id, str):
         report.add('expected ruleset = "<ruleset id>"', "ruleset")
@@ -445,13 +563,13 @@ def _scenario_map(
         try:
             map_text = map_path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            report.add(f"map file {map_name!r} not found (looked for {map_path})", "map")
+            report.add(f"map file {_shown(map_name)} not found (looked for {map_path})", "map")
             return None
         except (OSError, UnicodeDecodeError) as err:
-            report.add(f"map file {map_name!r} cannot be read: {err}", "map")
+            report.add(f"map file {_shown(map_name)} cannot be read: {err}", "map")
             return None
     map_report = _Report(map_file or str(map_name or "<map>"), map_text)
-    raw_map = _load_toml(map_text, map_report)
+    raw_map = None if _map_too_large(map_text, map_report) else _load_toml(map_text, map_report)
     map_data = None
     if raw_map is not None:
         map_data = _parse_map_data(raw_map, map_text, map_report.file, map_report, ruleset.terrain_codes)
@@ -470,7 +588,7 @@ def _parse_sides(raw_sides: Any, report: _Report) -> list[SideSpec]:
             report.add('expected id = "side" in each [[sides]]', "sides", i)
             continue
         if s["id"] in {x.id for x in sides}:
-            report.add(f"duplicate side id {s['id']!r}", "sides", i, "id")
+            report.add(f"duplicate side id {_shown(s['id'])}", "sides", i, "id")
         sides.append(SideSpec(s["id"], str(s.get("name", s["id"].title()))))
     return sides
 
@@ -481,12 +599,12 @@ def _scenario_turns_first_title(
     """The number of turns, the side that moves first and the title (defaults where they are missing or bad)."""
     side_ids = {s.id for s in sides}
     turns = data.get("turns")
-    if not isinstance(turns, int) or turns < 1:
-        report.add(f"expected turns = <number of turns, at least 1>, got {turns!r}", "turns")
+    if not _count(turns, 1, MAX_TURNS):
+        report.add(f"expected turns = <number of turns, from 1 to {MAX_TURNS}>, got {_shown(turns)}", "turns")
         turns = 1
     first = data.get("first", sides[0].id if sides else "")
-    if sides and first not in side_ids:
-        report.add(f"first must name a side ({', '.join(sorted(side_ids))}), got {first!r}", "first")
+    if sides and not (isinstance(first, str) and first in side_ids):
+        report.add(f"first must name a side ({', '.join(sorted(side_ids))}), got {_shown(first)}", "first")
     title = data.get("title")
     if not isinstance(title, str) or not title:
         report.add('expected title = "..."', "title")
@@ -537,11 +655,13 @@ def _parse_unit(
     unit_types = ruleset.unit_types
     if not isinstance(utype, str) or utype not in unit_types:
         shown = ", ".join(sorted(unit_types)[:12]) + (" ..." if len(unit_types) > 12 else "")
-        report.add(f"unit {uid}: unknown unit type {utype!r} (expected one of {shown})", "units", i, "type")
+        report.add(f"unit {uid}: unknown unit type {_shown(utype)} (expected one of {shown})", "units", i, "type")
         return None
     side = u.get("side")
-    if side not in side_ids:
-        report.add(f"unit {uid}: side must be one of {', '.join(sorted(side_ids))}, got {side!r}", "units", i, "side")
+    if not (isinstance(side, str) and side in side_ids):
+        report.add(
+            f"unit {uid}: side must be one of {', '.join(sorted(side_ids))}, got {_shown(side)}", "units", i, "side"
+        )
         return None
     h: Hex | None = None
     if "hex" in u:
@@ -549,12 +669,17 @@ def _parse_unit(
         hs = _hexes(u["hex"], report, on_map, "units", i, "hex")
         if len(hs) != 1:
             if len(report.problems) == before:  # not already reported as off the map or malformed
-                report.add(f"unit {uid}: expected one hex, got {u['hex']!r}", "units", i, "hex")
+                report.add(f"unit {uid}: expected one hex, got {_shown(u['hex'])}", "units", i, "hex")
             return None
         h = hs[0]
     arrives = u.get("arrives")
-    if arrives is not None and (not isinstance(arrives, int) or arrives < 1):
-        report.add(f"unit {uid}: arrives must be a turn number, got {arrives!r}", "units", i, "arrives")
+    if arrives is not None and not _count(arrives, 1, MAX_TURNS):
+        report.add(
+            f"unit {uid}: arrives must be a turn number from 1 to {MAX_TURNS}, got {_shown(arrives)}",
+            "units",
+            i,
+            "arrives",
+        )
         arrives = None
     entry = _hexes(u.get("entry", ""), report, on_map, "units", i, "entry") if "entry" in u else ()
     if h is None and arrives is None:
@@ -570,11 +695,11 @@ def _unit_id(u: dict[str, Any], i: int, report: _Report, seen: dict[str, int]) -
     """The unit's id, or None (reported) if it is malformed or already used; a good id is added to ``seen``."""
     uid = u.get("id")
     if not isinstance(uid, str) or not _ID_RE.match(uid):
-        report.add(f'expected id = "side-unit" (letters, digits, - or _), got {uid!r}', "units", i, "id")
+        report.add(f'expected id = "side-unit" (letters, digits, - or _), got {_shown(uid)}', "units", i, "id")
         return None
     if uid in seen:
         first_use = f"units[{seen[uid]}], line {report.loc.line('units', seen[uid], 'id')}"
-        report.add(f"duplicate unit id {uid!r} (first used in {first_use})", "units", i, "id")
+        report.add(f"duplicate unit id {_shown(uid)} (first used in {first_use})", "units", i, "id")
         return None
     seen[uid] = i
     return uid
@@ -583,8 +708,10 @@ def _unit_id(u: dict[str, Any], i: int, report: _Report, seen: dict[str, int]) -
 def _unit_steps_and_status(u: dict[str, Any], uid: str, i: int, report: _Report) -> tuple[int | None, dict[str, Any]]:
     """The unit's ``steps`` (None: full strength, or reported as bad) and ``status`` table (empty if bad)."""
     steps = u.get("steps")
-    if steps is not None and (not isinstance(steps, int) or steps < 1):
-        report.add(f"unit {uid}: steps must be a positive integer, got {steps!r}", "units", i, "steps")
+    if steps is not None and not _count(steps, 1, MAX_STEPS):
+        report.add(
+            f"unit {uid}: steps must be a whole number from 1 to {MAX_STEPS}, got {_shown(steps)}", "units", i, "steps"
+        )
         steps = None
     status = u.get("status", {})
     if not isinstance(status, dict):
@@ -613,11 +740,11 @@ def _check_objectives(scenario: Scenario, ruleset: Ruleset, report: _Report) -> 
     targets: list[tuple[str, str, Hex]] = []  # (key, what, hex)
     names = victory.get("places", [])
     if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
-        report.add(f'expected places = ["place name", ...], got {names!r}', "victory", "places")
+        report.add(f'expected places = ["place name", ...], got {_shown(names)}', "victory", "places")
         names = []
     for name in names:
         if name not in scenario.map.places:
-            report.add(f"victory place {name!r} is not a place on the map", "victory", "places")
+            report.add(f"victory place {_shown(name)} is not a place on the map", "victory", "places")
         else:
             targets.extend(("places", f"{name} at ", h) for h in scenario.map.places[name])
     if "hexes" in victory:

@@ -34,6 +34,10 @@ class Autosaver:
     The autosave file is ``<stem>.planspiel``; the turn copies are ``<stem>.turn<NNN>.planspiel`` beside it,
     the last :data:`KEEP_TURNS` kept. Every write is atomic and keeps the previous autosave as ``.bak``.
 
+    A turn copy holds the position at the start of its turn: the first save of a game that has a history (one
+    resumed from a save) writes none for the turn under way, whose start it never saw (it would overwrite the
+    copy of that turn's start with a position from its middle); the copy of the next turn is written as usual.
+
     Args:
         game: the game to save (the same object is saved every time, so keep playing on it).
         path: the autosave file; default ``autosave_dir() / "<scenario>-<date>-<time>.planspiel"``.
@@ -60,7 +64,8 @@ class Autosaver:
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
             path = autosave_dir() / f"{game.scenario.id}-{stamp}{SUFFIX}"
         self.path = Path(path)
-        self._turn: int | None = None
+        self._turn: int | None = game.state.turn if game.history else None
+        """The turn whose copy was written (or, for a resumed game, whose start was before this saver)."""
         self._wrote = False
 
     def __repr__(self) -> str:

@@ -20,7 +20,7 @@ from engine.rules import get_ruleset
 
 from . import migrations
 from .codec import MAX_FILE_BYTES, pack_save, unpack_save
-from .errors import SaveError
+from .errors import SaveError, shown
 from .fileio import backup_path, read_bounded, write_atomic
 from .games import SavedGame, Verify, decode_game, encode_game, is_good_save
 from .header import SaveHeader, SideInfo, header_from_dict, utc_now
@@ -198,7 +198,7 @@ def _roster(value: Any, name: str) -> dict[str, RosterUnit]:
             and all(_int(u.get(k)) for k in ("steps", "losses", "experience"))
             and isinstance(u.get("status", {}), dict)
         ):
-            raise SaveError(name, f"is damaged: roster entry {uid!r} is not a unit")
+            raise SaveError(name, f"is damaged: roster entry {shown(uid)} is not a unit")
         out[uid] = RosterUnit(
             u["id"], u["type"], u["side"], u["steps"], u["losses"], u["experience"], u.get("status", {})
         )

@@ -17,7 +17,7 @@ import msgpack
 import engine
 
 from . import migrations
-from .errors import SaveError
+from .errors import SaveError, shown
 
 __all__ = [
     "BODY_LIMITS",
@@ -66,11 +66,15 @@ class Limits:
     containers: int
     """The most arrays and maps in the whole object: each costs memory even when empty, so this bounds the
     memory an object of ``buffer`` bytes can take (msgpack itself limits only each container's length)."""
+    depth: int
+    """The deepest nesting of arrays and maps (msgpack allows 1,024 levels, far more than Python code can walk
+    recursively): a deeper object is refused before anything reads it."""
 
 
 HEADER_LIMITS = Limits(
-    buffer=MAX_HEADER_BYTES, str_len=16 * 1024, bin_len=64, array_len=1024, map_len=1024, containers=4096
+    buffer=MAX_HEADER_BYTES, str_len=16 * 1024, bin_len=64, array_len=1024, map_len=1024, containers=4096, depth=8
 )
+"""A header nests 3 levels deep (the header, its ``sides``, each side)."""
 BODY_LIMITS = Limits(
     buffer=MAX_FILE_BYTES,
     str_len=MAX_FILE_BYTES,
@@ -78,11 +82,31 @@ BODY_LIMITS = Limits(
     array_len=1_000_000,
     map_len=1_000_000,
     containers=200_000,
+    depth=64,
 )
+"""The bodies of real saves of every shipped scenario nest at most 10 levels deep (an Art of Tactic position
+keeps a copy of the state inside the state)."""
 
 
 class _TooManyContainers(ValueError):
     pass
+
+
+class _TooDeep(ValueError):
+    pass
+
+
+def _check_depth(value: Any, limit: int) -> None:
+    """Raise :class:`_TooDeep` if arrays and maps nest more than ``limit`` levels in ``value``; one pass over
+    the containers, without recursion."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            raise _TooDeep(f"arrays and maps nested more than {limit} levels deep")
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
 
 
 class _Budget:
@@ -192,7 +216,7 @@ def _not_ours(name: str, data: bytes) -> SaveError:
 def _check_version(name: str, raw: dict[str, Any]) -> int:
     version = raw.get("format")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise SaveError(name, f"is damaged: the header names no valid save format ({version!r})")
+        raise SaveError(name, f"is damaged: the header names no valid save format ({shown(version)})")
     current = migrations.FORMAT_VERSION
     if version > current:
         app = raw.get("app")
@@ -227,6 +251,8 @@ def decode_header(data: bytes, name: str) -> tuple[dict[str, Any], int, int]:
         unpacker.feed(head)
         raw = unpacker.unpack()
         end = int(unpacker.tell())
+        if isinstance(raw, (dict, list)):
+            _check_depth(raw, HEADER_LIMITS.depth)
     except msgpack.OutOfData:
         if not ours:
             raise _not_ours(name, data) from None
@@ -287,6 +313,8 @@ def unpack_save(data: bytes, name: str) -> tuple[dict[str, Any], dict[str, Any]]
         unpacker.feed(body_bytes)
         body = unpacker.unpack()
         rest = len(body_bytes) - int(unpacker.tell())
+        if isinstance(body, (dict, list)):
+            _check_depth(body, BODY_LIMITS.depth)
     except Exception as err:  # see decode_header
         raise SaveError(name, f"is damaged: its body cannot be read ({_describe(err)})") from None
     if rest:

@@ -23,9 +23,9 @@ from typing import Any, Literal
 import msgpack
 
 import engine
-from engine.actions import Action, parse_notation
+from engine.actions import MAX_NOTATION, Action, parse_notation
 from engine.dice import Dice, ScriptedDice, dice_from_dict
-from engine.errors import ScenarioError, UnknownRulesetError
+from engine.errors import ScenarioError, StateError, UnknownRulesetError
 from engine.events import Event
 from engine.game import Game, board_for
 from engine.rules import Ruleset, get_ruleset, ruleset_names
@@ -44,7 +44,7 @@ from .codec import (
     split_save,
     unpack_save,
 )
-from .errors import SaveError
+from .errors import SaveError, shown
 from .fileio import backup_path, read_bounded, read_prefix, write_atomic
 from .header import SaveHeader, SideInfo, header_from_dict, utc_now
 from .paths import SUFFIX, saves_dir
@@ -97,7 +97,8 @@ class SavedGame(Game):
     initial_dice: dict[str, Any] | None
     """The dice the game started with, as stored (None: seeded dice from :attr:`seed`)."""
     snapshot: dict[str, Any] | None
-    """The state snapshot read from the file (what :func:`check_replay` compares with)."""
+    """The state snapshot read from the file (what :func:`check_replay` compares with); None when the game was
+    replayed instead because the snapshot could not be used."""
     snapshot_actions: int
     """How many actions of :attr:`history` the snapshot covers."""
 
@@ -352,10 +353,7 @@ class _Body:
 
 
 def _damaged(name: str, key: str, expected: str, value: Any) -> SaveError:
-    shown = repr(value)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    return SaveError(name, f"is damaged: body entry {key!r} should be {expected}, not {shown}")
+    return SaveError(name, f"is damaged: body entry {key!r} should be {expected}, not {shown(value)}")
 
 
 def _text(body: dict[str, Any], key: str, name: str) -> str:
@@ -452,7 +450,7 @@ def _scenario(body: _Body, ruleset: Ruleset, name: str) -> Scenario:
         more = f" (and {len(err.problems) - 1} more)" if len(err.problems) > 1 else ""
         raise SaveError(name, f"holds a scenario that no longer loads: {first}{more}") from None
     except Exception as err:  # a ruleset's scenario checks failing on unexpected data
-        raise SaveError(name, f"holds a scenario that cannot be read ({type(err).__name__}: {err})") from None
+        raise SaveError(name, f"holds a scenario that cannot be read ({_reason(err, named=True)})") from None
     with _scenarios_lock:
         _scenarios[key] = scenario
         while len(_scenarios) > _SCENARIO_CACHE_SIZE:
@@ -469,14 +467,19 @@ def clear_scenario_cache() -> None:
 # --- Replay and comparison -------------------------------------------------------------------------------
 
 
-def _reason(err: BaseException) -> str:
-    """An exception as words: the message of a ValueError or TypeError, the missing key of a KeyError, else
-    the exception's type and message (a bug somewhere, worth naming)."""
-    if isinstance(err, KeyError):
-        return f"missing entry {err.args[0]!r}" if err.args else "missing entry"
-    if isinstance(err, (ValueError, TypeError)) and str(err):
-        return str(err)
-    return f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+def _reason(err: BaseException, *, named: bool = False, limit: int = 300) -> str:
+    """An exception as words, at most ``limit`` characters: the message of a ValueError or TypeError, the
+    missing key of a KeyError, else (or when ``named``) the exception's type and message (a bug somewhere, worth
+    naming)."""
+    if isinstance(err, KeyError) and not named:
+        return f"missing entry {shown(err.args[0])}" if err.args else "missing entry"
+    try:
+        text = str(err)
+    except Exception:  # a message made from a value that cannot be shown
+        text = ""
+    if not (isinstance(err, (ValueError, TypeError)) and text) or named:
+        text = f"{type(err).__name__}: {text}" if text else type(err).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class _ReplayFailed(Exception):
@@ -544,22 +547,24 @@ def _replay(scenario: Scenario, seed: int, dice: dict[str, Any] | None, history:
                 )  # fmt: skip
             game.apply(action)
         except engine.ActionError as err:
-            raise _ReplayFailed(f"illegal action in the history at position {i} ({text!r}): {err}") from None
+            raise _ReplayFailed(
+                f"illegal action in the history at position {i} ({shown(text, 120)}): {_reason(err)}"
+            ) from None
         except Exception as err:  # a ruleset bug must not become a traceback
-            raise _ReplayFailed(f"the history fails at position {i} ({text!r}): {_reason(err)}") from None
+            raise _ReplayFailed(f"the history fails at position {i} ({shown(text, 120)}): {_reason(err)}") from None
     return game
 
 
 def _actions(ruleset: Ruleset, state: GameState, history: list[str]) -> list[Action | str]:
     """The history as actions where that is quick and exact, else as notation for ``Game.restore`` to read.
 
-    Reading notation with the ruleset goes through ``shlex`` (about 0.1 ms an action); plain notation split on
-    spaces is the action that was played when the ruleset writes it back to the same text, since ``describe``
-    never writes two actions alike (DESIGN §4: ``describe`` and ``parse`` are exact inverses).
+    Reading notation with the ruleset reads it into the verb's typed form; plain notation split on spaces is the
+    action that was played when the ruleset writes it back to the same text, since ``describe`` never writes two
+    actions alike (DESIGN §4: ``describe`` and ``parse`` are exact inverses).
     """
     out: list[Action | str] = []
     for text in history:
-        tokens = text.split(" ")
+        tokens = text.split(" ") if len(text) <= MAX_NOTATION else [""]
         if tokens[0] and not any(c in text for c in "'\"\\"):
             action = Action(tokens[0], tuple(tokens[1:]))
             try:
@@ -572,7 +577,27 @@ def _actions(ruleset: Ruleset, state: GameState, history: list[str]) -> list[Act
     return out
 
 
-def _restore(scenario: Scenario, body: _Body, name: str) -> SavedGame:
+def _cut(sentence: str, limit: int = 250) -> str:
+    """A sentence shortened to about ``limit`` characters, for a message that joins two."""
+    return sentence if len(sentence) <= limit else sentence[: limit - 3] + "..."
+
+
+class _Unusable(Exception):
+    """The saved position cannot be continued from; ``sentence`` says why (it follows "the save ...")."""
+
+    def __init__(self, sentence: str) -> None:
+        self.sentence = sentence
+        super().__init__(sentence)
+
+
+def _restore(scenario: Scenario, body: _Body) -> SavedGame:
+    """The game continued from the body's snapshot, once the position has been found playable.
+
+    Raises:
+        _Unusable: the snapshot cannot be read into the ruleset's state, or the position cannot be played on
+            (:meth:`engine.Game.check_playable`: a unit of an unknown type, a hex off the map, the rules failing
+            to list the legal actions or a side's view...).
+    """
     try:
         ruleset = get_ruleset(scenario.ruleset)
         state = GameState.from_dict(
@@ -581,54 +606,112 @@ def _restore(scenario: Scenario, body: _Body, name: str) -> SavedGame:
             data_type=ruleset.state_type,
             status_type=ruleset.status_type,
         )
-        return SavedGame.restore(scenario, body.seed, _actions(ruleset, state, body.history), state, body.events)
+        game = SavedGame.restore(scenario, body.seed, _actions(ruleset, state, body.history), state, body.events)
     except Exception as err:  # a snapshot that does not fit this ruleset, whatever the cause
-        raise SaveError(name, f"holds a saved position that cannot be read ({_reason(err)})") from None
+        raise _Unusable(f"holds a saved position that cannot be read ({_reason(err)})") from None
+    try:
+        game.check_playable()
+    except StateError as err:
+        raise _Unusable(f"holds a saved position that cannot be played on ({_reason(err)})") from None
+    return game
 
 
 def _version_text(header: SaveHeader, ruleset: Ruleset) -> str:
     return f"saved with {header.ruleset} version {header.ruleset_version}, this is version {ruleset.version}"
 
 
+def _from_snapshot(header: SaveHeader, body: _Body, scenario: Scenario, name: str) -> tuple[SavedGame, list[str], bool]:
+    """``verify="snapshot"``: the game continued from its snapshot, or, when the snapshot cannot be used, from
+    its history replayed (with a warning saying why); ``(game, warnings, whether the snapshot was used)``.
+
+    Raises:
+        SaveError: neither the snapshot nor the history can be used.
+    """
+    ruleset = get_ruleset(scenario.ruleset)
+    try:
+        game = _restore(scenario, body)
+    except _Unusable as bad:
+        try:
+            replayed = _replay(scenario, body.seed, body.dice, body.history, name)
+        except _ReplayFailed as failed:
+            raise SaveError(
+                name, f"{_cut(bad.sentence)}, and its history does not replay either: {_cut(failed.sentence)}"
+            ) from None
+        return replayed, [f"the save {bad.sentence}; the game continues from its history, replayed"], False
+    if str(ruleset.version) != header.ruleset_version:
+        return game, [f"{_version_text(header, ruleset)}; the history has not been replayed yet"], True
+    return game, [], True
+
+
+def _from_replay(header: SaveHeader, body: _Body, scenario: Scenario, name: str) -> tuple[SavedGame, list[str], bool]:
+    """``verify="replay"``: the game replayed from its history and compared with the snapshot, or continued from
+    the snapshot when the rules changed since the save (see FORMAT.md, section 5); ``(game, warnings,
+    verified)``.
+
+    Raises:
+        SaveError: the history does not replay under the same rules, or neither it nor the snapshot can be used.
+    """
+    ruleset = get_ruleset(scenario.ruleset)
+    same_version = str(ruleset.version) == header.ruleset_version
+    try:
+        replayed = _replay(scenario, body.seed, body.dice, body.history, name)
+    except _ReplayFailed as failed:
+        if same_version:
+            raise SaveError(name, failed.sentence) from None
+        try:
+            game = _restore(scenario, body)
+        except _Unusable as bad:
+            why = f"{_cut(bad.sentence)}, and its history no longer replays: {_cut(failed.sentence)}"
+            raise SaveError(name, why) from None
+        return (
+            game,
+            [
+                f"{_version_text(header, ruleset)}, and the history no longer replays: {failed.sentence}; "
+                "the game continues from the saved position"
+            ],
+            False,
+        )
+    diffs = diff_plain(body.state, _plain(replayed.state.to_dict()))
+    if not diffs:
+        return replayed, [], True
+    if same_version:
+        return (
+            replayed,
+            [
+                "the replayed history differs from the saved position; the game continues from the replayed one: "
+                + "; ".join(diffs)
+            ],
+            False,
+        )
+    try:
+        game = _restore(scenario, body)
+    except _Unusable as bad:
+        return (
+            replayed,
+            [
+                f"{_version_text(header, ruleset)}, and the history now replays differently, but the save "
+                f"{bad.sentence}; the game continues from the replayed history"
+            ],
+            False,
+        )
+    return (
+        game,
+        [
+            f"{_version_text(header, ruleset)}, and the history now replays differently; the game continues from "
+            "the saved position: " + "; ".join(diffs)
+        ],
+        False,
+    )
+
+
 def _build(header: SaveHeader, body: _Body, name: str, verify: Verify) -> SavedGame:
     ruleset = _ruleset(header, name)
     scenario = _scenario(body, ruleset, name)
-    same_version = str(ruleset.version) == header.ruleset_version
-    warnings: list[str] = []
-    verified = False
+    verified, keep_snapshot = False, True
     if verify == "snapshot":
-        game = _restore(scenario, body, name)
-        if not same_version:
-            warnings.append(f"{_version_text(header, ruleset)}; the history has not been replayed yet")
+        game, warnings, keep_snapshot = _from_snapshot(header, body, scenario, name)
     else:
-        try:
-            replayed: SavedGame | None = _replay(scenario, body.seed, body.dice, body.history, name)
-        except _ReplayFailed as failed:
-            if same_version:
-                raise SaveError(name, failed.sentence) from None
-            replayed = None
-            warnings.append(
-                f"{_version_text(header, ruleset)}, and the history no longer replays: {failed.sentence}; "
-                "the game continues from the saved position"
-            )
-        if replayed is None:
-            game = _restore(scenario, body, name)
-        else:
-            diffs = diff_plain(body.state, _plain(replayed.state.to_dict()))
-            if not diffs:
-                game, verified = replayed, True
-            elif same_version:
-                game = replayed
-                warnings.append(
-                    "the replayed history differs from the saved position; the game continues from the "
-                    "replayed one: " + "; ".join(diffs)
-                )
-            else:
-                game = _restore(scenario, body, name)
-                warnings.append(
-                    f"{_version_text(header, ruleset)}, and the history now replays differently; the game "
-                    "continues from the saved position: " + "; ".join(diffs)
-                )
+        game, warnings, verified = _from_replay(header, body, scenario, name)
     for w in warnings:
         log.warning("%s: %s", name, w)
     game.players = {s: body.players.get(s, "human") for s in scenario.side_ids()}
@@ -638,7 +721,8 @@ def _build(header: SaveHeader, body: _Body, name: str, verify: Verify) -> SavedG
     game.warnings = warnings
     game.verified = verified
     game.initial_dice = body.dice
-    game.snapshot = body.state
+    # A snapshot that could not be used is not worth comparing with: check_replay then has nothing to check.
+    game.snapshot = body.state if keep_snapshot else None
     game.snapshot_actions = len(body.history)
     return game
 
@@ -789,6 +873,8 @@ def list_saves(folder: str | os.PathLike[str] | None = None) -> list[SaveEntry]:
             entries.append(SaveEntry(p, read_header(p), None, mtime))
         except SaveError as err:
             entries.append(SaveEntry(p, None, err, mtime))
+        except Exception as err:  # the last guard: one file never stops the listing of the others
+            entries.append(SaveEntry(p, None, SaveError(p, f"cannot be read ({_reason(err, named=True)})"), mtime))
     good = [e for e in entries if e.header is not None]
     good.sort(key=lambda e: (e.header.updated if e.header is not None else "", e.mtime), reverse=True)
     return good + [e for e in entries if e.header is None]

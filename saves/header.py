@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .errors import SaveError
+from .errors import SaveError, shown
 
 __all__ = ["SaveHeader", "SideInfo", "header_from_dict", "utc_now"]
 
@@ -115,14 +115,14 @@ def _str(d: dict[str, Any], key: str, name: str, *, optional: bool = False) -> A
     if value is None and optional:
         return None
     if not isinstance(value, str):
-        raise SaveError(name, f"is damaged: header entry {key!r} should be text, not {value!r}")
+        raise SaveError(name, f"is damaged: header entry {key!r} should be text, not {shown(value)}")
     return value
 
 
 def _int(d: dict[str, Any], key: str, name: str) -> int:
     value = d.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise SaveError(name, f"is damaged: header entry {key!r} should be a number, not {value!r}")
+        raise SaveError(name, f"is damaged: header entry {key!r} should be a number, not {shown(value)}")
     return value
 
 
@@ -134,21 +134,21 @@ def header_from_dict(d: dict[str, Any], name: str) -> SaveHeader:
     """
     kind = _str(d, "kind", name)
     if kind not in KINDS:
-        raise SaveError(name, f"is damaged: unknown kind of save {kind!r} (expected game or campaign)")
+        raise SaveError(name, f"is damaged: unknown kind of save {shown(kind)} (expected game or campaign)")
     sides: list[SideInfo] = []
     raw_sides = d.get("sides")
     if not isinstance(raw_sides, list):
-        raise SaveError(name, f"is damaged: header entry 'sides' should be a list, not {raw_sides!r}")
+        raise SaveError(name, f"is damaged: header entry 'sides' should be a list, not {shown(raw_sides)}")
     for s in raw_sides:
         if not isinstance(s, dict):
-            raise SaveError(name, f"is damaged: a side in the header should be a map, not {s!r}")
+            raise SaveError(name, f"is damaged: a side in the header should be a map, not {shown(s)}")
         sides.append(SideInfo(_str(s, "id", name), _str(s, "name", name), _str(s, "player", name)))
     outcome = d.get("outcome")
     if outcome is not None and not isinstance(outcome, dict):
-        raise SaveError(name, f"is damaged: header entry 'outcome' should be a map, not {outcome!r}")
+        raise SaveError(name, f"is damaged: header entry 'outcome' should be a map, not {shown(outcome)}")
     campaign = d.get("campaign")
     if campaign is not None and not isinstance(campaign, dict):
-        raise SaveError(name, f"is damaged: header entry 'campaign' should be a map, not {campaign!r}")
+        raise SaveError(name, f"is damaged: header entry 'campaign' should be a map, not {shown(campaign)}")
     return SaveHeader(
         format=_int(d, "format", name),
         kind=kind,

@@ -184,25 +184,30 @@ def _cmd_saves_list(args: argparse.Namespace) -> int:
         print(f"planspiel: {folder}: no such folder", file=sys.stderr)
         return 1
     entries = saves.list_saves(folder)
-    if not entries:
+    autosaves = [] if args.folder else saves.list_saves(saves.autosave_dir())
+    if not entries and not autosaves:
         print(f"No saves in {folder}.")
         return 0
     rows: list[tuple[str, ...]] = [("FILE", "RULESET", "SCENARIO", "TURN", "SIDES", "LAST PLAYED")]
-    for e in entries:
+    for e in entries + autosaves:
+        name = e.path.name if e in entries else f"{e.path.parent.name}/{e.path.name}"
         h = e.header
         if h is None:
             cause = e.error.cause if e.error is not None else "unreadable"
-            rows.append((e.path.name, "-", "-", "-", "-", f"cannot be read: {cause}"))
+            rows.append((name, "-", "-", "-", "-", f"cannot be read: {cause}"))
             continue
         scenario = h.scenario or "-"
         if h.kind == "campaign":
             scenario = f"{h.campaign}: {h.scenario or 'between battles'}"
         turn = f"{h.turn} (over)" if h.is_over else str(h.turn)
         sides = ", ".join(f"{s.id} ({s.player})" for s in h.sides) or "-"
-        rows.append((e.path.name, h.ruleset, scenario, turn, sides, _local_time(h.updated)))
+        rows.append((name, h.ruleset, scenario, turn, sides, _local_time(h.updated)))
     _table(rows)
     n = len(entries)
-    print(f"{n} save{'s' if n != 1 else ''} in {folder}")
+    line = f"{n} save{'s' if n != 1 else ''} in {folder}"
+    if autosaves:
+        line += f" and {len(autosaves)} autosave{'s' if len(autosaves) != 1 else ''} in {saves.autosave_dir()}"
+    print(line)
     return 0
 
 
@@ -252,7 +257,9 @@ def _cmd_saves_show(args: argparse.Namespace) -> int:
 def _add_saves_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sv = sub.add_parser("saves", help="list, check and show save files")
     cmds = sv.add_subparsers(dest="saves_command", metavar="{list,verify,show}", required=True)
-    ls = cmds.add_parser("list", help="a table of the saves in FOLDER (default: the saves folder), from headers")
+    ls = cmds.add_parser(
+        "list", help="a table of the saves in FOLDER (default: the saves folder and its autosaves), from headers"
+    )
     ls.add_argument("folder", nargs="?", metavar="FOLDER")
     ls.set_defaults(func=_cmd_saves_list)
     vf = cmds.add_parser("verify", help="replay each save's history and compare it with the saved position")

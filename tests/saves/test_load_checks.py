@@ -71,13 +71,27 @@ def test_a_broken_embedded_scenario_is_reported(data: bytes) -> None:
     assert "holds a scenario that no longer loads" in cause and "duel.toml" in cause
 
 
-def test_a_broken_snapshot_is_reported_when_it_is_used(data: bytes) -> None:
+def test_a_broken_snapshot_is_replaced_by_the_replayed_history(data: bytes, duel_game: engine.Game) -> None:
     broken = repack(data, body=lambda b: b["state"]["units"]["red-inf-1"].update(hex="zz"))
-    cause = error_of(broken, verify="snapshot")
-    assert (
-        cause
-        == "holds a saved position that cannot be read (not a hex label: 'zz' (expected four digits CCRR, e.g. 0706))"
-    )
+    game = saves.decode_game(broken, NAME, verify="snapshot")
+    assert game.state == duel_game.state and game.history == duel_game.history
+    assert game.warnings == [
+        "the save holds a saved position that cannot be read (not a hex label: 'zz' (expected four digits CCRR, "
+        "e.g. 0706)); the game continues from its history, replayed"
+    ]
+    assert game.snapshot is None and saves.check_replay(game) == []  # nothing left for the later check
+
+
+def test_a_broken_snapshot_and_a_broken_history_are_both_named(data: bytes) -> None:
+    def edit(body: dict[str, Any]) -> None:
+        body["state"]["units"]["red-inf-1"]["hex"] = "zz"
+        body["history"][2] = "move red-inf-1 0909"
+
+    cause = error_of(repack(data, body=edit), verify="snapshot")
+    assert cause.startswith(
+        "holds a saved position that cannot be read (not a hex label: 'zz' (expected four digits CCRR, e.g. 0706)), "
+        "and its history does not replay either: illegal action in the history at position 3 ('move red-inf-1 0909')"
+    ), cause
 
 
 def test_a_game_save_is_not_a_campaign_and_back(data: bytes) -> None:

@@ -149,6 +149,33 @@ def test_one_deep_file_never_stops_the_listing_or_the_start(
             assert "nested more than" in out + err
 
 
+async def test_one_deep_file_never_stops_the_game_from_starting(home: Path, duel_save: bytes) -> None:
+    """Issue 16 item 1: one such file in the saves folder gave a blank screen for about a minute, then a
+    traceback. The title screen offers to continue the good save, and the load screen lists both."""
+    from tui.app import PlanspielApp  # noqa: PLC0415 - Textual only for this test
+    from tui.screens.load import LoadScreen  # noqa: PLC0415
+    from tui.screens.title import TitleScreen  # noqa: PLC0415
+    from tui.settings import Settings  # noqa: PLC0415
+
+    folder = saves.saves_dir()
+    folder.mkdir(parents=True)
+    (folder / "good.planspiel").write_bytes(duel_save)
+    (folder / "deep.planspiel").write_bytes(repack(duel_save, header=lambda h: h.update(title=nested(DEEP))))
+    app = PlanspielApp(None, settings=Settings(ai_delay=0.0), exit_handlers=False)
+    start = time.perf_counter()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        assert app.screen.last is not None and app.screen.last.path.name == "good.planspiel"
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadScreen)
+        await pilot.press("backspace")
+        await pilot.press("q")
+    assert time.perf_counter() - start < 20
+    assert app.return_code == 0
+
+
 # --- Item 2: edited snapshots -------------------------------------------------------------------------------
 
 

@@ -230,6 +230,10 @@ def _cmd_saves_verify(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+_SHOW_NOTATION = 200
+"""The longest history entry ``saves show`` prints whole (real notation is under 100 characters)."""
+
+
 def _cmd_saves_show(args: argparse.Namespace) -> int:
     import saves  # noqa: PLC0415 - only for this subcommand
 
@@ -250,7 +254,10 @@ def _cmd_saves_show(args: argparse.Namespace) -> int:
     print(f"History:     {len(history)} action{'s' if len(history) != 1 else ''}")
     width = len(str(len(history)))
     for i, notation in enumerate(history, start=1):
-        print(f"  {i:>{width}}. {notation}")
+        shown = notation
+        if len(notation) > _SHOW_NOTATION:  # a hostile entry: the engine refuses such notation anyway
+            shown = f"{notation[: _SHOW_NOTATION - 40]}... ({len(notation):,} characters)"
+        print(f"  {i:>{width}}. {shown}")
     return 0
 
 

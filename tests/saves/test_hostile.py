@@ -360,6 +360,54 @@ def test_a_400000_character_history_entry_is_refused_in_milliseconds(duel_save: 
     short_cause(info.value, "position 4", "limited to 4000 characters")
 
 
+def test_saves_show_cuts_a_huge_history_entry(
+    tmp_path: Path, duel_save: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / NAME
+    path.write_bytes(repack(duel_save, body=lambda b: b["history"].insert(3, "move " + "x" * 400_000)))
+    assert cli.main(["saves", "show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) < 250 and "(400,005 characters)" in out
+    assert cli.main(["saves", "verify", str(path)]) == 1
+    assert "limited to 4000 characters" in capsys.readouterr().out
+
+
+hostile_entries = st.one_of(
+    st.integers(65, 1000).map(nested),
+    st.integers(4001, 300_000).map(lambda n: ["move " + "x" * n]),
+    st.integers(201, 3000).map(lambda n: ["move '" + "x" * n + "'", "end"]),
+    st.integers(1, 50).map(lambda n: ["'" * n, '"' * n, "\\" * n]),
+)
+
+
+def hostile_entry(data: st.DataObject) -> None:
+    key = data.draw(st.sampled_from(["history", "state", "events", "players", "dice", "scenario_text", "extra"]))
+    value = data.draw(hostile_entries)
+    file = repack(_edited["minirules"], body=lambda b: b.__setitem__(key, value))
+    for verify in ("replay", "snapshot"):
+        try:
+            game = saves.decode_game(file, NAME, verify=verify)  # type: ignore[arg-type]
+        except saves.SaveError as err:
+            short_cause(err)
+        else:
+            playable(game, apply=False)
+
+
+@pytest.mark.usefixtures("edited_saves")
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_random_deep_and_long_entries_are_save_errors(data: st.DataObject) -> None:
+    hostile_entry(data)
+
+
+@pytest.mark.soak
+@pytest.mark.usefixtures("edited_saves")
+@settings(max_examples=2000, deadline=None)
+@given(data=st.data())
+def test_soak_random_deep_and_long_entries_are_save_errors(data: st.DataObject) -> None:
+    hostile_entry(data)
+
+
 def test_a_long_quoted_word_in_the_history_is_refused(duel_save: bytes) -> None:
     data = repack(duel_save, body=lambda b: b["history"].insert(0, "move red-inf-1 '" + "x " * 1500 + "'"))
     with pytest.raises(saves.SaveError) as info:

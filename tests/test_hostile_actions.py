@@ -66,7 +66,7 @@ def duel_game(duel: engine.Scenario) -> engine.Game:
     return engine.new_game(duel, seed=7)
 
 
-@pytest.mark.parametrize("value", NOT_ACTIONS, ids=repr)
+@pytest.mark.parametrize("value", NOT_ACTIONS, ids=lambda v: type(v).__name__)
 def test_what_is_not_an_action_is_refused(duel_game: engine.Game, value: Any) -> None:
     refused(duel_game, value, InvalidActionError)
     with pytest.raises(InvalidActionError, match="not an action"):

@@ -1,10 +1,13 @@
 """Provides the Blitzkrieg 1940 unit actions, reaction windows and owner choices (digest 6, 7, 8, 8.6).
 
-Frames decided here (see :mod:`.model`):
+Frames decided here (see :mod:`.model`), one :class:`~.handler.FrameHandler` each (:data:`HANDLERS`):
 
 - ``activation`` (active player): unit actions of the activated formation(s) and combined barrages; ``end``.
 - ``window`` (passive player): a reaction window of 6.3.4 — return fire, opportunity fire, retreats; ``close``.
 - ``n_choice`` (a unit's owner): accept a Neutralised result or take a step loss instead (8.3).
+- ``pair_loss`` (a mounted pair's owner): which half takes the step loss (12.1).
+
+Each action of an activation has its function (:data:`_UNIT_VERBS`), given the action read into its notation.
 
 Movement is entered one hex at a time (``move UNIT HEX`` also takes a path), so that every hex entered can open
 a movement window for the passive side.
@@ -12,71 +15,51 @@ a movement window for the passive side.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
-from engine.errors import IllegalActionError, InvalidActionError
+from engine.contract import ACT, CHOOSE, Role
 from engine.events import Modifier
 from engine.hexgrid import Hex, distance
-from engine.odds import Odds
+from engine.notation import Notation
 from engine.pathing import WeightFn
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import closecombat, combat, movement, sight
+from . import closecombat, combat, movement, sight, verbs
+from . import notation as N
+from .activation import activation, end_activation, finish_action
+from .handler import Frame, FrameHandler, UnitFrameHandler, named_unit
 from .model import formation, formation_units, frame, opponent, push
 
 if TYPE_CHECKING:
-    from .ruleset import Blitzkrieg1940
+    from .model import Rules
 
 __all__ = [
+    "HANDLERS",
     "VERBS",
     "activation_effects",
-    "apply_frame",
-    "auto_frame",
-    "check_frame",
     "command_check",
     "demoralised_retreat",
-    "explain",
-    "frame_actions",
+    "factor",
     "move_weight",
     "movement_points",
-    "odds",
+    "reaction_mods",
+    "reaction_value",
 ]
 
-VERBS: dict[str, str] = {
-    "move": "move UNIT HEX... — move (all MP), one hex or a path (6.1, 7)",
-    "road": "road UNIT HEX... — move in column along roads at the road rate (7.2.1)",
-    "mf": "mf UNIT HEX... — move-and-fire: move with half MP, then fire at reduced strength (6.1)",
-    "fm": "fm UNIT TARGET — fire at reduced strength, then move with half MP (6.1)",
-    "fire": "fire UNIT TARGET — direct fire at full strength (8.1)",
-    "stop": "stop UNIT — end the unit's action here; in a moving stack, drop it off (6.1, 7.1)",
-    "stack": "stack UNIT UNIT [UNIT] HEX — move two or three units of one hex together, one hex at a time (7.1)",
-    "load": "load APC COMPANY — German only: the company boards its APC in the same hex (6.1, 12.1)",
-    "unload": "unload APC — the company on board gets off in the APC's hex (6.1, 12.1)",
-    "assault": "assault UNIT HEX — move into an enemy-occupied hex: close combat, or overrun of lone HQs (9.1, 3.2)",
-    "end": "end — end the activation (5.2)",
-    "salvo": "salvo HEX CALIBRE OBSERVER [COUNT] — fire artillery salvos at a hex, observed by an HQ (8.6.1)",
-    "stuka": "stuka HEX [COUNT] — Stuka attacks on a hex (8.6.1)",
-    "opp": "opp UNIT TARGET — opportunity fire at the moving or firing enemy unit (6.3.1)",
-    "retfire": "retfire UNIT TARGET — return fire at the unit that fired (6.3.2)",
-    "retreat": "retreat UNIT HEX — retreat one hex (6.3.3)",
-    "close": "close — no (more) reactions in this window (6.3.4)",
-    "accept": "accept UNIT — keep the Neutralised result (8.3)",
-    "steploss": "steploss UNIT — take a step loss instead of the Neutralised result (8.3)",
-    "lose": "lose UNIT — the mounted pair's step loss falls on this half: the APC or the company (12.1)",
-    **closecombat.VERBS,
-}
+VERBS = verbs.UNIT
 
 # --- Unit facts -------------------------------------------------------------------------------------------
 
 
-def _t(rs: Blitzkrieg1940, u: Unit) -> Any:
+def _t(rs: Rules, u: Unit) -> Any:
     return rs.tables.units[u.type]
 
 
-def _is_hq(rs: Blitzkrieg1940, u: Unit) -> bool:
+def _is_hq(rs: Rules, u: Unit) -> bool:
     return bool(_t(rs, u).category == "hq")
 
 
@@ -84,12 +67,12 @@ def _label(st: GameState, h: Hex | None) -> str:
     return st.board.label(h) if h is not None else "off map"
 
 
-def _combat_hexes(rs: Blitzkrieg1940, st: GameState, side: str) -> set[Hex]:
+def _combat_hexes(rs: Rules, st: GameState, side: str) -> set[Hex]:
     """Hexes holding a combat unit (not an HQ) of ``side``."""
     return {e.hex for e in st.iter_units(side) if e.hex is not None and not _is_hq(rs, e)}
 
 
-def _enemy_adjacent(rs: Blitzkrieg1940, st: GameState, u: Unit, enemy_hexes: set[Hex] | None = None) -> bool:
+def _enemy_adjacent(rs: Rules, st: GameState, u: Unit, enemy_hexes: set[Hex] | None = None) -> bool:
     """4.2: an enemy combat unit (not an HQ) adjacent to ``u``."""
     assert u.hex is not None
     if enemy_hexes is None:
@@ -101,24 +84,24 @@ def _demoralised(st: GameState, u: Unit) -> bool:
     return u.formation is not None and bool(formation(st, u.formation)["demoralised"])
 
 
-def _terrain_open(rs: Blitzkrieg1940, st: GameState, h: Hex) -> bool:
+def _terrain_open(rs: Rules, st: GameState, h: Hex) -> bool:
     return bool(rs.tables.terrain.classes[st.board.terrain(h)].open)
 
 
-def _visibility_class(rs: Blitzkrieg1940, u: Unit) -> str:
+def _visibility_class(rs: Rules, u: Unit) -> str:
     if u.status.get("carrying"):
         return "vehicle"
     return str(_t(rs, u).visibility)
 
 
-def sees(rs: Blitzkrieg1940, st: GameState, a: Unit, b: Unit) -> sight.SightResult:
+def sees(rs: Rules, st: GameState, a: Unit, b: Unit) -> sight.SightResult:
     """4.1/4.4: ``a`` sees ``b`` (line of sight, then ``b``'s visibility)."""
     assert a.hex is not None and b.hex is not None
     return sight.can_see(st.board, a.hex, b.hex, _visibility_class(rs, b), _terrain_open(rs, st, b.hex), rs.sight_rules)
 
 
 def fire_problem(
-    rs: Blitzkrieg1940,
+    rs: Rules,
     st: GameState,
     shooter: Unit,
     target: Unit,
@@ -152,13 +135,13 @@ def fire_problem(
     seen = sees(rs, st, shooter, target)
     if not seen.visible:
         return seen.reason
-    factor = _factor(rs, st, shooter, target, "direct", reduced)
-    if factor.column is None:
-        return f"final attack factor {factor.final} is below the lowest column (rule 8.2)"
+    fac = factor(rs, st, shooter, target, "direct", reduced)
+    if fac.column is None:
+        return f"final attack factor {fac.final} is below the lowest column (rule 8.2)"
     return None
 
 
-def _factor(rs: Blitzkrieg1940, st: GameState, shooter: Unit, target: Unit, fire: str, reduced: bool) -> Any:
+def factor(rs: Rules, st: GameState, shooter: Unit, target: Unit, fire: str, reduced: bool) -> Any:
     assert shooter.hex is not None and target.hex is not None
     carried = _carried(st, shooter)
     return combat.attack_factor(
@@ -181,7 +164,7 @@ def _carried(st: GameState, apc: Unit) -> Unit | None:
 # --- Activation effects, command, retreats ---------------------------------------------------------------
 
 
-def activation_effects(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
+def activation_effects(rs: Rules, tr: Transition, fid: str) -> None:
     """2.5 step 5: the overrun HQ returns, rally rolls, OPP-used markers off the formation's units."""
     st = tr.state
     f = formation(st, fid)
@@ -199,12 +182,12 @@ def activation_effects(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
             combat.rally_roll(tr, rs.tables, u)
 
 
-def command_check(rs: Blitzkrieg1940, tr: Transition, units: list[Unit] | None) -> None:
+def command_check(rs: Rules, tr: Transition, units: list[Unit] | None) -> None:
     """3.5: out-of-command markers on and off."""
     movement.command_check(tr, rs.tables, units)
 
 
-def demoralised_retreat(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
+def demoralised_retreat(rs: Rules, tr: Transition, fid: str) -> None:
     """8.5.1: move every unit of the formation along its retreat path; units may exit at their own edge."""
     st = tr.state
     paths = movement.demoralised_retreat_paths(rs.tables, st, fid)
@@ -230,7 +213,7 @@ def demoralised_retreat(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
 # --- Legal actions ---------------------------------------------------------------------------------------
 
 
-def movement_points(rs: Blitzkrieg1940, st: GameState, unit: Unit) -> float:
+def movement_points(rs: Rules, st: GameState, unit: Unit) -> float:
     """MP the unit has now: what is left of its current move, or its full allowance."""
     moving = unit.status.get("moving")
     if moving:
@@ -238,17 +221,13 @@ def movement_points(rs: Blitzkrieg1940, st: GameState, unit: Unit) -> float:
     return float(movement.mp_allowance(rs.tables, st, unit, action="move"))
 
 
-def move_weight(rs: Blitzkrieg1940, st: GameState, unit: Unit) -> WeightFn:
+def move_weight(rs: Rules, st: GameState, unit: Unit) -> WeightFn:
     """Weight function for the reachable-hexes overlay."""
     moving = unit.status.get("moving") or {}
     return movement.weight_fn(rs.tables, st, unit, in_column=bool(moving.get("column")))
 
 
-def _activation(st: GameState) -> dict[str, Any] | None:
-    return next((x for x in reversed(st.data["frames"]) if x["kind"] == "activation"), None)
-
-
-def _active_units(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Unit]:
+def _active_units(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Unit]:
     """Units of the activated formation(s) on the map that have not finished an action."""
     out = []
     for fid in f["formations"]:
@@ -259,7 +238,7 @@ def _active_units(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
     return out
 
 
-def _entering_units(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Unit]:
+def _entering_units(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Unit]:
     """Reinforcements of the activated formations that may enter now (12.2 [P])."""
     out = []
     for fid in f["formations"]:
@@ -271,7 +250,7 @@ def _entering_units(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> lis
     return sorted(out, key=lambda u: u.id)
 
 
-def _step_options(rs: Blitzkrieg1940, st: GameState, u: Unit, verb: str) -> list[Action]:
+def _step_options(rs: Rules, st: GameState, u: Unit, verb: str) -> list[Action]:
     """One-hex steps ``verb UNIT HEX`` the unit may take now."""
     out = []
     for h in _next_hexes(rs, st, u, column=verb == "road", verb=verb):
@@ -279,7 +258,7 @@ def _step_options(rs: Blitzkrieg1940, st: GameState, u: Unit, verb: str) -> list
     return out
 
 
-def _next_hexes(rs: Blitzkrieg1940, st: GameState, u: Unit, column: bool, verb: str = "move") -> list[Hex]:
+def _next_hexes(rs: Rules, st: GameState, u: Unit, column: bool, verb: str = "move") -> list[Hex]:
     here = u.hex
     enemies = movement.enemy_hexes(rs.tables, st, u.side)
     if here is None:
@@ -292,14 +271,14 @@ def _next_hexes(rs: Blitzkrieg1940, st: GameState, u: Unit, column: bool, verb: 
     )
 
 
-def _edge_entry_cost(rs: Blitzkrieg1940, st: GameState, u: Unit, b: Hex) -> float | None:
+def _edge_entry_cost(rs: Rules, st: GameState, u: Unit, b: Hex) -> float | None:
     """12.2 [P]: a reinforcement pays the entry hex's terrain cost for its movement class (no road rate)."""
     mclass = movement.move_class(rs.tables, st, u)
     return movement.terrain_cost(rs.tables, st.board.terrain(b), mclass, along_road=False)
 
 
 def _step_problem(
-    rs: Blitzkrieg1940,
+    rs: Rules,
     st: GameState,
     u: Unit,
     a: Hex | None,
@@ -341,7 +320,7 @@ def _step_problem(
     return None
 
 
-def _can_leave(rs: Blitzkrieg1940, st: GameState, u: Unit, b: Hex, mp_left: float, column: bool) -> bool:
+def _can_leave(rs: Rules, st: GameState, u: Unit, b: Hex, mp_left: float, column: bool) -> bool:
     """7.3: a unit may pass through a full hex only if it can go on from it."""
     for n in b.neighbours():
         if n not in st.board or any(e.side != u.side and e.hex == n for e in st.iter_units()):
@@ -357,9 +336,7 @@ def _can_leave(rs: Blitzkrieg1940, st: GameState, u: Unit, b: Hex, mp_left: floa
     return False
 
 
-def _targets(
-    rs: Blitzkrieg1940, st: GameState, shooter: Unit, mode: str, reduced: bool, only: Unit | None = None
-) -> list[Unit]:
+def _targets(rs: Rules, st: GameState, shooter: Unit, mode: str, reduced: bool, only: Unit | None = None) -> list[Unit]:
     enemy_hexes = _combat_hexes(rs, st, opponent(st, shooter.side))
     # 12.1 [P]: a mounted pair is one target, the APC.
     pool = (
@@ -370,19 +347,8 @@ def _targets(
     return [t for t in pool if fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None]
 
 
-def frame_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
-    """Legal actions for an activation, window or choice frame."""
-    kind = f["kind"]
-    if kind == "n_choice":
-        return [Action("accept", (f["unit"],)), Action("steploss", (f["unit"],))]
-    if kind == combat.PAIR_LOSS:
-        return [Action("lose", (uid,)) for uid in f["units"] if st.units[uid].hex is not None]
-    if kind == "window":
-        return _window_actions(rs, st, f)
-    if kind == "cc":
-        return closecombat.cc_actions(rs, st, f)
-    if kind != "activation":
-        return []
+def _activation_actions(rs: Rules, st: GameState, f: Frame) -> list[Action]:
+    """Legal actions of an activation: the moving unit's (or stack's), else every unit's, barrages and ``end``."""
     moving = _moving_unit(st, f)
     if moving is not None:
         members = _stack_members(st, moving)
@@ -425,7 +391,7 @@ def _stack_members(st: GameState, u: Unit) -> list[Unit]:
     ]
 
 
-def _stack_steps(rs: Blitzkrieg1940, st: GameState, members: list[Unit]) -> list[Hex]:
+def _stack_steps(rs: Rules, st: GameState, members: list[Unit]) -> list[Hex]:
     """Hexes every unit of the stack may step into now (each pays its own cost, 7.1 [P])."""
     here = members[0].hex
     assert here is not None
@@ -437,7 +403,7 @@ def _stack_steps(rs: Blitzkrieg1940, st: GameState, members: list[Unit]) -> list
     )
 
 
-def _stack_options(rs: Blitzkrieg1940, st: GameState, members: list[Unit], *, moving: bool) -> list[Action]:
+def _stack_options(rs: Rules, st: GameState, members: list[Unit], *, moving: bool) -> list[Action]:
     """``stack`` steps of a stack (and, once it moves, ``stop`` to drop a unit off)."""
     ids = tuple(m.id for m in members)
     out = [Action("stack", (*ids, st.board.label(h))) for h in _stack_steps(rs, st, members)]
@@ -446,7 +412,7 @@ def _stack_options(rs: Blitzkrieg1940, st: GameState, members: list[Unit], *, mo
     return out
 
 
-def _stack_starts(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
+def _stack_starts(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Action]:
     """7.1: two or three units of the activation in one hex, none neutralised, may move off together."""
     by_hex: dict[Hex, list[Unit]] = {}
     for u in _active_units(rs, st, f):
@@ -460,7 +426,7 @@ def _stack_starts(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
     return out
 
 
-def _start_move(rs: Blitzkrieg1940, st: GameState, u: Unit, act: str, *, column: bool = False) -> None:
+def _start_move(rs: Rules, st: GameState, u: Unit, act: str, *, column: bool = False) -> None:
     """6.1: the unit starts a move (``move``) or a move-and-fire (``mf``, half MP) from where it stands."""
     mp = movement.mp_allowance(rs.tables, st, u, action="move_fire" if act == "mf" else "move")
     u.status["moving"] = {
@@ -474,20 +440,18 @@ def _start_move(rs: Blitzkrieg1940, st: GameState, u: Unit, act: str, *, column:
     }
 
 
-def _stack_refusal(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], args: tuple[str, ...]) -> str | None:
+def _stack_refusal(rs: Rules, st: GameState, f: Frame, typed: N.Stack) -> str | None:
     """Why a ``stack`` order is refused (7.1), or None if no specific reason is found."""
-    units = [st.units.get(i) for i in args[:-1]]
+    ids = [typed.unit, typed.second] + ([typed.third] if typed.third is not None else [])
+    units = [st.units.get(i) for i in ids]
     if any(u is None for u in units):
-        return f"no unit {next(i for i in args[:-1] if i not in st.units)!r}"
+        return f"no unit {next(i for i in ids if i not in st.units)!r}"
     members = [u for u in units if u is not None]
     if len(members) > rs.tables.sequence.stacking_limit:
         return f"a stack has at most {rs.tables.sequence.stacking_limit} units (rule 7.1)"
     if len({u.hex for u in members}) != 1:
         return "the units of a stack must start in the same hex (rule 7.1)"
-    try:
-        b = st.board.parse(args[-1])
-    except ValueError as err:
-        return str(err)
+    b = typed.hex
     here = members[0].hex
     for u in members:
         if u.side != f["side"] or u.formation not in f["formations"]:
@@ -502,7 +466,7 @@ def _stack_refusal(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], args: t
     return None
 
 
-def _move_stack(rs: Blitzkrieg1940, tr: Transition, members: list[Unit], b: Hex) -> None:
+def _move_stack(rs: Rules, tr: Transition, members: list[Unit], b: Hex) -> None:
     """7.1 [P]: every unit of the stack enters ``b`` paying its own cost; then one reaction window (6.3.4)."""
     st = tr.state
     ids = [m.id for m in members]
@@ -521,9 +485,7 @@ def _move_stack(rs: Blitzkrieg1940, tr: Transition, members: list[Unit], b: Hex)
         _maybe_finish(rs, tr, m)
 
 
-def _unit_actions(
-    rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit, target: Unit | None = None
-) -> list[Action]:
+def _unit_actions(rs: Rules, st: GameState, f: dict[str, Any], u: Unit, target: Unit | None = None) -> list[Action]:
     """The actions open to one unit now (6.1); ``target`` limits fire to that target."""
     out: list[Action] = []
     m = u.status.get("moving")
@@ -561,7 +523,7 @@ def _unit_actions(
     return out
 
 
-def _load_options(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], apc: Unit) -> list[Action]:
+def _load_options(rs: Rules, st: GameState, f: dict[str, Any], apc: Unit) -> list[Action]:
     """6.1 option 5, 12.1 [P]: an APC of the activated formation loads a company of its battalion in its hex,
     or unloads the company on board (German units only)."""
     t = _t(rs, apc)
@@ -583,7 +545,7 @@ def _load_options(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], apc: Uni
     return out
 
 
-def _assault_options(rs: Blitzkrieg1940, st: GameState, u: Unit) -> list[Action]:
+def _assault_options(rs: Rules, st: GameState, u: Unit) -> list[Action]:
     """9.1.1: adjacent enemy-occupied hexes the unit may enter for close combat (or to overrun lone HQs)."""
     if u.hex is None:
         return []
@@ -599,7 +561,7 @@ def _assault_options(rs: Blitzkrieg1940, st: GameState, u: Unit) -> list[Action]
     return out
 
 
-def _stop_problem(rs: Blitzkrieg1940, st: GameState, u: Unit) -> str | None:
+def _stop_problem(rs: Rules, st: GameState, u: Unit) -> str | None:
     """7.3: a unit may not end its action in an overstacked hex."""
     assert u.hex is not None
     if not movement.stacking_ok(rs.tables, st, u.hex, []):
@@ -607,7 +569,7 @@ def _stop_problem(rs: Blitzkrieg1940, st: GameState, u: Unit) -> str | None:
     return None
 
 
-def _barrage_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
+def _barrage_actions(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Action]:
     out: list[Action] = []
     salvos: list[str] = f["salvos"]
     side = f["side"]
@@ -630,7 +592,7 @@ def _barrage_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> li
     return out
 
 
-def _observer_problem(rs: Blitzkrieg1940, st: GameState, obs: Unit, h: Hex) -> str | None:
+def _observer_problem(rs: Rules, st: GameState, obs: Unit, h: Hex) -> str | None:
     """8.6.1 [P]: an HQ with LOS to the hex and at least one visible enemy unit in it."""
     assert obs.hex is not None
     enemies = [u for u in st.units_at(h) if u.side != obs.side]
@@ -644,279 +606,419 @@ def _observer_problem(rs: Blitzkrieg1940, st: GameState, obs: Unit, h: Hex) -> s
 # --- Checks ------------------------------------------------------------------------------------------------
 
 
-def check_frame(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> None:
-    """Raise IllegalActionError with the reason if ``action`` is not allowed in frame ``f``."""
-    verb = action.verb
-    for arg in action.args[:1]:
-        if verb not in ("salvo", "stuka") and arg not in st.units and verb in VERBS:
-            raise InvalidActionError(f"no unit {arg!r}")
-    kind = f["kind"]
-    if kind == "cc":
-        closecombat.check_cc(rs, st, f, action)
-        return
-    legal = _candidate_actions(rs, st, f, action)
-    if action in legal:
-        return
-    if verb in ("move", "road", "mf") and len(action.args) > 2 and kind == "activation":
-        # A path: the first step must be legal; the rest is checked as the unit goes.
-        first = Action(verb, action.args[:2])
-        if first in legal or Action("move" if verb == "mf" else verb, action.args[:2]) in legal:
-            return
-    raise IllegalActionError(_why_not(rs, st, f, action, legal))
+class NChoiceHandler(UnitFrameHandler):
+    """``n_choice`` (a unit's owner): accept a Neutralised result or take a step loss instead (8.3)."""
+
+    kind = "n_choice"
+    rule = "8.3"
+
+    def actions(self, rs: Rules, st: GameState, f: Frame) -> list[Action]:
+        return [Action("accept", (f["unit"],)), Action("steploss", (f["unit"],))]
+
+    def refusal(self, rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation, legal: list[Action]) -> str:
+        if not isinstance(typed, N.Accept | N.StepLoss):
+            owner = st.units[f["unit"]].side.title()
+            return f"Cannot {action}: {owner} must first accept N or take a step loss on {f['unit']} (rule 8.3)"
+        return super().refusal(rs, st, f, action, typed, legal)
+
+    def apply(self, rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+        st = tr.state
+        st.data["frames"].remove(f)
+        u = st.units[f["unit"]]
+        if u.hex is None or not u.status.get("neutralised"):
+            tr.emit("choice", f"{u.id} is no longer neutralised: there is nothing to exchange (rule 8.3)")
+        elif isinstance(typed, N.StepLoss):
+            combat.take_step_instead(tr, rs.tables, u, f.get("cause", "N result"))
+        else:
+            tr.emit("choice", f"{u.id} stays neutralised (rule 8.3)")
+
+    def auto(self, rs: Rules, tr: Transition, f: Frame) -> bool:
+        st = tr.state
+        u = st.units[f["unit"]]
+        if u.hex is None or not u.status.get("neutralised"):
+            # A later result (a second salvo, a panic test) already settled this unit: nothing left to choose.
+            st.data["frames"].remove(f)
+            return True
+        return False
+
+    def waiting_for(self, st: GameState, f: Frame) -> str:
+        return f"{str(f['side']).title()} decides whether {f['unit']} accepts N or takes a step loss instead"
 
 
-def _candidate_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> list[Action]:
-    """The legal actions that ``action`` could be one of (only the acting unit's, to keep checks cheap)."""
-    if f["kind"] == "cc":
-        return closecombat.cc_actions(rs, st, f)
-    if f["kind"] != "activation":
-        return frame_actions(rs, st, f)
-    verb, args = action.verb, action.args
-    if verb == "end":
-        return [Action("end")] if _moving_unit(st, f) is None else []
-    if verb in ("salvo", "stuka"):
-        return _barrage_actions(rs, st, f) if _moving_unit(st, f) is None else []
-    if verb == "stack":
-        return [a for a in frame_actions(rs, st, f) if a.verb == "stack"]
-    u = st.units.get(args[0]) if args else None
-    if u is None or u.side != f["side"] or u.formation not in f["formations"] or u.status.get("acted"):
-        return []
-    moving = _moving_unit(st, f)
-    if moving is not None and len(_stack_members(st, moving)) > 1:
-        return [a for a in frame_actions(rs, st, f) if a.args[:1] == (u.id,)]
-    if moving is not None and moving.id != u.id:
-        return []
-    target = st.units.get(args[1]) if verb in ("fire", "fm") and len(args) > 1 else None
-    return _unit_actions(rs, st, f, u, target)
+class PairLossHandler(UnitFrameHandler):
+    """``pair_loss`` (the owner of a mounted pair): which half takes the pair's step loss (12.1)."""
+
+    kind = combat.PAIR_LOSS
+    rule = "12.1"
+
+    def actions(self, rs: Rules, st: GameState, f: Frame) -> list[Action]:
+        return [Action("lose", (uid,)) for uid in f["units"] if st.units[uid].hex is not None]
+
+    def refusal(self, rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation, legal: list[Action]) -> str:
+        owner, pair = st.units[f["units"][0]].side.title(), " or ".join(f["units"])
+        return f"Cannot {action}: {owner} must first choose which half of the pair loses the step: {pair} (rule 12.1)"
+
+    def apply(self, rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+        assert isinstance(typed, N.Lose)
+        st = tr.state
+        st.data["frames"].remove(f)
+        u = st.units[typed.unit]
+        tr.emit("choice", f"{u.id} takes the mounted pair's step loss (rule 12.1)", unit=u.id)
+        combat.step_loss(tr, rs.tables, u, f.get("cause", "step loss"), owner_choice=False)
+
+    def auto(self, rs: Rules, tr: Transition, f: Frame) -> bool:
+        st = tr.state
+        present = [st.units[uid] for uid in f["units"] if st.units[uid].hex is not None]
+        if len(present) == 2 and combat.mount_partner(st, present[0]) is present[1]:
+            return False
+        st.data["frames"].remove(f)  # the pair came apart meanwhile: the half still there takes the loss
+        if present:
+            combat.step_loss(tr, rs.tables, present[0], f.get("cause", "step loss"), owner_choice=False)
+        return True
+
+    def waiting_for(self, st: GameState, f: Frame) -> str:
+        side = str(f["side"]).title()
+        return f"{side} chooses which half of the mounted pair {' / '.join(f['units'])} loses the step (rule 12.1)"
 
 
-def _window_refusal(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], action: Action) -> str | None:
+class WindowHandler(UnitFrameHandler):
+    """``window`` (the passive player): a reaction window of 6.3.4 — return fire, opportunity fire, retreats."""
+
+    kind = "window"
+    rule = "6.3.4"
+
+    def actions(self, rs: Rules, st: GameState, f: Frame) -> list[Action]:
+        return _window_actions(rs, st, f)
+
+    def refusal(self, rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation, legal: list[Action]) -> str:
+        if not isinstance(typed, N.Opportunity | N.ReturnFire | N.Retreat | N.Close):
+            return f"Cannot {action}: {self.waiting_for(st, f)} (rule 6.3.4)"
+        if not isinstance(typed, N.Close):
+            why = _window_refusal(rs, st, f, typed)
+            if why:
+                return f"Cannot {action}: {why}"
+        return super().refusal(rs, st, f, action, typed, legal)
+
+    def apply(self, rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+        _apply_window(rs, tr, f, typed)
+
+    def auto(self, rs: Rules, tr: Transition, f: Frame) -> bool:
+        if not _window_actions(rs, tr.state, f, include_close=False):
+            tr.state.data["frames"].remove(f)
+            _resume_mover(rs, tr, f)
+            return True
+        return False
+
+    def waiting_for(self, st: GameState, f: Frame) -> str:
+        what = {"move": "a unit moved", "fire": "a unit fired", "indirect": "a barrage"}.get(f.get("trigger", ""), "")
+        return f"{str(f['side']).title()} may react ({what}): return fire, opportunity fire, retreat, or close"
+
+
+def _window_refusal(rs: Rules, st: GameState, w: Frame, typed: Notation) -> str | None:
     """Why a reaction is refused in window ``w`` (6.3), or None if no specific reason is found."""
-    verb, args = action.verb, action.args
-    u = st.units.get(args[0])
+    assert isinstance(typed, N.Opportunity | N.ReturnFire | N.Retreat)
+    u = st.units.get(typed.unit)
     if u is None:
-        return f"no unit {args[0]!r}"
+        return f"no unit {typed.unit!r}"
     if u.side != w["side"]:
         return f"{u.id} is not a unit of the passive side (rule 6.3)"
     if u.id in w["reacted"]:
         return f"{u.id} has already reacted in this window: one reaction per unit per window (rule 6.3.4)"
     active = st.units.get(w["active"]) if w.get("active") else None
-    order = {"retfire": 0, "opp": 1, "retreat": 2}
-    if verb in order and w["step"] > order[verb]:
+    order = {N.ReturnFire: 0, N.Opportunity: 1, N.Retreat: 2}
+    if w["step"] > order[type(typed)]:
         return "reactions come in the order return fire, opportunity fire, retreats (rule 6.3.4)"
-    if verb == "retfire":
+    if isinstance(typed, N.Retreat):
+        return _retreat_refusal(rs, st, w, u, active, typed.hex)
+    return _fire_reaction_refusal(rs, st, w, u, active, typed)
+
+
+def _fire_reaction_refusal(
+    rs: Rules, st: GameState, w: Frame, u: Unit, active: Unit | None, typed: N.Opportunity | N.ReturnFire
+) -> str | None:
+    """Why return fire (6.3.2) or opportunity fire (6.3.1) is refused."""
+    if isinstance(typed, N.ReturnFire):
         if w["trigger"] != "fire" or u.id != w.get("fired_at"):
             return "only the unit just fired at may return fire, at the unit that fired (rule 6.3.2)"
         if u.status.get("returned"):
             return f"{u.id} has already attempted return fire in this enemy activation (rule 6.3.2)"
-    if verb == "opp":
+    else:
         if w["trigger"] not in ("move", "fire"):
             return "opportunity fire only at a unit that has just moved or fired (rule 6.3.1)"
         if u.status.get("opp_used"):
             return f"{u.id} carries an OPP-used marker and may not try opportunity fire again (rule 6.3.1)"
         allowed = [t.id for t in _window_targets(st, w, active)] if active is not None else []
-        if len(args) < 2 or args[1] not in allowed:
+        if typed.target not in allowed:
             return "opportunity fire targets the active unit (or a unit of the moving stack) (rule 6.3.1 [P])"
-    if verb in ("opp", "retfire") and active is not None:
-        target = st.units[args[1]] if verb == "opp" else active
-        why = fire_problem(rs, st, u, target, "opportunity" if verb == "opp" else "return", False)
+    if active is not None:
+        opp = isinstance(typed, N.Opportunity)
+        target = st.units[typed.target] if opp else active
+        why = fire_problem(rs, st, u, target, "opportunity" if opp else "return", False)
         if why:
             return why + ("" if "(rule" in why else " (rule 6.3.1)")
-    if verb == "retreat":
-        if u.status.get("retreated"):
-            return f"{u.id} has already retreated in this enemy activation (rule 6.3.3 [P])"
-        if u not in _retreat_candidates(rs, st, w, active):
-            return (
-                f"{u.id} may retreat only when it sees the moving enemy, an enemy moved adjacent, "
-                "or it was just fired at (rule 6.3.3)"
-            )
-        if len(args) > 1:
-            try:
-                dest = st.board.parse(args[1])
-            except ValueError as err:
-                return str(err)
-            if dest not in movement.retreat_options(rs.tables, st, u):
-                return f"{args[1]} is not an adjacent hex free of enemy units that {u.id} may enter (rule 6.3.3)"
     return None
 
 
-def _why_not(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action, legal: list[Action]) -> str:
-    from .sequence import waiting_for  # noqa: PLC0415
+def _retreat_refusal(rs: Rules, st: GameState, w: Frame, u: Unit, active: Unit | None, dest: Hex) -> str | None:
+    """Why a reaction retreat is refused (6.3.3)."""
+    if u.status.get("retreated"):
+        return f"{u.id} has already retreated in this enemy activation (rule 6.3.3 [P])"
+    if u not in _retreat_candidates(rs, st, w, active):
+        return (
+            f"{u.id} may retreat only when it sees the moving enemy, an enemy moved adjacent, "
+            "or it was just fired at (rule 6.3.3)"
+        )
+    if dest not in movement.retreat_options(rs.tables, st, u):
+        label = st.board.label(dest)
+        return f"{label} is not an adjacent hex free of enemy units that {u.id} may enter (rule 6.3.3)"
+    return None
 
-    verb, args = action.verb, action.args
-    kind = f["kind"]
-    if kind == "window" and verb not in ("opp", "retfire", "retreat", "close"):
-        return f"Cannot {action}: {waiting_for(st, f)} (rule 6.3.4)"
-    if kind == "window" and args:
-        why = _window_refusal(rs, st, f, action)
-        if why:
-            return f"Cannot {action}: {why}"
-    if kind == combat.PAIR_LOSS:
-        owner, pair = st.units[f["units"][0]].side.title(), " or ".join(f["units"])
-        return f"Cannot {action}: {owner} must first choose which half of the pair loses the step: {pair} (rule 12.1)"
-    if kind == "n_choice" and verb not in ("accept", "steploss"):
-        owner = st.units[f["unit"]].side.title()
-        return f"Cannot {action}: {owner} must first accept N or take a step loss on {f['unit']} (rule 8.3)"
-    if kind == "activation":
-        if verb in ("fire", "fm", "move", "road", "mf", "stop") and args:
-            u = st.units.get(args[0])
-            if u is None:
-                return f"no unit {args[0]!r}"
-            if u.side != f["side"] or u.formation not in f["formations"]:
-                return f"Cannot {action}: {u.id} is not in the activated formation (rule 5.2)"
-            if u.status.get("acted"):
-                return f"Cannot {action}: {u.id} has already acted in this activation (rule 6.1)"
-            moving = next((x for x in st.iter_units(f["side"]) if x.status.get("moving")), None)
-            if moving is not None and moving.id != u.id:
-                return f"Cannot {action}: {moving.id} must finish its action first (rule 6.1 [P])"
-            if verb in ("fire", "fm") and len(args) == 2 and args[1] in st.units:
-                why = fire_problem(rs, st, u, st.units[args[1]], "active", verb == "fm")
-                if why:
-                    return f"Cannot fire: {why}"
-                if u.status.get("neutralised") and verb == "fm":
-                    return f"Cannot {action}: a neutralised unit cannot move (rule 8.4)"
-            if verb in ("move", "road", "mf") and len(args) >= 2:
-                try:
-                    b = st.board.parse(args[1])
-                except ValueError as err:
-                    return str(err)
-                if u.status.get("neutralised") and not _is_hq(rs, u):
-                    return f"Cannot move {u.id}: a neutralised unit cannot move (rule 8.4)"
-                a = u.hex
-                if a is not None and distance(a, b) != 1:
-                    return f"Cannot move {u.id}: {args[1]} is not adjacent to {_label(st, a)}"
-                why = _step_problem(rs, st, u, a, b, verb == "road", verb)
-                if why:
-                    return f"Cannot move {u.id}: {why}"
-            if verb == "stop":
-                why = _stop_problem(rs, st, u)
-                if why and Action("stop", (u.id,)) not in _unit_actions(rs, st, f, u):
-                    return f"Cannot stop {u.id}: {why}"
-        if verb == "stack" and len(args) >= 3:
-            why = _stack_refusal(rs, st, f, args)
+
+class ActivationHandler(UnitFrameHandler):
+    """``activation`` (the active player): unit actions of the activated formation(s), combined barrages, ``end``
+    (5.2, 6.1, 8.6); given on the map."""
+
+    kind = "activation"
+    rule = "6.1"
+
+    def actions(self, rs: Rules, st: GameState, f: Frame) -> list[Action]:
+        return _activation_actions(rs, st, f)
+
+    def candidates(self, rs: Rules, st: GameState, f: Frame, typed: Notation) -> list[Action]:
+        """Only the acting unit's actions, to keep checks cheap."""
+        return _candidate_actions(rs, st, f, typed)
+
+    def accepts(self, rs: Rules, st: GameState, f: Frame, typed: Notation, legal: list[Action]) -> bool:
+        # A path: the first step must be legal; the rest is checked as the unit goes.
+        if not isinstance(typed, N.Move | N.Road | N.MoveFire) or len(typed.path) < 2:
+            return False
+        first = (typed.unit, st.board.label(typed.path[0]))
+        return (
+            Action(typed.verb, first) in legal
+            or Action("road" if isinstance(typed, N.Road) else "move", first) in legal
+        )
+
+    def refusal(self, rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation, legal: list[Action]) -> str:
+        why = _activation_refusal(rs, st, f, action, typed)
+        return why if why is not None else super().refusal(rs, st, f, action, typed, legal)
+
+    def apply(self, rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+        _UNIT_VERBS[type(typed)](rs, tr, f, typed)
+
+    def auto(self, rs: Rules, tr: Transition, f: Frame) -> bool:
+        st = tr.state
+        demoralised = any(formation(st, fid)["demoralised"] for fid in f["formations"])
+        idle = not any(u.status.get("moving") for u in st.units.values())
+        if (f.get("ending") or demoralised) and idle and f["formations"]:
+            tr.emit("activate", "The formation is demoralised: its activation ends (rule 8.5.1)")
+            end_activation(rs, tr, f)
+            return True
+        moving = next((u for u in st.iter_units(f["side"]) if u.status.get("moving")), None)
+        if moving is None:
+            return False
+        if moving.hex is None or (moving.status.get("neutralised") and not _is_hq(rs, moving)):
+            finish_action(rs, tr, moving)
+            return True
+        return False
+
+    def waiting_for(self, st: GameState, f: Frame) -> str:
+        names = " and ".join(formation(st, fid)["name"] for fid in f["formations"]) or "the artillery"
+        return f"{str(f['side']).title()} acts with {names}"
+
+    def mode(self, rs: Rules, st: GameState, f: Frame, legal: Sequence[Action]) -> str:
+        """Unit actions are given on the map (a unit selected); with none left, the choice is from a list."""
+        wanted = (Role.ORDER, Role.ATTACK)
+        on_map = any((i := rs.action_info(st, a)).any(*wanted) and not i.secondary for a in legal)
+        return ACT if on_map else CHOOSE
+
+
+def _candidate_actions(rs: Rules, st: GameState, f: Frame, typed: Notation) -> list[Action]:
+    """The legal actions that the action ``typed`` could be one of (only the acting unit's)."""
+    if isinstance(typed, N.End):
+        return [Action("end")] if _moving_unit(st, f) is None else []
+    if isinstance(typed, N.Salvo | N.Stuka):
+        return _barrage_actions(rs, st, f) if _moving_unit(st, f) is None else []
+    if isinstance(typed, N.Stack):
+        return [a for a in _activation_actions(rs, st, f) if a.verb == "stack"]
+    uid = named_unit(typed.verb, typed)
+    u = st.units.get(uid) if uid is not None else None
+    if u is None or u.side != f["side"] or u.formation not in f["formations"] or u.status.get("acted"):
+        return []
+    moving = _moving_unit(st, f)
+    if moving is not None and len(_stack_members(st, moving)) > 1:
+        return [a for a in _activation_actions(rs, st, f) if a.args[:1] == (u.id,)]
+    if moving is not None and moving.id != u.id:
+        return []
+    target = st.units.get(typed.target) if isinstance(typed, N.Fire | N.FireMove) else None
+    return _unit_actions(rs, st, f, u, target)
+
+
+def _activation_refusal(rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation) -> str | None:
+    """Why a unit action or a barrage is refused in an activation, if a rule says more than "not legal now"."""
+    if isinstance(typed, N.Fire | N.FireMove | N.Move | N.Road | N.MoveFire | N.Stop):
+        return _unit_refusal(rs, st, f, action, typed)
+    if isinstance(typed, N.Stack):
+        why = _stack_refusal(rs, st, f, typed)
+        return f"Cannot {action}: {why}" if why else None
+    if isinstance(typed, N.Salvo | N.Stuka):
+        if not f.get("salvos"):
+            return "Cannot fire a barrage: no artillery or Stuka chit is active (rule 8.6)"
+        if isinstance(typed, N.Salvo) and typed.observer in st.units:
+            why = _observer_problem(rs, st, st.units[typed.observer], typed.hex)
             if why:
-                return f"Cannot {action}: {why}"
-        if verb in ("salvo", "stuka"):
-            if not f.get("salvos"):
-                return "Cannot fire a barrage: no artillery or Stuka chit is active (rule 8.6)"
-            if verb == "salvo" and len(args) >= 3 and args[2] in st.units:
-                try:
-                    why = _observer_problem(rs, st, st.units[args[2]], st.board.parse(args[0]))
-                except ValueError as err:
-                    why = str(err)
-                if why:
-                    return f"Cannot fire the salvo: {why}"
-    choices = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-    return f"Cannot {action} now: {waiting_for(st, f)}; legal now: {choices}"
+                return f"Cannot fire the salvo: {why}"
+    return None
+
+
+def _unit_refusal(
+    rs: Rules,
+    st: GameState,
+    f: Frame,
+    action: Action,
+    typed: N.Fire | N.FireMove | N.Move | N.Road | N.MoveFire | N.Stop,
+) -> str | None:
+    """Why one unit's fire, move or stop is refused (5.2, 6.1, 7, 8)."""
+    u = st.units.get(typed.unit)
+    if u is None:
+        return f"no unit {typed.unit!r}"
+    if u.side != f["side"] or u.formation not in f["formations"]:
+        return f"Cannot {action}: {u.id} is not in the activated formation (rule 5.2)"
+    if u.status.get("acted"):
+        return f"Cannot {action}: {u.id} has already acted in this activation (rule 6.1)"
+    moving = next((x for x in st.iter_units(f["side"]) if x.status.get("moving")), None)
+    if moving is not None and moving.id != u.id:
+        return f"Cannot {action}: {moving.id} must finish its action first (rule 6.1 [P])"
+    if isinstance(typed, N.Fire | N.FireMove) and typed.target in st.units:
+        why = fire_problem(rs, st, u, st.units[typed.target], "active", isinstance(typed, N.FireMove))
+        if why:
+            return f"Cannot fire: {why}"
+        if u.status.get("neutralised") and isinstance(typed, N.FireMove):
+            return f"Cannot {action}: a neutralised unit cannot move (rule 8.4)"
+    if isinstance(typed, N.Move | N.Road | N.MoveFire):
+        return _move_refusal(rs, st, u, typed)
+    if isinstance(typed, N.Stop):
+        why = _stop_problem(rs, st, u)
+        if why and Action("stop", (u.id,)) not in _unit_actions(rs, st, f, u):
+            return f"Cannot stop {u.id}: {why}"
+    return None
+
+
+def _move_refusal(rs: Rules, st: GameState, u: Unit, typed: N.Move | N.Road | N.MoveFire) -> str | None:
+    """Why the first step of a move is refused (7, 8.4)."""
+    b = typed.path[0]
+    if u.status.get("neutralised") and not _is_hq(rs, u):
+        return f"Cannot move {u.id}: a neutralised unit cannot move (rule 8.4)"
+    a = u.hex
+    if a is not None and distance(a, b) != 1:
+        return f"Cannot move {u.id}: {st.board.label(b)} is not adjacent to {_label(st, a)}"
+    why = _step_problem(rs, st, u, a, b, isinstance(typed, N.Road), typed.verb)
+    if why:
+        return f"Cannot move {u.id}: {why}"
+    return None
 
 
 # --- Applying --------------------------------------------------------------------------------------------
 
 
-def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
-    """Apply a legal action to the top frame ``f``."""
+def _apply_end(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    """5.2: the activation ends."""
+    end_activation(rs, tr, f)
+
+
+def _apply_stack(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    """7.1: the stack moves one hex."""
+    assert isinstance(typed, N.Stack)
     st = tr.state
-    verb, args = action.verb, action.args
-    kind = f["kind"]
-    if kind == combat.PAIR_LOSS:
-        st.data["frames"].remove(f)
-        u = st.units[args[0]]
-        tr.emit("choice", f"{u.id} takes the mounted pair's step loss (rule 12.1)", unit=u.id)
-        combat.step_loss(tr, rs.tables, u, f.get("cause", "step loss"), owner_choice=False)
-        return
-    if kind == "n_choice":
-        st.data["frames"].remove(f)
-        u = st.units[f["unit"]]
-        if u.hex is None or not u.status.get("neutralised"):
-            tr.emit("choice", f"{u.id} is no longer neutralised: there is nothing to exchange (rule 8.3)")
-        elif verb == "steploss":
-            combat.take_step_instead(tr, rs.tables, u, f.get("cause", "N result"))
-        else:
-            tr.emit("choice", f"{u.id} stays neutralised (rule 8.3)")
-        return
-    if kind == "window":
-        _apply_window(rs, tr, f, action)
-        return
-    if kind == "cc":
-        closecombat.apply_cc(rs, tr, f, action)
-        return
-    # Activation.
-    if verb == "end":
-        from .sequence import end_activation  # noqa: PLC0415
+    ids = [typed.unit, typed.second] + ([typed.third] if typed.third is not None else [])
+    _move_stack(rs, tr, [st.units[i] for i in ids], typed.hex)
 
-        end_activation(rs, tr, f)
+
+def _apply_assault(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    """9.1: the unit moves into the enemy's hex: close combat (or the overrun of lone HQs, 3.2)."""
+    assert isinstance(typed, N.Assault)
+    u = tr.state.units[typed.unit]
+    if not u.status.get("moving"):
+        _start_move(rs, tr.state, u, "move")
+    closecombat.start(rs, tr, u, typed.hex)
+
+
+def _apply_move(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    """6.1, 7: the unit moves one hex, or along a path until something stops it."""
+    assert isinstance(typed, N.Move | N.Road | N.MoveFire)
+    st = tr.state
+    u = st.units[typed.unit]
+    road = isinstance(typed, N.Road)
+    moving = u.status.get("moving")
+    if not moving:
+        _start_move(rs, st, u, "mf" if isinstance(typed, N.MoveFire) else "move", column=road)
+        if road:
+            u.status["column"] = True
+    elif isinstance(typed, N.Move) and moving.get("column"):
+        moving["column"] = False  # 7.2.1: it stops using the road; column ends
+        u.status.pop("column", None)
+    for i, h in enumerate(typed.path):
+        if i > 0 and _step_problem(rs, st, u, u.hex, h, road) is not None:
+            tr.emit("move", f"{u.id} stops at {_label(st, u.hex)}: it cannot go on to {st.board.label(h)}")
+            break
+        if not _enter(rs, tr, u, h, column=road):
+            break
+    _maybe_finish(rs, tr, u)
+
+
+def _apply_stop(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    """6.1, 7.1: the unit's action ends here (a unit of a moving stack is dropped off)."""
+    assert isinstance(typed, N.Stop)
+    finish_action(rs, tr, tr.state.units[typed.unit])
+
+
+def _apply_load(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    """6.1 option 5, 12.1: the company boards its APC, or gets off it; then the APC may move or fire."""
+    assert isinstance(typed, N.Load | N.Unload)
+    st = tr.state
+    u = st.units[typed.apc]
+    if isinstance(typed, N.Load):
+        company = st.units[typed.company]
+        u.status["carrying"], company.status["carried_by"] = company.id, u.id
+        tr.emit("load", f"{company.id} boards {u.id} at {_label(st, u.hex)} (rule 12.1)")
+    else:
+        company = st.units[str(u.status["carrying"])]
+        u.status.pop("carrying", None)
+        company.status.pop("carried_by", None)
+        tr.emit("load", f"{company.id} gets off {u.id} at {_label(st, u.hex)} (rule 12.1)")
+    company.status["acted"] = True
+    # 6.1 option 5: then move with half MP, or fire (at full value, [I]).
+    mp = movement.mp_allowance(rs.tables, st, u, action="load")
+    u.status["moving"] = {"action": "load", "mp": mp, "spent": 0.0, "moved": 0, "column": False, "fired": False}
+    _maybe_finish(rs, tr, u)
+
+
+def _apply_fire(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    """8.1, 6.1: direct fire (a move-and-fire's fire at reduced strength; fire-and-move then moves)."""
+    assert isinstance(typed, N.Fire | N.FireMove)
+    st = tr.state
+    u = st.units[typed.unit]
+    target = st.units[typed.target]
+    fm = isinstance(typed, N.FireMove)
+    moving = u.status.get("moving")
+    if moving and moving["action"] == "load":
+        moving["fired"] = True
+        direct_fire(rs, tr, u, target, mode="active", reduced=False)
+        finish_action(rs, tr, u)
         return
-    if verb in ("salvo", "stuka"):
-        _barrage(rs, tr, f, action)
-        return
-    u = st.units[args[0]]
-    if verb == "stack":
-        _move_stack(rs, tr, [st.units[i] for i in args[:-1]], st.board.parse(args[-1]))
-        return
-    if verb == "assault":
-        if not u.status.get("moving"):
-            _start_move(rs, st, u, "move")
-        closecombat.start(rs, tr, u, st.board.parse(args[1]))
-        return
-    if verb in ("move", "road", "mf"):
-        moving = u.status.get("moving")
-        if not moving:
-            _start_move(rs, st, u, "mf" if verb == "mf" else "move", column=verb == "road")
-            if verb == "road":
-                u.status["column"] = True
-        elif verb == "move" and moving.get("column"):
-            moving["column"] = False  # 7.2.1: it stops using the road; column ends
-            u.status.pop("column", None)
-        for i, label in enumerate(args[1:]):
-            if i > 0 and _step_problem(rs, st, u, u.hex, st.board.parse(label), verb == "road") is not None:
-                tr.emit("move", f"{u.id} stops at {_label(st, u.hex)}: it cannot go on to {label}")
-                break
-            if not _enter(rs, tr, u, st.board.parse(label), column=verb == "road"):
-                break
+    reduced = fm or bool(moving and moving["action"] == "mf")
+    if fm:
+        mp = movement.mp_allowance(rs.tables, st, u, action="move_fire")
+        u.status["moving"] = {"action": "fm", "mp": mp, "spent": 0.0, "moved": 0, "column": False, "fired": True}
+    elif moving:
+        moving["fired"] = True
+    direct_fire(rs, tr, u, target, mode="active", reduced=reduced)
+    if not fm and not moving:
+        finish_action(rs, tr, u)
+    else:
         _maybe_finish(rs, tr, u)
-        return
-    if verb == "stop":
-        _finish_action(rs, tr, u)
-        return
-    if verb in ("load", "unload"):
-        company = st.units[args[1]] if verb == "load" else st.units[str(u.status["carrying"])]
-        if verb == "load":
-            u.status["carrying"], company.status["carried_by"] = company.id, u.id
-            tr.emit("load", f"{company.id} boards {u.id} at {_label(st, u.hex)} (rule 12.1)")
-        else:
-            u.status.pop("carrying", None)
-            company.status.pop("carried_by", None)
-            tr.emit("load", f"{company.id} gets off {u.id} at {_label(st, u.hex)} (rule 12.1)")
-        company.status["acted"] = True
-        # 6.1 option 5: then move with half MP, or fire (at full value, [I]).
-        mp = movement.mp_allowance(rs.tables, st, u, action="load")
-        u.status["moving"] = {"action": "load", "mp": mp, "spent": 0.0, "moved": 0, "column": False, "fired": False}
-        _maybe_finish(rs, tr, u)
-        return
-    if verb in ("fire", "fm"):
-        moving = u.status.get("moving")
-        reduced = verb == "fm" or bool(moving and moving["action"] == "mf")
-        if moving and moving["action"] == "load":
-            moving["fired"] = True
-            direct_fire(rs, tr, u, st.units[args[1]], mode="active", reduced=False)
-            _finish_action(rs, tr, u)
-            return
-        target = st.units[args[1]]
-        if verb == "fm":
-            mp = movement.mp_allowance(rs.tables, st, u, action="move_fire")
-            u.status["moving"] = {"action": "fm", "mp": mp, "spent": 0.0, "moved": 0, "column": False, "fired": True}
-        elif moving:
-            moving["fired"] = True
-        direct_fire(rs, tr, u, target, mode="active", reduced=reduced)
-        if verb == "fire" and not moving:
-            _finish_action(rs, tr, u)
-        else:
-            _maybe_finish(rs, tr, u)
-        return
-    raise IllegalActionError(f"{action} is not possible here")  # pragma: no cover
 
 
-def _enter(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
+def _enter(rs: Rules, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
     """Move ``u`` one hex; False when its move stops there (neutralised, eliminated, a window opened)."""
     if not _step_into(rs, tr, u, b, column):
         return False
@@ -924,7 +1026,7 @@ def _enter(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) ->
     return not open_window(rs, tr, "move", u, hexes=[b])
 
 
-def _step_into(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
+def _step_into(rs: Rules, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
     """Move ``u`` one hex, paying its cost, with the minefield attack of 10.1; False if that stopped it."""
     st = tr.state
     a = u.hex
@@ -954,102 +1056,33 @@ def _step_into(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool
     return True
 
 
-def _hold_hex(rs: Blitzkrieg1940, st: GameState, u: Unit, h: Hex) -> None:
+def _hold_hex(rs: Rules, st: GameState, u: Unit, h: Hex) -> None:
     """11: the last side to move a combat unit through an objective hex holds it."""
     label = st.board.label(h)
     if label in st.data["held_by"] and not _is_hq(rs, u):
         st.data["held_by"][label] = u.side
 
 
-def _maybe_finish(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
+def _maybe_finish(rs: Rules, tr: Transition, u: Unit) -> None:
     """Finish the unit's action when nothing is left for it to do."""
     st = tr.state
     m = u.status.get("moving")
     if not m or u.hex is None:
-        _finish_action(rs, tr, u)
+        finish_action(rs, tr, u)
         return
     if u.status.get("neutralised") and not _is_hq(rs, u):
-        _finish_action(rs, tr, u)  # 8.4: a moving unit that becomes neutralised stops at once
+        finish_action(rs, tr, u)  # 8.4: a moving unit that becomes neutralised stops at once
         return
-    if frame(st) is not None and frame(st)["kind"] != "activation":  # type: ignore[index]
+    top = frame(st)
+    if top is not None and top["kind"] != "activation":
         return  # a window or a choice interrupts; the unit goes on afterwards
     can_step = bool(_next_hexes(rs, st, u, column=bool(m.get("column"))))
     can_fire = m["action"] in ("mf", "load") and not m.get("fired") and bool(_targets(rs, st, u, "active", True))
     if not can_step and not can_fire and _stop_problem(rs, st, u) is None:
-        _finish_action(rs, tr, u)
+        finish_action(rs, tr, u)
 
 
-def finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
-    """6.1: the unit's action is over (public for the close-combat module)."""
-    _finish_action(rs, tr, u)
-
-
-def _finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
-    """6.1: the unit's action is over."""
-    st = tr.state
-    if u.hex is not None and u.status.get("moving") and not movement.stacking_ok(rs.tables, st, u.hex, []):
-        # 7.3 [P]: a unit stopped in a full hex it was passing through (say, neutralised by opportunity fire)
-        # is displaced like a retreat (6.3.3): by the shortest way to the nearest hex where stacking is legal.
-        path = movement.retreat_path(rs.tables, st, u)
-        if path:
-            u.hex = path[-1]
-            if u.status.get("carrying"):
-                st.units[str(u.status["carrying"])].hex = u.hex
-            tr.emit("move", f"{u.id} cannot stay in a full hex and is displaced to {_label(st, u.hex)} (rule 7.3)")
-    u.status.pop("moving", None)
-    u.status.pop("column", None)
-    u.status["acted"] = True
-    act = _activation(tr.state)
-    if act is not None and any(formation(tr.state, fid)["demoralised"] for fid in act["formations"]):
-        act["ending"] = True  # 8.5.1 [P]: the activation ends after the acting unit's action
-
-
-def auto_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
-    """Resolve frames that need no decision; True if something was done."""
-    st = tr.state
-    if f["kind"] == "cc":
-        return closecombat.auto_cc(rs, tr, f)
-    if f["kind"] == "window":
-        if not _window_actions(rs, st, f, include_close=False):
-            st.data["frames"].remove(f)
-            _resume_mover(rs, tr, f)
-            return True
-        return False
-    if f["kind"] == combat.PAIR_LOSS:
-        present = [st.units[uid] for uid in f["units"] if st.units[uid].hex is not None]
-        if len(present) == 2 and combat.mount_partner(st, present[0]) is present[1]:
-            return False
-        st.data["frames"].remove(f)  # the pair came apart meanwhile: the half still there takes the loss
-        if present:
-            combat.step_loss(tr, rs.tables, present[0], f.get("cause", "step loss"), owner_choice=False)
-        return True
-    if f["kind"] == "n_choice":
-        u = st.units[f["unit"]]
-        if u.hex is None or not u.status.get("neutralised"):
-            # A later result (a second salvo, a panic test) already settled this unit: nothing left to choose.
-            st.data["frames"].remove(f)
-            return True
-        return False
-    if f["kind"] == "activation":
-        demoralised = any(formation(st, fid)["demoralised"] for fid in f["formations"])
-        idle = not any(u.status.get("moving") for u in st.units.values())
-        if (f.get("ending") or demoralised) and idle and f["formations"]:
-            from .sequence import end_activation  # noqa: PLC0415
-
-            tr.emit("activate", "The formation is demoralised: its activation ends (rule 8.5.1)")
-            end_activation(rs, tr, f)
-            return True
-        moving = next((u for u in st.iter_units(f["side"]) if u.status.get("moving")), None)
-        if moving is None:
-            return False
-        stuck = moving.hex is None or (moving.status.get("neutralised") and not _is_hq(rs, moving))
-        if stuck:
-            _finish_action(rs, tr, moving)
-            return True
-    return False
-
-
-def _resume_mover(rs: Blitzkrieg1940, tr: Transition, window: dict[str, Any]) -> None:
+def _resume_mover(rs: Rules, tr: Transition, window: dict[str, Any]) -> None:
     ids = window.get("group") or [window.get("active")]
     for uid in ids:
         if uid and uid in tr.state.units and tr.state.units[uid].status.get("moving"):
@@ -1059,27 +1092,27 @@ def _resume_mover(rs: Blitzkrieg1940, tr: Transition, window: dict[str, Any]) ->
 # --- Fire --------------------------------------------------------------------------------------------------
 
 
-def direct_fire(rs: Blitzkrieg1940, tr: Transition, shooter: Unit, target: Unit, *, mode: str, reduced: bool) -> None:
+def direct_fire(rs: Rules, tr: Transition, shooter: Unit, target: Unit, *, mode: str, reduced: bool) -> None:
     """8.1–8.3: one shot; then the fire window (active fire only)."""
     st = tr.state
-    factor = _factor(rs, st, shooter, target, "direct", reduced)
+    fac = factor(rs, st, shooter, target, "direct", reduced)
     how = {"active": "fires at", "opportunity": "opportunity-fires at", "return": "returns fire at"}[mode]
     dice = tr.roll(
         6,
         2,
         f"{shooter.id} {how} {target.id} (rule 8.2)",
-        column=str(factor.column),
-        shifts=list(factor.modifiers),
+        column=str(fac.column),
+        shifts=list(fac.modifiers),
     )
     roll = sum(dice)
-    result = combat.resolve(rs.tables, factor.column, roll, target)
+    result = combat.resolve(rs.tables, fac.column, roll, target)
     if mode == "active":
         # 6.3.4: the fire window follows the result; the owner's N choice (pushed above it) comes first.
         open_window(rs, tr, "fire", shooter, fired_at=target.id, lazy=True)
     _apply_result(rs, tr, target, result, f"{shooter.id}'s fire")
 
 
-def _apply_result(rs: Blitzkrieg1940, tr: Transition, target: Unit, result: str, cause: str) -> None:
+def _apply_result(rs: Rules, tr: Transition, target: Unit, result: str, cause: str) -> None:
     """8.3: apply a CRT result; the owner may take a step loss instead of N (not if already neutralised)."""
     st = tr.state
     names = {"-": "no effect", "red_n": "N (red)", "n": "N", "step": "one step loss"}
@@ -1094,19 +1127,20 @@ def _apply_result(rs: Blitzkrieg1940, tr: Transition, target: Unit, result: str,
             push(st, "n_choice", target.side, unit=target.id, cause=cause)
 
 
-def _barrage(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
+def _barrage(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
     """8.6: artillery salvos (observer, transmission) and Stuka attacks; group fire (8.6.2)."""
+    assert isinstance(typed, N.Salvo | N.Stuka)
     st = tr.state
-    h = st.board.parse(action.args[0])
+    h = typed.hex
     label = st.board.label(h)
-    if action.verb == "stuka":
-        count = int(action.args[1]) if len(action.args) > 1 else 1
+    count = typed.count if typed.count is not None else 1
+    observer: Unit | None
+    if isinstance(typed, N.Stuka):
         kind, observer = "stuka", None
         attack = rs.tables.artillery.stuka_attack
     else:
-        kind = action.args[1]
-        observer = st.units[action.args[2]]
-        count = int(action.args[3]) if len(action.args) > 3 else 1
+        kind = typed.calibre
+        observer = st.units[typed.observer]
         attack = rs.tables.artillery.calibres[kind].attack
     salvos: list[str] = f["salvos"]
     count = min(count, salvos.count(kind))
@@ -1137,7 +1171,7 @@ def _barrage(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Acti
 
 
 def open_window(
-    rs: Blitzkrieg1940,
+    rs: Rules,
     tr: Transition,
     trigger: str,
     active: Unit | None,
@@ -1153,7 +1187,7 @@ def open_window(
     no reaction is possible then).
     """
     st = tr.state
-    act = _activation(st)
+    act = activation(st)
     if act is None:
         return False
     passive = opponent(st, act["side"])
@@ -1175,12 +1209,12 @@ def open_window(
     return True
 
 
-def _reaction_value(rs: Blitzkrieg1940, st: GameState, u: Unit) -> int:
+def reaction_value(rs: Rules, st: GameState, u: Unit) -> int:
     t = _t(rs, u)
     return int(rs.tables.reaction.value(u.side, t.kind, u.formation))
 
 
-def _reaction_mods(rs: Blitzkrieg1940, st: GameState, u: Unit, trigger: Unit | None) -> list[Modifier]:
+def reaction_mods(rs: Rules, st: GameState, u: Unit, trigger: Unit | None) -> list[Modifier]:
     """13.5: exhausted +1, out of command +1, neutralised +1, triggering enemy adjacent −1."""
     mods = rs.tables.reaction.modifiers
     out = []
@@ -1195,18 +1229,18 @@ def _reaction_mods(rs: Blitzkrieg1940, st: GameState, u: Unit, trigger: Unit | N
     return out
 
 
-def _reaction_test(rs: Blitzkrieg1940, tr: Transition, u: Unit, trigger: Unit | None, what: str) -> bool:
+def _reaction_test(rs: Rules, tr: Transition, u: Unit, trigger: Unit | None, what: str) -> bool:
     """6.4: 2d6 + modifiers ≤ the reaction value."""
     st = tr.state
-    value = _reaction_value(rs, st, u)
-    mods = _reaction_mods(rs, st, u, trigger)
+    value = reaction_value(rs, st, u)
+    mods = reaction_mods(rs, st, u, trigger)
     roll = sum(tr.roll(6, 2, f"{u.id} reaction test: {what} (rule 6.4)", target=value, modifiers=mods))
     ok = roll + sum(m.value for m in mods) <= value
     tr.emit("reaction", f"{u.id} {'passes' if ok else 'fails'} its reaction test (rule 6.4)")
     return ok
 
 
-def _window_actions(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], include_close: bool = True) -> list[Action]:
+def _window_actions(rs: Rules, st: GameState, w: dict[str, Any], include_close: bool = True) -> list[Action]:
     out: list[Action] = []
     side = w["side"]
     active = st.units.get(w["active"]) if w.get("active") else None
@@ -1248,7 +1282,7 @@ def _window_targets(st: GameState, w: dict[str, Any], active: Unit) -> list[Unit
     return [st.units[i] for i in ids if i in st.units and st.units[i].hex is not None]
 
 
-def _retreat_candidates(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], active: Unit | None) -> list[Unit]:
+def _retreat_candidates(rs: Rules, st: GameState, w: dict[str, Any], active: Unit | None) -> list[Unit]:
     """6.3.3: LOS to the moving enemy, the enemy moved adjacent, just fired at, or in the barrage hex."""
     side = w["side"]
     out = []
@@ -1270,75 +1304,71 @@ def _retreat_candidates(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], ac
     return out
 
 
-def _apply_window(rs: Blitzkrieg1940, tr: Transition, w: dict[str, Any], action: Action) -> None:
+def _apply_window(rs: Rules, tr: Transition, w: Frame, typed: Notation) -> None:
     st = tr.state
-    verb, args = action.verb, action.args
-    if verb == "close":
+    if isinstance(typed, N.Close):
         st.data["frames"].remove(w)
         _resume_mover(rs, tr, w)
         return
-    u = st.units[args[0]]
+    assert isinstance(typed, N.ReturnFire | N.Opportunity | N.Retreat)
+    u = st.units[typed.unit]
     w["reacted"].append(u.id)
     active = st.units.get(w["active"]) if w.get("active") else None
-    if verb == "retfire":
+    if isinstance(typed, N.ReturnFire):
         w["step"] = max(w["step"], 1)
         u.status["returned"] = True
         if _reaction_test(rs, tr, u, active, "return fire") and active is not None:
             direct_fire(rs, tr, u, active, mode="return", reduced=False)
-    elif verb == "opp":
+    elif isinstance(typed, N.Opportunity):
         w["step"] = max(w["step"], 1)
         u.status["opp_used"] = True
-        target = st.units[args[1]]
+        target = st.units[typed.target]
         if _reaction_test(rs, tr, u, target, "opportunity fire"):
             direct_fire(rs, tr, u, target, mode="opportunity", reduced=False)
-    elif verb == "retreat":
+    else:
         w["step"] = 2
         if u.status.get("neutralised") and not _reaction_test(rs, tr, u, active, "retreat while neutralised"):
             return
-        u.status["retreated"] = True
-        dest = st.board.parse(args[1])
-        path = movement.retreat_path(rs.tables, st, u, dest)
-        if path is None:
-            tr.emit("retreat", f"{u.id} cannot retreat to {args[1]} (rule 6.3.3)")
-            return
-        for h in path:
-            u.hex = h
-            label = st.board.label(h)
-            mine_side = st.data["mines"].get(label)
-            if mine_side is not None and mine_side != u.side:
-                combat.mine_attack(tr, rs.tables, u, label, retreating=True)
-                if u.hex is None:
-                    break
-        tr.emit("retreat", f"{u.id} retreats to {_label(st, u.hex)} (rule 6.3.3)")
-        command_check(rs, tr, [u])
+        _reaction_retreat(rs, tr, u, typed.hex)
 
 
-# --- Explanations and odds --------------------------------------------------------------------------------
+def _reaction_retreat(rs: Rules, tr: Transition, u: Unit, dest: Hex) -> None:
+    """6.3.3: the unit retreats toward ``dest``; an enemy minefield on the way attacks it (10.1)."""
+    st = tr.state
+    u.status["retreated"] = True
+    path = movement.retreat_path(rs.tables, st, u, dest)
+    if path is None:
+        tr.emit("retreat", f"{u.id} cannot retreat to {st.board.label(dest)} (rule 6.3.3)")
+        return
+    for h in path:
+        u.hex = h
+        label = st.board.label(h)
+        mine_side = st.data["mines"].get(label)
+        if mine_side is not None and mine_side != u.side:
+            combat.mine_attack(tr, rs.tables, u, label, retreating=True)
+            if u.hex is None:
+                break
+    tr.emit("retreat", f"{u.id} retreats to {_label(st, u.hex)} (rule 6.3.3)")
+    command_check(rs, tr, [u])
 
 
-def explain(rs: Blitzkrieg1940, st: GameState, action: Action) -> str:
-    """A sentence saying what ``action`` does."""
-    from .deployment import VERBS as SETUP_VERBS  # noqa: PLC0415
-    from .sequence import VERBS as SEQUENCE_VERBS  # noqa: PLC0415
+_UNIT_VERBS: dict[type[Notation], Callable[[Rules, Transition, Frame, Notation], None]] = {
+    N.End: _apply_end,
+    N.Salvo: _barrage,
+    N.Stuka: _barrage,
+    N.Stack: _apply_stack,
+    N.Assault: _apply_assault,
+    N.Move: _apply_move,
+    N.Road: _apply_move,
+    N.MoveFire: _apply_move,
+    N.Stop: _apply_stop,
+    N.Load: _apply_load,
+    N.Unload: _apply_load,
+    N.Fire: _apply_fire,
+    N.FireMove: _apply_fire,
+}
+"""What each action of an activation does (5.2, 6.1, 7, 8, 9)."""
 
-    help_line = VERBS.get(action.verb) or SEQUENCE_VERBS.get(action.verb) or SETUP_VERBS.get(action.verb)
-    if action.verb in ("fire", "fm", "opp", "retfire") and len(action.args) == 2:
-        o = odds(rs, st, action)
-        if o is not None:
-            return f"{action}: {o.note}"
-    return f"{action}" + (f" — {help_line.split(' — ', 1)[1]}" if help_line and " — " in help_line else "")
 
-
-def odds(rs: Blitzkrieg1940, st: GameState, action: Action) -> Odds | None:
-    """Exact result distribution of a shot (fire, move-and-fire, opportunity or return fire)."""
-    if action.verb not in ("fire", "fm", "opp", "retfire") or len(action.args) != 2:
-        return None
-    shooter, target = st.units.get(action.args[0]), st.units.get(action.args[1])
-    if shooter is None or target is None or shooter.hex is None or target.hex is None:
-        return None
-    moving = shooter.status.get("moving") or {}
-    reduced = action.verb == "fm" or (action.verb == "fire" and moving.get("action") == "mf")
-    factor = _factor(rs, st, shooter, target, "direct", reduced)
-    if factor.column is None:
-        return None
-    return Odds(action, tuple(combat.odds_entries(rs.tables, factor.column, target)), note=factor.explain())
+HANDLERS: tuple[FrameHandler, ...] = (ActivationHandler(), WindowHandler(), NChoiceHandler(), PairLossHandler())
+"""The handlers of the frames of unit actions, reactions and owner choices."""

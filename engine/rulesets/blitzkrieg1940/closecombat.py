@@ -53,44 +53,36 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action
 from engine.errors import IllegalActionError
 from engine.hexgrid import Hex
+from engine.notation import Notation, read
 from engine.odds import Odds
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import combat, movement
+from . import combat, movement, verbs
+from . import notation as N
+from .activation import finish_action
+from .handler import Frame, UnitFrameHandler
 from .model import formation, formation_units, push
 
 if TYPE_CHECKING:
-    from .ruleset import Blitzkrieg1940
+    from .model import Rules
 
 __all__ = [
     "CONTINUE_KINDS",
+    "HANDLER",
     "ROUND_1",
     "ROUND_N",
     "SOFT_KINDS",
     "VERBS",
-    "apply_cc",
     "auto_cc",
     "cc_actions",
-    "check_cc",
     "odds",
     "overrun",
     "start",
     "waiting",
 ]
 
-VERBS: dict[str, str] = {
-    "ccfire": "ccfire UNIT TARGET — close combat: UNIT fires at TARGET in the combat hex (9.1.2, 9.1.3, 9.1.5)",
-    "exchange": "exchange UNIT — close combat: take one step loss instead of the N (or the retreat) and stay "
-    "(9.1.2, 9.1.5)",
-    "fallback": "fallback UNIT — close combat: the attacker goes back into the hex it came from; its move ends "
-    "(9.1.2, 9.1.3)",
-    "stay": "stay UNIT — close combat: the defender stays after its step loss; an HQ stays and is overrun (9.1.2, 3.2)",
-    "withdraw": "withdraw UNIT [HEX] — close combat: the defender retreats one hex; without HEX it cannot and is "
-    "eliminated (9.1.2, 9.1.5)",
-    "ccon": "ccon — close combat: no (more) voluntary retreats this round (9.1.4, 9.1.5)",
-}
-"""Notation verbs of close combat (merged into :data:`.actions.VERBS`)."""
+VERBS = verbs.CLOSE_COMBAT
 
 ROUND_1: tuple[str, ...] = ("att_choice", "def_fire", "att_choice", "att_fire", "def_choice", "vol_def", "vol_att")
 """Stages of the first, sequential round (9.1.2): N from the minefield (10.1), defensive fire, the attacker's N
@@ -113,7 +105,7 @@ _FIRE_STAGES = frozenset({"def_fire", "att_fire", "declare"})
 # --- Small helpers -----------------------------------------------------------------------------------------
 
 
-def _is_hq(rs: Blitzkrieg1940, u: Unit) -> bool:
+def _is_hq(rs: Rules, u: Unit) -> bool:
     return movement.is_hq(rs.tables, u)
 
 
@@ -151,14 +143,7 @@ def _rules(f: dict[str, Any]) -> str:
     return "9.1.2" if f["round"] == 1 else "9.1.3"
 
 
-def _finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
-    """6.1: the unit's action is over (the activation's own bookkeeping, :mod:`.actions`)."""
-    from .actions import finish_action as finish  # noqa: PLC0415 (actions imports this module)
-
-    finish(rs, tr, u)
-
-
-def _hold(st: GameState, u: Unit, h: Hex, rs: Blitzkrieg1940) -> None:
+def _hold(st: GameState, u: Unit, h: Hex, rs: Rules) -> None:
     """11 [P]: an objective hex is held by the side of the last combat unit (not an HQ) that entered it."""
     held: dict[str, str] = st.data.setdefault("held_by", {})
     label = st.board.label(h)
@@ -172,12 +157,12 @@ def _partner(st: GameState, u: Unit) -> Unit | None:
     return st.units.get(str(cid)) if cid else None
 
 
-def _shooters(rs: Blitzkrieg1940, st: GameState, units: list[Unit]) -> list[Unit]:
+def _shooters(rs: Rules, st: GameState, units: list[Unit]) -> list[Unit]:
     """Units that fire in close combat: not HQs, not a company riding an APC (the pair fires once, 12.1 [P])."""
     return [u for u in units if not _is_hq(rs, u) and not u.status.get("carried_by")]
 
 
-def _factor(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], shooter: Unit, target: Unit) -> combat.Factor:
+def _factor(rs: Rules, st: GameState, f: dict[str, Any], shooter: Unit, target: Unit) -> combat.Factor:
     """8.2 with the close-combat column of 13.2: +1 (F3), terrain of the combat hex for every target,
     fortifications for defending infantry only (F16), column and neutralised firer in round 1 only (F7, F9),
     out-of-command defender −1 (F6)."""
@@ -193,13 +178,13 @@ def _factor(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], shooter: Unit,
     )
 
 
-def _targets(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], shooter: Unit) -> list[Unit]:
+def _targets(rs: Rules, st: GameState, f: dict[str, Any], shooter: Unit) -> list[Unit]:
     """9.1.5 [P]: the enemy units in the combat hex ``shooter`` may fire at (factor −1 or more, 8.2 step 3)."""
     enemies = _attackers(st, f) if _is_defender(f, shooter) else _defenders(st, f)
     return [t for t in _shooters(rs, st, enemies) if _factor(rs, st, f, shooter, t).column is not None]
 
 
-def _retreat_hexes(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit) -> list[Hex]:
+def _retreat_hexes(rs: Rules, st: GameState, f: dict[str, Any], u: Unit) -> list[Hex]:
     """6.3.3, 9.1.5: adjacent hexes a defender may retreat into, never the attackers' hex of origin."""
     return movement.retreat_options(rs.tables, st, u, forbidden={_origin(st, f)})
 
@@ -219,7 +204,7 @@ def _emit(tr: Transition, kind: str, text: str, f: dict[str, Any], **data: Any) 
 # --- Start: entry, overrun, minefield ------------------------------------------------------------------------
 
 
-def start(rs: Blitzkrieg1940, tr: Transition, attacker: Unit, hex: Hex) -> None:
+def start(rs: Rules, tr: Transition, attacker: Unit, hex: Hex) -> None:
     """9.1.1: ``attacker`` enters the enemy-occupied ``hex``: pay the entry cost, move in, then overrun lone HQs
     (3.2 [P]) or suffer the defender's minefield (10.1) and open the close combat.
 
@@ -309,7 +294,7 @@ def start(rs: Blitzkrieg1940, tr: Transition, attacker: Unit, hex: Hex) -> None:
                 f["n"].append(uid)
 
 
-def overrun(rs: Blitzkrieg1940, tr: Transition, hq: Unit, by: Unit) -> None:
+def overrun(rs: Rules, tr: Transition, hq: Unit, by: Unit) -> None:
     """3.2: the HQ alone with an enemy unit is overrun: off the map until its formation's chit is drawn in a later
     turn; until then every unit of the formation is out of command (command check at once, 3.5)."""
     st = tr.state
@@ -339,7 +324,7 @@ def _stage(f: dict[str, Any]) -> str:
     return str(f["stage"])
 
 
-def _fire_groups(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> tuple[str | None, list[list[Action]]]:
+def _fire_groups(rs: Rules, st: GameState, f: dict[str, Any]) -> tuple[str | None, list[list[Action]]]:
     """The side to fire and, per shooter still to fire, its ``ccfire`` actions."""
     stage = _stage(f)
     if stage == "def_fire":
@@ -369,7 +354,7 @@ def _n_type(st: GameState, f: dict[str, Any], u: Unit) -> bool:
     return f["round"] == 1 and u.id in f["pre_neutralised"] and bool(u.status.get("neutralised"))
 
 
-def _choice_groups(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> tuple[str | None, list[list[Action]]]:
+def _choice_groups(rs: Rules, st: GameState, f: dict[str, Any]) -> tuple[str | None, list[list[Action]]]:
     """The side to choose and, per unit concerned, its choices."""
     stage = _stage(f)
     groups: list[list[Action]] = []
@@ -397,7 +382,7 @@ def _choice_groups(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> tupl
     return (f["defender_side"], groups) if groups else (None, [])
 
 
-def _voluntary_groups(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> tuple[str | None, list[list[Action]]]:
+def _voluntary_groups(rs: Rules, st: GameState, f: dict[str, Any]) -> tuple[str | None, list[list[Action]]]:
     """9.1.5 [P]: voluntary retreats at the end of the round, the defender first; ``ccon`` ends the offer."""
     groups: list[list[Action]] = []
     if _stage(f) == "vol_def":
@@ -414,7 +399,7 @@ def _voluntary_groups(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> t
     return side, [*groups, [Action("ccon")]]
 
 
-def _pending(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> tuple[str | None, list[list[Action]]]:
+def _pending(rs: Rules, st: GameState, f: dict[str, Any]) -> tuple[str | None, list[list[Action]]]:
     """The side that decides now and its choices grouped by unit (ccon last); (None, []) when the stage is done."""
     stage = _stage(f)
     if stage in _FIRE_STAGES:
@@ -428,7 +413,7 @@ def _pending(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> tuple[str 
     return None, []
 
 
-def cc_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
+def cc_actions(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Action]:
     """The legal actions in the close-combat frame ``f``, in a deterministic order (unit id, then choice)."""
     return [a for g in _pending(rs, st, f)[1] for a in g]
 
@@ -449,24 +434,26 @@ def waiting(st: GameState, f: dict[str, Any]) -> str:
     return f"close combat at {f['hex']}, round {f['round']}: {side} {what}"
 
 
-def check_cc(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> None:
-    """Raise IllegalActionError, citing the rule, if ``action`` is not legal in the close-combat frame ``f``."""
-    legal = cc_actions(rs, st, f)
-    if action in legal:
-        return
-    verb = action.verb
+def _refuse(rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation, legal: list[Action]) -> None:
+    """Raise IllegalActionError, citing the rule, for an action that is not legal in the close-combat frame."""
     rule = "9.1"
     why = f"it is not legal now: {waiting(st, f)}"
-    u = st.units.get(action.args[0]) if action.args else None
-    if verb == "withdraw" and u is not None and len(action.args) > 1 and action.args[1] == f["from"]:
+    uid = getattr(typed, "unit", None)
+    u = st.units.get(uid) if isinstance(uid, str) else None
+    if (
+        isinstance(typed, N.Withdraw)
+        and u is not None
+        and typed.hex is not None
+        and st.board.label(typed.hex) == f["from"]
+    ):
         rule, why = "9.1.5", f"a retreat may never go into {f['from']}, the hex the attackers came from"
-    elif verb == "withdraw" and u is not None and u.id in f["attackers"]:
+    elif isinstance(typed, N.Withdraw) and u is not None and u.id in f["attackers"]:
         rule, why = "9.1.2", "an attacker retreats only into the hex it came from: use fallback"
-    elif verb == "fallback" and u is not None and _is_defender(f, u):
+    elif isinstance(typed, N.Fallback) and u is not None and _is_defender(f, u):
         rule, why = "9.1.2", "only an attacker falls back into the hex it came from: a defender withdraws"
-    elif verb == "ccfire" and u is not None and u.id in f["fired"]:
+    elif isinstance(typed, N.CloseFire) and u is not None and u.id in f["fired"]:
         rule, why = "9.1.5", f"{u.id} has already fired in this round"
-    elif verb in VERBS and f["side"] != (u.side if u is not None else f["side"]):
+    elif action.verb in VERBS and f["side"] != (u.side if u is not None else f["side"]):
         rule, why = "9.1.2", f"every choice belongs to the owner of the unit concerned; {waiting(st, f)}"
     choices = ", ".join(str(a) for a in legal)
     raise IllegalActionError(f"Cannot {action}: {why}; the choices are {choices} (rule {rule})", rule)
@@ -475,7 +462,7 @@ def check_cc(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Actio
 # --- Automatic steps ---------------------------------------------------------------------------------------
 
 
-def auto_cc(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
+def auto_cc(rs: Rules, tr: Transition, f: dict[str, Any]) -> bool:
     """Take the next step of the close combat that needs no decision; False when a side must decide (then
     ``f["side"]`` names it)."""
     st = tr.state
@@ -489,19 +476,19 @@ def auto_cc(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
     stage = _stage(f)
     unit_groups = [g for g in groups if g[0].verb != "ccon"]
     if stage in _FIRE_STAGES and all(len(g) == 1 for g in unit_groups):
-        _apply(rs, tr, f, unit_groups[0][0])  # only one target for each shooter: no choice
+        _apply(rs, tr, f, _read(st, unit_groups[0][0]))  # only one target for each shooter: no choice
         return True
     if stage in _CHOICE_STAGES:
         single = next((g for g in unit_groups if len(g) == 1), None)
         if single is not None:
-            _apply(rs, tr, f, single[0])  # a single possible choice is no choice
+            _apply(rs, tr, f, _read(st, single[0]))  # a single possible choice is no choice
             return True
     f["side"] = side
     st.to_act = side
     return False
 
 
-def _next_stage(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+def _next_stage(rs: Rules, tr: Transition, f: dict[str, Any]) -> None:
     """The current stage is done: resolve what it ends, check the end of the combat, go on."""
     st = tr.state
     stage = _stage(f)
@@ -552,7 +539,7 @@ def _next_stage(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
     _emit(tr, "close_combat", f"Close combat at {f['hex']}, round {f['round']}: both sides fire (rule 9.1.3)", f)
 
 
-def _no_fire_notes(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+def _no_fire_notes(rs: Rules, tr: Transition, f: dict[str, Any]) -> None:
     """Note the units of the stage's side that could not fire (8.2 step 3)."""
     st = tr.state
     stage = _stage(f)
@@ -572,7 +559,7 @@ def _no_fire_notes(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> Non
             )
 
 
-def _end(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+def _end(rs: Rules, tr: Transition, f: dict[str, Any]) -> None:
     """9.1.4: one force is eliminated or gone. If the attackers hold the hex, the fortification goes when no
     defending infantry remains (10.2) and the defending HQs retreat with their units or are overrun (3.2)."""
     st = tr.state
@@ -595,7 +582,7 @@ def _end(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
     f["stage"] = "end"
 
 
-def _finish(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+def _finish(rs: Rules, tr: Transition, f: dict[str, Any]) -> None:
     """Close the frame: overrun the HQs left with the winners (3.2); 9.2: a tank or armoured car that beat only
     soft defenders moves on with the MPs it has left, every other attacker's action ends."""
     st = tr.state
@@ -630,57 +617,56 @@ def _finish(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
             else:
                 why = "it has no MP left"
             tr.emit("close_combat", f"{uid} stops in {f['hex']}: {why} (rule 9.2)", unit=uid)
-        _finish_action(rs, tr, u)
+        finish_action(rs, tr, u)
 
 
 # --- Applying a choice -------------------------------------------------------------------------------------
 
 
-def apply_cc(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
-    """Apply a legal close-combat action to the frame ``f``.
-
-    Raises:
-        IllegalActionError: the action is not one of :func:`cc_actions` (the reason cites the rule).
-    """
-    check_cc(rs, tr.state, f, action)
-    _apply(rs, tr, f, action)
-
-
-def _apply(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
+def _apply(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
     st = tr.state
-    verb, args = action.verb, action.args
-    if verb == "ccon":
+    if isinstance(typed, N.CloseOn):
         who = "defender" if _stage(f) == "vol_def" else "attacker"
         _emit(tr, "choice", f"The {who} retreats no (more) units this round (rule 9.1.5)", f)
         _next_stage(rs, tr, f)
         return
-    u = st.units[args[0]]
-    if verb == "ccfire":
+    assert isinstance(typed, N.CloseFire | N.Exchange | N.Fallback | N.Stay | N.Withdraw)
+    u = st.units[typed.unit]
+    if isinstance(typed, N.CloseFire):
         f["fired"].append(u.id)
-        target = st.units[args[1]]
+        target = st.units[typed.target]
         if _stage(f) == "declare":
             f["shots"].append([u.id, target.id])
             _emit(tr, "declare", f"{u.id} will fire at {target.id} this round (rule 9.1.3)", f, unit=u.id)
             return
         result = _shoot(rs, tr, f, u, target)
         _take(rs, tr, f, target, result, f"{u.id}'s close-combat fire")
-        return
-    if verb == "exchange":
+    elif isinstance(typed, N.Exchange):
         _exchange(rs, tr, f, u)
-    elif verb == "fallback":
+    elif isinstance(typed, N.Fallback):
         voluntary = u.id not in f["n"]
         _fall_back(rs, tr, f, u, "a voluntary retreat" if voluntary else "neutralised, it does not exchange")
-    elif verb == "stay":
-        _discard(f, u.id)
-        if _is_hq(rs, u):
-            tr.emit("choice", f"{u.id} stays in {f['hex']} with the enemy (rule 3.2)", unit=u.id)
-            attackers = _attackers(st, f)
-            if attackers:
-                overrun(rs, tr, u, attackers[0])
-        else:
-            tr.emit("choice", f"{u.id} stays in {f['hex']} after its step loss (rule 9.1.2)", unit=u.id)
-    elif verb == "withdraw":
-        _withdraw(rs, tr, f, u, args[1] if len(args) > 1 else None)
+    elif isinstance(typed, N.Stay):
+        _stay(rs, tr, f, u)
+    else:
+        _withdraw(rs, tr, f, u, typed.hex)
+
+
+def _stay(rs: Rules, tr: Transition, f: Frame, u: Unit) -> None:
+    """9.1.2: the defender stays after its step loss; an HQ stays with the enemy and is overrun (3.2)."""
+    _discard(f, u.id)
+    if _is_hq(rs, u):
+        tr.emit("choice", f"{u.id} stays in {f['hex']} with the enemy (rule 3.2)", unit=u.id)
+        attackers = _attackers(tr.state, f)
+        if attackers:
+            overrun(rs, tr, u, attackers[0])
+    else:
+        tr.emit("choice", f"{u.id} stays in {f['hex']} after its step loss (rule 9.1.2)", unit=u.id)
+
+
+def _read(st: GameState, action: Action) -> Notation:
+    """A legal close-combat action read into its notation (for the choices the engine takes by itself)."""
+    return read(N.NOTATIONS[action.verb], action, st.board)
 
 
 def _discard(f: dict[str, Any], uid: str) -> None:
@@ -689,7 +675,7 @@ def _discard(f: dict[str, Any], uid: str) -> None:
             f[key].remove(uid)
 
 
-def _shoot(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], shooter: Unit, target: Unit) -> str:
+def _shoot(rs: Rules, tr: Transition, f: dict[str, Any], shooter: Unit, target: Unit) -> str:
     """Roll one close-combat shot and return its effective result (8.2, 8.3); nothing is applied."""
     st = tr.state
     factor = _factor(rs, st, f, shooter, target)
@@ -718,7 +704,7 @@ def _shoot(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], shooter: Unit,
     return result
 
 
-def _take(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], target: Unit, result: str, cause: str) -> None:
+def _take(rs: Rules, tr: Transition, f: dict[str, Any], target: Unit, result: str, cause: str) -> None:
     """Apply a close-combat result: a step loss at once; an N neutralises and waits for its owner's choice, with
     no panic test for a unit already neutralised (9.1.2 item 4 [P])."""
     st = tr.state
@@ -744,7 +730,7 @@ def _take(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], target: Unit, r
         f["n"].append(target.id)
 
 
-def _resolve_declared(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+def _resolve_declared(rs: Rules, tr: Transition, f: dict[str, Any]) -> None:
     """9.1.3: roll every declared shot, then apply every result."""
     st = tr.state
     rolled: list[tuple[Unit, str, str]] = []
@@ -756,7 +742,7 @@ def _resolve_declared(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> 
         _take(rs, tr, f, target, result, cause)
 
 
-def _exchange(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit) -> None:
+def _exchange(rs: Rules, tr: Transition, f: dict[str, Any], u: Unit) -> None:
     """9.1.2 / 9.1.5: one step loss instead of the N (or of the retreat); the unit stays, unmarked."""
     _discard(f, u.id)
     pre = f["round"] == 1 and u.id in f["pre_neutralised"]
@@ -776,7 +762,7 @@ def _exchange(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit) ->
         _after_defender_left(rs, tr, f, u)
 
 
-def _walk(rs: Blitzkrieg1940, tr: Transition, u: Unit, path: list[Hex]) -> Unit | None:
+def _walk(rs: Rules, tr: Transition, u: Unit, path: list[Hex]) -> Unit | None:
     """Move ``u`` (with the company it carries) along a retreat path, its first hex excluded; each enemy minefield
     entered attacks it without removal roll (6.3.3). Returns the carried company, if any."""
     st = tr.state
@@ -797,7 +783,7 @@ def _walk(rs: Blitzkrieg1940, tr: Transition, u: Unit, path: list[Hex]) -> Unit 
     return partner
 
 
-def _eliminate(rs: Blitzkrieg1940, tr: Transition, u: Unit, why: str) -> None:
+def _eliminate(rs: Rules, tr: Transition, u: Unit, why: str) -> None:
     """9.1.5: a unit that must retreat and cannot is eliminated (every step it has left is lost)."""
     tr.emit("eliminated", f"{u.id} must retreat but has {why}: it is eliminated (rule 9.1.5)", unit=u.id)
     while u.hex is not None:
@@ -805,7 +791,7 @@ def _eliminate(rs: Blitzkrieg1940, tr: Transition, u: Unit, why: str) -> None:
     _gone(u, _partner(tr.state, u))
 
 
-def _fall_back(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit, why: str) -> None:
+def _fall_back(rs: Rules, tr: Transition, f: dict[str, Any], u: Unit, why: str) -> None:
     """9.1.2: the attacker goes back into the hex it came from and its move ends; if that hex is overstacked it
     goes on to the nearest hex where stacking is legal (9.1.5, 7.3); command check (3.5)."""
     st = tr.state
@@ -829,11 +815,11 @@ def _fall_back(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit, w
                 unit=u.id,
                 hex=_label(st, u.hex),
             )
-    _finish_action(rs, tr, u)
+    finish_action(rs, tr, u)
     movement.command_check(tr, rs.tables, [u])
 
 
-def _withdraw(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit, dest: str | None) -> None:
+def _withdraw(rs: Rules, tr: Transition, f: dict[str, Any], u: Unit, dest: Hex | None) -> None:
     """A defender (or, at the end, a defending HQ) retreats one hex, continuing while overstacked (9.1.5); with
     no retreat hex it is eliminated (9.1.5). Mines on the way attack it without removal roll (6.3.3)."""
     st = tr.state
@@ -841,9 +827,10 @@ def _withdraw(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit, de
     tables = rs.tables
     path = None
     if dest is not None:
-        path = movement.retreat_path(tables, st, u, st.board.parse(dest), forbidden={_origin(st, f)})
+        path = movement.retreat_path(tables, st, u, dest, forbidden={_origin(st, f)})
     if path is None:
-        _eliminate(rs, tr, u, "no hex to retreat into" if dest is None else f"no legal stacking beyond {dest}")
+        beyond = "no hex to retreat into" if dest is None else f"no legal stacking beyond {st.board.label(dest)}"
+        _eliminate(rs, tr, u, beyond)
         _after_defender_left(rs, tr, f, u)
         return
     partner = _walk(rs, tr, u, path)
@@ -864,7 +851,7 @@ def _withdraw(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit, de
     _after_defender_left(rs, tr, f, u)
 
 
-def _after_defender_left(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], u: Unit) -> None:
+def _after_defender_left(rs: Rules, tr: Transition, f: dict[str, Any], u: Unit) -> None:
     """10.2: the fortification marker goes when no defending infantry is left in the hex."""
     if u.id in f["defenders"]:
         combat.update_fortification(tr, rs.tables, f["hex"], f["defender_side"])
@@ -873,14 +860,40 @@ def _after_defender_left(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], 
 # --- Odds --------------------------------------------------------------------------------------------------
 
 
-def odds(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> Odds | None:
+def odds(rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation) -> Odds | None:
     """The exact result distribution of a ``ccfire`` shot (8.2, 8.3), or None for any other action."""
-    if action.verb != "ccfire" or len(action.args) != 2:
+    if not isinstance(typed, N.CloseFire):
         return None
-    shooter, target = st.units.get(action.args[0]), st.units.get(action.args[1])
+    shooter, target = st.units.get(typed.unit), st.units.get(typed.target)
     if shooter is None or target is None or target.hex is None:
         return None
     factor = _factor(rs, st, f, shooter, target)
     if factor.column is None:
         return None
     return Odds(action, combat.odds_entries(rs.tables, factor.column, target), note=factor.explain())
+
+
+class CloseCombatHandler(UnitFrameHandler):
+    """``cc`` (the side whose choice it is): the stages of a close combat (9.1)."""
+
+    kind = "cc"
+    rule = "9.1"
+
+    def actions(self, rs: Rules, st: GameState, f: Frame) -> list[Action]:
+        return cc_actions(rs, st, f)
+
+    def refuse(self, rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation, legal: list[Action]) -> None:
+        _refuse(rs, st, f, action, typed, legal)
+
+    def apply(self, rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+        _apply(rs, tr, f, typed)
+
+    def auto(self, rs: Rules, tr: Transition, f: Frame) -> bool:
+        return auto_cc(rs, tr, f)
+
+    def waiting_for(self, st: GameState, f: Frame) -> str:
+        return waiting(st, f)
+
+
+HANDLER = CloseCombatHandler()
+"""The handler of close-combat frames."""

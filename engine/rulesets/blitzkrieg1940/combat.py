@@ -354,28 +354,9 @@ def attack_factor(
         line = _line(tables, "mines")
         col = line.column if line.column is not None else crt.mines_column
         return Factor(fire, col, _reason(line, f"Mines column {col}, armour and modifiers ignored"), None, (), col, col)
-
-    refusal: str | None = None
-    if fire == "indirect":
-        if attack_value is None:
-            raise ValueError("indirect fire needs the calibre's or the Stuka's attack value (rule 13.6)")
-        base, base_reason = attack_value, f"attack value {attack_value}"
-    else:
-        if attacker is None:
-            raise ValueError(f"{fire} fire needs a firing unit")
-        if reduced and fire != "direct":
-            raise ValueError("the reduced value Y is used only for move-and-fire, a direct fire (F4, rule 6.1)")
-        if attack_value is not None:
-            base, base_reason = attack_value, f"attack value {attack_value}"
-        else:
-            value, base_reason = _attack_value(tables, attacker, reduced=reduced, combined_with=combined_with)
-            base = value if value is not None else 0
-            if value is None:
-                # Blitzkrieg 6.1: an HQ never fires or attacks.
-                refusal = f"{attacker.id} ({attacker.type}) has no attack value and cannot fire (rule 6.1)"
-        if fire == "direct" and not _type(tables, attacker).may_fire_directly and refusal is None:
-            refusal = f"{attacker.id} ({attacker.type}) may not fire directly (rule 8.1)"
-
+    base, base_reason, refusal = _base_value(
+        tables, attacker, fire=fire, attack_value=attack_value, reduced=reduced, combined_with=combined_with
+    )
     # Blitzkrieg 8.2.1: attack factor = attack value − target's armour; an AT unit against an armour-0 target
     # halves its value instead (rounded up, F18). A mounted pair is hit with its APC's armour (12.1 [P]).
     body = _target_body(st, target)
@@ -386,64 +367,116 @@ def attack_factor(
         armour_step = Modifier(halved - base, _reason(at, f"AT unit vs armour 0: {base} halved, rounded up"))
     else:
         armour_step = Modifier(-tt.armour, f"armour {tt.armour} (rule 8.2.1)")
-
     # Blitzkrieg 8.2.3 / 13.2: every line that fits is added.
-    mods: list[Modifier] = []
-
-    def add(key: str, detail: str, times: int = 1) -> None:
-        line = _line(tables, key)
-        value = _line_value(line, fire, first_round=first_round, firer_defending=firer_defending)
-        if value is not None and value * times != 0:
-            mods.append(Modifier(value * times, _reason(line, detail)))
-
+    mods = _Modifiers(tables, fire, first_round=first_round, firer_defending=firer_defending)
     # Blitzkrieg 8.2.4: range (F1/F2) for direct fire; close combat +1 (F3); indirect fire has no range count.
     if fire == "direct":
         if distance < 1:
             raise ValueError(f"direct fire needs a target at distance 1 or more, got {distance} (rule 8.2.4)")
-        add("range_per_hex", f"range {distance} hexes", times=distance - 1)
+        mods.add("range_per_hex", f"range {distance} hexes", times=distance - 1)
     elif fire == "close":
-        add("close_combat", "close combat")
-
+        mods.add("close_combat", "close combat")
     if attacker is not None and fire in ("direct", "close"):
-        found = _formation_of(st, attacker)
-        if found is not None and found[1].get("exhausted"):
-            add("firer_exhausted", "firer's formation exhausted")  # Blitzkrieg 5.4 (F5)
-        if attacker.status.get("ooc"):
-            # Blitzkrieg 6.2 (F6): −1; in close combat it may not attack, and defends with −1.
-            ooc = _line(tables, "firer_out_of_command")
-            if fire == "close" and not firer_defending and "close_combat_attack_forbidden" in ooc.flags:
-                refusal = refusal or f"{attacker.id} is out of command and may not start a close combat (rule 6.2)"
-            else:
-                add("firer_out_of_command", "firer out of command")
-        if in_column(attacker):
-            add("firer_in_column", "firer in column")  # Blitzkrieg 7.2.1 (F7; close combat: first round only)
-        if dispersed(tables, st.board, attacker):
-            add("firer_dispersed", "firer dispersed")  # Blitzkrieg 7.2.2 (F8)
-        if attacker.status.get("neutralised"):
-            add("firer_neutralised", "firer neutralised")  # Blitzkrieg 8.4 (F9; close combat: 9.1.5 first round)
-
-    if in_column(target):
-        add("target_in_column", "target in column")  # Blitzkrieg 7.2.1 (F10, direct fire only)
-    if dispersed(tables, st.board, body):
-        add("target_dispersed", "target dispersed")  # Blitzkrieg 7.2.2 (F11)
-    terrain = st.board.terrain(target.hex)
-    if tt.armour == 0 and not tt.armoured:
-        # Blitzkrieg 8.2.3 F12–F15: terrain protects armour-0 targets only (F17: armoured targets get none).
-        lines = [ln for ln in tables.modifiers.values() if ln.terrain == terrain]
-        if lines:
-            add(lines[0].key, f"target in {terrain}")
-        elif tables.terrain.classes[terrain].fire_modifier:
-            mods.append(Modifier(tables.terrain.classes[terrain].fire_modifier, f"target in {terrain} (rule 8.2.3)"))
-    if tt.fortification_benefit and hexgrid.hex_label(target.hex) in st.data.get("forts", ()):
-        add("target_fortified", "infantry in a fortified hex")  # Blitzkrieg 10.2 (F16)
-
-    final = base + armour_step.value + sum(m.value for m in mods)
+        refusal = _firer_modifiers(mods, st, attacker, refusal)
+    _target_modifiers(mods, st, target, body, tt)
+    final = base + armour_step.value + sum(m.value for m in mods.lines)
     if refusal is None and final < crt.min_column:
         # Blitzkrieg 8.2 step 3: below the lowest column the unit cannot fire ([P] indirect: no effect).
         what = "the unit cannot fire" if fire in ("direct", "close") else "no effect on this unit"
         refusal = f"final attack factor {final} is below column {crt.min_column}: {what} (rule 8.2 step 3)"
     column = None if refusal is not None else crt.column(final)
-    return Factor(fire, base, base_reason, armour_step, tuple(mods), final, column, refusal)
+    return Factor(fire, base, base_reason, armour_step, tuple(mods.lines), final, column, refusal)
+
+
+def _base_value(
+    tables: Tables,
+    attacker: Unit | None,
+    *,
+    fire: str,
+    attack_value: int | None,
+    reduced: bool,
+    combined_with: Unit | None,
+) -> tuple[int, str, str | None]:
+    """8.2 step 1: the attack value used, what it is, and why the attack cannot be made (6.1, 8.1) if it cannot."""
+    if fire == "indirect":
+        if attack_value is None:
+            raise ValueError("indirect fire needs the calibre's or the Stuka's attack value (rule 13.6)")
+        return attack_value, f"attack value {attack_value}", None
+    if attacker is None:
+        raise ValueError(f"{fire} fire needs a firing unit")
+    if reduced and fire != "direct":
+        raise ValueError("the reduced value Y is used only for move-and-fire, a direct fire (F4, rule 6.1)")
+    refusal: str | None = None
+    if attack_value is not None:
+        base, base_reason = attack_value, f"attack value {attack_value}"
+    else:
+        value, base_reason = _attack_value(tables, attacker, reduced=reduced, combined_with=combined_with)
+        base = value if value is not None else 0
+        if value is None:
+            # Blitzkrieg 6.1: an HQ never fires or attacks.
+            refusal = f"{attacker.id} ({attacker.type}) has no attack value and cannot fire (rule 6.1)"
+    if fire == "direct" and not _type(tables, attacker).may_fire_directly and refusal is None:
+        refusal = f"{attacker.id} ({attacker.type}) may not fire directly (rule 8.1)"
+    return base, base_reason, refusal
+
+
+class _Modifiers:
+    """The modifier lines of 13.2 collected for one attack (a line whose value is 0 or absent is left out)."""
+
+    def __init__(self, tables: Tables, fire: str, *, first_round: bool, firer_defending: bool) -> None:
+        self.tables, self.fire = tables, fire
+        self.first_round, self.firer_defending = first_round, firer_defending
+        self.lines: list[Modifier] = []
+
+    def add(self, key: str, detail: str, times: int = 1) -> None:
+        line = _line(self.tables, key)
+        value = _line_value(line, self.fire, first_round=self.first_round, firer_defending=self.firer_defending)
+        if value is not None and value * times != 0:
+            self.lines.append(Modifier(value * times, _reason(line, detail)))
+
+
+def _firer_modifiers(mods: _Modifiers, st: GameState, attacker: Unit, refusal: str | None) -> str | None:
+    """F5–F9: the firer's state (direct fire and close combat); returns the refusal (6.2: out of command, no
+    close combat)."""
+    tables = mods.tables
+    found = _formation_of(st, attacker)
+    if found is not None and found[1].get("exhausted"):
+        mods.add("firer_exhausted", "firer's formation exhausted")  # Blitzkrieg 5.4 (F5)
+    if attacker.status.get("ooc"):
+        # Blitzkrieg 6.2 (F6): −1; in close combat it may not attack, and defends with −1.
+        ooc = _line(tables, "firer_out_of_command")
+        if mods.fire == "close" and not mods.firer_defending and "close_combat_attack_forbidden" in ooc.flags:
+            refusal = refusal or f"{attacker.id} is out of command and may not start a close combat (rule 6.2)"
+        else:
+            mods.add("firer_out_of_command", "firer out of command")
+    if in_column(attacker):
+        mods.add("firer_in_column", "firer in column")  # Blitzkrieg 7.2.1 (F7; close combat: first round only)
+    if dispersed(tables, st.board, attacker):
+        mods.add("firer_dispersed", "firer dispersed")  # Blitzkrieg 7.2.2 (F8)
+    if attacker.status.get("neutralised"):
+        mods.add("firer_neutralised", "firer neutralised")  # Blitzkrieg 8.4 (F9; close combat: 9.1.5 first round)
+    return refusal
+
+
+def _target_modifiers(mods: _Modifiers, st: GameState, target: Unit, body: Unit, tt: UnitType) -> None:
+    """F10–F17: the target's state, terrain and fortification."""
+    tables = mods.tables
+    assert target.hex is not None
+    if in_column(target):
+        mods.add("target_in_column", "target in column")  # Blitzkrieg 7.2.1 (F10, direct fire only)
+    if dispersed(tables, st.board, body):
+        mods.add("target_dispersed", "target dispersed")  # Blitzkrieg 7.2.2 (F11)
+    terrain = st.board.terrain(target.hex)
+    if tt.armour == 0 and not tt.armoured:
+        # Blitzkrieg 8.2.3 F12–F15: terrain protects armour-0 targets only (F17: armoured targets get none).
+        lines = [ln for ln in tables.modifiers.values() if ln.terrain == terrain]
+        if lines:
+            mods.add(lines[0].key, f"target in {terrain}")
+        elif tables.terrain.classes[terrain].fire_modifier:
+            value = tables.terrain.classes[terrain].fire_modifier
+            mods.lines.append(Modifier(value, f"target in {terrain} (rule 8.2.3)"))
+    if tt.fortification_benefit and hexgrid.hex_label(target.hex) in st.data.get("forts", ()):
+        mods.add("target_fortified", "infantry in a fortified hex")  # Blitzkrieg 10.2 (F16)
 
 
 def indirect_value(tables: Tables, name: str) -> int:

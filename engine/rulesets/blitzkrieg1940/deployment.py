@@ -24,28 +24,36 @@ last step is done the formations' step counts are recounted and turn 1 begins.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
+from engine.contract import ACT, CHOOSE, Role
 from engine.errors import IllegalActionError
 from engine.hexgrid import distance
+from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
+from . import notation as N
+from . import verbs
+from .arrival import chit_formations
+from .handler import Frame, FrameHandler
 from .model import formation, push
 from .movement import command_distance, hq_of, stacking_ok
+from .sequence import begin_game
 
 if TYPE_CHECKING:
     from engine.hexgrid import Hex
 
-    from .ruleset import Blitzkrieg1940
+    from .model import Rules
 
 __all__ = [
     "DEPLOY",
+    "HANDLER",
     "VERBS",
-    "apply_deploy",
-    "check_deploy",
+    "DeployHandler",
+    "default_setup",
     "deploy_actions",
     "open_deployment",
     "prepare_deployment",
@@ -55,20 +63,7 @@ __all__ = [
 DEPLOY = "deploy"
 """The frame kind of a set-up step."""
 
-VERBS: dict[str, str] = {
-    "place": "place UNIT HEX — set the unit up in a hex of its zone (12.1, 12.2, 7.3)",
-    "loss": "loss UNIT — give the unit one of its formation's set-up step losses (12.1)",
-    "assign": "assign UNIT FORMATION — an independent unit joins a formation with a chit (10.3, 12.1, 12.2)",
-    "ownchit": "ownchit FORMATION — the independent formation keeps its own chit in the cup (12.2)",
-    "dissolve": "dissolve FORMATION — assign each unit of the independent formation to another one (12.2, 10.3)",
-    "mount": "mount COMPANY — the company starts on its battalion's APC (12.1)",
-    "nomount": "nomount — no company starts on the APC (12.1)",
-    "fort": "fort HEX — place a fortification marker (10.2, 12.1, 12.2)",
-    "mine": "mine HEX — place a minefield marker (10.1, 12.2)",
-    "default": "default — set up this step as the scenario file does (12)",
-    "restart": "restart — take this set-up step back to its start (12)",
-}
-"""Notation verbs of the set-up (listed in the ruleset README)."""
+VERBS = verbs.SETUP
 
 _MARKER_VERB = {"fortification": "fort", "minefield": "mine"}
 _RULE = "12.1 / 12.2"
@@ -149,7 +144,7 @@ def prepare_deployment(st: GameState, raw: Mapping[str, Any]) -> None:
     st.data["mines"] = {}
 
 
-def open_deployment(rs: Blitzkrieg1940, tr: Transition) -> bool:
+def open_deployment(rs: Rules, tr: Transition) -> bool:
     """Ask the first set-up decision; False if the scenario has no set-up steps (the default set-up stands)."""
     if "deploy" not in tr.state.data:
         return False
@@ -157,7 +152,7 @@ def open_deployment(rs: Blitzkrieg1940, tr: Transition) -> bool:
     return True
 
 
-def _open_step(rs: Blitzkrieg1940, tr: Transition, i: int) -> None:
+def _open_step(rs: Rules, tr: Transition, i: int) -> None:
     """Reset the units of step ``i`` to their undecided state and push its frame."""
     st = tr.state
     d = st.data["deploy"]
@@ -245,22 +240,7 @@ def _assign_choices(st: GameState, u: Unit) -> list[str]:
     to = st.data["deploy"]["assign_to"].get(group)
     if to:
         return sorted(str(t) for t in to)
-    return _chit_formations(st, u.side)
-
-
-def _chit_formations(st: GameState, side: str) -> list[str]:
-    """Formations of ``side`` with an activation chit in play now (10.3): in the cup by this turn, not removed,
-    not an independent formation's own chit."""
-    return sorted(
-        str(c["formation"])
-        for cid, c in st.data["chits"].items()
-        if c["kind"] == "formation"
-        and c["side"] == side
-        and c.get("turn", 1) <= st.turn
-        and cid not in st.data["removed_chits"]
-        and not st.data["formations"][c["formation"]].get("independent")
-        and not st.data["formations"][c["formation"]].get("removed")
-    )
+    return chit_formations(st, u.side)
 
 
 # --- Legal actions ----------------------------------------------------------------------------------------------
@@ -271,7 +251,7 @@ def _item(f: dict[str, Any]) -> dict[str, Any] | None:
     return todo[0] if todo else None
 
 
-def deploy_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
+def deploy_actions(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Action]:
     """The legal set-up actions now, in a fixed order (``default`` first while the step is untouched)."""
     out: list[Action] = [Action("default")] if f.get("fresh") else []
     item = _item(f)
@@ -317,7 +297,7 @@ def _unit_zone(st: GameState, u: Unit) -> tuple[set[str], list[dict[str, Any]]]:
     return hexes, zones
 
 
-def _place_problem(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit, label: str) -> str | None:
+def _place_problem(rs: Rules, st: GameState, f: dict[str, Any], u: Unit, label: str) -> str | None:
     """Why ``u`` may not set up in ``label`` (with the rule), or None."""
     side = u.side
     hexes, zones = _unit_zone(st, u)
@@ -351,12 +331,12 @@ def _place_problem(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit
     return None
 
 
-def _place_hexes(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit) -> list[str]:
+def _place_hexes(rs: Rules, st: GameState, f: dict[str, Any], u: Unit) -> list[str]:
     hexes, _ = _unit_zone(st, u)
     return [label for label in sorted(hexes) if _place_problem(rs, st, f, u, label) is None]
 
 
-def _marker_problem(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], kind: str, label: str) -> str | None:
+def _marker_problem(rs: Rules, st: GameState, f: dict[str, Any], kind: str, label: str) -> str | None:
     side = f["side"]
     hexes, zones = _zone_for(st, "markers", kind, side)
     if zones and label not in hexes:
@@ -378,32 +358,30 @@ def _marker_problem(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], kind: 
     return None
 
 
-def _marker_hexes(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], kind: str) -> list[str]:
+def _marker_hexes(rs: Rules, st: GameState, f: dict[str, Any], kind: str) -> list[str]:
     hexes, zones = _zone_for(st, "markers", kind, f["side"])
     candidates = sorted(hexes) if zones else sorted(st.board.label(h) for h in st.board)
     return [label for label in candidates if _marker_problem(rs, st, f, kind, label) is None]
 
 
-def check_deploy(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> None:
+def _check_deploy(rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation) -> None:
     """Refuse a set-up action that is not legal now, saying why and citing the rule."""
     if action in deploy_actions(rs, st, f):
         return
     item = _item(f)
     why = waiting(st, f)
-    if item is not None and action.verb == "place" and item["what"] == "place" and len(action.args) == 2:
-        u = st.units.get(action.args[0])
+    if item is not None and isinstance(typed, N.Place) and item["what"] == "place":
+        u = st.units.get(typed.unit)
         if u is not None and u.id == item["unit"]:
-            try:
-                problem = _place_problem(rs, st, f, u, action.args[1])
-            except ValueError as err:
-                problem = str(err)
+            problem = _place_problem(rs, st, f, u, st.board.label(typed.hex))
             if problem:
                 raise IllegalActionError(f"Cannot {action}: {problem}", rule=_RULE)
-    if item is not None and item["what"] == "marker" and action.verb == _MARKER_VERB[item["kind"]] and action.args:
-        problem = _marker_problem(rs, st, f, item["kind"], action.args[0])
+    if item is not None and item["what"] == "marker" and action.verb == _MARKER_VERB[item["kind"]]:
+        assert isinstance(typed, N.Fort | N.Mine)
+        problem = _marker_problem(rs, st, f, item["kind"], st.board.label(typed.hex))
         if problem:
             raise IllegalActionError(f"Cannot {action}: {problem}", rule=_RULE)
-    if action.verb == "default":
+    if isinstance(typed, N.Default):
         raise IllegalActionError(
             f"Cannot default: this set-up step has begun; undo its decisions or restart it first ({why})", rule=_RULE
         )
@@ -435,14 +413,13 @@ def waiting(st: GameState, f: dict[str, Any]) -> str:
 # --- Applying ---------------------------------------------------------------------------------------------------
 
 
-def apply_deploy(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
+def _apply_deploy(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
     """Apply a legal set-up action; close the step when nothing is left to decide."""
     st = tr.state
-    verb = action.verb
-    if verb == "default":
+    if isinstance(typed, N.Default):
         _apply_default(rs, tr, f)
         f["todo"] = []
-    elif verb == "restart":
+    elif isinstance(typed, N.Restart):
         st.data["frames"].remove(f)
         _undo_step(rs, tr, f)
         _open_step(rs, tr, int(f["step"]))
@@ -450,74 +427,109 @@ def apply_deploy(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: 
         return
     else:
         f["fresh"] = False
-        _apply_one(rs, tr, f, action)
+        _DEPLOY_VERBS[type(typed)](tr, f, f["todo"][0], typed)
     _settle(rs, tr, f)
 
 
-def _apply_one(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
+def _apply_loss(tr: Transition, f: Frame, item: dict[str, Any], typed: Notation) -> None:
+    """12.1: one of the formation's set-up step losses."""
+    assert isinstance(typed, N.Loss)
+    u = tr.state.units[typed.unit]
+    u.steps -= 1
+    item["left"] -= 1
+    if u.steps <= 0:
+        u.steps = 0
+        tr.emit("setup", f"{u.id} takes its second set-up loss and is eliminated (rule 12.1)", unit=u.id)
+    else:
+        tr.emit("setup", f"{u.id} starts reduced: a set-up step loss (rule 12.1)", unit=u.id)
+    if item["left"] <= 0:
+        f["todo"].pop(0)
+
+
+def _apply_ownchit(tr: Transition, f: Frame, item: dict[str, Any], typed: Notation) -> None:
+    """12.2: the independent formation keeps its chit."""
+    assert isinstance(typed, N.OwnChit)
+    f["todo"].pop(0)
+    tr.emit("setup", f"{formation(tr.state, typed.formation)['name']} keeps its own chit (rule 12.2)")
+
+
+def _apply_dissolve(tr: Transition, f: Frame, item: dict[str, Any], typed: Notation) -> None:
+    """12.2, 10.3: the independent formation is dissolved; each of its units is assigned next."""
+    assert isinstance(typed, N.Dissolve)
     st = tr.state
-    item = f["todo"][0]
-    verb, args = action.verb, action.args
-    if verb == "loss":
-        u = st.units[args[0]]
-        u.steps -= 1
-        item["left"] -= 1
-        if u.steps <= 0:
-            u.steps = 0
-            tr.emit("setup", f"{u.id} takes its second set-up loss and is eliminated (rule 12.1)", unit=u.id)
-        else:
-            tr.emit("setup", f"{u.id} starts reduced: a set-up step loss (rule 12.1)", unit=u.id)
-        if item["left"] <= 0:
-            f["todo"].pop(0)
-    elif verb in ("ownchit", "dissolve"):
+    f["todo"].pop(0)
+    fid = typed.formation
+    _dissolve(st, fid)
+    items = [
+        {"what": "assign", "unit": u.id, "to": chit_formations(st, u.side)}
+        for u in st.iter_units(on_map=False)
+        if u.status.get("group") == fid
+    ]
+    f["todo"][0:0] = items
+    tr.emit("setup", f"{formation(st, fid)['name']} is dissolved: its units join other formations (rules 12.2, 10.3)")
+
+
+def _apply_assign(tr: Transition, f: Frame, item: dict[str, Any], typed: Notation) -> None:
+    """10.3: an independent unit joins a formation."""
+    assert isinstance(typed, N.Assign)
+    f["todo"].pop(0)
+    u = tr.state.units[typed.unit]
+    u.formation = typed.formation
+    tr.emit("setup", f"{u.id} is assigned to {formation(tr.state, typed.formation)['name']} (rule 10.3)", unit=u.id)
+
+
+def _apply_mount(tr: Transition, f: Frame, item: dict[str, Any], typed: Notation) -> None:
+    """12.1: a company starts on its battalion's APC, or none does."""
+    st = tr.state
+    f["todo"].pop(0)
+    if isinstance(typed, N.Mount):
+        apc = st.units[item["apc"]]
+        company = st.units[typed.company]
+        company.status["carried_by"] = apc.id
+        apc.status["carrying"] = company.id
+        tr.emit("setup", f"{company.id} starts on the APC {apc.id} (rule 12.1)", unit=company.id)
+    else:
+        tr.emit("setup", f"No company starts on the APC {item['apc']} (rule 12.1)")
+
+
+def _apply_place(tr: Transition, f: Frame, item: dict[str, Any], typed: Notation) -> None:
+    """12.1, 12.2: the unit is set up."""
+    assert isinstance(typed, N.Place)
+    st = tr.state
+    f["todo"].pop(0)
+    u = st.units[typed.unit]
+    _put(st, u, typed.hex)
+    label = st.board.label(typed.hex)
+    tr.emit("setup", f"{u.id} sets up in {label}", unit=u.id, hex=label)
+
+
+def _apply_marker(tr: Transition, f: Frame, item: dict[str, Any], typed: Notation) -> None:
+    """10.1, 10.2: a fortification or minefield marker is placed."""
+    assert isinstance(typed, N.Fort | N.Mine)
+    st = tr.state
+    label = st.board.label(typed.hex)
+    if isinstance(typed, N.Fort):
+        st.data["forts"] = sorted([*st.data["forts"], label])
+    else:
+        st.data["mines"][label] = f["side"]
+    item["left"] -= 1
+    if item["left"] <= 0:
         f["todo"].pop(0)
-        fid = args[0]
-        if verb == "ownchit":
-            tr.emit("setup", f"{formation(st, fid)['name']} keeps its own chit (rule 12.2)")
-            return
-        _dissolve(st, fid)
-        items = [
-            {"what": "assign", "unit": u.id, "to": _chit_formations(st, u.side)}
-            for u in st.iter_units(on_map=False)
-            if u.status.get("group") == fid
-        ]
-        f["todo"][0:0] = items
-        tr.emit(
-            "setup", f"{formation(st, fid)['name']} is dissolved: its units join other formations (rules 12.2, 10.3)"
-        )
-    elif verb == "assign":
-        f["todo"].pop(0)
-        u = st.units[args[0]]
-        u.formation = args[1]
-        tr.emit("setup", f"{u.id} is assigned to {formation(st, args[1])['name']} (rule 10.3)", unit=u.id)
-    elif verb in ("mount", "nomount"):
-        f["todo"].pop(0)
-        if verb == "mount":
-            apc = st.units[item["apc"]]
-            company = st.units[args[0]]
-            company.status["carried_by"] = apc.id
-            apc.status["carrying"] = company.id
-            tr.emit("setup", f"{company.id} starts on the APC {apc.id} (rule 12.1)", unit=company.id)
-        else:
-            tr.emit("setup", f"No company starts on the APC {item['apc']} (rule 12.1)")
-    elif verb == "place":
-        f["todo"].pop(0)
-        u = st.units[args[0]]
-        h = st.board.parse(args[1])
-        _put(st, u, h)
-        tr.emit("setup", f"{u.id} sets up in {args[1]}", unit=u.id, hex=args[1])
-    elif verb in ("fort", "mine"):
-        label = args[0]
-        if verb == "fort":
-            st.data["forts"] = sorted([*st.data["forts"], label])
-        else:
-            st.data["mines"][label] = f["side"]
-        item["left"] -= 1
-        if item["left"] <= 0:
-            f["todo"].pop(0)
-        tr.emit(
-            "setup", f"{str(f['side']).title()} places a {item['kind']} marker in {label} (rule {_RULE})", hex=label
-        )
+    tr.emit("setup", f"{str(f['side']).title()} places a {item['kind']} marker in {label} (rule {_RULE})", hex=label)
+
+
+_DEPLOY_VERBS: dict[type[Notation], Callable[[Transition, Frame, dict[str, Any], Notation], None]] = {
+    N.Loss: _apply_loss,
+    N.OwnChit: _apply_ownchit,
+    N.Dissolve: _apply_dissolve,
+    N.Assign: _apply_assign,
+    N.Mount: _apply_mount,
+    N.NoMount: _apply_mount,
+    N.Place: _apply_place,
+    N.Fort: _apply_marker,
+    N.Mine: _apply_marker,
+}
+"""What each set-up decision does to the step's next item (12.1, 12.2)."""
 
 
 def _put(st: GameState, u: Unit, h: Hex) -> None:
@@ -538,7 +550,7 @@ def _dissolve(st: GameState, fid: str) -> None:
     st.data["deploy"]["dissolved"] = sorted({*st.data["deploy"].get("dissolved", []), fid})
 
 
-def _undo_step(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+def _undo_step(rs: Rules, tr: Transition, f: dict[str, Any]) -> None:
     """Take back everything of step ``f`` decided so far (for ``restart``)."""
     st = tr.state
     d = st.data["deploy"]
@@ -566,7 +578,7 @@ def _undo_step(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
             st.data["mines"] = {}
 
 
-def _apply_default(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+def _apply_default(rs: Rules, tr: Transition, f: dict[str, Any]) -> None:
     """The scenario file's set-up of this step (``default``)."""
     st = tr.state
     d = st.data["deploy"]
@@ -593,7 +605,7 @@ def _apply_default(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> Non
     tr.emit("setup", f"{str(f['side']).title()} sets up as the scenario file does (rule {_RULE})")
 
 
-def _skip_settled(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> None:
+def _skip_settled(rs: Rules, st: GameState, f: dict[str, Any]) -> None:
     """Drop placements that need no decision: a company on its APC goes with it, an eliminated unit stays off."""
     todo: list[dict[str, Any]] = f["todo"]
     while todo and todo[0]["what"] == "place":
@@ -604,7 +616,7 @@ def _skip_settled(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> None:
         todo.pop(0)
 
 
-def _settle(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
+def _settle(rs: Rules, tr: Transition, f: dict[str, Any]) -> None:
     """Close the step when its list is done: the next step, Hannut's kept chits (2.8), or turn 1."""
     st = tr.state
     _skip_settled(rs, st, f)
@@ -622,12 +634,10 @@ def _settle(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> None:
         push(st, "t1_keep", str(kept["side"]))  # 12.1 step 2: the German picks his kept chits after setting up
         return
     if i >= len(steps):
-        from . import sequence  # noqa: PLC0415
-
-        sequence.begin_game(rs, tr)
+        begin_game(rs, tr)
 
 
-def _close(rs: Blitzkrieg1940, tr: Transition) -> None:
+def _close(rs: Rules, tr: Transition) -> None:
     """12.1 step 4 / 12.2 step 3: recount the formations' steps (losses, adopted units) after the set-up."""
     st = tr.state
     tables = rs.tables
@@ -639,7 +649,7 @@ def _close(rs: Blitzkrieg1940, tr: Transition) -> None:
     tr.emit("setup", "Set-up complete (rule 12)")
 
 
-def default_setup(rs: Blitzkrieg1940, tr: Transition) -> None:
+def default_setup(rs: Rules, tr: Transition) -> None:
     """Take the scenario file's set-up for every step at once (no decisions; for tools and tests)."""
     st = tr.state
     if "deploy" not in st.data:
@@ -649,57 +659,29 @@ def default_setup(rs: Blitzkrieg1940, tr: Transition) -> None:
     _close(rs, tr)
 
 
-# --- Assignment on arrival (12.2 [P]: the 67 RI AT gun) ------------------------------------------------------
+class DeployHandler(FrameHandler):
+    """``deploy`` (the side setting up): one set-up step of 12.1 / 12.2, given on the map."""
 
-ARRIVAL = "arrival_assign"
-"""The frame kind of assigning an arriving independent unit to a formation (12.2 [P])."""
+    kind = DEPLOY
+    rule = _RULE
 
+    def actions(self, rs: Rules, st: GameState, f: Frame) -> list[Action]:
+        return deploy_actions(rs, st, f)
 
-def _arrival_choices(st: GameState, u: Unit) -> list[str]:
-    """Formations of ``u``'s side with a chit in play this turn (10.3), or the scenario's ``to`` list."""
-    for entry in st.data.get("special", {}).get("at_gun_assignment", []):
-        if entry.get("group") == u.status.get("group") and entry.get("when") == "arrival" and entry.get("to"):
-            return sorted(str(t) for t in entry["to"])
-    return _chit_formations(st, u.side)
+    def check(self, rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation) -> None:
+        _check_deploy(rs, st, f, action, typed)
 
+    def apply(self, rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+        _apply_deploy(rs, tr, f, typed)
 
-def arrival_assignments(tr: Transition) -> None:
-    """2.1 [P]: at the start of the turn an independent unit arrives, its owner assigns it to a formation with a
-    chit (12.2 [P]: the 67 RI AT gun in turn 4); a decision frame per unit, before the first draw."""
-    st = tr.state
-    groups = {
-        str(e.get("group")): e
-        for e in st.data.get("special", {}).get("at_gun_assignment", [])
-        if e.get("when") == "arrival"
-    }
-    for u in sorted(st.units.values(), key=lambda x: x.id, reverse=True):
-        if u.status.get("group") in groups and u.status.get("arrives") == st.turn and u.hex is None:
-            choices = _arrival_choices(st, u)
-            if len(choices) > 1:
-                push(st, ARRIVAL, u.side, unit=u.id, to=choices)
+    def waiting_for(self, st: GameState, f: Frame) -> str:
+        return waiting(st, f)
+
+    def mode(self, rs: Rules, st: GameState, f: Frame, legal: Sequence[Action]) -> str:
+        """Placements are given on the map; the other set-up choices from a list."""
+        on_map = any((i := rs.action_info(st, a)).has(Role.PLACE) and not i.secondary for a in legal)
+        return ACT if on_map else CHOOSE
 
 
-def arrival_actions(st: GameState, f: dict[str, Any]) -> list[Action]:
-    """``assign UNIT FORMATION`` for each formation the arriving unit may join."""
-    return [Action("assign", (f["unit"], fid)) for fid in f["to"]]
-
-
-def check_arrival(st: GameState, f: dict[str, Any], action: Action) -> None:
-    """Refuse anything but one of the assignments, saying what is asked."""
-    if action not in arrival_actions(st, f):
-        choices = ", ".join(f["to"])
-        raise IllegalActionError(
-            f"Cannot {action}: {str(f['side']).title()} first assigns the arriving {f['unit']} to one of {choices} "
-            "(rules 12.2, 10.3)",
-            rule="12.2",
-        )
-
-
-def apply_arrival(tr: Transition, f: dict[str, Any], action: Action) -> None:
-    """The arriving unit joins the formation: it enters with that formation's activation (12.2 [P], 10.3)."""
-    st = tr.state
-    st.data["frames"].remove(f)
-    u = st.units[action.args[0]]
-    u.formation = action.args[1]
-    name = formation(st, action.args[1])["name"]
-    tr.emit("organisation", f"{u.id} arrives and is assigned to {name} (rules 12.2, 10.3)", unit=u.id)
+HANDLER = DeployHandler()
+"""The handler of set-up frames."""

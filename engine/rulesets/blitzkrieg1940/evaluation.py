@@ -28,7 +28,7 @@ from engine.state import GameState, Unit
 from .victory import hannut_objectives, victory_kind
 
 if TYPE_CHECKING:
-    from .ruleset import Blitzkrieg1940
+    from .model import Rules
 
 __all__ = ["WIN", "evaluate", "goals"]
 
@@ -58,7 +58,7 @@ THREAT_RANGE = 5
 """Threats are counted up to this distance (and the firer's printed range)."""
 
 
-def evaluate(rs: Blitzkrieg1940, st: GameState, side: str) -> float:
+def evaluate(rs: Rules, st: GameState, side: str) -> float:
     """How good ``st`` is for ``side``, in steps (see the module docstring); higher is better."""
     if st.outcome is not None:
         if st.outcome.winner == side:
@@ -103,7 +103,7 @@ def evaluate(rs: Blitzkrieg1940, st: GameState, side: str) -> float:
     return score
 
 
-def goals(rs: Blitzkrieg1940, st: GameState, side: str) -> list[Hex]:
+def goals(rs: Rules, st: GameState, side: str) -> list[Hex]:
     """The objective hexes ``side`` should head for: those it must take and does not hold, or must win back."""
     kind = _kind(st)
     held: Mapping[str, str] = st.data.get("held_by", {})
@@ -120,7 +120,7 @@ def goals(rs: Blitzkrieg1940, st: GameState, side: str) -> list[Hex]:
     return out
 
 
-def _objective_labels(rs: Blitzkrieg1940, st: GameState, kind: str) -> tuple[tuple[str, ...], str]:
+def _objective_labels(rs: Rules, st: GameState, kind: str) -> tuple[tuple[str, ...], str]:
     """The objective hexes and the side that scores them (empty: each side scores the hexes it holds)."""
     victory: Mapping[str, Any] = st.data.get("victory") or {}
     if kind == "vp":
@@ -138,7 +138,7 @@ def _kind(st: GameState) -> str:
         return ""
 
 
-def _objectives(rs: Blitzkrieg1940, st: GameState, side: str, kind: str, units: Mapping[str, list[Unit]]) -> float:
+def _objectives(rs: Rules, st: GameState, side: str, kind: str, units: Mapping[str, list[Unit]]) -> float:
     """Objective terms for ``side`` minus the opponent's: hexes held, the approach to hexes to take, guards."""
     held: Mapping[str, str] = st.data.get("held_by", {})
     victory: Mapping[str, Any] = st.data.get("victory") or {}
@@ -180,7 +180,7 @@ def _objectives(rs: Blitzkrieg1940, st: GameState, side: str, kind: str, units: 
     return score
 
 
-def _threats(rs: Blitzkrieg1940, st: GameState, side: str, units: Mapping[str, list[Unit]]) -> float:
+def _threats(rs: Rules, st: GameState, side: str, units: Mapping[str, list[Unit]]) -> float:
     """Threats against ``side``'s units minus threats against the opponent's (positive: worse for ``side``)."""
     policy = rs.los_policy(st)
     board = st.board

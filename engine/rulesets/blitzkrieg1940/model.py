@@ -27,13 +27,23 @@ the APC's id, 12.1 [P]).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.state import GameState, Unit
+from engine.state import GameState, Outcome, Unit
+
+if TYPE_CHECKING:
+    from engine.actions import Action
+    from engine.contract import ActionInfo
+    from engine.los import LosPolicy
+    from engine.rules import Transition
+
+    from .data import Tables
+    from .sight import SightRules
 
 __all__ = [
     "CHIT_KINDS",
     "Formation",
+    "Rules",
     "formation",
     "formation_units",
     "frame",
@@ -48,6 +58,38 @@ Formation = dict[str, Any]
 acts, normal_used, replay_used, skipped, exhausted, demoralised, steps_total, steps_lost, overrun, removed."""
 
 CHIT_KINDS = ("formation", "replay", "general", "artillery", "stuka")
+
+
+class Rules(Protocol):
+    """What the rules modules need of the ruleset object (:class:`.ruleset.Blitzkrieg1940`): its tables and the
+    hooks of the sequence of play. The modules below the ruleset class name this protocol, never the class, so
+    that none of them imports the module on top."""
+
+    @property
+    def tables(self) -> Tables: ...
+
+    @property
+    def sight_rules(self) -> SightRules: ...
+
+    def los_policy(self, state: GameState) -> LosPolicy: ...
+
+    def action_info(self, state: GameState, action: Action) -> ActionInfo: ...
+
+    def turns(self, st: GameState) -> int: ...
+
+    def recovery_first_side(self, st: GameState) -> str: ...
+
+    def turn_start_events(self, tr: Transition) -> None: ...
+
+    def turn_end_events(self, tr: Transition) -> None: ...
+
+    def command_check(self, tr: Transition, units: list[Unit] | None) -> None: ...
+
+    def demoralised_retreat(self, tr: Transition, fid: str) -> None: ...
+
+    def activation_effects(self, tr: Transition, fid: str) -> None: ...
+
+    def victory_check(self, st: GameState, final: bool) -> Outcome | None: ...
 
 
 def new_formation(side: str, name: str, hq: str | None, ff: int, independent: bool = False) -> Formation:

@@ -9,7 +9,7 @@ from engine.hexgrid import Hex
 from engine.presentation import Marker, Presentation
 from engine.state import GameState, Unit
 
-from . import sequence, victory
+from . import frames, sequence, verbs, victory
 from .data import load_tables
 from .overlays import OVERLAY_NAMES
 
@@ -126,7 +126,7 @@ class BlitzkriegPresentation(Presentation):
             if moving:
                 return f"{side} moves {moving} (step on, fire or stop)"
             return f"{side} acts with {' and '.join(names)}"
-        return sequence.waiting_for(view, f)
+        return frames.waiting_for(view, f)
 
     def status_items(self, view: GameState) -> list[str]:
         items: list[str] = []
@@ -158,7 +158,7 @@ class BlitzkriegPresentation(Presentation):
             elif arg in formations:
                 names.append(str(formations[arg]["name"]))
         f = _frame(view)
-        if not names and f is not None and f.get("chit") in chits and action.verb in sequence.VERBS:
+        if not names and f is not None and f.get("chit") in chits and action.verb in verbs.SEQUENCE:
             names.append(sequence.chit_name(view, f["chit"]))
         return ", ".join(names)
 

@@ -9,22 +9,29 @@ from typing import Any, ClassVar
 
 from engine.actions import Action
 from engine.board import Board
-from engine.contract import ACT, CHOOSE, Role, Waiting
+from engine.contract import Waiting
 from engine.dice import DiceSource
 from engine.errors import IllegalActionError, InvalidActionError, Problem
 from engine.hexgrid import Hex
 from engine.los import LosPolicy
+from engine.notation import Notation
 from engine.odds import Odds
 from engine.pathing import WeightFn
 from engine.rules import Ruleset, Transition
 from engine.scenario import Scenario
 from engine.state import GameState, Outcome, Unit
 
-from . import actions, deployment, sequence
+from . import actions, deployment, sequence, verbs
+from .chances import explain, odds
 from .data import Tables, load_tables, raw_table
+from .evaluation import evaluate, goals
+from .frames import advance, handler
 from .model import formation, formation_units, frame, new_formation
 from .notation import NOTATIONS
+from .overlays import overlays
+from .setup import check_setup, scenario_consistency
 from .sight import SightRules, los_policy
+from .victory import victory_check
 
 __all__ = ["Blitzkrieg1940"]
 
@@ -35,7 +42,7 @@ class Blitzkrieg1940(Ruleset):
     id = "blitzkrieg1940"
     title = "Blitzkrieg 1940 — Hannut & Stonne"
     version = "2"
-    verbs: ClassVar[Mapping[str, str]] = {**deployment.VERBS, **sequence.VERBS, **actions.VERBS}
+    verbs: ClassVar[Mapping[str, str]] = {**verbs.SETUP, **verbs.SEQUENCE, **verbs.UNIT}
     notations = NOTATIONS
     default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"chits", "schedule", "zones", "markers", "special"})
@@ -61,8 +68,6 @@ class Blitzkrieg1940(Ruleset):
 
     def validate_scenario(self, scenario: Scenario) -> list[Problem]:
         """Formations, chits and setup checked against the rule tables (12, 13.7)."""
-        from .setup import check_setup, scenario_consistency  # noqa: PLC0415
-
         board = Board(scenario.map, self.terrain_codes)
         return [*check_setup(scenario, self.tables, board), *scenario_consistency(scenario, self.tables)]
 
@@ -173,7 +178,7 @@ class Blitzkrieg1940(Ruleset):
     def begin(self, tr: Transition) -> None:
         if not deployment.open_deployment(self, tr):
             sequence.begin_game(self, tr)
-        sequence.advance(self, tr)
+        advance(self, tr)
 
     def setup_offered(self, state: GameState) -> bool:
         # Blitzkrieg 12: ``default`` is offered only at the start of a set-up step.
@@ -186,61 +191,43 @@ class Blitzkrieg1940(Ruleset):
         f = frame(state)
         if f is None or state.outcome is not None:
             return []
-        if f["kind"] == deployment.DEPLOY:
-            return deployment.deploy_actions(self, state, f)
-        if f["kind"] == deployment.ARRIVAL:
-            return deployment.arrival_actions(state, f)
-        if f["kind"] in sequence.SEQUENCE_FRAMES:
-            return sequence.sequence_actions(self, state, f)
-        return actions.frame_actions(self, state, f)
+        return handler(f).actions(self, state, f)
 
     def check(self, state: GameState, action: Action) -> None:
         f = frame(state)
         if f is None:
             raise IllegalActionError("nobody is to decide now")
-        if f["kind"] == deployment.DEPLOY:
-            deployment.check_deploy(self, state, f, action)
-        elif f["kind"] == deployment.ARRIVAL:
-            deployment.check_arrival(state, f, action)
-        elif f["kind"] in sequence.SEQUENCE_FRAMES:
-            sequence.check_sequence(self, state, f, action)
-        else:
-            actions.check_frame(self, state, f, action)
+        handler(f).check(self, state, f, action, self.read(state, action))
 
     def apply(self, tr: Transition, action: Action) -> None:
         f = frame(tr.state)
         assert f is not None
-        if f["kind"] == deployment.DEPLOY:
-            deployment.apply_deploy(self, tr, f, action)
-        elif f["kind"] == deployment.ARRIVAL:
-            deployment.apply_arrival(tr, f, action)
-        elif f["kind"] in sequence.SEQUENCE_FRAMES:
-            sequence.apply_sequence(self, tr, f, action)
-        else:
-            actions.apply_frame(self, tr, f, action)
-        sequence.advance(self, tr)
+        handler(f).apply(self, tr, f, self.read(tr.state, action))
+        advance(self, tr)
 
     def waiting(self, state: GameState, legal: Sequence[Action] | None = None) -> Waiting:
         """Set-up (12) and a formation's activation (6) are given on the map; chits, reactions, results and close
-        combat choices from a list."""
+        combat choices from a list (the frame's handler says which)."""
         f = frame(state)
         side = None if state.outcome is not None else state.to_act
         if f is None or side is None:
             return Waiting(side)
-        if f["kind"] not in (deployment.DEPLOY, "activation"):
-            return Waiting(side, CHOOSE)
         actions_now = self.legal_actions(state) if legal is None else legal
-        wanted = (Role.PLACE,) if f["kind"] == deployment.DEPLOY else (Role.ORDER, Role.ATTACK)
-        on_map = any((i := self.action_info(state, a)).any(*wanted) and not i.secondary for a in actions_now)
-        return Waiting(side, ACT if on_map else CHOOSE)
+        return Waiting(side, handler(f).mode(self, state, f, actions_now))
 
     def explain(self, state: GameState, action: Action) -> str:
-        return actions.explain(self, state, action)
+        return explain(self, state, action, self._typed(state, action))
 
     def odds(self, state: GameState, action: Action) -> Odds | None:
-        from .chances import odds  # noqa: PLC0415
+        typed = self._typed(state, action)
+        return None if typed is None else odds(self, state, action, typed)
 
-        return odds(self, state, action)
+    def _typed(self, state: GameState, action: Action) -> Notation | None:
+        """The action read into its notation, or None if it does not read (a query answers nothing then)."""
+        try:
+            return self.read(state, action)
+        except InvalidActionError:
+            return None
 
     def view(self, state: GameState, side: str) -> GameState:
         """Blitzkrieg hides nothing but the dice: both players see the whole map, the piles and the cup's
@@ -310,8 +297,6 @@ class Blitzkrieg1940(Ruleset):
 
     def victory_check(self, st: GameState, final: bool) -> Outcome | None:
         """2.10 step 3: Hannut VP windows every turn, Stonne possession at the end."""
-        from .victory import victory_check  # noqa: PLC0415
-
         return victory_check(self.tables, st, final=final)
 
     def ff(self, st: GameState, fid: str) -> int:
@@ -322,13 +307,6 @@ class Blitzkrieg1940(Ruleset):
         """Half, rounded up (6.1)."""
         return math.ceil(mp / 2)
 
-    def hex_of(self, st: GameState, label: str) -> Hex:
-        """Parse a hex label on this game's map (InvalidActionError if it is not on it)."""
-        try:
-            return st.board.parse(label)
-        except ValueError as err:
-            raise InvalidActionError(str(err)) from None
-
     def formation_name(self, st: GameState, fid: str) -> str:
         """The display name of a formation."""
         return str(formation(st, fid)["name"])
@@ -337,20 +315,14 @@ class Blitzkrieg1940(Ruleset):
         self, view: GameState, side: str, unit_id: str | None = None, history: Sequence[Action] = ()
     ) -> dict[str, set[Hex]]:
         """Command ranges (3.4), units out of command (3.5), a barrage's target and observer (6.3.4, 8.6.1)."""
-        from .overlays import overlays  # noqa: PLC0415
-
         return overlays(self.tables, view, side, unit_id, history)
 
     # --- AI ---------------------------------------------------------------------------------------------
 
     def evaluate(self, state: GameState, side: str) -> float:
         """The AI's position evaluation: victory (11, 12, 13.8), objectives, threats, command and cohesion."""
-        from .evaluation import evaluate  # noqa: PLC0415
-
         return evaluate(self, state, side)
 
     def ai_goals(self, state: GameState, side: str) -> list[Hex]:
         """Objective hexes (11, 12) the side does not hold yet, or must win back."""
-        from .evaluation import goals  # noqa: PLC0415
-
         return goals(self, state, side)

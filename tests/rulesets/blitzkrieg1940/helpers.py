@@ -25,7 +25,7 @@ from engine.dice import ScriptedDice
 from engine.events import Event
 from engine.game import board_for
 from engine.rules import Transition, get_ruleset
-from engine.rulesets.blitzkrieg1940 import deployment, sequence
+from engine.rulesets.blitzkrieg1940 import deployment, frames, sequence
 from engine.rulesets.blitzkrieg1940.model import formation_units, frame
 from engine.rulesets.blitzkrieg1940.ruleset import Blitzkrieg1940
 from engine.scenario import Scenario
@@ -244,7 +244,7 @@ def situation(
         edit(st)
         st.data["cup"] = sorted(st.data["cup"])
     tr = Transition(st)
-    sequence.advance(ruleset(), tr)
+    frames.advance(ruleset(), tr)
     return Situation(scenario(scenario_id), tr.state, [*events, *tr.events])
 
 

@@ -25,7 +25,6 @@ from engine.errors import IllegalActionError
 from engine.hexgrid import distance
 from engine.rules import Transition
 from engine.rulesets.blitzkrieg1940 import model
-from engine.rulesets.blitzkrieg1940.actions import apply_frame
 from engine.rulesets.blitzkrieg1940.combat import (
     CARRIED_BY,
     CARRYING,
@@ -53,6 +52,7 @@ from engine.rulesets.blitzkrieg1940.combat import (
     update_fortification,
 )
 from engine.rulesets.blitzkrieg1940.data import RESULTS, load_tables
+from engine.rulesets.blitzkrieg1940.frames import handler
 from engine.rulesets.blitzkrieg1940.ruleset import Blitzkrieg1940
 from engine.rulesets.blitzkrieg1940.sight import SightRules, can_see
 from engine.scenario import parse_map
@@ -723,14 +723,14 @@ def test_12_1_mounted_pair_owner_chooses_which_half_loses_a_step() -> None:
     assert [str(a) for a in rs.legal_actions(s)] == ["lose apc", "lose sch-m"]
     with pytest.raises(IllegalActionError, match=r"which half of the pair.*rule 12\.1"):
         rs.check(s, Action("fire", ("apc", "x")))
-    apply_frame(rs, tr, f, Action("lose", ("sch-m",)))
+    handler(f).apply(rs, tr, f, rs.read(s, Action("lose", ("sch-m",))))
     assert (s.units["apc"].steps, s.units["sch-m"].steps) == (2, 1) and not s.data["frames"]
     assert s.data["formations"]["ger-a"]["steps_lost"] == 1
     # A step taken instead of N is a step loss like any other: the owner chooses again.
     neutralise(tr, T, s.units["apc"], "N")
     take_step_instead(tr, T, s.units["apc"], "N")
     assert s.data["frames"][-1]["kind"] == "pair_loss"
-    apply_frame(rs, tr, s.data["frames"][-1], Action("lose", ("sch-m",)))
+    handler(s.data["frames"][-1]).apply(rs, tr, s.data["frames"][-1], rs.read(s, Action("lose", ("sch-m",))))
     # The company's second loss eliminates it; the APC stays, empty (12.1 [P]).
     assert s.units["sch-m"].hex is None and s.units["apc"].steps == 2
     assert not s.units["apc"].status.get(CARRYING)

@@ -390,7 +390,8 @@ def test_refusals_cite_the_rule_9_1_5_and_9_1_2() -> None:
         with pytest.raises(IllegalActionError):
             p.apply(text)  # refused by the ruleset's check
         with pytest.raises(IllegalActionError) as err:
-            closecombat.check_cc(RS, p.state, cc, parse_notation(text))
+            action = parse_notation(text)
+            closecombat.HANDLER.check(RS, p.state, cc, action, RS.read(p.state, action))
         assert err.value.rule == rule and cites(str(err.value), rule)
 
 
@@ -609,11 +610,13 @@ def test_target_choice_odds_and_waiting_text() -> None:
     cc = p.cc
     assert cc is not None
     assert "round 1" in closecombat.waiting(p.state, cc) and cites(closecombat.waiting(p.state, cc), "9.1.2")
-    o = closecombat.odds(RS, p.state, cc, Action("ccfire", ("ger-pz3", "fra-fin")))
+    shot = Action("ccfire", ("ger-pz3", "fra-fin"))
+    o = closecombat.odds(RS, p.state, cc, shot, RS.read(p.state, shot))
     assert o is not None and "column 7" in o.note
     assert sum(e.probability for e in o.entries) == 1
     with pytest.raises(IllegalActionError) as err:
-        closecombat.check_cc(RS, p.state, cc, Action("ccfire", ("fra-fin", "ger-pz3")))
+        back = Action("ccfire", ("fra-fin", "ger-pz3"))
+        closecombat.HANDLER.check(RS, p.state, cc, back, RS.read(p.state, back))
     assert err.value.rule == "9.1.2" and "owner" in str(err.value)
     with pytest.raises(IllegalActionError):
         p.apply("ccfire fra-fin ger-pz3")

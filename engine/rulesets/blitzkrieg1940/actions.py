@@ -31,8 +31,21 @@ from engine.state import GameState, Unit
 from . import closecombat, combat, movement, sight, verbs
 from . import notation as N
 from .activation import activation, end_activation, finish_action
-from .handler import Frame, FrameHandler, UnitFrameHandler, named_unit
-from .model import formation, formation_units, frame, opponent, push
+from .handler import FrameHandler, UnitFrameHandler, named_unit
+from .model import (
+    ActivationFrame,
+    Moving,
+    NChoiceFrame,
+    PairLossFrame,
+    WindowFrame,
+    data,
+    formation,
+    formation_units,
+    frame,
+    opponent,
+    push,
+    status,
+)
 
 if TYPE_CHECKING:
     from .model import Rules
@@ -81,7 +94,7 @@ def _enemy_adjacent(rs: Rules, st: GameState, u: Unit, enemy_hexes: set[Hex] | N
 
 
 def _demoralised(st: GameState, u: Unit) -> bool:
-    return u.formation is not None and bool(formation(st, u.formation)["demoralised"])
+    return u.formation is not None and bool(formation(st, u.formation).demoralised)
 
 
 def _terrain_open(rs: Rules, st: GameState, h: Hex) -> bool:
@@ -89,7 +102,7 @@ def _terrain_open(rs: Rules, st: GameState, h: Hex) -> bool:
 
 
 def _visibility_class(rs: Rules, u: Unit) -> str:
-    if u.status.get("carrying"):
+    if status(u).carrying:
         return "vehicle"
     return str(_t(rs, u).visibility)
 
@@ -122,7 +135,7 @@ def fire_problem(
         return f"{target.id} is not an enemy unit"
     d = distance(shooter.hex, target.hex)
     printed = int(t.range or 0)
-    neutralised = bool(shooter.status.get("neutralised"))
+    neutralised = bool(status(shooter).neutralised)
     limited = neutralised or (mode == "opportunity" and _demoralised(st, shooter))
     if d > max(1, printed):
         return f"{target.id} is {d} hexes away, beyond {shooter.id}'s range of {max(1, printed)} (rule 4.2)"
@@ -157,7 +170,7 @@ def factor(rs: Rules, st: GameState, shooter: Unit, target: Unit, fire: str, red
 
 
 def _carried(st: GameState, apc: Unit) -> Unit | None:
-    cid = apc.status.get("carrying")
+    cid = status(apc).carrying
     return st.units[cid] if cid else None
 
 
@@ -168,17 +181,17 @@ def activation_effects(rs: Rules, tr: Transition, fid: str) -> None:
     """2.5 step 5: the overrun HQ returns, rally rolls, OPP-used markers off the formation's units."""
     st = tr.state
     f = formation(st, fid)
-    if f["overrun"] and f["hq"] and int(f.get("overrun_turn", 0)) < st.turn:
-        hq = st.units[f["hq"]]
+    if f.overrun and f.hq and int(f.overrun_turn or 0) < st.turn:
+        hq = st.units[f.hq]
         host = next((u for u in formation_units(st, fid, hq=False) if u.hex is not None), None)
         if host is not None:
             hq.hex = host.hex
-            f["overrun"] = False
+            f.overrun = False
             tr.emit("hq", f"{hq.id} returns, stacked with {host.id} at {_label(st, host.hex)} (rule 3.2)")
             command_check(rs, tr, formation_units(st, fid, hq=False))
     for u in formation_units(st, fid):
-        u.status.pop("opp_used", None)
-        if u.status.get("neutralised"):
+        status(u).opp_used = False
+        if status(u).neutralised:
             combat.rally_roll(tr, rs.tables, u)
 
 
@@ -197,17 +210,16 @@ def demoralised_retreat(rs: Rules, tr: Transition, fid: str) -> None:
             continue
         if path[-1] is None:
             u.hex = None
-            u.status["exited"] = True
-            for marker in ("neutralised", "opp_used", "ooc", "moving", "column"):
-                u.status.pop(marker, None)  # markers leave the map with the unit
+            status(u).exited = True
+            status(u).clear("neutralised", "opp_used", "ooc", "moving", "column")  # markers leave the map with it
             tr.emit("retreat", f"{uid} leaves the map at its own edge (rule 8.5.1)")
             continue
         u.hex = path[-1]
         tr.emit("retreat", f"{uid} retreats to {_label(st, u.hex)} (rule 8.5.1)")
-    if not any(u.hex is not None for u in formation_units(st, fid)) and fid in st.data["chits"]:
-        st.data["removed_chits"].append(fid)
-        formation(st, fid)["removed"] = True
-        tr.emit("retreat", f"{formation(st, fid)['name']} has left the map: its chit is removed (rule 8.5.1)")
+    if not any(u.hex is not None for u in formation_units(st, fid)) and fid in data(st).chits:
+        data(st).removed_chits.append(fid)
+        formation(st, fid).removed = True
+        tr.emit("retreat", f"{formation(st, fid).name} has left the map: its chit is removed (rule 8.5.1)")
 
 
 # --- Legal actions ---------------------------------------------------------------------------------------
@@ -215,37 +227,37 @@ def demoralised_retreat(rs: Rules, tr: Transition, fid: str) -> None:
 
 def movement_points(rs: Rules, st: GameState, unit: Unit) -> float:
     """MP the unit has now: what is left of its current move, or its full allowance."""
-    moving = unit.status.get("moving")
+    moving = status(unit).moving
     if moving:
-        return float(moving["mp"] - moving["spent"])
+        return float(moving.mp - moving.spent)
     return float(movement.mp_allowance(rs.tables, st, unit, action="move"))
 
 
 def move_weight(rs: Rules, st: GameState, unit: Unit) -> WeightFn:
     """Weight function for the reachable-hexes overlay."""
-    moving = unit.status.get("moving") or {}
-    return movement.weight_fn(rs.tables, st, unit, in_column=bool(moving.get("column")))
+    moving = status(unit).moving
+    return movement.weight_fn(rs.tables, st, unit, in_column=moving is not None and moving.column)
 
 
-def _active_units(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Unit]:
+def _active_units(rs: Rules, st: GameState, f: ActivationFrame) -> list[Unit]:
     """Units of the activated formation(s) on the map that have not finished an action."""
     out = []
-    for fid in f["formations"]:
+    for fid in f.formations:
         for u in formation_units(st, fid):
             # 12.1 [P]: a mounted company cannot act separately; its APC acts for the pair.
-            if u.hex is not None and not u.status.get("acted") and not u.status.get("carried_by"):
+            if u.hex is not None and not status(u).acted and not status(u).carried_by:
                 out.append(u)
     return out
 
 
-def _entering_units(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Unit]:
+def _entering_units(rs: Rules, st: GameState, f: ActivationFrame) -> list[Unit]:
     """Reinforcements of the activated formations that may enter now (12.2 [P])."""
     out = []
-    for fid in f["formations"]:
+    for fid in f.formations:
         for u in st.units.values():
-            if u.formation == fid and u.hex is None and not u.status.get("exited") and u.steps > 0:
-                arrives = u.status.get("arrives")
-                if arrives is not None and arrives <= st.turn and not u.status.get("acted"):
+            if u.formation == fid and u.hex is None and not status(u).exited and u.steps > 0:
+                arrives = status(u).arrives
+                if arrives is not None and arrives <= st.turn and not status(u).acted:
                     out.append(u)
     return sorted(out, key=lambda u: u.id)
 
@@ -262,7 +274,7 @@ def _next_hexes(rs: Rules, st: GameState, u: Unit, column: bool, verb: str = "mo
     here = u.hex
     enemies = movement.enemy_hexes(rs.tables, st, u.side)
     if here is None:
-        entry = [st.board.parse(x) for x in u.status.get("entry", [])]
+        entry = [st.board.parse(x) for x in (status(u).entry or [])]
         return [h for h in entry if _step_problem(rs, st, u, None, h, column, verb, enemies) is None]
     return sorted(
         h
@@ -289,7 +301,7 @@ def _step_problem(
 ) -> str | None:
     """None if ``u`` may step from ``a`` into ``b`` now (``a`` None: entering from off the map); ``verb`` is the
     action that starts the move (``mf`` moves with half MP)."""
-    moving = u.status.get("moving") or {}
+    moving = status(u).moving
     label = st.board.label(b)
     if enemies is None:
         enemies = movement.enemy_hexes(rs.tables, st, u.side)
@@ -303,14 +315,14 @@ def _step_problem(
         cost = movement.step_cost(rs.tables, st, u, a, b, in_column=column, enemies=enemies)
     if cost is None:
         return f"{u.id} cannot enter {label} ({st.board.terrain(b)}) (rule 7.1, 13.3)"
-    mp = moving.get("mp")
-    if mp is None:
+    if moving is not None:
+        mp, spent, moved = moving.mp, float(moving.spent), moving.moved
+    else:
         action = "move_fire" if verb == "mf" else "move"
-        mp = movement.mp_allowance(rs.tables, st, u, action=action)
-    spent = float(moving.get("spent", 0))
+        mp, spent, moved = movement.mp_allowance(rs.tables, st, u, action=action), 0.0, 0
     if mp <= 0:
         return f"{u.id} cannot move (rule 8.4, 6.2)"
-    if spent + cost > mp and not (moving.get("moved", 0) == 0 and spent == 0):
+    if spent + cost > mp and not (moved == 0 and spent == 0):
         return f"{u.id} has {mp - spent:g} MP left; {label} costs {cost:g} (rule 7.1)"
     if a is not None and not movement.doctrine_allows(rs.tables, st, u, a, b):
         return f"{u.id} may not move farther than its command distance from its HQ (rule 3.4)"
@@ -342,12 +354,12 @@ def _targets(rs: Rules, st: GameState, shooter: Unit, mode: str, reduced: bool, 
     pool = (
         [only]
         if only is not None
-        else [t for t in st.iter_units() if t.side != shooter.side and not t.status.get("carried_by")]
+        else [t for t in st.iter_units() if t.side != shooter.side and not status(t).carried_by]
     )
     return [t for t in pool if fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None]
 
 
-def _activation_actions(rs: Rules, st: GameState, f: Frame) -> list[Action]:
+def _activation_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
     """Legal actions of an activation: the moving unit's (or stack's), else every unit's, barrages and ``end``."""
     moving = _moving_unit(st, f)
     if moving is not None:
@@ -366,14 +378,14 @@ def _activation_actions(rs: Rules, st: GameState, f: Frame) -> list[Action]:
     out += _stack_starts(rs, st, f)
     for u in _entering_units(rs, st, f):
         out += _step_options(rs, st, u, "move")
-    if f.get("salvos"):
+    if f.salvos:
         out += _barrage_actions(rs, st, f)
     out.append(Action("end"))
     return out
 
 
-def _moving_unit(st: GameState, f: dict[str, Any]) -> Unit | None:
-    return next((u for u in st.iter_units(f["side"]) if u.status.get("moving")), None)
+def _moving_unit(st: GameState, f: ActivationFrame) -> Unit | None:
+    return next((u for u in st.iter_units(f.side) if status(u).moving), None)
 
 
 # --- Stacks (7.1 [P]: a stack moves hex by hex, each unit paying its own cost; units may be dropped off) -------
@@ -381,14 +393,18 @@ def _moving_unit(st: GameState, f: dict[str, Any]) -> Unit | None:
 
 def _stack_members(st: GameState, u: Unit) -> list[Unit]:
     """The units still moving together with ``u`` (``u`` included), or just ``u``."""
-    ids = (u.status.get("moving") or {}).get("stack")
+    moving = status(u).moving
+    ids = moving.stack if moving is not None else None
     if not ids:
         return [u]
     return [
-        m
-        for m in (st.units[i] for i in ids if i in st.units)
-        if m.hex == u.hex and m.hex is not None and (m.status.get("moving") or {}).get("stack")
+        m for m in (st.units[i] for i in ids if i in st.units) if m.hex == u.hex and m.hex is not None and _in_stack(m)
     ]
+
+
+def _in_stack(u: Unit) -> bool:
+    moving = status(u).moving
+    return moving is not None and bool(moving.stack)
 
 
 def _stack_steps(rs: Rules, st: GameState, members: list[Unit]) -> list[Hex]:
@@ -412,11 +428,11 @@ def _stack_options(rs: Rules, st: GameState, members: list[Unit], *, moving: boo
     return out
 
 
-def _stack_starts(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Action]:
+def _stack_starts(rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
     """7.1: two or three units of the activation in one hex, none neutralised, may move off together."""
     by_hex: dict[Hex, list[Unit]] = {}
     for u in _active_units(rs, st, f):
-        if u.hex is not None and not u.status.get("neutralised") and not u.status.get("moving"):
+        if u.hex is not None and not status(u).neutralised and not status(u).moving:
             by_hex.setdefault(u.hex, []).append(u)
     out: list[Action] = []
     for units in by_hex.values():
@@ -426,21 +442,14 @@ def _stack_starts(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Action]:
     return out
 
 
-def _start_move(rs: Rules, st: GameState, u: Unit, act: str, *, column: bool = False) -> None:
+def _start_move(rs: Rules, st: GameState, u: Unit, act: str, *, column: bool = False) -> Moving:
     """6.1: the unit starts a move (``move``) or a move-and-fire (``mf``, half MP) from where it stands."""
     mp = movement.mp_allowance(rs.tables, st, u, action="move_fire" if act == "mf" else "move")
-    u.status["moving"] = {
-        "action": act,
-        "mp": mp,
-        "spent": 0.0,
-        "moved": 0,
-        "column": column,
-        "fired": False,
-        "from": _label(st, u.hex),
-    }
+    moving = status(u).moving = Moving(act, mp, 0.0, 0, column, False, origin=_label(st, u.hex))
+    return moving
 
 
-def _stack_refusal(rs: Rules, st: GameState, f: Frame, typed: N.Stack) -> str | None:
+def _stack_refusal(rs: Rules, st: GameState, f: ActivationFrame, typed: N.Stack) -> str | None:
     """Why a ``stack`` order is refused (7.1), or None if no specific reason is found."""
     ids = [typed.unit, typed.second] + ([typed.third] if typed.third is not None else [])
     units = [st.units.get(i) for i in ids]
@@ -454,11 +463,11 @@ def _stack_refusal(rs: Rules, st: GameState, f: Frame, typed: N.Stack) -> str | 
     b = typed.hex
     here = members[0].hex
     for u in members:
-        if u.side != f["side"] or u.formation not in f["formations"]:
+        if u.side != f.side or u.formation not in f.formations:
             return f"{u.id} is not in the activated formation (rule 5.2)"
-        if u.status.get("acted"):
+        if status(u).acted:
             return f"{u.id} has already acted in this activation (rule 6.1)"
-        if u.status.get("neutralised"):
+        if status(u).neutralised:
             return f"{u.id} is neutralised and cannot move (rule 8.4)"
         why = _step_problem(rs, st, u, here, b, False, "move")
         if why:
@@ -471,36 +480,35 @@ def _move_stack(rs: Rules, tr: Transition, members: list[Unit], b: Hex) -> None:
     st = tr.state
     ids = [m.id for m in members]
     for m in members:
-        if not m.status.get("moving"):
-            _start_move(rs, st, m, "move")
-        m.status["moving"]["stack"] = ids
+        moving = status(m).moving or _start_move(rs, st, m, "move")
+        moving.stack = ids
     label = st.board.label(b)
     tr.emit("move", f"The stack {', '.join(ids)} moves to {label} (rule 7.1)", hex=label)
     for m in members:
         _step_into(rs, tr, m, b, column=False)
-    present = [m for m in members if m.hex == b and not m.status.get("neutralised")]
+    present = [m for m in members if m.hex == b and not status(m).neutralised]
     if present and open_window(rs, tr, "move", present[0], hexes=[b], group=[m.id for m in present]):
         return
     for m in members:
         _maybe_finish(rs, tr, m)
 
 
-def _unit_actions(rs: Rules, st: GameState, f: dict[str, Any], u: Unit, target: Unit | None = None) -> list[Action]:
+def _unit_actions(rs: Rules, st: GameState, f: ActivationFrame, u: Unit, target: Unit | None = None) -> list[Action]:
     """The actions open to one unit now (6.1); ``target`` limits fire to that target."""
     out: list[Action] = []
-    m = u.status.get("moving")
+    m = status(u).moving
     if m:
-        steps = _step_options(rs, st, u, "road" if m.get("column") else "move")
-        if m.get("column") and not steps and _stop_problem(rs, st, u) is not None:
+        steps = _step_options(rs, st, u, "road" if m.column else "move")
+        if m.column and not steps and _stop_problem(rs, st, u) is not None:
             # 7.2.1, 7.3 [P]: no road hex to go on to and no room to stop in: the unit leaves the road (its
             # column ends, 7.2.1 "when the unit stops using the road") rather than be stuck.
             steps = _step_options(rs, st, u, "move")
         out += steps
-        if m["action"] == "move":
+        if m.action == "move":
             out += _assault_options(rs, st, u)
-        if m["action"] == "mf" and not m.get("fired"):
+        if m.action == "mf" and not m.fired:
             out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
-        if m["action"] == "load" and not m.get("fired") and not m.get("moved") and not _is_hq(rs, u):
+        if m.action == "load" and not m.fired and not m.moved and not _is_hq(rs, u):
             out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
         if _stop_problem(rs, st, u) is None or not out:
             # 7.3 [P]: never a dead end: with nothing else left, it stops and is displaced (_finish_action).
@@ -508,7 +516,7 @@ def _unit_actions(rs: Rules, st: GameState, f: dict[str, Any], u: Unit, target: 
         return out
     if u.hex is None:
         return _step_options(rs, st, u, "move") if u in _entering_units(rs, st, f) else []
-    neutralised = bool(u.status.get("neutralised"))
+    neutralised = bool(status(u).neutralised)
     if not neutralised or _is_hq(rs, u):
         out += _step_options(rs, st, u, "move")
         if any(st.board.has_road(u.hex, n) for n in u.hex.neighbours() if n in st.board):
@@ -516,20 +524,20 @@ def _unit_actions(rs: Rules, st: GameState, f: dict[str, Any], u: Unit, target: 
     out += _load_options(rs, st, f, u)
     if not _is_hq(rs, u):
         out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
-        if not neutralised and not u.status.get("carrying"):
+        if not neutralised and not status(u).carrying:
             out += _assault_options(rs, st, u)
             out += _step_options(rs, st, u, "mf")
             out += [Action("fm", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
     return out
 
 
-def _load_options(rs: Rules, st: GameState, f: dict[str, Any], apc: Unit) -> list[Action]:
+def _load_options(rs: Rules, st: GameState, f: ActivationFrame, apc: Unit) -> list[Action]:
     """6.1 option 5, 12.1 [P]: an APC of the activated formation loads a company of its battalion in its hex,
     or unloads the company on board (German units only)."""
     t = _t(rs, apc)
-    if t.kind != "apc" or apc.side != "german" or apc.hex is None or apc.status.get("neutralised"):
+    if t.kind != "apc" or apc.side != "german" or apc.hex is None or status(apc).neutralised:
         return []
-    if apc.status.get("carrying"):
+    if status(apc).carrying:
         return [Action("unload", (apc.id,))]
     out = []
     for c in st.units_at(apc.hex):
@@ -537,9 +545,9 @@ def _load_options(rs: Rules, st: GameState, f: dict[str, Any], apc: Unit) -> lis
         if (
             c.formation == apc.formation
             and ct.category == "infantry"
-            and not c.status.get("acted")
-            and not c.status.get("neutralised")
-            and not c.status.get("carried_by")
+            and not status(c).acted
+            and not status(c).neutralised
+            and not status(c).carried_by
         ):
             out.append(Action("load", (apc.id, c.id)))
     return out
@@ -549,10 +557,10 @@ def _assault_options(rs: Rules, st: GameState, u: Unit) -> list[Action]:
     """9.1.1: adjacent enemy-occupied hexes the unit may enter for close combat (or to overrun lone HQs)."""
     if u.hex is None:
         return []
-    m = u.status.get("moving") or {}
-    mp = float(m["mp"]) if m else float(movement.mp_allowance(rs.tables, st, u, action="move"))
-    mp_left = mp - float(m.get("spent", 0.0))
-    moved = int(m.get("moved", 0)) > 0
+    m = status(u).moving
+    mp = float(m.mp) if m else float(movement.mp_allowance(rs.tables, st, u, action="move"))
+    mp_left = mp - (float(m.spent) if m else 0.0)
+    moved = m is not None and m.moved > 0
     enemies = movement.enemy_hexes(rs.tables, st, u.side)
     out = []
     for h in sorted(u.hex.neighbours()):
@@ -569,10 +577,10 @@ def _stop_problem(rs: Rules, st: GameState, u: Unit) -> str | None:
     return None
 
 
-def _barrage_actions(rs: Rules, st: GameState, f: dict[str, Any]) -> list[Action]:
+def _barrage_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
     out: list[Action] = []
-    salvos: list[str] = f["salvos"]
-    side = f["side"]
+    salvos = f.salvos or []
+    side = f.side
     enemy_hexes = sorted({u.hex for u in st.iter_units() if u.side != side and u.hex is not None})
     # 8.6.2: several attacks of one kind may be declared together on one hex (a COUNT after the arguments).
     stukas = salvos.count("stuka")
@@ -606,91 +614,97 @@ def _observer_problem(rs: Rules, st: GameState, obs: Unit, h: Hex) -> str | None
 # --- Checks ------------------------------------------------------------------------------------------------
 
 
-class NChoiceHandler(UnitFrameHandler):
+class NChoiceHandler(UnitFrameHandler[NChoiceFrame]):
     """``n_choice`` (a unit's owner): accept a Neutralised result or take a step loss instead (8.3)."""
 
     kind = "n_choice"
     rule = "8.3"
 
-    def actions(self, rs: Rules, st: GameState, f: Frame) -> list[Action]:
-        return [Action("accept", (f["unit"],)), Action("steploss", (f["unit"],))]
+    def actions(self, rs: Rules, st: GameState, f: NChoiceFrame) -> list[Action]:
+        return [Action("accept", (f.unit,)), Action("steploss", (f.unit,))]
 
-    def refusal(self, rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation, legal: list[Action]) -> str:
+    def refusal(
+        self, rs: Rules, st: GameState, f: NChoiceFrame, action: Action, typed: Notation, legal: list[Action]
+    ) -> str:
         if not isinstance(typed, N.Accept | N.StepLoss):
-            owner = st.units[f["unit"]].side.title()
-            return f"Cannot {action}: {owner} must first accept N or take a step loss on {f['unit']} (rule 8.3)"
+            owner = st.units[f.unit].side.title()
+            return f"Cannot {action}: {owner} must first accept N or take a step loss on {f.unit} (rule 8.3)"
         return super().refusal(rs, st, f, action, typed, legal)
 
-    def apply(self, rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    def apply(self, rs: Rules, tr: Transition, f: NChoiceFrame, typed: Notation) -> None:
         st = tr.state
-        st.data["frames"].remove(f)
-        u = st.units[f["unit"]]
-        if u.hex is None or not u.status.get("neutralised"):
+        data(st).frames.remove(f)
+        u = st.units[f.unit]
+        if u.hex is None or not status(u).neutralised:
             tr.emit("choice", f"{u.id} is no longer neutralised: there is nothing to exchange (rule 8.3)")
         elif isinstance(typed, N.StepLoss):
-            combat.take_step_instead(tr, rs.tables, u, f.get("cause", "N result"))
+            combat.take_step_instead(tr, rs.tables, u, (f.cause or "N result"))
         else:
             tr.emit("choice", f"{u.id} stays neutralised (rule 8.3)")
 
-    def auto(self, rs: Rules, tr: Transition, f: Frame) -> bool:
+    def auto(self, rs: Rules, tr: Transition, f: NChoiceFrame) -> bool:
         st = tr.state
-        u = st.units[f["unit"]]
-        if u.hex is None or not u.status.get("neutralised"):
+        u = st.units[f.unit]
+        if u.hex is None or not status(u).neutralised:
             # A later result (a second salvo, a panic test) already settled this unit: nothing left to choose.
-            st.data["frames"].remove(f)
+            data(st).frames.remove(f)
             return True
         return False
 
-    def waiting_for(self, st: GameState, f: Frame) -> str:
-        return f"{str(f['side']).title()} decides whether {f['unit']} accepts N or takes a step loss instead"
+    def waiting_for(self, st: GameState, f: NChoiceFrame) -> str:
+        return f"{str(f.side).title()} decides whether {f.unit} accepts N or takes a step loss instead"
 
 
-class PairLossHandler(UnitFrameHandler):
+class PairLossHandler(UnitFrameHandler[PairLossFrame]):
     """``pair_loss`` (the owner of a mounted pair): which half takes the pair's step loss (12.1)."""
 
     kind = combat.PAIR_LOSS
     rule = "12.1"
 
-    def actions(self, rs: Rules, st: GameState, f: Frame) -> list[Action]:
-        return [Action("lose", (uid,)) for uid in f["units"] if st.units[uid].hex is not None]
+    def actions(self, rs: Rules, st: GameState, f: PairLossFrame) -> list[Action]:
+        return [Action("lose", (uid,)) for uid in f.units if st.units[uid].hex is not None]
 
-    def refusal(self, rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation, legal: list[Action]) -> str:
-        owner, pair = st.units[f["units"][0]].side.title(), " or ".join(f["units"])
+    def refusal(
+        self, rs: Rules, st: GameState, f: PairLossFrame, action: Action, typed: Notation, legal: list[Action]
+    ) -> str:
+        owner, pair = st.units[f.units[0]].side.title(), " or ".join(f.units)
         return f"Cannot {action}: {owner} must first choose which half of the pair loses the step: {pair} (rule 12.1)"
 
-    def apply(self, rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    def apply(self, rs: Rules, tr: Transition, f: PairLossFrame, typed: Notation) -> None:
         assert isinstance(typed, N.Lose)
         st = tr.state
-        st.data["frames"].remove(f)
+        data(st).frames.remove(f)
         u = st.units[typed.unit]
         tr.emit("choice", f"{u.id} takes the mounted pair's step loss (rule 12.1)", unit=u.id)
-        combat.step_loss(tr, rs.tables, u, f.get("cause", "step loss"), owner_choice=False)
+        combat.step_loss(tr, rs.tables, u, f.cause, owner_choice=False)
 
-    def auto(self, rs: Rules, tr: Transition, f: Frame) -> bool:
+    def auto(self, rs: Rules, tr: Transition, f: PairLossFrame) -> bool:
         st = tr.state
-        present = [st.units[uid] for uid in f["units"] if st.units[uid].hex is not None]
+        present = [st.units[uid] for uid in f.units if st.units[uid].hex is not None]
         if len(present) == 2 and combat.mount_partner(st, present[0]) is present[1]:
             return False
-        st.data["frames"].remove(f)  # the pair came apart meanwhile: the half still there takes the loss
+        data(st).frames.remove(f)  # the pair came apart meanwhile: the half still there takes the loss
         if present:
-            combat.step_loss(tr, rs.tables, present[0], f.get("cause", "step loss"), owner_choice=False)
+            combat.step_loss(tr, rs.tables, present[0], f.cause, owner_choice=False)
         return True
 
-    def waiting_for(self, st: GameState, f: Frame) -> str:
-        side = str(f["side"]).title()
-        return f"{side} chooses which half of the mounted pair {' / '.join(f['units'])} loses the step (rule 12.1)"
+    def waiting_for(self, st: GameState, f: PairLossFrame) -> str:
+        side = str(f.side).title()
+        return f"{side} chooses which half of the mounted pair {' / '.join(f.units)} loses the step (rule 12.1)"
 
 
-class WindowHandler(UnitFrameHandler):
+class WindowHandler(UnitFrameHandler[WindowFrame]):
     """``window`` (the passive player): a reaction window of 6.3.4 — return fire, opportunity fire, retreats."""
 
     kind = "window"
     rule = "6.3.4"
 
-    def actions(self, rs: Rules, st: GameState, f: Frame) -> list[Action]:
+    def actions(self, rs: Rules, st: GameState, f: WindowFrame) -> list[Action]:
         return _window_actions(rs, st, f)
 
-    def refusal(self, rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation, legal: list[Action]) -> str:
+    def refusal(
+        self, rs: Rules, st: GameState, f: WindowFrame, action: Action, typed: Notation, legal: list[Action]
+    ) -> str:
         if not isinstance(typed, N.Opportunity | N.ReturnFire | N.Retreat | N.Close):
             return f"Cannot {action}: {self.waiting_for(st, f)} (rule 6.3.4)"
         if not isinstance(typed, N.Close):
@@ -699,34 +713,34 @@ class WindowHandler(UnitFrameHandler):
                 return f"Cannot {action}: {why}"
         return super().refusal(rs, st, f, action, typed, legal)
 
-    def apply(self, rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    def apply(self, rs: Rules, tr: Transition, f: WindowFrame, typed: Notation) -> None:
         _apply_window(rs, tr, f, typed)
 
-    def auto(self, rs: Rules, tr: Transition, f: Frame) -> bool:
+    def auto(self, rs: Rules, tr: Transition, f: WindowFrame) -> bool:
         if not _window_actions(rs, tr.state, f, include_close=False):
-            tr.state.data["frames"].remove(f)
+            data(tr.state).frames.remove(f)
             _resume_mover(rs, tr, f)
             return True
         return False
 
-    def waiting_for(self, st: GameState, f: Frame) -> str:
-        what = {"move": "a unit moved", "fire": "a unit fired", "indirect": "a barrage"}.get(f.get("trigger", ""), "")
-        return f"{str(f['side']).title()} may react ({what}): return fire, opportunity fire, retreat, or close"
+    def waiting_for(self, st: GameState, f: WindowFrame) -> str:
+        what = {"move": "a unit moved", "fire": "a unit fired", "indirect": "a barrage"}.get(f.trigger, "")
+        return f"{str(f.side).title()} may react ({what}): return fire, opportunity fire, retreat, or close"
 
 
-def _window_refusal(rs: Rules, st: GameState, w: Frame, typed: Notation) -> str | None:
+def _window_refusal(rs: Rules, st: GameState, w: WindowFrame, typed: Notation) -> str | None:
     """Why a reaction is refused in window ``w`` (6.3), or None if no specific reason is found."""
     assert isinstance(typed, N.Opportunity | N.ReturnFire | N.Retreat)
     u = st.units.get(typed.unit)
     if u is None:
         return f"no unit {typed.unit!r}"
-    if u.side != w["side"]:
+    if u.side != w.side:
         return f"{u.id} is not a unit of the passive side (rule 6.3)"
-    if u.id in w["reacted"]:
+    if u.id in w.reacted:
         return f"{u.id} has already reacted in this window: one reaction per unit per window (rule 6.3.4)"
-    active = st.units.get(w["active"]) if w.get("active") else None
+    active = st.units.get(w.active) if w.active else None
     order = {N.ReturnFire: 0, N.Opportunity: 1, N.Retreat: 2}
-    if w["step"] > order[type(typed)]:
+    if w.step > order[type(typed)]:
         return "reactions come in the order return fire, opportunity fire, retreats (rule 6.3.4)"
     if isinstance(typed, N.Retreat):
         return _retreat_refusal(rs, st, w, u, active, typed.hex)
@@ -734,18 +748,18 @@ def _window_refusal(rs: Rules, st: GameState, w: Frame, typed: Notation) -> str 
 
 
 def _fire_reaction_refusal(
-    rs: Rules, st: GameState, w: Frame, u: Unit, active: Unit | None, typed: N.Opportunity | N.ReturnFire
+    rs: Rules, st: GameState, w: WindowFrame, u: Unit, active: Unit | None, typed: N.Opportunity | N.ReturnFire
 ) -> str | None:
     """Why return fire (6.3.2) or opportunity fire (6.3.1) is refused."""
     if isinstance(typed, N.ReturnFire):
-        if w["trigger"] != "fire" or u.id != w.get("fired_at"):
+        if w.trigger != "fire" or u.id != w.fired_at:
             return "only the unit just fired at may return fire, at the unit that fired (rule 6.3.2)"
-        if u.status.get("returned"):
+        if status(u).returned:
             return f"{u.id} has already attempted return fire in this enemy activation (rule 6.3.2)"
     else:
-        if w["trigger"] not in ("move", "fire"):
+        if w.trigger not in ("move", "fire"):
             return "opportunity fire only at a unit that has just moved or fired (rule 6.3.1)"
-        if u.status.get("opp_used"):
+        if status(u).opp_used:
             return f"{u.id} carries an OPP-used marker and may not try opportunity fire again (rule 6.3.1)"
         allowed = [t.id for t in _window_targets(st, w, active)] if active is not None else []
         if typed.target not in allowed:
@@ -759,9 +773,9 @@ def _fire_reaction_refusal(
     return None
 
 
-def _retreat_refusal(rs: Rules, st: GameState, w: Frame, u: Unit, active: Unit | None, dest: Hex) -> str | None:
+def _retreat_refusal(rs: Rules, st: GameState, w: WindowFrame, u: Unit, active: Unit | None, dest: Hex) -> str | None:
     """Why a reaction retreat is refused (6.3.3)."""
-    if u.status.get("retreated"):
+    if status(u).retreated:
         return f"{u.id} has already retreated in this enemy activation (rule 6.3.3 [P])"
     if u not in _retreat_candidates(rs, st, w, active):
         return (
@@ -774,21 +788,21 @@ def _retreat_refusal(rs: Rules, st: GameState, w: Frame, u: Unit, active: Unit |
     return None
 
 
-class ActivationHandler(UnitFrameHandler):
+class ActivationHandler(UnitFrameHandler[ActivationFrame]):
     """``activation`` (the active player): unit actions of the activated formation(s), combined barrages, ``end``
     (5.2, 6.1, 8.6); given on the map."""
 
     kind = "activation"
     rule = "6.1"
 
-    def actions(self, rs: Rules, st: GameState, f: Frame) -> list[Action]:
+    def actions(self, rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
         return _activation_actions(rs, st, f)
 
-    def candidates(self, rs: Rules, st: GameState, f: Frame, typed: Notation) -> list[Action]:
+    def candidates(self, rs: Rules, st: GameState, f: ActivationFrame, typed: Notation) -> list[Action]:
         """Only the acting unit's actions, to keep checks cheap."""
         return _candidate_actions(rs, st, f, typed)
 
-    def accepts(self, rs: Rules, st: GameState, f: Frame, typed: Notation, legal: list[Action]) -> bool:
+    def accepts(self, rs: Rules, st: GameState, f: ActivationFrame, typed: Notation, legal: list[Action]) -> bool:
         # A path: the first step must be legal; the rest is checked as the unit goes.
         if not isinstance(typed, N.Move | N.Road | N.MoveFire) or len(typed.path) < 2:
             return False
@@ -798,41 +812,43 @@ class ActivationHandler(UnitFrameHandler):
             or Action("road" if isinstance(typed, N.Road) else "move", first) in legal
         )
 
-    def refusal(self, rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation, legal: list[Action]) -> str:
+    def refusal(
+        self, rs: Rules, st: GameState, f: ActivationFrame, action: Action, typed: Notation, legal: list[Action]
+    ) -> str:
         why = _activation_refusal(rs, st, f, action, typed)
         return why if why is not None else super().refusal(rs, st, f, action, typed, legal)
 
-    def apply(self, rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+    def apply(self, rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
         _UNIT_VERBS[type(typed)](rs, tr, f, typed)
 
-    def auto(self, rs: Rules, tr: Transition, f: Frame) -> bool:
+    def auto(self, rs: Rules, tr: Transition, f: ActivationFrame) -> bool:
         st = tr.state
-        demoralised = any(formation(st, fid)["demoralised"] for fid in f["formations"])
-        idle = not any(u.status.get("moving") for u in st.units.values())
-        if (f.get("ending") or demoralised) and idle and f["formations"]:
+        demoralised = any(formation(st, fid).demoralised for fid in f.formations)
+        idle = not any(status(u).moving for u in st.units.values())
+        if (f.ending or demoralised) and idle and f.formations:
             tr.emit("activate", "The formation is demoralised: its activation ends (rule 8.5.1)")
             end_activation(rs, tr, f)
             return True
-        moving = next((u for u in st.iter_units(f["side"]) if u.status.get("moving")), None)
+        moving = next((u for u in st.iter_units(f.side) if status(u).moving), None)
         if moving is None:
             return False
-        if moving.hex is None or (moving.status.get("neutralised") and not _is_hq(rs, moving)):
+        if moving.hex is None or (status(moving).neutralised and not _is_hq(rs, moving)):
             finish_action(rs, tr, moving)
             return True
         return False
 
-    def waiting_for(self, st: GameState, f: Frame) -> str:
-        names = " and ".join(formation(st, fid)["name"] for fid in f["formations"]) or "the artillery"
-        return f"{str(f['side']).title()} acts with {names}"
+    def waiting_for(self, st: GameState, f: ActivationFrame) -> str:
+        names = " and ".join(formation(st, fid).name for fid in f.formations) or "the artillery"
+        return f"{str(f.side).title()} acts with {names}"
 
-    def mode(self, rs: Rules, st: GameState, f: Frame, legal: Sequence[Action]) -> str:
+    def mode(self, rs: Rules, st: GameState, f: ActivationFrame, legal: Sequence[Action]) -> str:
         """Unit actions are given on the map (a unit selected); with none left, the choice is from a list."""
         wanted = (Role.ORDER, Role.ATTACK)
         on_map = any((i := rs.action_info(st, a)).any(*wanted) and not i.secondary for a in legal)
         return ACT if on_map else CHOOSE
 
 
-def _candidate_actions(rs: Rules, st: GameState, f: Frame, typed: Notation) -> list[Action]:
+def _candidate_actions(rs: Rules, st: GameState, f: ActivationFrame, typed: Notation) -> list[Action]:
     """The legal actions that the action ``typed`` could be one of (only the acting unit's)."""
     if isinstance(typed, N.End):
         return [Action("end")] if _moving_unit(st, f) is None else []
@@ -842,7 +858,7 @@ def _candidate_actions(rs: Rules, st: GameState, f: Frame, typed: Notation) -> l
         return [a for a in _activation_actions(rs, st, f) if a.verb == "stack"]
     uid = named_unit(typed.verb, typed)
     u = st.units.get(uid) if uid is not None else None
-    if u is None or u.side != f["side"] or u.formation not in f["formations"] or u.status.get("acted"):
+    if u is None or u.side != f.side or u.formation not in f.formations or status(u).acted:
         return []
     moving = _moving_unit(st, f)
     if moving is not None and len(_stack_members(st, moving)) > 1:
@@ -853,7 +869,7 @@ def _candidate_actions(rs: Rules, st: GameState, f: Frame, typed: Notation) -> l
     return _unit_actions(rs, st, f, u, target)
 
 
-def _activation_refusal(rs: Rules, st: GameState, f: Frame, action: Action, typed: Notation) -> str | None:
+def _activation_refusal(rs: Rules, st: GameState, f: ActivationFrame, action: Action, typed: Notation) -> str | None:
     """Why a unit action or a barrage is refused in an activation, if a rule says more than "not legal now"."""
     if isinstance(typed, N.Fire | N.FireMove | N.Move | N.Road | N.MoveFire | N.Stop):
         return _unit_refusal(rs, st, f, action, typed)
@@ -861,7 +877,7 @@ def _activation_refusal(rs: Rules, st: GameState, f: Frame, action: Action, type
         why = _stack_refusal(rs, st, f, typed)
         return f"Cannot {action}: {why}" if why else None
     if isinstance(typed, N.Salvo | N.Stuka):
-        if not f.get("salvos"):
+        if not f.salvos:
             return "Cannot fire a barrage: no artillery or Stuka chit is active (rule 8.6)"
         if isinstance(typed, N.Salvo) and typed.observer in st.units:
             why = _observer_problem(rs, st, st.units[typed.observer], typed.hex)
@@ -873,7 +889,7 @@ def _activation_refusal(rs: Rules, st: GameState, f: Frame, action: Action, type
 def _unit_refusal(
     rs: Rules,
     st: GameState,
-    f: Frame,
+    f: ActivationFrame,
     action: Action,
     typed: N.Fire | N.FireMove | N.Move | N.Road | N.MoveFire | N.Stop,
 ) -> str | None:
@@ -881,18 +897,18 @@ def _unit_refusal(
     u = st.units.get(typed.unit)
     if u is None:
         return f"no unit {typed.unit!r}"
-    if u.side != f["side"] or u.formation not in f["formations"]:
+    if u.side != f.side or u.formation not in f.formations:
         return f"Cannot {action}: {u.id} is not in the activated formation (rule 5.2)"
-    if u.status.get("acted"):
+    if status(u).acted:
         return f"Cannot {action}: {u.id} has already acted in this activation (rule 6.1)"
-    moving = next((x for x in st.iter_units(f["side"]) if x.status.get("moving")), None)
+    moving = next((x for x in st.iter_units(f.side) if status(x).moving), None)
     if moving is not None and moving.id != u.id:
         return f"Cannot {action}: {moving.id} must finish its action first (rule 6.1 [P])"
     if isinstance(typed, N.Fire | N.FireMove) and typed.target in st.units:
         why = fire_problem(rs, st, u, st.units[typed.target], "active", isinstance(typed, N.FireMove))
         if why:
             return f"Cannot fire: {why}"
-        if u.status.get("neutralised") and isinstance(typed, N.FireMove):
+        if status(u).neutralised and isinstance(typed, N.FireMove):
             return f"Cannot {action}: a neutralised unit cannot move (rule 8.4)"
     if isinstance(typed, N.Move | N.Road | N.MoveFire):
         return _move_refusal(rs, st, u, typed)
@@ -906,7 +922,7 @@ def _unit_refusal(
 def _move_refusal(rs: Rules, st: GameState, u: Unit, typed: N.Move | N.Road | N.MoveFire) -> str | None:
     """Why the first step of a move is refused (7, 8.4)."""
     b = typed.path[0]
-    if u.status.get("neutralised") and not _is_hq(rs, u):
+    if status(u).neutralised and not _is_hq(rs, u):
         return f"Cannot move {u.id}: a neutralised unit cannot move (rule 8.4)"
     a = u.hex
     if a is not None and distance(a, b) != 1:
@@ -920,12 +936,12 @@ def _move_refusal(rs: Rules, st: GameState, u: Unit, typed: N.Move | N.Road | N.
 # --- Applying --------------------------------------------------------------------------------------------
 
 
-def _apply_end(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+def _apply_end(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
     """5.2: the activation ends."""
     end_activation(rs, tr, f)
 
 
-def _apply_stack(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+def _apply_stack(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
     """7.1: the stack moves one hex."""
     assert isinstance(typed, N.Stack)
     st = tr.state
@@ -933,29 +949,29 @@ def _apply_stack(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
     _move_stack(rs, tr, [st.units[i] for i in ids], typed.hex)
 
 
-def _apply_assault(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+def _apply_assault(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
     """9.1: the unit moves into the enemy's hex: close combat (or the overrun of lone HQs, 3.2)."""
     assert isinstance(typed, N.Assault)
     u = tr.state.units[typed.unit]
-    if not u.status.get("moving"):
+    if not status(u).moving:
         _start_move(rs, tr.state, u, "move")
     closecombat.start(rs, tr, u, typed.hex)
 
 
-def _apply_move(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+def _apply_move(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
     """6.1, 7: the unit moves one hex, or along a path until something stops it."""
     assert isinstance(typed, N.Move | N.Road | N.MoveFire)
     st = tr.state
     u = st.units[typed.unit]
     road = isinstance(typed, N.Road)
-    moving = u.status.get("moving")
+    moving = status(u).moving
     if not moving:
         _start_move(rs, st, u, "mf" if isinstance(typed, N.MoveFire) else "move", column=road)
         if road:
-            u.status["column"] = True
-    elif isinstance(typed, N.Move) and moving.get("column"):
-        moving["column"] = False  # 7.2.1: it stops using the road; column ends
-        u.status.pop("column", None)
+            status(u).column = True
+    elif isinstance(typed, N.Move) and moving.column:
+        moving.column = False  # 7.2.1: it stops using the road; column ends
+        status(u).column = False
     for i, h in enumerate(typed.path):
         if i > 0 and _step_problem(rs, st, u, u.hex, h, road) is not None:
             tr.emit("move", f"{u.id} stops at {_label(st, u.hex)}: it cannot go on to {st.board.label(h)}")
@@ -965,52 +981,52 @@ def _apply_move(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
     _maybe_finish(rs, tr, u)
 
 
-def _apply_stop(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+def _apply_stop(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
     """6.1, 7.1: the unit's action ends here (a unit of a moving stack is dropped off)."""
     assert isinstance(typed, N.Stop)
     finish_action(rs, tr, tr.state.units[typed.unit])
 
 
-def _apply_load(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+def _apply_load(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
     """6.1 option 5, 12.1: the company boards its APC, or gets off it; then the APC may move or fire."""
     assert isinstance(typed, N.Load | N.Unload)
     st = tr.state
     u = st.units[typed.apc]
     if isinstance(typed, N.Load):
         company = st.units[typed.company]
-        u.status["carrying"], company.status["carried_by"] = company.id, u.id
+        status(u).carrying, status(company).carried_by = company.id, u.id
         tr.emit("load", f"{company.id} boards {u.id} at {_label(st, u.hex)} (rule 12.1)")
     else:
-        company = st.units[str(u.status["carrying"])]
-        u.status.pop("carrying", None)
-        company.status.pop("carried_by", None)
+        company = st.units[str(status(u).carrying)]
+        status(u).carrying = None
+        status(company).carried_by = None
         tr.emit("load", f"{company.id} gets off {u.id} at {_label(st, u.hex)} (rule 12.1)")
-    company.status["acted"] = True
+    status(company).acted = True
     # 6.1 option 5: then move with half MP, or fire (at full value, [I]).
     mp = movement.mp_allowance(rs.tables, st, u, action="load")
-    u.status["moving"] = {"action": "load", "mp": mp, "spent": 0.0, "moved": 0, "column": False, "fired": False}
+    status(u).moving = Moving("load", mp, 0.0, 0, False, False)
     _maybe_finish(rs, tr, u)
 
 
-def _apply_fire(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+def _apply_fire(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
     """8.1, 6.1: direct fire (a move-and-fire's fire at reduced strength; fire-and-move then moves)."""
     assert isinstance(typed, N.Fire | N.FireMove)
     st = tr.state
     u = st.units[typed.unit]
     target = st.units[typed.target]
     fm = isinstance(typed, N.FireMove)
-    moving = u.status.get("moving")
-    if moving and moving["action"] == "load":
-        moving["fired"] = True
+    moving = status(u).moving
+    if moving and moving.action == "load":
+        moving.fired = True
         direct_fire(rs, tr, u, target, mode="active", reduced=False)
         finish_action(rs, tr, u)
         return
-    reduced = fm or bool(moving and moving["action"] == "mf")
+    reduced = fm or bool(moving and moving.action == "mf")
     if fm:
         mp = movement.mp_allowance(rs.tables, st, u, action="move_fire")
-        u.status["moving"] = {"action": "fm", "mp": mp, "spent": 0.0, "moved": 0, "column": False, "fired": True}
+        status(u).moving = Moving("fm", mp, 0.0, 0, False, True)
     elif moving:
-        moving["fired"] = True
+        moving.fired = True
     direct_fire(rs, tr, u, target, mode="active", reduced=reduced)
     if not fm and not moving:
         finish_action(rs, tr, u)
@@ -1032,26 +1048,27 @@ def _step_into(rs: Rules, tr: Transition, u: Unit, b: Hex, column: bool) -> bool
     a = u.hex
     cost = _edge_entry_cost(rs, st, u, b) if a is None else movement.step_cost(rs.tables, st, u, a, b, in_column=column)
     assert cost is not None
-    m = u.status["moving"]
-    m["spent"] = float(m["spent"]) + cost
-    m["moved"] = int(m["moved"]) + 1
+    m = status(u).moving
+    assert m is not None
+    m.spent = float(m.spent) + cost
+    m.moved += 1
     if column and (a is None or not st.board.has_road(a, b)):
-        m["column"] = False
-        u.status.pop("column", None)
+        m.column = False
+        status(u).column = False
     u.hex = b
-    if u.status.get("carrying"):
-        st.units[str(u.status["carrying"])].hex = b  # 12.1 [P]: the pair moves together
+    if status(u).carrying:
+        st.units[str(status(u).carrying)].hex = b  # 12.1 [P]: the pair moves together
     label = st.board.label(b)
     tr.emit("move", f"{u.id} enters {label} ({cost:g} MP)", unit=u.id, hex=label)
     _hold_hex(rs, st, u, b)
     if a is None:
-        u.status.pop("arrives", None)
-        u.status.pop("entry", None)
+        status(u).arrives = None
+        status(u).entry = None
     # 10.1: an enemy minefield attacks the unit entering it.
-    mine_side = st.data["mines"].get(label)
+    mine_side = data(st).mines.get(label)
     if mine_side is not None and mine_side != u.side:
         combat.mine_attack(tr, rs.tables, u, label)
-        if u.hex is None or u.status.get("neutralised"):
+        if u.hex is None or status(u).neutralised:
             return False
     return True
 
@@ -1059,33 +1076,33 @@ def _step_into(rs: Rules, tr: Transition, u: Unit, b: Hex, column: bool) -> bool
 def _hold_hex(rs: Rules, st: GameState, u: Unit, h: Hex) -> None:
     """11: the last side to move a combat unit through an objective hex holds it."""
     label = st.board.label(h)
-    if label in st.data["held_by"] and not _is_hq(rs, u):
-        st.data["held_by"][label] = u.side
+    if label in data(st).held_by and not _is_hq(rs, u):
+        data(st).held_by[label] = u.side
 
 
 def _maybe_finish(rs: Rules, tr: Transition, u: Unit) -> None:
     """Finish the unit's action when nothing is left for it to do."""
     st = tr.state
-    m = u.status.get("moving")
+    m = status(u).moving
     if not m or u.hex is None:
         finish_action(rs, tr, u)
         return
-    if u.status.get("neutralised") and not _is_hq(rs, u):
+    if status(u).neutralised and not _is_hq(rs, u):
         finish_action(rs, tr, u)  # 8.4: a moving unit that becomes neutralised stops at once
         return
     top = frame(st)
-    if top is not None and top["kind"] != "activation":
+    if top is not None and top.kind != "activation":
         return  # a window or a choice interrupts; the unit goes on afterwards
-    can_step = bool(_next_hexes(rs, st, u, column=bool(m.get("column"))))
-    can_fire = m["action"] in ("mf", "load") and not m.get("fired") and bool(_targets(rs, st, u, "active", True))
+    can_step = bool(_next_hexes(rs, st, u, column=bool(m.column)))
+    can_fire = m.action in ("mf", "load") and not m.fired and bool(_targets(rs, st, u, "active", True))
     if not can_step and not can_fire and _stop_problem(rs, st, u) is None:
         finish_action(rs, tr, u)
 
 
-def _resume_mover(rs: Rules, tr: Transition, window: dict[str, Any]) -> None:
-    ids = window.get("group") or [window.get("active")]
+def _resume_mover(rs: Rules, tr: Transition, window: WindowFrame) -> None:
+    ids = window.group or ([window.active] if window.active else [])
     for uid in ids:
-        if uid and uid in tr.state.units and tr.state.units[uid].status.get("moving"):
+        if uid and uid in tr.state.units and status(tr.state.units[uid]).moving:
             _maybe_finish(rs, tr, tr.state.units[uid])
 
 
@@ -1120,14 +1137,14 @@ def _apply_result(rs: Rules, tr: Transition, target: Unit, result: str, cause: s
     if result == "step":
         combat.step_loss(tr, rs.tables, target, cause)
     elif result in ("n", "red_n"):
-        fresh = not target.status.get("neutralised") and not _is_hq(rs, target)
+        fresh = not status(target).neutralised and not _is_hq(rs, target)
         combat.neutralise(tr, rs.tables, target, cause)
-        if fresh and target.hex is not None and target.status.get("neutralised"):
+        if fresh and target.hex is not None and status(target).neutralised:
             # 8.3: the owner may take a step loss instead (only a unit that was not neutralised before).
-            push(st, "n_choice", target.side, unit=target.id, cause=cause)
+            push(st, NChoiceFrame("n_choice", target.side, target.id, cause))
 
 
-def _barrage(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
+def _barrage(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
     """8.6: artillery salvos (observer, transmission) and Stuka attacks; group fire (8.6.2)."""
     assert isinstance(typed, N.Salvo | N.Stuka)
     st = tr.state
@@ -1142,13 +1159,13 @@ def _barrage(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
         kind = typed.calibre
         observer = st.units[typed.observer]
         attack = rs.tables.artillery.calibres[kind].attack
-    salvos: list[str] = f["salvos"]
+    salvos = f.salvos or []
     count = min(count, salvos.count(kind))
     # 6.3.4: after the attacks only units in the target hex may retreat.
     open_window(rs, tr, "indirect", None, hexes=[h], lazy=True)
     for n in range(count):
         salvos.remove(kind)
-        if not any(u.side != f["side"] for u in st.units_at(h)):
+        if not any(u.side != f.side for u in st.units_at(h)):
             tr.emit(
                 "barrage",
                 f"No enemy unit is left at {label}: the remaining {count - n} attack(s) are lost (rule 8.6.2)",
@@ -1158,13 +1175,13 @@ def _barrage(rs: Rules, tr: Transition, f: Frame, typed: Notation) -> None:
             break
         if observer is not None and not combat.transmit(tr, rs.tables, observer, h):
             continue
-        before = {u.id: bool(u.status.get("neutralised")) for u in st.units_at(h)}
+        before = {u.id: bool(status(u).neutralised) for u in st.units_at(h)}
         results = combat.indirect_attack(tr, rs.tables, st, h, attack, f"{kind} attack on {label} (rule 8.6.1)")
         for uid, res in sorted(results.items(), reverse=True):
             u = st.units[uid]
             fresh = not before.get(uid) and not _is_hq(rs, u)
-            if res in ("n", "red_n") and u.hex is not None and fresh and u.status.get("neutralised"):
-                push(st, "n_choice", u.side, unit=uid, cause=f"{kind} attack")
+            if res in ("n", "red_n") and u.hex is not None and fresh and status(u).neutralised:
+                push(st, NChoiceFrame("n_choice", u.side, uid, f"{kind} attack"))
 
 
 # --- Reaction windows ------------------------------------------------------------------------------------
@@ -1190,22 +1207,14 @@ def open_window(
     act = activation(st)
     if act is None:
         return False
-    passive = opponent(st, act["side"])
-    w = {
-        "kind": "window",
-        "side": passive,
-        "trigger": trigger,
-        "active": active.id if active is not None else None,
-        "hexes": [st.board.label(h) for h in (hexes or [])],
-        "fired_at": fired_at,
-        "reacted": [],
-        "step": 0,
-    }
+    passive = opponent(st, act.side)
+    labels = [st.board.label(h) for h in (hexes or [])]
+    w = WindowFrame("window", passive, trigger, active.id if active is not None else None, labels, fired_at, [], 0)
     if group and len(group) > 1:
-        w["group"] = list(group)  # 7.1 [P]: a moving stack; opportunity fire may take any of its units
+        w.group = list(group)  # 7.1 [P]: a moving stack; opportunity fire may take any of its units
     if not lazy and not _window_actions(rs, st, w, include_close=False):
         return False
-    st.data["frames"].append(w)
+    data(st).frames.append(w)
     return True
 
 
@@ -1218,11 +1227,11 @@ def reaction_mods(rs: Rules, st: GameState, u: Unit, trigger: Unit | None) -> li
     """13.5: exhausted +1, out of command +1, neutralised +1, triggering enemy adjacent −1."""
     mods = rs.tables.reaction.modifiers
     out = []
-    if u.formation is not None and formation(st, u.formation)["exhausted"]:
+    if u.formation is not None and formation(st, u.formation).exhausted:
         out.append(Modifier(mods["exhausted"].value, "formation exhausted (rule 5.4)"))
-    if u.status.get("ooc"):
+    if status(u).ooc:
         out.append(Modifier(mods["out_of_command"].value, "out of command (rule 6.2)"))
-    if u.status.get("neutralised"):
+    if status(u).neutralised:
         out.append(Modifier(mods["neutralised"].value, "neutralised (13.5)"))
     if trigger is not None and trigger.hex is not None and u.hex is not None and distance(trigger.hex, u.hex) == 1:
         out.append(Modifier(mods["trigger_adjacent"].value, "the enemy unit is adjacent (13.5)"))
@@ -1240,24 +1249,24 @@ def _reaction_test(rs: Rules, tr: Transition, u: Unit, trigger: Unit | None, wha
     return ok
 
 
-def _window_actions(rs: Rules, st: GameState, w: dict[str, Any], include_close: bool = True) -> list[Action]:
+def _window_actions(rs: Rules, st: GameState, w: WindowFrame, include_close: bool = True) -> list[Action]:
     out: list[Action] = []
-    side = w["side"]
-    active = st.units.get(w["active"]) if w.get("active") else None
-    reacted = set(w["reacted"])
-    step = w["step"]
+    side = w.side
+    active = st.units.get(w.active) if w.active else None
+    reacted = set(w.reacted)
+    step = w.step
     active_ok = active is not None and active.hex is not None
     # 1. Return fire (fire windows only).
-    if w["trigger"] == "fire" and step <= 0 and active_ok and w.get("fired_at"):
-        u = st.units[w["fired_at"]]
-        able = u.hex is not None and u.id not in reacted and not u.status.get("returned") and active is not None
+    if w.trigger == "fire" and step <= 0 and active_ok and w.fired_at:
+        u = st.units[w.fired_at]
+        able = u.hex is not None and u.id not in reacted and not status(u).returned and active is not None
         if able and active is not None and fire_problem(rs, st, u, active, "return", False) is None:
             out.append(Action("retfire", (u.id, active.id)))
     # 2. Opportunity fire.
-    if w["trigger"] in ("move", "fire") and step <= 1 and active_ok and active is not None:
+    if w.trigger in ("move", "fire") and step <= 1 and active_ok and active is not None:
         targets = _window_targets(st, w, active)
         for u in st.iter_units(side):
-            if u.id in reacted or u.status.get("opp_used") or _is_hq(rs, u):
+            if u.id in reacted or status(u).opp_used or _is_hq(rs, u):
                 continue
             for t in targets:
                 if fire_problem(rs, st, u, t, "opportunity", False) is None:
@@ -1276,23 +1285,23 @@ def _window_actions(rs: Rules, st: GameState, w: dict[str, Any], include_close: 
     return out
 
 
-def _window_targets(st: GameState, w: dict[str, Any], active: Unit) -> list[Unit]:
+def _window_targets(st: GameState, w: WindowFrame, active: Unit) -> list[Unit]:
     """The units opportunity fire may take in window ``w``: the active unit, or any unit of a moving stack."""
-    ids = w.get("group") or [active.id]
+    ids = w.group or [active.id]
     return [st.units[i] for i in ids if i in st.units and st.units[i].hex is not None]
 
 
-def _retreat_candidates(rs: Rules, st: GameState, w: dict[str, Any], active: Unit | None) -> list[Unit]:
+def _retreat_candidates(rs: Rules, st: GameState, w: WindowFrame, active: Unit | None) -> list[Unit]:
     """6.3.3: LOS to the moving enemy, the enemy moved adjacent, just fired at, or in the barrage hex."""
-    side = w["side"]
+    side = w.side
     out = []
     for u in st.iter_units(side):
-        if u.status.get("retreated") or u.hex is None:
+        if status(u).retreated or u.hex is None:
             continue
-        if w["trigger"] == "indirect":
-            ok = st.board.label(u.hex) in w["hexes"]
-        elif w["trigger"] == "fire":
-            ok = u.id == w.get("fired_at")
+        if w.trigger == "indirect":
+            ok = st.board.label(u.hex) in w.hexes
+        elif w.trigger == "fire":
+            ok = u.id == w.fired_at
         else:
             ok = (
                 active is not None
@@ -1304,30 +1313,30 @@ def _retreat_candidates(rs: Rules, st: GameState, w: dict[str, Any], active: Uni
     return out
 
 
-def _apply_window(rs: Rules, tr: Transition, w: Frame, typed: Notation) -> None:
+def _apply_window(rs: Rules, tr: Transition, w: WindowFrame, typed: Notation) -> None:
     st = tr.state
     if isinstance(typed, N.Close):
-        st.data["frames"].remove(w)
+        data(st).frames.remove(w)
         _resume_mover(rs, tr, w)
         return
     assert isinstance(typed, N.ReturnFire | N.Opportunity | N.Retreat)
     u = st.units[typed.unit]
-    w["reacted"].append(u.id)
-    active = st.units.get(w["active"]) if w.get("active") else None
+    w.reacted.append(u.id)
+    active = st.units.get(w.active) if w.active else None
     if isinstance(typed, N.ReturnFire):
-        w["step"] = max(w["step"], 1)
-        u.status["returned"] = True
+        w.step = max(w.step, 1)
+        status(u).returned = True
         if _reaction_test(rs, tr, u, active, "return fire") and active is not None:
             direct_fire(rs, tr, u, active, mode="return", reduced=False)
     elif isinstance(typed, N.Opportunity):
-        w["step"] = max(w["step"], 1)
-        u.status["opp_used"] = True
+        w.step = max(w.step, 1)
+        status(u).opp_used = True
         target = st.units[typed.target]
         if _reaction_test(rs, tr, u, target, "opportunity fire"):
             direct_fire(rs, tr, u, target, mode="opportunity", reduced=False)
     else:
-        w["step"] = 2
-        if u.status.get("neutralised") and not _reaction_test(rs, tr, u, active, "retreat while neutralised"):
+        w.step = 2
+        if status(u).neutralised and not _reaction_test(rs, tr, u, active, "retreat while neutralised"):
             return
         _reaction_retreat(rs, tr, u, typed.hex)
 
@@ -1335,7 +1344,7 @@ def _apply_window(rs: Rules, tr: Transition, w: Frame, typed: Notation) -> None:
 def _reaction_retreat(rs: Rules, tr: Transition, u: Unit, dest: Hex) -> None:
     """6.3.3: the unit retreats toward ``dest``; an enemy minefield on the way attacks it (10.1)."""
     st = tr.state
-    u.status["retreated"] = True
+    status(u).retreated = True
     path = movement.retreat_path(rs.tables, st, u, dest)
     if path is None:
         tr.emit("retreat", f"{u.id} cannot retreat to {st.board.label(dest)} (rule 6.3.3)")
@@ -1343,7 +1352,7 @@ def _reaction_retreat(rs: Rules, tr: Transition, u: Unit, dest: Hex) -> None:
     for h in path:
         u.hex = h
         label = st.board.label(h)
-        mine_side = st.data["mines"].get(label)
+        mine_side = data(st).mines.get(label)
         if mine_side is not None and mine_side != u.side:
             combat.mine_attack(tr, rs.tables, u, label, retreating=True)
             if u.hex is None:
@@ -1352,7 +1361,7 @@ def _reaction_retreat(rs: Rules, tr: Transition, u: Unit, dest: Hex) -> None:
     command_check(rs, tr, [u])
 
 
-_UNIT_VERBS: dict[type[Notation], Callable[[Rules, Transition, Frame, Notation], None]] = {
+_UNIT_VERBS: dict[type[Notation], Callable[[Rules, Transition, ActivationFrame, Notation], None]] = {
     N.End: _apply_end,
     N.Salvo: _barrage,
     N.Stuka: _barrage,
@@ -1370,5 +1379,5 @@ _UNIT_VERBS: dict[type[Notation], Callable[[Rules, Transition, Frame, Notation],
 """What each action of an activation does (5.2, 6.1, 7, 8, 9)."""
 
 
-HANDLERS: tuple[FrameHandler, ...] = (ActivationHandler(), WindowHandler(), NChoiceHandler(), PairLossHandler())
+HANDLERS: tuple[FrameHandler[Any], ...] = (ActivationHandler(), WindowHandler(), NChoiceHandler(), PairLossHandler())
 """The handlers of the frames of unit actions, reactions and owner choices."""

@@ -6,13 +6,13 @@ This module sits below :mod:`.closecombat`, :mod:`.actions` and :mod:`.sequence`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from . import movement
-from .model import formation
+from .model import ActivationFrame, data, formation, status
 
 if TYPE_CHECKING:
     from .model import Rules
@@ -20,43 +20,43 @@ if TYPE_CHECKING:
 __all__ = ["activation", "end_activation", "finish_action"]
 
 
-def activation(st: GameState) -> dict[str, Any] | None:
+def activation(st: GameState) -> ActivationFrame | None:
     """The activation frame under way (the topmost one on the stack), or None."""
-    return next((x for x in reversed(st.data["frames"]) if x["kind"] == "activation"), None)
+    return next((x for x in reversed(data(st).frames) if isinstance(x, ActivationFrame)), None)
 
 
 def finish_action(rs: Rules, tr: Transition, u: Unit) -> None:
     """6.1: the unit's action is over."""
     st = tr.state
-    if u.hex is not None and u.status.get("moving") and not movement.stacking_ok(rs.tables, st, u.hex, []):
+    if u.hex is not None and status(u).moving and not movement.stacking_ok(rs.tables, st, u.hex, []):
         # 7.3 [P]: a unit stopped in a full hex it was passing through (say, neutralised by opportunity fire)
         # is displaced like a retreat (6.3.3): by the shortest way to the nearest hex where stacking is legal.
         path = movement.retreat_path(rs.tables, st, u)
         if path:
             u.hex = path[-1]
-            if u.status.get("carrying"):
-                st.units[str(u.status["carrying"])].hex = u.hex
+            if status(u).carrying:
+                st.units[str(status(u).carrying)].hex = u.hex
             label = st.board.label(u.hex) if u.hex is not None else "off map"
             tr.emit("move", f"{u.id} cannot stay in a full hex and is displaced to {label} (rule 7.3)")
-    u.status.pop("moving", None)
-    u.status.pop("column", None)
-    u.status["acted"] = True
+    status(u).moving = None
+    status(u).column = False
+    status(u).acted = True
     act = activation(tr.state)
-    if act is not None and any(formation(tr.state, fid)["demoralised"] for fid in act["formations"]):
-        act["ending"] = True  # 8.5.1 [P]: the activation ends after the acting unit's action
+    if act is not None and any(formation(tr.state, fid).demoralised for fid in act.formations):
+        act.ending = True  # 8.5.1 [P]: the activation ends after the acting unit's action
 
 
-def end_activation(rs: Rules, tr: Transition, f: dict[str, Any]) -> None:
+def end_activation(rs: Rules, tr: Transition, f: ActivationFrame) -> None:
     """2.5 step 7: count the activation; the second one exhausts the formation (5.3)."""
     st = tr.state
-    st.data["frames"].remove(f)
-    for fid in f["formations"]:
+    data(st).frames.remove(f)
+    for fid in f.formations:
         rec = formation(st, fid)
-        rec["acts"] += 1
-        if rec["acts"] >= 2 and not rec["exhausted"]:
-            rec["exhausted"] = True
-            tr.emit("exhaustion", f"{rec['name']} has been activated twice this turn and is exhausted (rule 5.3)")
+        rec.acts += 1
+        if rec.acts >= 2 and not rec.exhausted:
+            rec.exhausted = True
+            tr.emit("exhaustion", f"{rec.name} has been activated twice this turn and is exhausted (rule 5.3)")
     for u in st.units.values():
-        u.status.pop("acted", None)
-        u.status.pop("moving", None)
-    tr.emit("activate", f"{f['side'].title()}'s activation ends")
+        status(u).acted = False
+        status(u).moving = None
+    tr.emit("activate", f"{f.side.title()}'s activation ends")

@@ -20,7 +20,7 @@ from engine.state import GameState, Unit
 from . import actions, closecombat, combat, verbs
 from . import notation as N
 from .data import TWO_D6
-from .model import formation, frame
+from .model import CancelFrame, ChitFrame, CloseCombatFrame, ExhaustedFrame, data, formation, frame, status
 
 if TYPE_CHECKING:
     from .model import Rules
@@ -66,7 +66,7 @@ def _barrage(rs: Rules, st: GameState, action: Action, typed: N.Salvo | N.Stuka)
     the transmission roll (automatic when the observer is adjacent). Outcomes name each unit's result."""
     h = typed.hex
     side = st.to_act
-    units = [u for u in st.units_at(h) if not u.status.get("carried_by")]
+    units = [u for u in st.units_at(h) if not status(u).carried_by]
     if isinstance(typed, N.Stuka):
         attack = rs.tables.artillery.stuka_attack
         p_through = Fraction(1)
@@ -80,7 +80,7 @@ def _barrage(rs: Rules, st: GameState, action: Action, typed: N.Salvo | N.Stuka)
             note = f"{typed.calibre} attack {attack}; observer adjacent: transmission automatic (rule 8.6.1)"
         else:
             t = rs.tables.artillery.transmission
-            need = t.target - (t.neutralised_observer if observer.status.get("neutralised") else 0)
+            need = t.target - (t.neutralised_observer if status(observer).neutralised else 0)
             p_through = sum((q for roll, q in TWO_D6.items() if roll <= need), Fraction(0))
             note = f"{typed.calibre} attack {attack}; transmission 2d6 ≤ {need} (rule 8.6.1)"
     columns = {}
@@ -114,27 +114,27 @@ def odds(rs: Rules, st: GameState, action: Action, typed: Notation) -> Odds | No
     """The exact result distribution of ``action`` (read into ``typed``), or None when it rolls no dice."""
     f = frame(st)
     if isinstance(typed, N.CloseFire):
-        return closecombat.odds(rs, st, f, action, typed) if f is not None and f["kind"] == "cc" else None
+        return closecombat.odds(rs, st, f, action, typed) if isinstance(f, CloseCombatFrame) else None
     if isinstance(typed, N.Fire | N.FireMove | N.Opportunity | N.ReturnFire):
         shooter, target = st.units.get(typed.unit), st.units.get(typed.target)
         if shooter is None or target is None:
             return None
         if isinstance(typed, N.Opportunity | N.ReturnFire):
             return _reaction_shot(rs, st, action, shooter, target)
-        moving = shooter.status.get("moving") or {}
-        reduced = isinstance(typed, N.FireMove) or moving.get("action") == "mf"
+        moving = status(shooter).moving
+        reduced = isinstance(typed, N.FireMove) or (moving is not None and moving.action == "mf")
         return _shot(rs, st, action, shooter, target, reduced)
     if isinstance(typed, N.Salvo | N.Stuka):
         return _barrage(rs, st, action, typed)
     if isinstance(typed, N.Retreat):
         return _retreat_odds(rs, st, action, typed)
-    if isinstance(typed, N.Test) and f is not None and f["kind"] in ("chit", "exhausted"):
-        fid = f.get("formation") or st.data["chits"][f["chit"]].get("formation")
+    if isinstance(typed, N.Test) and isinstance(f, ChitFrame | ExhaustedFrame):
+        fid = f.formation if isinstance(f, ExhaustedFrame) else data(st).chits[f.chit].formation
         if fid is None:
             return None
-        need = int(formation(st, fid)["ff"]) + rs.tables.ff_test_offset("exhaustion")
+        need = int(formation(st, fid).ff) + rs.tables.ff_test_offset("exhaustion")
         return _test_odds(action, need, "exhaustion removed", "stays exhausted", 1.0, f"2d6 ≤ {need} (rule 5.4)")
-    if isinstance(typed, N.Cancel) and f is not None and f["kind"] == "cancel":
+    if isinstance(typed, N.Cancel) and isinstance(f, CancelFrame):
         p = Fraction(rs.tables.cancel_max_roll, 6)
         note = f"1d6 ≤ {rs.tables.cancel_max_roll} (rule 5.5); the General is spent either way"
         return Odds(action, (OddsEntry("cancelled", p, 1.0), OddsEntry("not cancelled", 1 - p, 0.0)), note=note)
@@ -144,7 +144,7 @@ def odds(rs: Rules, st: GameState, action: Action, typed: Notation) -> Odds | No
 def _retreat_odds(rs: Rules, st: GameState, action: Action, typed: N.Retreat) -> Odds | None:
     """6.3.3, 6.4: a neutralised unit retreats only after a reaction test."""
     u = st.units.get(typed.unit)
-    if u is None or not u.status.get("neutralised"):
+    if u is None or not status(u).neutralised:
         return None
     value = actions.reaction_value(rs, st, u)
     mods = actions.reaction_mods(rs, st, u, None)
@@ -169,6 +169,8 @@ def _shot_odds(
     shooter, target = st.units.get(typed.unit), st.units.get(typed.target)
     if shooter is None or target is None:
         return None
-    moving = shooter.status.get("moving") or {}
-    reduced = isinstance(typed, N.FireMove) or (isinstance(typed, N.Fire) and moving.get("action") == "mf")
+    moving = status(shooter).moving
+    reduced = isinstance(typed, N.FireMove) or (
+        isinstance(typed, N.Fire) and moving is not None and moving.action == "mf"
+    )
     return _shot(rs, st, action, shooter, target, reduced)

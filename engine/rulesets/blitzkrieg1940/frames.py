@@ -8,38 +8,36 @@ side must decide or the game ends.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.rules import Transition
 from engine.state import GameState
 
 from . import actions, arrival, closecombat, deployment, sequence
-from .handler import Frame, FrameHandler
-from .model import frame
+from .handler import FrameHandler
+from .model import Frame, frame
 
 if TYPE_CHECKING:
     from .model import Rules
 
 __all__ = ["HANDLERS", "advance", "handler", "waiting_for"]
 
-HANDLERS: dict[str, FrameHandler] = {
-    h.kind: h
-    for h in (
-        deployment.HANDLER,
-        arrival.HANDLER,
-        *sequence.HANDLERS,
-        *actions.HANDLERS,
-        closecombat.HANDLER,
-    )
-}
+_ALL: tuple[FrameHandler[Any], ...] = (
+    deployment.HANDLER,
+    arrival.HANDLER,
+    *sequence.HANDLERS,
+    *actions.HANDLERS,
+    closecombat.HANDLER,
+)
+HANDLERS: dict[str, FrameHandler[Any]] = {h.kind: h for h in _ALL}
 """Frame kind → its handler."""
 
-_NONE = FrameHandler()
+_NONE: FrameHandler[Any] = FrameHandler()
 
 
-def handler(f: Frame) -> FrameHandler:
+def handler(f: Frame) -> FrameHandler[Any]:
     """The handler of frame ``f`` (a handler that offers nothing for an unknown kind)."""
-    return HANDLERS.get(f["kind"], _NONE)
+    return HANDLERS.get(f.kind, _NONE)
 
 
 def waiting_for(st: GameState, f: Frame) -> str:
@@ -57,7 +55,7 @@ def advance(rs: Rules, tr: Transition) -> None:
         if f is not None:
             if handler(f).auto(rs, tr, f):
                 continue
-            st.to_act = f["side"]
+            st.to_act = f.side
             return
         sequence.next_chit(rs, tr)
     raise RuntimeError("the sequence of play did not reach a decision")  # pragma: no cover

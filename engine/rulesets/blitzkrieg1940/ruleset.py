@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.actions import Action
 from engine.board import Board
@@ -20,13 +20,28 @@ from engine.pathing import WeightFn
 from engine.rules import Ruleset, Transition
 from engine.scenario import Scenario
 from engine.state import GameState, Outcome, Unit
+from engine.typed import from_plain
 
 from . import actions, deployment, sequence, verbs
 from .chances import explain, odds
 from .data import Tables, load_tables, raw_table
 from .evaluation import evaluate, goals
 from .frames import advance, handler
-from .model import formation, formation_units, frame, new_formation
+from .model import (
+    Chit,
+    Data,
+    DeployFrame,
+    Formation,
+    Status,
+    data,
+    formation,
+    formation_units,
+    frame,
+    new_data,
+    new_formation,
+    new_player,
+    status,
+)
 from .notation import NOTATIONS
 from .overlays import overlays
 from .setup import check_setup, scenario_consistency
@@ -46,6 +61,9 @@ class Blitzkrieg1940(Ruleset):
     notations = NOTATIONS
     default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"chits", "schedule", "zones", "markers", "special"})
+
+    state_type: ClassVar[type[Data]] = Data
+    status_type: ClassVar[type[Status]] = Status
 
     @cached_property
     def tables(self) -> Tables:
@@ -76,48 +94,27 @@ class Blitzkrieg1940(Ruleset):
     def setup(self, scenario: Scenario, board: Board, dice: DiceSource) -> GameState:
         """The state before the first decision: units placed, formations, chits, markers (12)."""
         raw = scenario.raw
-        units: dict[str, Unit] = {}
-        for spec in scenario.units:
-            t = self.tables.units[spec.type]
-            status = dict(spec.status)
-            if (spec.arrives is not None and spec.arrives > 1) or spec.hex is None:
-                status["arrives"] = spec.arrives or 1
-                status["entry"] = [board.label(h) for h in spec.entry]
-            steps = spec.steps if spec.steps is not None else t.steps
-            units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, steps, spec.formation, status)
-        # 12.1: a company set up mounted rides its APC (status mounted_on in the scenario).
-        for u in units.values():
-            apc = u.status.pop("mounted_on", None)
-            if apc and apc in units:
-                u.status["carried_by"] = apc
-                units[apc].status["carrying"] = u.id
-        formations: dict[str, Any] = {}
-        chits: dict[str, Any] = {}
+        units = self._units(scenario, board)
+        formations: dict[str, Formation] = {}
+        chits: dict[str, Chit] = {}
         for f in raw.get("formations", []):
             fid = f["id"]
             ff = int(f.get("ff", self.tables.formations[fid].ff if fid in self.tables.formations else 8))
             name = f.get("name") or (self.tables.formations[fid].name if fid in self.tables.formations else fid)
-            rec = new_formation(f["side"], name, f.get("hq"), ff, bool(f.get("independent", False)))
-            members = [u for u in units.values() if u.formation == fid and u.id != rec["hq"]]
-            rec["steps_total"] = sum(self.tables.units[u.type].steps for u in members)
-            rec["steps_lost"] = sum(self.tables.units[u.type].steps - u.steps for u in members if u.hex is not None)
-            rec["steps_lost"] += int(f.get("setup_step_losses", 0))
-            rec["steps_total"] += int(f.get("setup_step_losses", 0))
-            rec["leaves"] = f.get("leaves")
+            rec = new_formation(f["side"], name, f.get("hq"), ff, bool(f.get("independent", False)), f.get("leaves"))
+            members = [u for u in units.values() if u.formation == fid and u.id != rec.hq]
+            rec.steps_total = sum(self.tables.units[u.type].steps for u in members)
+            rec.steps_lost = sum(self.tables.units[u.type].steps - u.steps for u in members if u.hex is not None)
+            rec.steps_lost += int(f.get("setup_step_losses", 0))
+            rec.steps_total += int(f.get("setup_step_losses", 0))
             formations[fid] = rec
             if f.get("chit", True):
-                chits[fid] = {
-                    "kind": "formation",
-                    "side": f["side"],
-                    "formation": fid,
-                    "turn": int(f.get("arrives", 1)),
-                }
+                chits[fid] = Chit("formation", f["side"], int(f.get("arrives", 1)), formation=fid)
         for c in raw.get("chits", []):
             for n in range(1, int(c.get("count", 1)) + 1):
                 cid = f"{c['side'][:3]}-{c['kind']}-{int(c.get('turn', 1))}-{n}"
-                chits[cid] = {"kind": c["kind"], "side": c["side"], "turn": int(c.get("turn", 1))}
-                if "salvos" in c:
-                    chits[cid]["salvos"] = list(c["salvos"])
+                salvos = list(c["salvos"]) if "salvos" in c else None
+                chits[cid] = Chit(c["kind"], c["side"], int(c.get("turn", 1)), salvos=salvos)
         mines: dict[str, str] = {}
         forts: list[str] = []
         for m in raw.get("markers", []):
@@ -134,32 +131,23 @@ class Blitzkrieg1940(Ruleset):
             for label in str(victory.get(key, "")).split():
                 if holder:
                     held_by[label] = holder
-        data: dict[str, Any] = {
-            "scenario": scenario.id,
-            "turns": scenario.turns,
-            "formations": formations,
-            "chits": chits,
-            "cup": [],
-            "carried": None,
-            "next_first": None,
-            "pass_owner": None,
-            "players": {
-                s: {"replays": [], "general": None, "general_free": False, "held": None, "activated": [], "skipped": []}
-                for s in scenario.side_ids()
-            },
-            "frames": [],
-            "removed_chits": [],
-            "mines": mines,
-            "forts": sorted(forts),
-            "held_by": held_by,
-            "victory": victory,
-            "special": special,
-            "schedule": list(raw.get("schedule", [])),
-            "edges": {
+        state_data = new_data(
+            scenario=scenario.id,
+            turns=scenario.turns,
+            formations=formations,
+            chits=chits,
+            players={s: new_player() for s in scenario.side_ids()},
+            mines=mines,
+            forts=sorted(forts),
+            held_by=held_by,
+            victory=victory,
+            special=special,
+            edges={
                 s.id: dict(raw_side).get("edge")
                 for s, raw_side in zip(scenario.sides, raw.get("sides", []), strict=False)
             },
-        }
+        )
+        state_data.schedule = list(raw.get("schedule", []))
         state = GameState(
             ruleset=self.id,
             scenario=scenario.id,
@@ -169,11 +157,34 @@ class Blitzkrieg1940(Ruleset):
             turn=1,
             phase="setup",
             to_act=scenario.first,
-            data=data,
+            data=state_data,
             dice=dice,
         )
         deployment.prepare_deployment(state, raw)  # 2.9, 12.1, 12.2: the players set up
         return state
+
+    def _units(self, scenario: Scenario, board: Board) -> dict[str, Unit]:
+        """The scenario's units with their status records; 12.1: a company set up mounted rides its APC (status
+        ``mounted_on`` in the scenario)."""
+        units: dict[str, Unit] = {}
+        mounted: dict[str, str] = {}
+        for spec in scenario.units:
+            t = self.tables.units[spec.type]
+            plain = dict(spec.status)
+            apc = plain.pop("mounted_on", None)
+            if apc:
+                mounted[spec.id] = str(apc)
+            if (spec.arrives is not None and spec.arrives > 1) or spec.hex is None:
+                plain["arrives"] = spec.arrives or 1
+                plain["entry"] = [board.label(h) for h in spec.entry]
+            st = from_plain(Status, plain, where=f"units[{spec.id!r}].status")
+            steps = spec.steps if spec.steps is not None else t.steps
+            units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, steps, spec.formation, st)
+        for uid, apc in mounted.items():
+            if apc in units:
+                status(units[uid]).carried_by = apc
+                status(units[apc]).carrying = uid
+        return units
 
     def begin(self, tr: Transition) -> None:
         if not deployment.open_deployment(self, tr):
@@ -183,7 +194,7 @@ class Blitzkrieg1940(Ruleset):
     def setup_offered(self, state: GameState) -> bool:
         # Blitzkrieg 12: ``default`` is offered only at the start of a set-up step.
         f = frame(state)
-        return f is not None and f["kind"] == deployment.DEPLOY and bool(f.get("fresh"))
+        return isinstance(f, DeployFrame) and f.fresh
 
     # --- Decisions --------------------------------------------------------------------------------------
 
@@ -249,7 +260,7 @@ class Blitzkrieg1940(Ruleset):
 
     def turns(self, st: GameState) -> int:
         """The scenario's length in turns."""
-        return int(st.data["turns"])
+        return int(data(st).turns)
 
     def recovery_first_side(self, st: GameState) -> str:
         """2.1 step 5 [P]: the German player's demoralised formations test first."""
@@ -260,28 +271,28 @@ class Blitzkrieg1940(Ruleset):
         ``turn`` key when it is rebuilt; here: units that stop being independent (Stonne turn 8, 49. BCC)."""
         st = tr.state
         for u in st.units.values():
-            until = u.status.get("independent_until")
+            until = status(u).independent_until
             if until is not None and st.turn >= int(until):
-                u.status.pop("independent_until", None)
-                u.status.pop("independent", None)
+                status(u).independent_until = None
+                status(u).independent = False
                 tr.emit("organisation", f"{u.id} loses its independent status (rule 12.2)")
 
     def turn_end_events(self, tr: Transition) -> None:
         """2.10 step 2: formations leaving play at the end of this turn (Stonne turn 3: II/PZ.R)."""
         st = tr.state
-        for fid, rec in sorted(st.data["formations"].items()):
-            if rec.get("leaves") == st.turn and not rec["removed"]:
-                rec["removed"] = True
+        for fid, rec in sorted(data(st).formations.items()):
+            if rec.leaves == st.turn and not rec.removed:
+                rec.removed = True
                 for u in formation_units(st, fid, on_map=False):
                     u.hex = None
-                    u.status["exited"] = True
-                    for marker in ("neutralised", "opp_used", "ooc", "moving", "column", "returned", "retreated"):
-                        u.status.pop(marker, None)  # 12.2: markers go with the units that leave the map
-                if fid in st.data["chits"]:
-                    st.data["removed_chits"].append(fid)
-                if st.data.get("next_first") == fid:
-                    st.data["next_first"] = None
-                tr.emit("withdraw", f"{rec['name']} leaves play at the end of turn {st.turn} (rule 12.2)")
+                    status(u).exited = True
+                    # 12.2: markers go with the units that leave the map
+                    status(u).clear("neutralised", "opp_used", "ooc", "moving", "column", "returned", "retreated")
+                if fid in data(st).chits:
+                    data(st).removed_chits.append(fid)
+                if data(st).next_first == fid:
+                    data(st).next_first = None
+                tr.emit("withdraw", f"{rec.name} leaves play at the end of turn {st.turn} (rule 12.2)")
 
     def command_check(self, tr: Transition, units: list[Unit] | None) -> None:
         """3.5: mark units out of command (all units, or the ones given)."""
@@ -309,7 +320,7 @@ class Blitzkrieg1940(Ruleset):
 
     def formation_name(self, st: GameState, fid: str) -> str:
         """The display name of a formation."""
-        return str(formation(st, fid)["name"])
+        return str(formation(st, fid).name)
 
     def overlays(
         self, view: GameState, side: str, unit_id: str | None = None, history: Sequence[Action] = ()

@@ -181,7 +181,7 @@ def activation_effects(rs: Rules, tr: Transition, fid: str) -> None:
     """2.5 step 5: the overrun HQ returns, rally rolls, OPP-used markers off the formation's units."""
     st = tr.state
     f = formation(st, fid)
-    if f.overrun and f.hq and int(f.overrun_turn or 0) < st.turn:
+    if f.overrun and f.hq and (f.overrun_turn or 0) < st.turn:
         hq = st.units[f.hq]
         host = next((u for u in formation_units(st, fid, hq=False) if u.hex is not None), None)
         if host is not None:
@@ -638,7 +638,7 @@ class NChoiceHandler(UnitFrameHandler[NChoiceFrame]):
         if u.hex is None or not status(u).neutralised:
             tr.emit("choice", f"{u.id} is no longer neutralised: there is nothing to exchange (rule 8.3)")
         elif isinstance(typed, N.StepLoss):
-            combat.take_step_instead(tr, rs.tables, u, (f.cause or "N result"))
+            combat.take_step_instead(tr, rs.tables, u, f.cause)
         else:
             tr.emit("choice", f"{u.id} stays neutralised (rule 8.3)")
 

@@ -209,7 +209,7 @@ def formation_factor(tables: Tables, st: GameState, unit: Unit) -> int:
     """
     found = _formation_of(st, unit)
     if found is None:
-        raise ValueError(f"{unit.id} belongs to no formation in state.data['formations']: no FF (rule 13.4)")
+        raise ValueError(f"{unit.id} belongs to no formation of the state: no FF (rule 13.4)")
     return _ff(tables, found[1])[0]
 
 
@@ -665,7 +665,7 @@ def neutralise(tr: Transition, tables: Tables, unit: Unit, cause: str) -> None:
     # Blitzkrieg 8.4: panic test.
     found = _formation_of(tr.state, unit)
     if found is None:
-        raise ValueError(f"{unit.id} belongs to no formation in state.data['formations']: no FF (rule 13.4)")
+        raise ValueError(f"{unit.id} belongs to no formation of the state: no FF (rule 13.4)")
     test = tables.ff_tests["panic"]
     ff, ff_text = _ff(tables, found[1])
     purpose = f"{unit.id} panic test, neutralised again ({cause}) (rule 8.4): a step is lost above {ff_text}"
@@ -724,7 +724,7 @@ def rally_roll(tr: Transition, tables: Tables, unit: Unit) -> bool:
         raise ValueError(f"{unit.id} is not neutralised and has nothing to rally from (rule 8.4)")
     found = _formation_of(tr.state, unit)
     if found is None:
-        raise ValueError(f"{unit.id} belongs to no formation in state.data['formations']: no FF (rule 13.4)")
+        raise ValueError(f"{unit.id} belongs to no formation of the state: no FF (rule 13.4)")
     test = tables.ff_tests["rally"]
     ff, ff_text = _ff(tables, found[1])
     target = test.target(ff)

@@ -720,7 +720,7 @@ class ChitHandler(_SequenceHandler[ChitFrame]):
             _finish_chit(rs, tr, f, "nopass")
             return True
         if f.stage == "done":
-            _finish_chit(rs, tr, f, (f.outcome or "nopass"))
+            _finish_chit(rs, tr, f, f.outcome or "nopass")
             return True
         return False
 

@@ -71,7 +71,7 @@ def H(label: str) -> Hex:
 def unit(uid: str, utype: str, at: str | None, fid: str | None = None, **status: object) -> Unit:
     """A unit at full strength (an HQ keeps the 0 steps of units.toml: it must still count as on the map)."""
     t = T.units[utype]
-    return Unit(uid, utype, t.side, H(at) if at else None, t.steps, fid, bk.Status(**status))  # type: ignore[arg-type]
+    return Unit(uid, utype, t.side, H(at) if at else None, t.steps, fid, bk.Status(**status))
 
 
 def game(name: str, *units: Unit, mines: dict[str, str] | None = None) -> GameState:

@@ -35,11 +35,16 @@ engine.errors.StateError: data.formations['f1'].ff: expected int, got 'x'
 ``Literal[...]`` of strs, ints, bools or None; ``list[T]``; ``tuple[T, ...]`` and ``tuple[A, B]`` (written as
 lists); ``set[T]`` and ``frozenset[T]`` of ints, floats, strs, hexes, one-type literals or tuples of these
 (written as sorted lists); ``dict[K, T]`` with keys ``str``, ``int`` (written as decimal strings) or ``Hex``;
-nested records (not recursive: a record cannot contain its own class); :class:`~engine.hexgrid.Hex` (written as
+nested records (not recursive: a record cannot contain its own class); tagged unions of records, ``A | B | C``
+(or ``A | B | None``), each class with a ``kind: Literal[...]`` field whose values tell it apart (the written
+dict's ``kind`` picks the class when it is read back); :class:`~engine.hexgrid.Hex` (written as
 its label with ``hex_label``, read with ``parse_hex``); and ``typing.Any``, the escape hatch for plain data (dicts
 with str or int keys, lists, scalars), copied with :func:`engine.plain.copy_plain` and read back at most 64 levels
 deep. The annotations are resolved once per class, when it is defined (or at its first use if one names a class
 defined later in its module); any other annotation raises ``TypeError`` then.
+
+**Keys.** A field is written under its name, or under ``field(metadata={"key": "from"})`` where the plain form
+needs a name that Python does not allow.
 
 **Defaults.** ``to_plain`` omits a field whose value equals its default, so a unit status with every flag off
 is ``{}``; ``@record(omit_defaults=False)`` writes every field. A field without a default is always written.
@@ -270,7 +275,8 @@ class _Spec:
 
 _SUPPORTED = (
     "int, float, str, bool, None, X | None, Literal[...], list[T], tuple[T, ...], tuple[A, B], set[T], "
-    "frozenset[T], dict[K, T] with K str, int or Hex, Hex, typing.Any and @record classes"
+    "frozenset[T], dict[K, T] with K str, int or Hex, Hex, typing.Any, @record classes and unions of @record "
+    "classes with a kind: Literal[...] field"
 )
 _SCALARS: dict[Any, _Spec] = {
     int: _Spec("scalar", "int", scalar=int),
@@ -305,11 +311,7 @@ def _parse(tp: Any, where: str, stack: tuple[type, ...]) -> _Spec:
             raise TypeError(f"{where}: Literal values must be strs, ints, bools or None, got {tp!r}")
         return _Spec("literal", "one of " + ", ".join(repr(a) for a in args), values=args)
     if origin is typing.Union or origin is types.UnionType:
-        rest = [a for a in args if a is not type(None)]
-        if len(rest) != 1 or len(args) != 2:
-            raise TypeError(f"{where}: {tp!r} is not supported: the only union a record field may have is X | None")
-        inner = _parse(rest[0], where, stack)
-        return _Spec("optional", f"{inner.shown} or None", args=(inner,), immutable=inner.immutable, plain=inner.plain)
+        return _parse_union(args, where, stack)
     if origin is list and len(args) == 1:
         return _Spec("list", "a list", args=(_parse(args[0], where, stack),), immutable=False, plain=False)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
@@ -339,6 +341,39 @@ def _parse(tp: Any, where: str, stack: tuple[type, ...]) -> _Spec:
     raise TypeError(f"{where}: {tp!r} is not a supported record field type (supported: {_SUPPORTED})")
 
 
+def _parse_union(args: tuple[Any, ...], where: str, stack: tuple[type, ...]) -> _Spec:
+    """``X | None``, a tagged union of records, or a tagged union of records ``| None``."""
+    rest = [a for a in args if a is not type(None)]
+    inner = _union(rest, where, stack) if len(rest) > 1 else _parse(rest[0], where, stack)
+    if len(rest) == len(args):
+        return inner
+    return _Spec("optional", f"{inner.shown} or None", args=(inner,), immutable=inner.immutable, plain=inner.plain)
+
+
+def _union(members: list[Any], where: str, stack: tuple[type, ...]) -> _Spec:
+    """A tagged union: record classes told apart by the value of their ``kind`` field (a ``Literal``)."""
+    specs = []
+    for tp in members:
+        if not (isinstance(tp, type) and tp in _INFO):
+            raise TypeError(
+                f"{where}: {tp!r} is not supported in a union: a union is X | None, or of record classes with a "
+                "kind: Literal[...] field"
+            )
+        specs.append(_parse(tp, where, stack))
+    tags: dict[Any, type] = {}
+    for spec in specs:
+        assert spec.cls is not None
+        info = _INFO[spec.cls]
+        if not info.tags:
+            raise TypeError(f"{where}: {spec.cls.__name__} has no kind: Literal[...] field to tell it apart in a union")
+        for tag in info.tags:
+            if tag in tags:
+                raise TypeError(f"{where}: kind {tag!r} names both {tags[tag].__name__} and {spec.cls.__name__}")
+            tags[tag] = spec.cls
+    shown = "a dict (" + " or ".join(c.__name__ for c in dict.fromkeys(tags.values())) + ")"
+    return _Spec("union", shown, args=tuple(specs), values=tuple(tags.items()), immutable=False, plain=False)
+
+
 def _sortable(spec: _Spec) -> bool:
     if spec.kind in ("float", "hex") or spec.scalar in (int, str):
         return True
@@ -366,7 +401,7 @@ class _Unresolved(TypeError):
 class _Info:
     """A record class and, once compiled, its generated functions."""
 
-    __slots__ = ("clone", "cls", "names", "namespace", "omit_defaults", "read", "write")
+    __slots__ = ("clone", "cls", "names", "namespace", "omit_defaults", "read", "tags", "write")
 
     def __init__(self, cls: type, omit_defaults: bool, namespace: Mapping[str, Any]) -> None:
         self.cls = cls
@@ -374,6 +409,8 @@ class _Info:
         self.namespace = namespace
         """Where the class was defined (the names its annotations may use besides its module's)."""
         self.names: tuple[str, ...] = ()
+        self.tags: tuple[Any, ...] = ()
+        """The values of the class's ``kind`` field, if it is a ``Literal`` (what tells it apart in a union)."""
         self.write: Callable[[Any], dict[str, Any]] | None = None
         self.read: Callable[[Any], Any] | None = None
         self.clone: Callable[[Any], Any] | None = None
@@ -434,6 +471,7 @@ def _compile(info: _Info, stack: tuple[type, ...]) -> None:
     }
     gen = _Gen(ns)
     info.names = tuple(f.name for f, _ in specs)
+    info.tags = next((spec.values for f, spec in specs if f.name == "kind" and spec.kind == "literal"), ())
     info.write = gen.function("write", _write_lines(gen, specs, info.omit_defaults), cls)
     info.read = gen.function("read", _read_lines(gen, cls, specs), cls)
     info.clone = gen.function("clone", _clone_lines(gen, specs), cls)  # last: a set clone means compiled
@@ -466,6 +504,14 @@ class _Gen:
         return fn
 
 
+def _key(f: dataclasses.Field[Any]) -> str:
+    """The key of a field in the plain form: its name, or ``field(metadata={"key": ...})`` (a Python keyword)."""
+    key = f.metadata.get("key", f.name)
+    if not isinstance(key, str):
+        raise TypeError(f"{f.name}: the key of a field must be a str, got {key!r}")
+    return key
+
+
 def _defaults(f: dataclasses.Field[Any]) -> tuple[bool, Any]:
     """Whether the field has a default, and its value (a ``default_factory`` is called once)."""
     if f.default is not MISSING:
@@ -485,7 +531,7 @@ def _write_lines(gen: _Gen, specs: list[tuple[dataclasses.Field[Any], _Spec]], o
         has_default, default = _defaults(f)
         lines.append(f"v = obj.{f.name}")
         if not omit or not has_default:
-            lines.append(f"out[{f.name!r}] = {expr}")
+            lines.append(f"out[{_key(f)!r}] = {expr}")
             continue
         if default is None:
             test = "v is not None"
@@ -493,7 +539,7 @@ def _write_lines(gen: _Gen, specs: list[tuple[dataclasses.Field[Any], _Spec]], o
             test = "v"
         else:
             test = f"v != {gen.value('d', default)}"
-        lines += [f"if {test}:", f"    out[{f.name!r}] = {expr}"]
+        lines += [f"if {test}:", f"    out[{_key(f)!r}] = {expr}"]
     return [*lines, "return out"]
 
 
@@ -524,6 +570,9 @@ def _write_expr(gen: _Gen, spec: _Spec, v: str) -> str:
         k, x = gen.var(), gen.var()
         kexpr = k if key.scalar is str else f"str({k})" if key.scalar is int else f"_hl({k})"
         return f"{{{kexpr}: {_write_expr(gen, value, x)} for {k}, {x} in {v}.items()}}"
+    if kind == "union":
+        writers = {a.cls: _WRITERS[a.cls] for a in spec.args if a.cls is not None}
+        return f"{gen.value('wu', writers)}[{v}.__class__]({v})"
     assert kind == "record" and spec.cls is not None
     return f"{gen.value('w', _WRITERS[spec.cls])}({v})"
 
@@ -564,6 +613,9 @@ def _clone_expr(gen: _Gen, spec: _Spec, v: str) -> str:
             return f"{v}.copy()"
         k, x = gen.var(), gen.var()
         return f"{{{k}: {_clone_expr(gen, value, x)} for {k}, {x} in {v}.items()}}"
+    if kind == "union":
+        cloners = {a.cls: _CLONERS[a.cls] for a in spec.args if a.cls is not None}
+        return f"{gen.value('cu', cloners)}[{v}.__class__]({v})"
     assert kind == "record" and spec.cls is not None
     return f"{gen.value('c', _CLONERS[spec.cls])}({v})"
 
@@ -586,7 +638,7 @@ def _bad(at: str, shown: str, value: object) -> _Bad:
 
 
 def _read_lines(gen: _Gen, cls: type, specs: list[tuple[dataclasses.Field[Any], _Spec]]) -> list[str]:
-    names = gen.value("names", frozenset(f.name for f, _ in specs))
+    names = gen.value("names", frozenset(_key(f) for f, _ in specs))
     lines = [
         "if not isinstance(obj, dict):",
         f"    raise _Bad('expected a dict ({cls.__name__}), got ' + {gen.value('show', _show)}(obj))",
@@ -600,14 +652,14 @@ def _read_lines(gen: _Gen, cls: type, specs: list[tuple[dataclasses.Field[Any], 
     for i, (f, spec) in enumerate(specs):
         a = f"a{i}"
         args.append(f"{f.name}={a}")
-        at = f".{f.name}"
+        at = f".{_key(f)}"
         if f.default is not MISSING:
             missing = f"{a} = {gen.value('d', f.default)}"
         elif f.default_factory is not MISSING:
             missing = f"{a} = {gen.value('f', f.default_factory)}()"
         else:
-            missing = f"raise _Bad({'missing field ' + repr(f.name)!r}) from None"
-        lines += ["try:", f"    {a} = obj[{f.name!r}]", "except KeyError:", f"    {missing}"]
+            missing = f"raise _Bad({'missing field ' + repr(_key(f))!r}) from None"
+        lines += ["try:", f"    {a} = obj[{_key(f)!r}]", "except KeyError:", f"    {missing}"]
         inner = spec.args[0] if spec.kind == "optional" else spec
         if inner.kind == "scalar":
             test = f"type({a}) is not {gen.value('t', inner.scalar)}"
@@ -663,6 +715,8 @@ def _reader(spec: _Spec, shown: str | None = None) -> Callable[[Any], Any]:
         return _tuple_reader(spec, what)
     if kind == "dict":
         return _dict_reader(spec, what)
+    if kind == "union":
+        return _union_reader(spec, what)
     assert kind == "record" and spec.cls is not None
     info = _INFO[spec.cls]
     assert info.read is not None
@@ -750,6 +804,26 @@ def _sequence_reader(spec: _Spec, what: str) -> Callable[[Any], Any]:
         return out
 
     return read_sequence
+
+
+def _union_reader(spec: _Spec, what: str) -> Callable[[Any], Any]:
+    readers: dict[Any, Callable[[Any], Any]] = {}
+    for tag, cls in spec.values:
+        read = _INFO[cls].read
+        assert read is not None
+        readers[tag] = read
+    known = ", ".join(repr(t) for t in readers)
+
+    def read_union(v: Any) -> Any:
+        if not isinstance(v, dict):
+            raise _Bad(f"expected {what}, got {_show(v)}")
+        tag = v.get("kind")
+        read = readers.get(tag) if type(tag) in (str, int, bool) else None
+        if read is None:
+            raise _Bad(f"expected a kind of {known}, got {_show(tag)}", ".kind")
+        return read(v)
+
+    return read_union
 
 
 def _first_repeat(items: list[Any]) -> Any:

@@ -16,7 +16,12 @@ LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; s
 CYCLES_BEING_FIXED = {"engine.ai", "engine.rulesets.blitzkrieg1940", "engine.rulesets.art_of_tactic"}
 
 # The paths the ruleset-contract work is restructuring, which skip the complexity rules until it is done.
-BEING_RESTRUCTURED = {"engine/rulesets/**", "engine/ai/**", "tui/screens/game.py", "tui/screens/tactic.py"}
+BEING_RESTRUCTURED = {
+    "engine/rulesets/art_of_tactic/**",
+    "engine/ai/**",
+    "tui/screens/game.py",
+    "tui/screens/tactic.py",
+}
 COMPLEXITY_RULES = {"C90", "C901", "PLR0912", "PLR0915"}
 
 

@@ -468,7 +468,8 @@ class NotARecord:
     [
         ("list", "needs its item types"),
         ("dict[str, list]", "needs its item types"),
-        ("int | str", "the only union a record field may have is X | None"),
+        ("int | str", "a union is X | None, or of record classes with a kind: Literal[...] field"),
+        ("Leaf | None | int", "a union is X | None, or of record classes"),
         ("dict[float, int]", "the keys of a dict must be str, int or Hex"),
         ("dict[tuple[int, int], int]", "the keys of a dict must be str, int or Hex"),
         ("set[list[int]]", "the items of a set must be"),
@@ -517,6 +518,98 @@ def test_a_name_that_never_resolves_fails_at_first_use() -> None:
 
     with pytest.raises(TypeError, match="Dangling: an annotation cannot be resolved"):
         to_plain(Dangling(1))
+
+
+# --- Tagged unions and field keys --------------------------------------------------------------------------------
+
+
+@record
+class Deploy:
+    kind: Literal["deploy"]
+    side: str
+    todo: list[str] = field(default_factory=list)
+
+
+@record
+class Window:
+    kind: Literal["window", "lazy_window"]
+    side: str
+    hexes: set[Hex] = field(default_factory=set)
+
+
+@record
+class Stack:
+    frames: list[Deploy | Window] = field(default_factory=list)
+    top: Deploy | Window | None = None
+
+
+def test_a_tagged_union_is_read_back_by_its_kind() -> None:
+    stack = Stack([Deploy("deploy", "german", ["ger-1"]), Window("lazy_window", "french", {Hex(1, 1)})])
+    stack.top = stack.frames[1]
+    plain = to_plain(stack)
+    assert plain["frames"] == [
+        {"kind": "deploy", "side": "german", "todo": ["ger-1"]},
+        {"kind": "lazy_window", "side": "french", "hexes": ["0202"]},
+    ]
+    back = from_plain(Stack, msgpack.unpackb(msgpack.packb(plain)))
+    assert back == stack and type(back.frames[0]) is Deploy and type(back.top) is Window
+    assert from_plain(Stack, {"top": None}) == Stack()
+
+
+def test_a_clone_of_a_union_keeps_each_class_and_shares_nothing_mutable() -> None:
+    stack = Stack([Deploy("deploy", "german", ["ger-1"]), Window("window", "french", {Hex(1, 1)})])
+    copy = clone(stack)
+    assert copy == stack and [type(x) for x in copy.frames] == [Deploy, Window]
+    assert copy.frames[0] is not stack.frames[0]
+    copy.frames[0].todo.append("ger-2")  # type: ignore[union-attr]
+    assert stack.frames[0].todo == ["ger-1"]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"frames": [{"kind": "chit", "side": "x"}]}, r"data\.frames\[0\]\.kind: expected a kind of 'deploy', "),
+        ({"frames": [{"side": "x"}]}, r"data\.frames\[0\]\.kind: expected a kind of .*got None"),
+        ({"frames": [["deploy"]]}, r"data\.frames\[0\]: expected a dict \(Deploy or Window\)"),
+        ({"top": {"kind": "window", "side": 3}}, r"data\.top\.side: expected str, got 3"),
+    ],
+)
+def test_a_union_value_that_fits_no_member_names_the_path(value: Any, message: str) -> None:
+    with pytest.raises(StateError, match=message):
+        from_plain(Stack, value)
+
+
+def test_a_union_member_needs_a_kind_literal_and_kinds_must_differ() -> None:
+    with pytest.raises(TypeError, match=r"Bad\.x: Leaf has no kind: Literal\[\.\.\.\] field"):
+
+        @record
+        class Bad:
+            x: Deploy | Leaf
+
+    @record
+    class Other:
+        kind: Literal["deploy"]
+
+    with pytest.raises(TypeError, match=r"Clash\.x: kind 'deploy' names both Deploy and Other"):
+
+        @record
+        class Clash:
+            x: Deploy | Other
+
+
+@record
+class Moving:
+    action: str
+    origin: str | None = field(default=None, metadata={"key": "from"})
+
+
+def test_a_field_may_be_written_under_another_key() -> None:
+    assert to_plain(Moving("move", "0101")) == {"action": "move", "from": "0101"}
+    assert to_plain(Moving("fm")) == {"action": "fm"}
+    assert from_plain(Moving, {"action": "move", "from": "0101"}) == Moving("move", "0101")
+    with pytest.raises(StateError, match="unknown field 'origin'"):
+        from_plain(Moving, {"action": "move", "origin": "0101"})
+    assert field_values(Moving("move", "0101")) == {"action": "move", "origin": "0101"}
 
 
 def test_record_refuses_a_dataclass_and_codec_refuses_non_records() -> None:

@@ -79,7 +79,7 @@ def test_evaluation_is_zero_sum_and_counts_the_hannut_vp_formula() -> None:
 
 def test_evaluation_values_an_objective_taken() -> None:
     game = _hannut()
-    taken = _edited(game, lambda s: s.data["held_by"].__setitem__("1512", "german")).state
+    taken = _edited(game, lambda s: s.data.held_by.__setitem__("1512", "german")).state
     assert game.ruleset.evaluate(taken, "german") > game.ruleset.evaluate(game.state, "german") + 2.5
 
 
@@ -104,7 +104,7 @@ def test_ai_goals_are_the_objectives_not_held() -> None:
     german = {game.board.label(h) for h in rs.ai_goals(game.state, "german")}
     assert german == {"0403", "0404", "0504", "1006", "1204", "1205", "1415", "1416", "1512"}
     assert rs.ai_goals(game.state, "french") == []  # nothing to win back yet
-    taken = _edited(game, lambda s: s.data["held_by"].__setitem__("1512", "german")).state
+    taken = _edited(game, lambda s: s.data.held_by.__setitem__("1512", "german")).state
     assert [game.board.label(h) for h in rs.ai_goals(taken, "french")] == ["1512"]
 
 
@@ -192,7 +192,7 @@ def test_retreats_a_unit_that_would_be_lost() -> None:
     def doomed(s: engine.GameState) -> None:
         u = s.units[uid]
         u.steps = 1
-        u.status["neutralised"] = True
+        u.status.neutralised = True
         for gid, spot in (("ger-i5pzr-pz1", "1507"), ("ger-i5pzr-pz2", "1505"), ("ger-i5pzr-pz4", "1605")):
             s.units[gid].hex = s.board.parse(spot)
 

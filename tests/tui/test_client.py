@@ -16,7 +16,7 @@ def game() -> engine.Game:
 
 def _set_up(game: engine.Game) -> engine.Game:
     """Take the scenario file's set-up for every set-up step on top (12.1; Hannut stops at the German keep)."""
-    while game.state.data["frames"][-1]["kind"] == "deploy":
+    while game.state.data.frames[-1].kind == "deploy":
         game.apply("default")
     return game
 

@@ -1,10 +1,13 @@
 """Provides the Blitzkrieg 1940 unit actions, reaction windows and owner choices (digest 6, 7, 8, 8.6).
 
-Frames decided here (see :mod:`.model`):
+Frames decided here (see :mod:`.model`), one :class:`~.handler.FrameHandler` each (:data:`HANDLERS`):
 
 - ``activation`` (active player): unit actions of the activated formation(s) and combined barrages; ``end``.
 - ``window`` (passive player): a reaction window of 6.3.4 — return fire, opportunity fire, retreats; ``close``.
 - ``n_choice`` (a unit's owner): accept a Neutralised result or take a step loss instead (8.3).
+- ``pair_loss`` (a mounted pair's owner): which half takes the step loss (12.1).
+
+Each action of an activation has its function (:data:`_UNIT_VERBS`), given the action read into its notation.
 
 Movement is entered one hex at a time (``move UNIT HEX`` also takes a path), so that every hex entered can open
 a movement window for the passive side.
@@ -12,71 +15,64 @@ a movement window for the passive side.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
-from engine.errors import IllegalActionError, InvalidActionError
+from engine.contract import ACT, CHOOSE, Role
 from engine.events import Modifier
 from engine.hexgrid import Hex, distance
-from engine.odds import Odds
+from engine.notation import Notation
 from engine.pathing import WeightFn
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import closecombat, combat, movement, sight
-from .model import formation, formation_units, frame, opponent, push
+from . import closecombat, combat, movement, sight, verbs
+from . import notation as N
+from .activation import activation, end_activation, finish_action
+from .handler import FrameHandler, UnitFrameHandler, named_unit
+from .model import (
+    ActivationFrame,
+    Moving,
+    NChoiceFrame,
+    PairLossFrame,
+    WindowFrame,
+    data,
+    formation,
+    formation_units,
+    frame,
+    opponent,
+    push,
+    status,
+)
 
 if TYPE_CHECKING:
-    from .ruleset import Blitzkrieg1940
+    from .model import Rules
 
 __all__ = [
+    "HANDLERS",
     "VERBS",
     "activation_effects",
-    "apply_frame",
-    "auto_frame",
-    "check_frame",
     "command_check",
     "demoralised_retreat",
-    "explain",
-    "frame_actions",
+    "factor",
     "move_weight",
     "movement_points",
-    "odds",
+    "reaction_mods",
+    "reaction_value",
 ]
 
-VERBS: dict[str, str] = {
-    "move": "move UNIT HEX... — move (all MP), one hex or a path (6.1, 7)",
-    "road": "road UNIT HEX... — move in column along roads at the road rate (7.2.1)",
-    "mf": "mf UNIT HEX... — move-and-fire: move with half MP, then fire at reduced strength (6.1)",
-    "fm": "fm UNIT TARGET — fire at reduced strength, then move with half MP (6.1)",
-    "fire": "fire UNIT TARGET — direct fire at full strength (8.1)",
-    "stop": "stop UNIT — end the unit's action here; in a moving stack, drop it off (6.1, 7.1)",
-    "stack": "stack UNIT UNIT [UNIT] HEX — move two or three units of one hex together, one hex at a time (7.1)",
-    "load": "load APC COMPANY — German only: the company boards its APC in the same hex (6.1, 12.1)",
-    "unload": "unload APC — the company on board gets off in the APC's hex (6.1, 12.1)",
-    "assault": "assault UNIT HEX — move into an enemy-occupied hex: close combat, or overrun of lone HQs (9.1, 3.2)",
-    "end": "end — end the activation (5.2)",
-    "salvo": "salvo HEX CALIBRE OBSERVER [COUNT] — fire artillery salvos at a hex, observed by an HQ (8.6.1)",
-    "stuka": "stuka HEX [COUNT] — Stuka attacks on a hex (8.6.1)",
-    "opp": "opp UNIT TARGET — opportunity fire at the moving or firing enemy unit (6.3.1)",
-    "retfire": "retfire UNIT TARGET — return fire at the unit that fired (6.3.2)",
-    "retreat": "retreat UNIT HEX — retreat one hex (6.3.3)",
-    "close": "close — no (more) reactions in this window (6.3.4)",
-    "accept": "accept UNIT — keep the Neutralised result (8.3)",
-    "steploss": "steploss UNIT — take a step loss instead of the Neutralised result (8.3)",
-    "lose": "lose UNIT — the mounted pair's step loss falls on this half: the APC or the company (12.1)",
-    **closecombat.VERBS,
-}
+VERBS = verbs.UNIT
 
 # --- Unit facts -------------------------------------------------------------------------------------------
 
 
-def _t(rs: Blitzkrieg1940, u: Unit) -> Any:
+def _t(rs: Rules, u: Unit) -> Any:
     return rs.tables.units[u.type]
 
 
-def _is_hq(rs: Blitzkrieg1940, u: Unit) -> bool:
+def _is_hq(rs: Rules, u: Unit) -> bool:
     return bool(_t(rs, u).category == "hq")
 
 
@@ -84,12 +80,12 @@ def _label(st: GameState, h: Hex | None) -> str:
     return st.board.label(h) if h is not None else "off map"
 
 
-def _combat_hexes(rs: Blitzkrieg1940, st: GameState, side: str) -> set[Hex]:
+def _combat_hexes(rs: Rules, st: GameState, side: str) -> set[Hex]:
     """Hexes holding a combat unit (not an HQ) of ``side``."""
     return {e.hex for e in st.iter_units(side) if e.hex is not None and not _is_hq(rs, e)}
 
 
-def _enemy_adjacent(rs: Blitzkrieg1940, st: GameState, u: Unit, enemy_hexes: set[Hex] | None = None) -> bool:
+def _enemy_adjacent(rs: Rules, st: GameState, u: Unit, enemy_hexes: set[Hex] | None = None) -> bool:
     """4.2: an enemy combat unit (not an HQ) adjacent to ``u``."""
     assert u.hex is not None
     if enemy_hexes is None:
@@ -98,27 +94,27 @@ def _enemy_adjacent(rs: Blitzkrieg1940, st: GameState, u: Unit, enemy_hexes: set
 
 
 def _demoralised(st: GameState, u: Unit) -> bool:
-    return u.formation is not None and bool(formation(st, u.formation)["demoralised"])
+    return u.formation is not None and bool(formation(st, u.formation).demoralised)
 
 
-def _terrain_open(rs: Blitzkrieg1940, st: GameState, h: Hex) -> bool:
+def _terrain_open(rs: Rules, st: GameState, h: Hex) -> bool:
     return bool(rs.tables.terrain.classes[st.board.terrain(h)].open)
 
 
-def _visibility_class(rs: Blitzkrieg1940, u: Unit) -> str:
-    if u.status.get("carrying"):
+def _visibility_class(rs: Rules, u: Unit) -> str:
+    if status(u).carrying:
         return "vehicle"
     return str(_t(rs, u).visibility)
 
 
-def sees(rs: Blitzkrieg1940, st: GameState, a: Unit, b: Unit) -> sight.SightResult:
+def sees(rs: Rules, st: GameState, a: Unit, b: Unit) -> sight.SightResult:
     """4.1/4.4: ``a`` sees ``b`` (line of sight, then ``b``'s visibility)."""
     assert a.hex is not None and b.hex is not None
     return sight.can_see(st.board, a.hex, b.hex, _visibility_class(rs, b), _terrain_open(rs, st, b.hex), rs.sight_rules)
 
 
 def fire_problem(
-    rs: Blitzkrieg1940,
+    rs: Rules,
     st: GameState,
     shooter: Unit,
     target: Unit,
@@ -139,7 +135,7 @@ def fire_problem(
         return f"{target.id} is not an enemy unit"
     d = distance(shooter.hex, target.hex)
     printed = int(t.range or 0)
-    neutralised = bool(shooter.status.get("neutralised"))
+    neutralised = bool(status(shooter).neutralised)
     limited = neutralised or (mode == "opportunity" and _demoralised(st, shooter))
     if d > max(1, printed):
         return f"{target.id} is {d} hexes away, beyond {shooter.id}'s range of {max(1, printed)} (rule 4.2)"
@@ -152,13 +148,13 @@ def fire_problem(
     seen = sees(rs, st, shooter, target)
     if not seen.visible:
         return seen.reason
-    factor = _factor(rs, st, shooter, target, "direct", reduced)
-    if factor.column is None:
-        return f"final attack factor {factor.final} is below the lowest column (rule 8.2)"
+    fac = factor(rs, st, shooter, target, "direct", reduced)
+    if fac.column is None:
+        return f"final attack factor {fac.final} is below the lowest column (rule 8.2)"
     return None
 
 
-def _factor(rs: Blitzkrieg1940, st: GameState, shooter: Unit, target: Unit, fire: str, reduced: bool) -> Any:
+def factor(rs: Rules, st: GameState, shooter: Unit, target: Unit, fire: str, reduced: bool) -> Any:
     assert shooter.hex is not None and target.hex is not None
     carried = _carried(st, shooter)
     return combat.attack_factor(
@@ -174,37 +170,37 @@ def _factor(rs: Blitzkrieg1940, st: GameState, shooter: Unit, target: Unit, fire
 
 
 def _carried(st: GameState, apc: Unit) -> Unit | None:
-    cid = apc.status.get("carrying")
+    cid = status(apc).carrying
     return st.units[cid] if cid else None
 
 
 # --- Activation effects, command, retreats ---------------------------------------------------------------
 
 
-def activation_effects(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
+def activation_effects(rs: Rules, tr: Transition, fid: str) -> None:
     """2.5 step 5: the overrun HQ returns, rally rolls, OPP-used markers off the formation's units."""
     st = tr.state
     f = formation(st, fid)
-    if f["overrun"] and f["hq"] and int(f.get("overrun_turn", 0)) < st.turn:
-        hq = st.units[f["hq"]]
+    if f.overrun and f.hq and (f.overrun_turn or 0) < st.turn:
+        hq = st.units[f.hq]
         host = next((u for u in formation_units(st, fid, hq=False) if u.hex is not None), None)
         if host is not None:
             hq.hex = host.hex
-            f["overrun"] = False
+            f.overrun = False
             tr.emit("hq", f"{hq.id} returns, stacked with {host.id} at {_label(st, host.hex)} (rule 3.2)")
             command_check(rs, tr, formation_units(st, fid, hq=False))
     for u in formation_units(st, fid):
-        u.status.pop("opp_used", None)
-        if u.status.get("neutralised"):
+        status(u).opp_used = False
+        if status(u).neutralised:
             combat.rally_roll(tr, rs.tables, u)
 
 
-def command_check(rs: Blitzkrieg1940, tr: Transition, units: list[Unit] | None) -> None:
+def command_check(rs: Rules, tr: Transition, units: list[Unit] | None) -> None:
     """3.5: out-of-command markers on and off."""
     movement.command_check(tr, rs.tables, units)
 
 
-def demoralised_retreat(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
+def demoralised_retreat(rs: Rules, tr: Transition, fid: str) -> None:
     """8.5.1: move every unit of the formation along its retreat path; units may exit at their own edge."""
     st = tr.state
     paths = movement.demoralised_retreat_paths(rs.tables, st, fid)
@@ -214,64 +210,59 @@ def demoralised_retreat(rs: Blitzkrieg1940, tr: Transition, fid: str) -> None:
             continue
         if path[-1] is None:
             u.hex = None
-            u.status["exited"] = True
-            for marker in ("neutralised", "opp_used", "ooc", "moving", "column"):
-                u.status.pop(marker, None)  # markers leave the map with the unit
+            status(u).exited = True
+            status(u).clear("neutralised", "opp_used", "ooc", "moving", "column")  # markers leave the map with it
             tr.emit("retreat", f"{uid} leaves the map at its own edge (rule 8.5.1)")
             continue
         u.hex = path[-1]
         tr.emit("retreat", f"{uid} retreats to {_label(st, u.hex)} (rule 8.5.1)")
-    if not any(u.hex is not None for u in formation_units(st, fid)) and fid in st.data["chits"]:
-        st.data["removed_chits"].append(fid)
-        formation(st, fid)["removed"] = True
-        tr.emit("retreat", f"{formation(st, fid)['name']} has left the map: its chit is removed (rule 8.5.1)")
+    if not any(u.hex is not None for u in formation_units(st, fid)) and fid in data(st).chits:
+        data(st).removed_chits.append(fid)
+        formation(st, fid).removed = True
+        tr.emit("retreat", f"{formation(st, fid).name} has left the map: its chit is removed (rule 8.5.1)")
 
 
 # --- Legal actions ---------------------------------------------------------------------------------------
 
 
-def movement_points(rs: Blitzkrieg1940, st: GameState, unit: Unit) -> float:
+def movement_points(rs: Rules, st: GameState, unit: Unit) -> float:
     """MP the unit has now: what is left of its current move, or its full allowance."""
-    moving = unit.status.get("moving")
+    moving = status(unit).moving
     if moving:
-        return float(moving["mp"] - moving["spent"])
+        return float(moving.mp - moving.spent)
     return float(movement.mp_allowance(rs.tables, st, unit, action="move"))
 
 
-def move_weight(rs: Blitzkrieg1940, st: GameState, unit: Unit) -> WeightFn:
+def move_weight(rs: Rules, st: GameState, unit: Unit) -> WeightFn:
     """Weight function for the reachable-hexes overlay."""
-    moving = unit.status.get("moving") or {}
-    return movement.weight_fn(rs.tables, st, unit, in_column=bool(moving.get("column")))
+    moving = status(unit).moving
+    return movement.weight_fn(rs.tables, st, unit, in_column=moving is not None and moving.column)
 
 
-def _activation(st: GameState) -> dict[str, Any] | None:
-    return next((x for x in reversed(st.data["frames"]) if x["kind"] == "activation"), None)
-
-
-def _active_units(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Unit]:
+def _active_units(rs: Rules, st: GameState, f: ActivationFrame) -> list[Unit]:
     """Units of the activated formation(s) on the map that have not finished an action."""
     out = []
-    for fid in f["formations"]:
+    for fid in f.formations:
         for u in formation_units(st, fid):
             # 12.1 [P]: a mounted company cannot act separately; its APC acts for the pair.
-            if u.hex is not None and not u.status.get("acted") and not u.status.get("carried_by"):
+            if u.hex is not None and not status(u).acted and not status(u).carried_by:
                 out.append(u)
     return out
 
 
-def _entering_units(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Unit]:
+def _entering_units(rs: Rules, st: GameState, f: ActivationFrame) -> list[Unit]:
     """Reinforcements of the activated formations that may enter now (12.2 [P])."""
     out = []
-    for fid in f["formations"]:
+    for fid in f.formations:
         for u in st.units.values():
-            if u.formation == fid and u.hex is None and not u.status.get("exited") and u.steps > 0:
-                arrives = u.status.get("arrives")
-                if arrives is not None and arrives <= st.turn and not u.status.get("acted"):
+            if u.formation == fid and u.hex is None and not status(u).exited and u.steps > 0:
+                arrives = status(u).arrives
+                if arrives is not None and arrives <= st.turn and not status(u).acted:
                     out.append(u)
     return sorted(out, key=lambda u: u.id)
 
 
-def _step_options(rs: Blitzkrieg1940, st: GameState, u: Unit, verb: str) -> list[Action]:
+def _step_options(rs: Rules, st: GameState, u: Unit, verb: str) -> list[Action]:
     """One-hex steps ``verb UNIT HEX`` the unit may take now."""
     out = []
     for h in _next_hexes(rs, st, u, column=verb == "road", verb=verb):
@@ -279,11 +270,11 @@ def _step_options(rs: Blitzkrieg1940, st: GameState, u: Unit, verb: str) -> list
     return out
 
 
-def _next_hexes(rs: Blitzkrieg1940, st: GameState, u: Unit, column: bool, verb: str = "move") -> list[Hex]:
+def _next_hexes(rs: Rules, st: GameState, u: Unit, column: bool, verb: str = "move") -> list[Hex]:
     here = u.hex
     enemies = movement.enemy_hexes(rs.tables, st, u.side)
     if here is None:
-        entry = [st.board.parse(x) for x in u.status.get("entry", [])]
+        entry = [st.board.parse(x) for x in (status(u).entry or [])]
         return [h for h in entry if _step_problem(rs, st, u, None, h, column, verb, enemies) is None]
     return sorted(
         h
@@ -292,14 +283,14 @@ def _next_hexes(rs: Blitzkrieg1940, st: GameState, u: Unit, column: bool, verb: 
     )
 
 
-def _edge_entry_cost(rs: Blitzkrieg1940, st: GameState, u: Unit, b: Hex) -> float | None:
+def _edge_entry_cost(rs: Rules, st: GameState, u: Unit, b: Hex) -> float | None:
     """12.2 [P]: a reinforcement pays the entry hex's terrain cost for its movement class (no road rate)."""
     mclass = movement.move_class(rs.tables, st, u)
     return movement.terrain_cost(rs.tables, st.board.terrain(b), mclass, along_road=False)
 
 
 def _step_problem(
-    rs: Blitzkrieg1940,
+    rs: Rules,
     st: GameState,
     u: Unit,
     a: Hex | None,
@@ -310,7 +301,7 @@ def _step_problem(
 ) -> str | None:
     """None if ``u`` may step from ``a`` into ``b`` now (``a`` None: entering from off the map); ``verb`` is the
     action that starts the move (``mf`` moves with half MP)."""
-    moving = u.status.get("moving") or {}
+    moving = status(u).moving
     label = st.board.label(b)
     if enemies is None:
         enemies = movement.enemy_hexes(rs.tables, st, u.side)
@@ -324,14 +315,14 @@ def _step_problem(
         cost = movement.step_cost(rs.tables, st, u, a, b, in_column=column, enemies=enemies)
     if cost is None:
         return f"{u.id} cannot enter {label} ({st.board.terrain(b)}) (rule 7.1, 13.3)"
-    mp = moving.get("mp")
-    if mp is None:
+    if moving is not None:
+        mp, spent, moved = moving.mp, float(moving.spent), moving.moved
+    else:
         action = "move_fire" if verb == "mf" else "move"
-        mp = movement.mp_allowance(rs.tables, st, u, action=action)
-    spent = float(moving.get("spent", 0))
+        mp, spent, moved = movement.mp_allowance(rs.tables, st, u, action=action), 0.0, 0
     if mp <= 0:
         return f"{u.id} cannot move (rule 8.4, 6.2)"
-    if spent + cost > mp and not (moving.get("moved", 0) == 0 and spent == 0):
+    if spent + cost > mp and not (moved == 0 and spent == 0):
         return f"{u.id} has {mp - spent:g} MP left; {label} costs {cost:g} (rule 7.1)"
     if a is not None and not movement.doctrine_allows(rs.tables, st, u, a, b):
         return f"{u.id} may not move farther than its command distance from its HQ (rule 3.4)"
@@ -341,7 +332,7 @@ def _step_problem(
     return None
 
 
-def _can_leave(rs: Blitzkrieg1940, st: GameState, u: Unit, b: Hex, mp_left: float, column: bool) -> bool:
+def _can_leave(rs: Rules, st: GameState, u: Unit, b: Hex, mp_left: float, column: bool) -> bool:
     """7.3: a unit may pass through a full hex only if it can go on from it."""
     for n in b.neighbours():
         if n not in st.board or any(e.side != u.side and e.hex == n for e in st.iter_units()):
@@ -357,32 +348,19 @@ def _can_leave(rs: Blitzkrieg1940, st: GameState, u: Unit, b: Hex, mp_left: floa
     return False
 
 
-def _targets(
-    rs: Blitzkrieg1940, st: GameState, shooter: Unit, mode: str, reduced: bool, only: Unit | None = None
-) -> list[Unit]:
+def _targets(rs: Rules, st: GameState, shooter: Unit, mode: str, reduced: bool, only: Unit | None = None) -> list[Unit]:
     enemy_hexes = _combat_hexes(rs, st, opponent(st, shooter.side))
     # 12.1 [P]: a mounted pair is one target, the APC.
     pool = (
         [only]
         if only is not None
-        else [t for t in st.iter_units() if t.side != shooter.side and not t.status.get("carried_by")]
+        else [t for t in st.iter_units() if t.side != shooter.side and not status(t).carried_by]
     )
     return [t for t in pool if fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None]
 
 
-def frame_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
-    """Legal actions for an activation, window or choice frame."""
-    kind = f["kind"]
-    if kind == "n_choice":
-        return [Action("accept", (f["unit"],)), Action("steploss", (f["unit"],))]
-    if kind == combat.PAIR_LOSS:
-        return [Action("lose", (uid,)) for uid in f["units"] if st.units[uid].hex is not None]
-    if kind == "window":
-        return _window_actions(rs, st, f)
-    if kind == "cc":
-        return closecombat.cc_actions(rs, st, f)
-    if kind != "activation":
-        return []
+def _activation_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
+    """Legal actions of an activation: the moving unit's (or stack's), else every unit's, barrages and ``end``."""
     moving = _moving_unit(st, f)
     if moving is not None:
         members = _stack_members(st, moving)
@@ -400,14 +378,14 @@ def frame_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
     out += _stack_starts(rs, st, f)
     for u in _entering_units(rs, st, f):
         out += _step_options(rs, st, u, "move")
-    if f.get("salvos"):
+    if f.salvos:
         out += _barrage_actions(rs, st, f)
     out.append(Action("end"))
     return out
 
 
-def _moving_unit(st: GameState, f: dict[str, Any]) -> Unit | None:
-    return next((u for u in st.iter_units(f["side"]) if u.status.get("moving")), None)
+def _moving_unit(st: GameState, f: ActivationFrame) -> Unit | None:
+    return next((u for u in st.iter_units(f.side) if status(u).moving), None)
 
 
 # --- Stacks (7.1 [P]: a stack moves hex by hex, each unit paying its own cost; units may be dropped off) -------
@@ -415,17 +393,21 @@ def _moving_unit(st: GameState, f: dict[str, Any]) -> Unit | None:
 
 def _stack_members(st: GameState, u: Unit) -> list[Unit]:
     """The units still moving together with ``u`` (``u`` included), or just ``u``."""
-    ids = (u.status.get("moving") or {}).get("stack")
+    moving = status(u).moving
+    ids = moving.stack if moving is not None else None
     if not ids:
         return [u]
     return [
-        m
-        for m in (st.units[i] for i in ids if i in st.units)
-        if m.hex == u.hex and m.hex is not None and (m.status.get("moving") or {}).get("stack")
+        m for m in (st.units[i] for i in ids if i in st.units) if m.hex == u.hex and m.hex is not None and _in_stack(m)
     ]
 
 
-def _stack_steps(rs: Blitzkrieg1940, st: GameState, members: list[Unit]) -> list[Hex]:
+def _in_stack(u: Unit) -> bool:
+    moving = status(u).moving
+    return moving is not None and bool(moving.stack)
+
+
+def _stack_steps(rs: Rules, st: GameState, members: list[Unit]) -> list[Hex]:
     """Hexes every unit of the stack may step into now (each pays its own cost, 7.1 [P])."""
     here = members[0].hex
     assert here is not None
@@ -437,7 +419,7 @@ def _stack_steps(rs: Blitzkrieg1940, st: GameState, members: list[Unit]) -> list
     )
 
 
-def _stack_options(rs: Blitzkrieg1940, st: GameState, members: list[Unit], *, moving: bool) -> list[Action]:
+def _stack_options(rs: Rules, st: GameState, members: list[Unit], *, moving: bool) -> list[Action]:
     """``stack`` steps of a stack (and, once it moves, ``stop`` to drop a unit off)."""
     ids = tuple(m.id for m in members)
     out = [Action("stack", (*ids, st.board.label(h))) for h in _stack_steps(rs, st, members)]
@@ -446,11 +428,11 @@ def _stack_options(rs: Blitzkrieg1940, st: GameState, members: list[Unit], *, mo
     return out
 
 
-def _stack_starts(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
+def _stack_starts(rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
     """7.1: two or three units of the activation in one hex, none neutralised, may move off together."""
     by_hex: dict[Hex, list[Unit]] = {}
     for u in _active_units(rs, st, f):
-        if u.hex is not None and not u.status.get("neutralised") and not u.status.get("moving"):
+        if u.hex is not None and not status(u).neutralised and not status(u).moving:
             by_hex.setdefault(u.hex, []).append(u)
     out: list[Action] = []
     for units in by_hex.values():
@@ -460,41 +442,32 @@ def _stack_starts(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[
     return out
 
 
-def _start_move(rs: Blitzkrieg1940, st: GameState, u: Unit, act: str, *, column: bool = False) -> None:
+def _start_move(rs: Rules, st: GameState, u: Unit, act: str, *, column: bool = False) -> Moving:
     """6.1: the unit starts a move (``move``) or a move-and-fire (``mf``, half MP) from where it stands."""
     mp = movement.mp_allowance(rs.tables, st, u, action="move_fire" if act == "mf" else "move")
-    u.status["moving"] = {
-        "action": act,
-        "mp": mp,
-        "spent": 0.0,
-        "moved": 0,
-        "column": column,
-        "fired": False,
-        "from": _label(st, u.hex),
-    }
+    moving = status(u).moving = Moving(act, mp, 0.0, 0, column, False, origin=_label(st, u.hex))
+    return moving
 
 
-def _stack_refusal(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], args: tuple[str, ...]) -> str | None:
+def _stack_refusal(rs: Rules, st: GameState, f: ActivationFrame, typed: N.Stack) -> str | None:
     """Why a ``stack`` order is refused (7.1), or None if no specific reason is found."""
-    units = [st.units.get(i) for i in args[:-1]]
+    ids = [typed.unit, typed.second] + ([typed.third] if typed.third is not None else [])
+    units = [st.units.get(i) for i in ids]
     if any(u is None for u in units):
-        return f"no unit {next(i for i in args[:-1] if i not in st.units)!r}"
+        return f"no unit {next(i for i in ids if i not in st.units)!r}"
     members = [u for u in units if u is not None]
     if len(members) > rs.tables.sequence.stacking_limit:
         return f"a stack has at most {rs.tables.sequence.stacking_limit} units (rule 7.1)"
     if len({u.hex for u in members}) != 1:
         return "the units of a stack must start in the same hex (rule 7.1)"
-    try:
-        b = st.board.parse(args[-1])
-    except ValueError as err:
-        return str(err)
+    b = typed.hex
     here = members[0].hex
     for u in members:
-        if u.side != f["side"] or u.formation not in f["formations"]:
+        if u.side != f.side or u.formation not in f.formations:
             return f"{u.id} is not in the activated formation (rule 5.2)"
-        if u.status.get("acted"):
+        if status(u).acted:
             return f"{u.id} has already acted in this activation (rule 6.1)"
-        if u.status.get("neutralised"):
+        if status(u).neutralised:
             return f"{u.id} is neutralised and cannot move (rule 8.4)"
         why = _step_problem(rs, st, u, here, b, False, "move")
         if why:
@@ -502,43 +475,40 @@ def _stack_refusal(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], args: t
     return None
 
 
-def _move_stack(rs: Blitzkrieg1940, tr: Transition, members: list[Unit], b: Hex) -> None:
+def _move_stack(rs: Rules, tr: Transition, members: list[Unit], b: Hex) -> None:
     """7.1 [P]: every unit of the stack enters ``b`` paying its own cost; then one reaction window (6.3.4)."""
     st = tr.state
     ids = [m.id for m in members]
     for m in members:
-        if not m.status.get("moving"):
-            _start_move(rs, st, m, "move")
-        m.status["moving"]["stack"] = ids
+        moving = status(m).moving or _start_move(rs, st, m, "move")
+        moving.stack = ids
     label = st.board.label(b)
     tr.emit("move", f"The stack {', '.join(ids)} moves to {label} (rule 7.1)", hex=label)
     for m in members:
         _step_into(rs, tr, m, b, column=False)
-    present = [m for m in members if m.hex == b and not m.status.get("neutralised")]
+    present = [m for m in members if m.hex == b and not status(m).neutralised]
     if present and open_window(rs, tr, "move", present[0], hexes=[b], group=[m.id for m in present]):
         return
     for m in members:
         _maybe_finish(rs, tr, m)
 
 
-def _unit_actions(
-    rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], u: Unit, target: Unit | None = None
-) -> list[Action]:
+def _unit_actions(rs: Rules, st: GameState, f: ActivationFrame, u: Unit, target: Unit | None = None) -> list[Action]:
     """The actions open to one unit now (6.1); ``target`` limits fire to that target."""
     out: list[Action] = []
-    m = u.status.get("moving")
+    m = status(u).moving
     if m:
-        steps = _step_options(rs, st, u, "road" if m.get("column") else "move")
-        if m.get("column") and not steps and _stop_problem(rs, st, u) is not None:
+        steps = _step_options(rs, st, u, "road" if m.column else "move")
+        if m.column and not steps and _stop_problem(rs, st, u) is not None:
             # 7.2.1, 7.3 [P]: no road hex to go on to and no room to stop in: the unit leaves the road (its
             # column ends, 7.2.1 "when the unit stops using the road") rather than be stuck.
             steps = _step_options(rs, st, u, "move")
         out += steps
-        if m["action"] == "move":
+        if m.action == "move":
             out += _assault_options(rs, st, u)
-        if m["action"] == "mf" and not m.get("fired"):
+        if m.action == "mf" and not m.fired:
             out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
-        if m["action"] == "load" and not m.get("fired") and not m.get("moved") and not _is_hq(rs, u):
+        if m.action == "load" and not m.fired and not m.moved and not _is_hq(rs, u):
             out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
         if _stop_problem(rs, st, u) is None or not out:
             # 7.3 [P]: never a dead end: with nothing else left, it stops and is displaced (_finish_action).
@@ -546,7 +516,7 @@ def _unit_actions(
         return out
     if u.hex is None:
         return _step_options(rs, st, u, "move") if u in _entering_units(rs, st, f) else []
-    neutralised = bool(u.status.get("neutralised"))
+    neutralised = bool(status(u).neutralised)
     if not neutralised or _is_hq(rs, u):
         out += _step_options(rs, st, u, "move")
         if any(st.board.has_road(u.hex, n) for n in u.hex.neighbours() if n in st.board):
@@ -554,20 +524,20 @@ def _unit_actions(
     out += _load_options(rs, st, f, u)
     if not _is_hq(rs, u):
         out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
-        if not neutralised and not u.status.get("carrying"):
+        if not neutralised and not status(u).carrying:
             out += _assault_options(rs, st, u)
             out += _step_options(rs, st, u, "mf")
             out += [Action("fm", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
     return out
 
 
-def _load_options(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], apc: Unit) -> list[Action]:
+def _load_options(rs: Rules, st: GameState, f: ActivationFrame, apc: Unit) -> list[Action]:
     """6.1 option 5, 12.1 [P]: an APC of the activated formation loads a company of its battalion in its hex,
     or unloads the company on board (German units only)."""
     t = _t(rs, apc)
-    if t.kind != "apc" or apc.side != "german" or apc.hex is None or apc.status.get("neutralised"):
+    if t.kind != "apc" or apc.side != "german" or apc.hex is None or status(apc).neutralised:
         return []
-    if apc.status.get("carrying"):
+    if status(apc).carrying:
         return [Action("unload", (apc.id,))]
     out = []
     for c in st.units_at(apc.hex):
@@ -575,22 +545,22 @@ def _load_options(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], apc: Uni
         if (
             c.formation == apc.formation
             and ct.category == "infantry"
-            and not c.status.get("acted")
-            and not c.status.get("neutralised")
-            and not c.status.get("carried_by")
+            and not status(c).acted
+            and not status(c).neutralised
+            and not status(c).carried_by
         ):
             out.append(Action("load", (apc.id, c.id)))
     return out
 
 
-def _assault_options(rs: Blitzkrieg1940, st: GameState, u: Unit) -> list[Action]:
+def _assault_options(rs: Rules, st: GameState, u: Unit) -> list[Action]:
     """9.1.1: adjacent enemy-occupied hexes the unit may enter for close combat (or to overrun lone HQs)."""
     if u.hex is None:
         return []
-    m = u.status.get("moving") or {}
-    mp = float(m["mp"]) if m else float(movement.mp_allowance(rs.tables, st, u, action="move"))
-    mp_left = mp - float(m.get("spent", 0.0))
-    moved = int(m.get("moved", 0)) > 0
+    m = status(u).moving
+    mp = float(m.mp) if m else float(movement.mp_allowance(rs.tables, st, u, action="move"))
+    mp_left = mp - (float(m.spent) if m else 0.0)
+    moved = m is not None and m.moved > 0
     enemies = movement.enemy_hexes(rs.tables, st, u.side)
     out = []
     for h in sorted(u.hex.neighbours()):
@@ -599,7 +569,7 @@ def _assault_options(rs: Blitzkrieg1940, st: GameState, u: Unit) -> list[Action]
     return out
 
 
-def _stop_problem(rs: Blitzkrieg1940, st: GameState, u: Unit) -> str | None:
+def _stop_problem(rs: Rules, st: GameState, u: Unit) -> str | None:
     """7.3: a unit may not end its action in an overstacked hex."""
     assert u.hex is not None
     if not movement.stacking_ok(rs.tables, st, u.hex, []):
@@ -607,10 +577,10 @@ def _stop_problem(rs: Blitzkrieg1940, st: GameState, u: Unit) -> str | None:
     return None
 
 
-def _barrage_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> list[Action]:
+def _barrage_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
     out: list[Action] = []
-    salvos: list[str] = f["salvos"]
-    side = f["side"]
+    salvos = f.salvos or []
+    side = f.side
     enemy_hexes = sorted({u.hex for u in st.iter_units() if u.side != side and u.hex is not None})
     # 8.6.2: several attacks of one kind may be declared together on one hex (a COUNT after the arguments).
     stukas = salvos.count("stuka")
@@ -630,7 +600,7 @@ def _barrage_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any]) -> li
     return out
 
 
-def _observer_problem(rs: Blitzkrieg1940, st: GameState, obs: Unit, h: Hex) -> str | None:
+def _observer_problem(rs: Rules, st: GameState, obs: Unit, h: Hex) -> str | None:
     """8.6.1 [P]: an HQ with LOS to the hex and at least one visible enemy unit in it."""
     assert obs.hex is not None
     enemies = [u for u in st.units_at(h) if u.side != obs.side]
@@ -644,279 +614,427 @@ def _observer_problem(rs: Blitzkrieg1940, st: GameState, obs: Unit, h: Hex) -> s
 # --- Checks ------------------------------------------------------------------------------------------------
 
 
-def check_frame(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> None:
-    """Raise IllegalActionError with the reason if ``action`` is not allowed in frame ``f``."""
-    verb = action.verb
-    for arg in action.args[:1]:
-        if verb not in ("salvo", "stuka") and arg not in st.units and verb in VERBS:
-            raise InvalidActionError(f"no unit {arg!r}")
-    kind = f["kind"]
-    if kind == "cc":
-        closecombat.check_cc(rs, st, f, action)
-        return
-    legal = _candidate_actions(rs, st, f, action)
-    if action in legal:
-        return
-    if verb in ("move", "road", "mf") and len(action.args) > 2 and kind == "activation":
-        # A path: the first step must be legal; the rest is checked as the unit goes.
-        first = Action(verb, action.args[:2])
-        if first in legal or Action("move" if verb == "mf" else verb, action.args[:2]) in legal:
-            return
-    raise IllegalActionError(_why_not(rs, st, f, action, legal))
+class NChoiceHandler(UnitFrameHandler[NChoiceFrame]):
+    """``n_choice`` (a unit's owner): accept a Neutralised result or take a step loss instead (8.3)."""
+
+    kind = "n_choice"
+    rule = "8.3"
+
+    def actions(self, rs: Rules, st: GameState, f: NChoiceFrame) -> list[Action]:
+        return [Action("accept", (f.unit,)), Action("steploss", (f.unit,))]
+
+    def refusal(
+        self, rs: Rules, st: GameState, f: NChoiceFrame, action: Action, typed: Notation, legal: list[Action]
+    ) -> str:
+        if not isinstance(typed, N.Accept | N.StepLoss):
+            owner = st.units[f.unit].side.title()
+            return f"Cannot {action}: {owner} must first accept N or take a step loss on {f.unit} (rule 8.3)"
+        return super().refusal(rs, st, f, action, typed, legal)
+
+    def apply(self, rs: Rules, tr: Transition, f: NChoiceFrame, typed: Notation) -> None:
+        st = tr.state
+        data(st).frames.remove(f)
+        u = st.units[f.unit]
+        if u.hex is None or not status(u).neutralised:
+            tr.emit("choice", f"{u.id} is no longer neutralised: there is nothing to exchange (rule 8.3)")
+        elif isinstance(typed, N.StepLoss):
+            combat.take_step_instead(tr, rs.tables, u, f.cause)
+        else:
+            tr.emit("choice", f"{u.id} stays neutralised (rule 8.3)")
+
+    def auto(self, rs: Rules, tr: Transition, f: NChoiceFrame) -> bool:
+        st = tr.state
+        u = st.units[f.unit]
+        if u.hex is None or not status(u).neutralised:
+            # A later result (a second salvo, a panic test) already settled this unit: nothing left to choose.
+            data(st).frames.remove(f)
+            return True
+        return False
+
+    def waiting_for(self, st: GameState, f: NChoiceFrame) -> str:
+        return f"{str(f.side).title()} decides whether {f.unit} accepts N or takes a step loss instead"
 
 
-def _candidate_actions(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action) -> list[Action]:
-    """The legal actions that ``action`` could be one of (only the acting unit's, to keep checks cheap)."""
-    if f["kind"] == "cc":
-        return closecombat.cc_actions(rs, st, f)
-    if f["kind"] != "activation":
-        return frame_actions(rs, st, f)
-    verb, args = action.verb, action.args
-    if verb == "end":
-        return [Action("end")] if _moving_unit(st, f) is None else []
-    if verb in ("salvo", "stuka"):
-        return _barrage_actions(rs, st, f) if _moving_unit(st, f) is None else []
-    if verb == "stack":
-        return [a for a in frame_actions(rs, st, f) if a.verb == "stack"]
-    u = st.units.get(args[0]) if args else None
-    if u is None or u.side != f["side"] or u.formation not in f["formations"] or u.status.get("acted"):
-        return []
-    moving = _moving_unit(st, f)
-    if moving is not None and len(_stack_members(st, moving)) > 1:
-        return [a for a in frame_actions(rs, st, f) if a.args[:1] == (u.id,)]
-    if moving is not None and moving.id != u.id:
-        return []
-    target = st.units.get(args[1]) if verb in ("fire", "fm") and len(args) > 1 else None
-    return _unit_actions(rs, st, f, u, target)
+class PairLossHandler(UnitFrameHandler[PairLossFrame]):
+    """``pair_loss`` (the owner of a mounted pair): which half takes the pair's step loss (12.1)."""
+
+    kind = combat.PAIR_LOSS
+    rule = "12.1"
+
+    def actions(self, rs: Rules, st: GameState, f: PairLossFrame) -> list[Action]:
+        return [Action("lose", (uid,)) for uid in f.units if st.units[uid].hex is not None]
+
+    def refusal(
+        self, rs: Rules, st: GameState, f: PairLossFrame, action: Action, typed: Notation, legal: list[Action]
+    ) -> str:
+        owner, pair = st.units[f.units[0]].side.title(), " or ".join(f.units)
+        return f"Cannot {action}: {owner} must first choose which half of the pair loses the step: {pair} (rule 12.1)"
+
+    def apply(self, rs: Rules, tr: Transition, f: PairLossFrame, typed: Notation) -> None:
+        assert isinstance(typed, N.Lose)
+        st = tr.state
+        data(st).frames.remove(f)
+        u = st.units[typed.unit]
+        tr.emit("choice", f"{u.id} takes the mounted pair's step loss (rule 12.1)", unit=u.id)
+        combat.step_loss(tr, rs.tables, u, f.cause, owner_choice=False)
+
+    def auto(self, rs: Rules, tr: Transition, f: PairLossFrame) -> bool:
+        st = tr.state
+        present = [st.units[uid] for uid in f.units if st.units[uid].hex is not None]
+        if len(present) == 2 and combat.mount_partner(st, present[0]) is present[1]:
+            return False
+        data(st).frames.remove(f)  # the pair came apart meanwhile: the half still there takes the loss
+        if present:
+            combat.step_loss(tr, rs.tables, present[0], f.cause, owner_choice=False)
+        return True
+
+    def waiting_for(self, st: GameState, f: PairLossFrame) -> str:
+        side = str(f.side).title()
+        return f"{side} chooses which half of the mounted pair {' / '.join(f.units)} loses the step (rule 12.1)"
 
 
-def _window_refusal(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], action: Action) -> str | None:
+class WindowHandler(UnitFrameHandler[WindowFrame]):
+    """``window`` (the passive player): a reaction window of 6.3.4 — return fire, opportunity fire, retreats."""
+
+    kind = "window"
+    rule = "6.3.4"
+
+    def actions(self, rs: Rules, st: GameState, f: WindowFrame) -> list[Action]:
+        return _window_actions(rs, st, f)
+
+    def refusal(
+        self, rs: Rules, st: GameState, f: WindowFrame, action: Action, typed: Notation, legal: list[Action]
+    ) -> str:
+        if not isinstance(typed, N.Opportunity | N.ReturnFire | N.Retreat | N.Close):
+            return f"Cannot {action}: {self.waiting_for(st, f)} (rule 6.3.4)"
+        if not isinstance(typed, N.Close):
+            why = _window_refusal(rs, st, f, typed)
+            if why:
+                return f"Cannot {action}: {why}"
+        return super().refusal(rs, st, f, action, typed, legal)
+
+    def apply(self, rs: Rules, tr: Transition, f: WindowFrame, typed: Notation) -> None:
+        _apply_window(rs, tr, f, typed)
+
+    def auto(self, rs: Rules, tr: Transition, f: WindowFrame) -> bool:
+        if not _window_actions(rs, tr.state, f, include_close=False):
+            data(tr.state).frames.remove(f)
+            _resume_mover(rs, tr, f)
+            return True
+        return False
+
+    def waiting_for(self, st: GameState, f: WindowFrame) -> str:
+        what = {"move": "a unit moved", "fire": "a unit fired", "indirect": "a barrage"}.get(f.trigger, "")
+        return f"{str(f.side).title()} may react ({what}): return fire, opportunity fire, retreat, or close"
+
+
+def _window_refusal(rs: Rules, st: GameState, w: WindowFrame, typed: Notation) -> str | None:
     """Why a reaction is refused in window ``w`` (6.3), or None if no specific reason is found."""
-    verb, args = action.verb, action.args
-    u = st.units.get(args[0])
+    assert isinstance(typed, N.Opportunity | N.ReturnFire | N.Retreat)
+    u = st.units.get(typed.unit)
     if u is None:
-        return f"no unit {args[0]!r}"
-    if u.side != w["side"]:
+        return f"no unit {typed.unit!r}"
+    if u.side != w.side:
         return f"{u.id} is not a unit of the passive side (rule 6.3)"
-    if u.id in w["reacted"]:
+    if u.id in w.reacted:
         return f"{u.id} has already reacted in this window: one reaction per unit per window (rule 6.3.4)"
-    active = st.units.get(w["active"]) if w.get("active") else None
-    order = {"retfire": 0, "opp": 1, "retreat": 2}
-    if verb in order and w["step"] > order[verb]:
+    active = st.units.get(w.active) if w.active else None
+    order = {N.ReturnFire: 0, N.Opportunity: 1, N.Retreat: 2}
+    if w.step > order[type(typed)]:
         return "reactions come in the order return fire, opportunity fire, retreats (rule 6.3.4)"
-    if verb == "retfire":
-        if w["trigger"] != "fire" or u.id != w.get("fired_at"):
+    if isinstance(typed, N.Retreat):
+        return _retreat_refusal(rs, st, w, u, active, typed.hex)
+    return _fire_reaction_refusal(rs, st, w, u, active, typed)
+
+
+def _fire_reaction_refusal(
+    rs: Rules, st: GameState, w: WindowFrame, u: Unit, active: Unit | None, typed: N.Opportunity | N.ReturnFire
+) -> str | None:
+    """Why return fire (6.3.2) or opportunity fire (6.3.1) is refused."""
+    if isinstance(typed, N.ReturnFire):
+        if w.trigger != "fire" or u.id != w.fired_at:
             return "only the unit just fired at may return fire, at the unit that fired (rule 6.3.2)"
-        if u.status.get("returned"):
+        if status(u).returned:
             return f"{u.id} has already attempted return fire in this enemy activation (rule 6.3.2)"
-    if verb == "opp":
-        if w["trigger"] not in ("move", "fire"):
+    else:
+        if w.trigger not in ("move", "fire"):
             return "opportunity fire only at a unit that has just moved or fired (rule 6.3.1)"
-        if u.status.get("opp_used"):
+        if status(u).opp_used:
             return f"{u.id} carries an OPP-used marker and may not try opportunity fire again (rule 6.3.1)"
         allowed = [t.id for t in _window_targets(st, w, active)] if active is not None else []
-        if len(args) < 2 or args[1] not in allowed:
+        if typed.target not in allowed:
             return "opportunity fire targets the active unit (or a unit of the moving stack) (rule 6.3.1 [P])"
-    if verb in ("opp", "retfire") and active is not None:
-        target = st.units[args[1]] if verb == "opp" else active
-        why = fire_problem(rs, st, u, target, "opportunity" if verb == "opp" else "return", False)
+    if active is not None:
+        opp = isinstance(typed, N.Opportunity)
+        target = st.units[typed.target] if opp else active
+        why = fire_problem(rs, st, u, target, "opportunity" if opp else "return", False)
         if why:
             return why + ("" if "(rule" in why else " (rule 6.3.1)")
-    if verb == "retreat":
-        if u.status.get("retreated"):
-            return f"{u.id} has already retreated in this enemy activation (rule 6.3.3 [P])"
-        if u not in _retreat_candidates(rs, st, w, active):
-            return (
-                f"{u.id} may retreat only when it sees the moving enemy, an enemy moved adjacent, "
-                "or it was just fired at (rule 6.3.3)"
-            )
-        if len(args) > 1:
-            try:
-                dest = st.board.parse(args[1])
-            except ValueError as err:
-                return str(err)
-            if dest not in movement.retreat_options(rs.tables, st, u):
-                return f"{args[1]} is not an adjacent hex free of enemy units that {u.id} may enter (rule 6.3.3)"
     return None
 
 
-def _why_not(rs: Blitzkrieg1940, st: GameState, f: dict[str, Any], action: Action, legal: list[Action]) -> str:
-    from .sequence import waiting_for  # noqa: PLC0415
+def _retreat_refusal(rs: Rules, st: GameState, w: WindowFrame, u: Unit, active: Unit | None, dest: Hex) -> str | None:
+    """Why a reaction retreat is refused (6.3.3)."""
+    if status(u).retreated:
+        return f"{u.id} has already retreated in this enemy activation (rule 6.3.3 [P])"
+    if u not in _retreat_candidates(rs, st, w, active):
+        return (
+            f"{u.id} may retreat only when it sees the moving enemy, an enemy moved adjacent, "
+            "or it was just fired at (rule 6.3.3)"
+        )
+    if dest not in movement.retreat_options(rs.tables, st, u):
+        label = st.board.label(dest)
+        return f"{label} is not an adjacent hex free of enemy units that {u.id} may enter (rule 6.3.3)"
+    return None
 
-    verb, args = action.verb, action.args
-    kind = f["kind"]
-    if kind == "window" and verb not in ("opp", "retfire", "retreat", "close"):
-        return f"Cannot {action}: {waiting_for(st, f)} (rule 6.3.4)"
-    if kind == "window" and args:
-        why = _window_refusal(rs, st, f, action)
-        if why:
-            return f"Cannot {action}: {why}"
-    if kind == combat.PAIR_LOSS:
-        owner, pair = st.units[f["units"][0]].side.title(), " or ".join(f["units"])
-        return f"Cannot {action}: {owner} must first choose which half of the pair loses the step: {pair} (rule 12.1)"
-    if kind == "n_choice" and verb not in ("accept", "steploss"):
-        owner = st.units[f["unit"]].side.title()
-        return f"Cannot {action}: {owner} must first accept N or take a step loss on {f['unit']} (rule 8.3)"
-    if kind == "activation":
-        if verb in ("fire", "fm", "move", "road", "mf", "stop") and args:
-            u = st.units.get(args[0])
-            if u is None:
-                return f"no unit {args[0]!r}"
-            if u.side != f["side"] or u.formation not in f["formations"]:
-                return f"Cannot {action}: {u.id} is not in the activated formation (rule 5.2)"
-            if u.status.get("acted"):
-                return f"Cannot {action}: {u.id} has already acted in this activation (rule 6.1)"
-            moving = next((x for x in st.iter_units(f["side"]) if x.status.get("moving")), None)
-            if moving is not None and moving.id != u.id:
-                return f"Cannot {action}: {moving.id} must finish its action first (rule 6.1 [P])"
-            if verb in ("fire", "fm") and len(args) == 2 and args[1] in st.units:
-                why = fire_problem(rs, st, u, st.units[args[1]], "active", verb == "fm")
-                if why:
-                    return f"Cannot fire: {why}"
-                if u.status.get("neutralised") and verb == "fm":
-                    return f"Cannot {action}: a neutralised unit cannot move (rule 8.4)"
-            if verb in ("move", "road", "mf") and len(args) >= 2:
-                try:
-                    b = st.board.parse(args[1])
-                except ValueError as err:
-                    return str(err)
-                if u.status.get("neutralised") and not _is_hq(rs, u):
-                    return f"Cannot move {u.id}: a neutralised unit cannot move (rule 8.4)"
-                a = u.hex
-                if a is not None and distance(a, b) != 1:
-                    return f"Cannot move {u.id}: {args[1]} is not adjacent to {_label(st, a)}"
-                why = _step_problem(rs, st, u, a, b, verb == "road", verb)
-                if why:
-                    return f"Cannot move {u.id}: {why}"
-            if verb == "stop":
-                why = _stop_problem(rs, st, u)
-                if why and Action("stop", (u.id,)) not in _unit_actions(rs, st, f, u):
-                    return f"Cannot stop {u.id}: {why}"
-        if verb == "stack" and len(args) >= 3:
-            why = _stack_refusal(rs, st, f, args)
+
+class ActivationHandler(UnitFrameHandler[ActivationFrame]):
+    """``activation`` (the active player): unit actions of the activated formation(s), combined barrages, ``end``
+    (5.2, 6.1, 8.6); given on the map."""
+
+    kind = "activation"
+    rule = "6.1"
+
+    def actions(self, rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
+        return _activation_actions(rs, st, f)
+
+    def candidates(self, rs: Rules, st: GameState, f: ActivationFrame, typed: Notation) -> list[Action]:
+        """Only the acting unit's actions, to keep checks cheap."""
+        return _candidate_actions(rs, st, f, typed)
+
+    def accepts(self, rs: Rules, st: GameState, f: ActivationFrame, typed: Notation, legal: list[Action]) -> bool:
+        # A path: the first step must be legal; the rest is checked as the unit goes.
+        if not isinstance(typed, N.Move | N.Road | N.MoveFire) or len(typed.path) < 2:
+            return False
+        first = (typed.unit, st.board.label(typed.path[0]))
+        return (
+            Action(typed.verb, first) in legal
+            or Action("road" if isinstance(typed, N.Road) else "move", first) in legal
+        )
+
+    def refusal(
+        self, rs: Rules, st: GameState, f: ActivationFrame, action: Action, typed: Notation, legal: list[Action]
+    ) -> str:
+        why = _activation_refusal(rs, st, f, action, typed)
+        return why if why is not None else super().refusal(rs, st, f, action, typed, legal)
+
+    def apply(self, rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
+        _UNIT_VERBS[type(typed)](rs, tr, f, typed)
+
+    def auto(self, rs: Rules, tr: Transition, f: ActivationFrame) -> bool:
+        st = tr.state
+        demoralised = any(formation(st, fid).demoralised for fid in f.formations)
+        idle = not any(status(u).moving for u in st.units.values())
+        if (f.ending or demoralised) and idle and f.formations:
+            tr.emit("activate", "The formation is demoralised: its activation ends (rule 8.5.1)")
+            end_activation(rs, tr, f)
+            return True
+        moving = next((u for u in st.iter_units(f.side) if status(u).moving), None)
+        if moving is None:
+            return False
+        if moving.hex is None or (status(moving).neutralised and not _is_hq(rs, moving)):
+            finish_action(rs, tr, moving)
+            return True
+        return False
+
+    def waiting_for(self, st: GameState, f: ActivationFrame) -> str:
+        names = " and ".join(formation(st, fid).name for fid in f.formations) or "the artillery"
+        return f"{str(f.side).title()} acts with {names}"
+
+    def mode(self, rs: Rules, st: GameState, f: ActivationFrame, legal: Sequence[Action]) -> str:
+        """Unit actions are given on the map (a unit selected); with none left, the choice is from a list."""
+        wanted = (Role.ORDER, Role.ATTACK)
+        on_map = any((i := rs.action_info(st, a)).any(*wanted) and not i.secondary for a in legal)
+        return ACT if on_map else CHOOSE
+
+
+def _candidate_actions(rs: Rules, st: GameState, f: ActivationFrame, typed: Notation) -> list[Action]:
+    """The legal actions that the action ``typed`` could be one of (only the acting unit's)."""
+    if isinstance(typed, N.End):
+        return [Action("end")] if _moving_unit(st, f) is None else []
+    if isinstance(typed, N.Salvo | N.Stuka):
+        return _barrage_actions(rs, st, f) if _moving_unit(st, f) is None else []
+    if isinstance(typed, N.Stack):
+        return [a for a in _activation_actions(rs, st, f) if a.verb == "stack"]
+    uid = named_unit(typed.verb, typed)
+    u = st.units.get(uid) if uid is not None else None
+    if u is None or u.side != f.side or u.formation not in f.formations or status(u).acted:
+        return []
+    moving = _moving_unit(st, f)
+    if moving is not None and len(_stack_members(st, moving)) > 1:
+        return [a for a in _activation_actions(rs, st, f) if a.args[:1] == (u.id,)]
+    if moving is not None and moving.id != u.id:
+        return []
+    target = st.units.get(typed.target) if isinstance(typed, N.Fire | N.FireMove) else None
+    return _unit_actions(rs, st, f, u, target)
+
+
+def _activation_refusal(rs: Rules, st: GameState, f: ActivationFrame, action: Action, typed: Notation) -> str | None:
+    """Why a unit action or a barrage is refused in an activation, if a rule says more than "not legal now"."""
+    if isinstance(typed, N.Fire | N.FireMove | N.Move | N.Road | N.MoveFire | N.Stop):
+        return _unit_refusal(rs, st, f, action, typed)
+    if isinstance(typed, N.Stack):
+        why = _stack_refusal(rs, st, f, typed)
+        return f"Cannot {action}: {why}" if why else None
+    if isinstance(typed, N.Salvo | N.Stuka):
+        if not f.salvos:
+            return "Cannot fire a barrage: no artillery or Stuka chit is active (rule 8.6)"
+        if isinstance(typed, N.Salvo) and typed.observer in st.units:
+            why = _observer_problem(rs, st, st.units[typed.observer], typed.hex)
             if why:
-                return f"Cannot {action}: {why}"
-        if verb in ("salvo", "stuka"):
-            if not f.get("salvos"):
-                return "Cannot fire a barrage: no artillery or Stuka chit is active (rule 8.6)"
-            if verb == "salvo" and len(args) >= 3 and args[2] in st.units:
-                try:
-                    why = _observer_problem(rs, st, st.units[args[2]], st.board.parse(args[0]))
-                except ValueError as err:
-                    why = str(err)
-                if why:
-                    return f"Cannot fire the salvo: {why}"
-    choices = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-    return f"Cannot {action} now: {waiting_for(st, f)}; legal now: {choices}"
+                return f"Cannot fire the salvo: {why}"
+    return None
+
+
+def _unit_refusal(
+    rs: Rules,
+    st: GameState,
+    f: ActivationFrame,
+    action: Action,
+    typed: N.Fire | N.FireMove | N.Move | N.Road | N.MoveFire | N.Stop,
+) -> str | None:
+    """Why one unit's fire, move or stop is refused (5.2, 6.1, 7, 8)."""
+    u = st.units.get(typed.unit)
+    if u is None:
+        return f"no unit {typed.unit!r}"
+    if u.side != f.side or u.formation not in f.formations:
+        return f"Cannot {action}: {u.id} is not in the activated formation (rule 5.2)"
+    if status(u).acted:
+        return f"Cannot {action}: {u.id} has already acted in this activation (rule 6.1)"
+    moving = next((x for x in st.iter_units(f.side) if status(x).moving), None)
+    if moving is not None and moving.id != u.id:
+        return f"Cannot {action}: {moving.id} must finish its action first (rule 6.1 [P])"
+    if isinstance(typed, N.Fire | N.FireMove) and typed.target in st.units:
+        why = fire_problem(rs, st, u, st.units[typed.target], "active", isinstance(typed, N.FireMove))
+        if why:
+            return f"Cannot fire: {why}"
+        if status(u).neutralised and isinstance(typed, N.FireMove):
+            return f"Cannot {action}: a neutralised unit cannot move (rule 8.4)"
+    if isinstance(typed, N.Move | N.Road | N.MoveFire):
+        return _move_refusal(rs, st, u, typed)
+    if isinstance(typed, N.Stop):
+        why = _stop_problem(rs, st, u)
+        if why and Action("stop", (u.id,)) not in _unit_actions(rs, st, f, u):
+            return f"Cannot stop {u.id}: {why}"
+    return None
+
+
+def _move_refusal(rs: Rules, st: GameState, u: Unit, typed: N.Move | N.Road | N.MoveFire) -> str | None:
+    """Why the first step of a move is refused (7, 8.4)."""
+    b = typed.path[0]
+    if status(u).neutralised and not _is_hq(rs, u):
+        return f"Cannot move {u.id}: a neutralised unit cannot move (rule 8.4)"
+    a = u.hex
+    if a is not None and distance(a, b) != 1:
+        return f"Cannot move {u.id}: {st.board.label(b)} is not adjacent to {_label(st, a)}"
+    why = _step_problem(rs, st, u, a, b, isinstance(typed, N.Road), typed.verb)
+    if why:
+        return f"Cannot move {u.id}: {why}"
+    return None
 
 
 # --- Applying --------------------------------------------------------------------------------------------
 
 
-def apply_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
-    """Apply a legal action to the top frame ``f``."""
+def _apply_end(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
+    """5.2: the activation ends."""
+    end_activation(rs, tr, f)
+
+
+def _apply_stack(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
+    """7.1: the stack moves one hex."""
+    assert isinstance(typed, N.Stack)
     st = tr.state
-    verb, args = action.verb, action.args
-    kind = f["kind"]
-    if kind == combat.PAIR_LOSS:
-        st.data["frames"].remove(f)
-        u = st.units[args[0]]
-        tr.emit("choice", f"{u.id} takes the mounted pair's step loss (rule 12.1)", unit=u.id)
-        combat.step_loss(tr, rs.tables, u, f.get("cause", "step loss"), owner_choice=False)
-        return
-    if kind == "n_choice":
-        st.data["frames"].remove(f)
-        u = st.units[f["unit"]]
-        if u.hex is None or not u.status.get("neutralised"):
-            tr.emit("choice", f"{u.id} is no longer neutralised: there is nothing to exchange (rule 8.3)")
-        elif verb == "steploss":
-            combat.take_step_instead(tr, rs.tables, u, f.get("cause", "N result"))
-        else:
-            tr.emit("choice", f"{u.id} stays neutralised (rule 8.3)")
-        return
-    if kind == "window":
-        _apply_window(rs, tr, f, action)
-        return
-    if kind == "cc":
-        closecombat.apply_cc(rs, tr, f, action)
-        return
-    # Activation.
-    if verb == "end":
-        from .sequence import end_activation  # noqa: PLC0415
+    ids = [typed.unit, typed.second] + ([typed.third] if typed.third is not None else [])
+    _move_stack(rs, tr, [st.units[i] for i in ids], typed.hex)
 
-        end_activation(rs, tr, f)
+
+def _apply_assault(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
+    """9.1: the unit moves into the enemy's hex: close combat (or the overrun of lone HQs, 3.2)."""
+    assert isinstance(typed, N.Assault)
+    u = tr.state.units[typed.unit]
+    if not status(u).moving:
+        _start_move(rs, tr.state, u, "move")
+    closecombat.start(rs, tr, u, typed.hex)
+
+
+def _apply_move(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
+    """6.1, 7: the unit moves one hex, or along a path until something stops it."""
+    assert isinstance(typed, N.Move | N.Road | N.MoveFire)
+    st = tr.state
+    u = st.units[typed.unit]
+    road = isinstance(typed, N.Road)
+    moving = status(u).moving
+    if not moving:
+        _start_move(rs, st, u, "mf" if isinstance(typed, N.MoveFire) else "move", column=road)
+        if road:
+            status(u).column = True
+    elif isinstance(typed, N.Move) and moving.column:
+        moving.column = False  # 7.2.1: it stops using the road; column ends
+        status(u).column = False
+    for i, h in enumerate(typed.path):
+        if i > 0 and _step_problem(rs, st, u, u.hex, h, road) is not None:
+            tr.emit("move", f"{u.id} stops at {_label(st, u.hex)}: it cannot go on to {st.board.label(h)}")
+            break
+        if not _enter(rs, tr, u, h, column=road):
+            break
+    _maybe_finish(rs, tr, u)
+
+
+def _apply_stop(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
+    """6.1, 7.1: the unit's action ends here (a unit of a moving stack is dropped off)."""
+    assert isinstance(typed, N.Stop)
+    finish_action(rs, tr, tr.state.units[typed.unit])
+
+
+def _apply_load(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
+    """6.1 option 5, 12.1: the company boards its APC, or gets off it; then the APC may move or fire."""
+    assert isinstance(typed, N.Load | N.Unload)
+    st = tr.state
+    u = st.units[typed.apc]
+    if isinstance(typed, N.Load):
+        company = st.units[typed.company]
+        status(u).carrying, status(company).carried_by = company.id, u.id
+        tr.emit("load", f"{company.id} boards {u.id} at {_label(st, u.hex)} (rule 12.1)")
+    else:
+        company = st.units[str(status(u).carrying)]
+        status(u).carrying = None
+        status(company).carried_by = None
+        tr.emit("load", f"{company.id} gets off {u.id} at {_label(st, u.hex)} (rule 12.1)")
+    status(company).acted = True
+    # 6.1 option 5: then move with half MP, or fire (at full value, [I]).
+    mp = movement.mp_allowance(rs.tables, st, u, action="load")
+    status(u).moving = Moving("load", mp, 0.0, 0, False, False)
+    _maybe_finish(rs, tr, u)
+
+
+def _apply_fire(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
+    """8.1, 6.1: direct fire (a move-and-fire's fire at reduced strength; fire-and-move then moves)."""
+    assert isinstance(typed, N.Fire | N.FireMove)
+    st = tr.state
+    u = st.units[typed.unit]
+    target = st.units[typed.target]
+    fm = isinstance(typed, N.FireMove)
+    moving = status(u).moving
+    if moving and moving.action == "load":
+        moving.fired = True
+        direct_fire(rs, tr, u, target, mode="active", reduced=False)
+        finish_action(rs, tr, u)
         return
-    if verb in ("salvo", "stuka"):
-        _barrage(rs, tr, f, action)
-        return
-    u = st.units[args[0]]
-    if verb == "stack":
-        _move_stack(rs, tr, [st.units[i] for i in args[:-1]], st.board.parse(args[-1]))
-        return
-    if verb == "assault":
-        if not u.status.get("moving"):
-            _start_move(rs, st, u, "move")
-        closecombat.start(rs, tr, u, st.board.parse(args[1]))
-        return
-    if verb in ("move", "road", "mf"):
-        moving = u.status.get("moving")
-        if not moving:
-            _start_move(rs, st, u, "mf" if verb == "mf" else "move", column=verb == "road")
-            if verb == "road":
-                u.status["column"] = True
-        elif verb == "move" and moving.get("column"):
-            moving["column"] = False  # 7.2.1: it stops using the road; column ends
-            u.status.pop("column", None)
-        for i, label in enumerate(args[1:]):
-            if i > 0 and _step_problem(rs, st, u, u.hex, st.board.parse(label), verb == "road") is not None:
-                tr.emit("move", f"{u.id} stops at {_label(st, u.hex)}: it cannot go on to {label}")
-                break
-            if not _enter(rs, tr, u, st.board.parse(label), column=verb == "road"):
-                break
+    reduced = fm or bool(moving and moving.action == "mf")
+    if fm:
+        mp = movement.mp_allowance(rs.tables, st, u, action="move_fire")
+        status(u).moving = Moving("fm", mp, 0.0, 0, False, True)
+    elif moving:
+        moving.fired = True
+    direct_fire(rs, tr, u, target, mode="active", reduced=reduced)
+    if not fm and not moving:
+        finish_action(rs, tr, u)
+    else:
         _maybe_finish(rs, tr, u)
-        return
-    if verb == "stop":
-        _finish_action(rs, tr, u)
-        return
-    if verb in ("load", "unload"):
-        company = st.units[args[1]] if verb == "load" else st.units[str(u.status["carrying"])]
-        if verb == "load":
-            u.status["carrying"], company.status["carried_by"] = company.id, u.id
-            tr.emit("load", f"{company.id} boards {u.id} at {_label(st, u.hex)} (rule 12.1)")
-        else:
-            u.status.pop("carrying", None)
-            company.status.pop("carried_by", None)
-            tr.emit("load", f"{company.id} gets off {u.id} at {_label(st, u.hex)} (rule 12.1)")
-        company.status["acted"] = True
-        # 6.1 option 5: then move with half MP, or fire (at full value, [I]).
-        mp = movement.mp_allowance(rs.tables, st, u, action="load")
-        u.status["moving"] = {"action": "load", "mp": mp, "spent": 0.0, "moved": 0, "column": False, "fired": False}
-        _maybe_finish(rs, tr, u)
-        return
-    if verb in ("fire", "fm"):
-        moving = u.status.get("moving")
-        reduced = verb == "fm" or bool(moving and moving["action"] == "mf")
-        if moving and moving["action"] == "load":
-            moving["fired"] = True
-            direct_fire(rs, tr, u, st.units[args[1]], mode="active", reduced=False)
-            _finish_action(rs, tr, u)
-            return
-        target = st.units[args[1]]
-        if verb == "fm":
-            mp = movement.mp_allowance(rs.tables, st, u, action="move_fire")
-            u.status["moving"] = {"action": "fm", "mp": mp, "spent": 0.0, "moved": 0, "column": False, "fired": True}
-        elif moving:
-            moving["fired"] = True
-        direct_fire(rs, tr, u, target, mode="active", reduced=reduced)
-        if verb == "fire" and not moving:
-            _finish_action(rs, tr, u)
-        else:
-            _maybe_finish(rs, tr, u)
-        return
-    raise IllegalActionError(f"{action} is not possible here")  # pragma: no cover
 
 
-def _enter(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
+def _enter(rs: Rules, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
     """Move ``u`` one hex; False when its move stops there (neutralised, eliminated, a window opened)."""
     if not _step_into(rs, tr, u, b, column):
         return False
@@ -924,162 +1042,94 @@ def _enter(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) ->
     return not open_window(rs, tr, "move", u, hexes=[b])
 
 
-def _step_into(rs: Blitzkrieg1940, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
+def _step_into(rs: Rules, tr: Transition, u: Unit, b: Hex, column: bool) -> bool:
     """Move ``u`` one hex, paying its cost, with the minefield attack of 10.1; False if that stopped it."""
     st = tr.state
     a = u.hex
     cost = _edge_entry_cost(rs, st, u, b) if a is None else movement.step_cost(rs.tables, st, u, a, b, in_column=column)
     assert cost is not None
-    m = u.status["moving"]
-    m["spent"] = float(m["spent"]) + cost
-    m["moved"] = int(m["moved"]) + 1
+    m = status(u).moving
+    assert m is not None
+    m.spent = float(m.spent) + cost
+    m.moved += 1
     if column and (a is None or not st.board.has_road(a, b)):
-        m["column"] = False
-        u.status.pop("column", None)
+        m.column = False
+        status(u).column = False
     u.hex = b
-    if u.status.get("carrying"):
-        st.units[str(u.status["carrying"])].hex = b  # 12.1 [P]: the pair moves together
+    if status(u).carrying:
+        st.units[str(status(u).carrying)].hex = b  # 12.1 [P]: the pair moves together
     label = st.board.label(b)
     tr.emit("move", f"{u.id} enters {label} ({cost:g} MP)", unit=u.id, hex=label)
     _hold_hex(rs, st, u, b)
     if a is None:
-        u.status.pop("arrives", None)
-        u.status.pop("entry", None)
+        status(u).arrives = None
+        status(u).entry = None
     # 10.1: an enemy minefield attacks the unit entering it.
-    mine_side = st.data["mines"].get(label)
+    mine_side = data(st).mines.get(label)
     if mine_side is not None and mine_side != u.side:
         combat.mine_attack(tr, rs.tables, u, label)
-        if u.hex is None or u.status.get("neutralised"):
+        if u.hex is None or status(u).neutralised:
             return False
     return True
 
 
-def _hold_hex(rs: Blitzkrieg1940, st: GameState, u: Unit, h: Hex) -> None:
+def _hold_hex(rs: Rules, st: GameState, u: Unit, h: Hex) -> None:
     """11: the last side to move a combat unit through an objective hex holds it."""
     label = st.board.label(h)
-    if label in st.data["held_by"] and not _is_hq(rs, u):
-        st.data["held_by"][label] = u.side
+    if label in data(st).held_by and not _is_hq(rs, u):
+        data(st).held_by[label] = u.side
 
 
-def _maybe_finish(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
+def _maybe_finish(rs: Rules, tr: Transition, u: Unit) -> None:
     """Finish the unit's action when nothing is left for it to do."""
     st = tr.state
-    m = u.status.get("moving")
+    m = status(u).moving
     if not m or u.hex is None:
-        _finish_action(rs, tr, u)
+        finish_action(rs, tr, u)
         return
-    if u.status.get("neutralised") and not _is_hq(rs, u):
-        _finish_action(rs, tr, u)  # 8.4: a moving unit that becomes neutralised stops at once
+    if status(u).neutralised and not _is_hq(rs, u):
+        finish_action(rs, tr, u)  # 8.4: a moving unit that becomes neutralised stops at once
         return
-    if frame(st) is not None and frame(st)["kind"] != "activation":  # type: ignore[index]
+    top = frame(st)
+    if top is not None and top.kind != "activation":
         return  # a window or a choice interrupts; the unit goes on afterwards
-    can_step = bool(_next_hexes(rs, st, u, column=bool(m.get("column"))))
-    can_fire = m["action"] in ("mf", "load") and not m.get("fired") and bool(_targets(rs, st, u, "active", True))
+    can_step = bool(_next_hexes(rs, st, u, column=bool(m.column)))
+    can_fire = m.action in ("mf", "load") and not m.fired and bool(_targets(rs, st, u, "active", True))
     if not can_step and not can_fire and _stop_problem(rs, st, u) is None:
-        _finish_action(rs, tr, u)
+        finish_action(rs, tr, u)
 
 
-def finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
-    """6.1: the unit's action is over (public for the close-combat module)."""
-    _finish_action(rs, tr, u)
-
-
-def _finish_action(rs: Blitzkrieg1940, tr: Transition, u: Unit) -> None:
-    """6.1: the unit's action is over."""
-    st = tr.state
-    if u.hex is not None and u.status.get("moving") and not movement.stacking_ok(rs.tables, st, u.hex, []):
-        # 7.3 [P]: a unit stopped in a full hex it was passing through (say, neutralised by opportunity fire)
-        # is displaced like a retreat (6.3.3): by the shortest way to the nearest hex where stacking is legal.
-        path = movement.retreat_path(rs.tables, st, u)
-        if path:
-            u.hex = path[-1]
-            if u.status.get("carrying"):
-                st.units[str(u.status["carrying"])].hex = u.hex
-            tr.emit("move", f"{u.id} cannot stay in a full hex and is displaced to {_label(st, u.hex)} (rule 7.3)")
-    u.status.pop("moving", None)
-    u.status.pop("column", None)
-    u.status["acted"] = True
-    act = _activation(tr.state)
-    if act is not None and any(formation(tr.state, fid)["demoralised"] for fid in act["formations"]):
-        act["ending"] = True  # 8.5.1 [P]: the activation ends after the acting unit's action
-
-
-def auto_frame(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any]) -> bool:
-    """Resolve frames that need no decision; True if something was done."""
-    st = tr.state
-    if f["kind"] == "cc":
-        return closecombat.auto_cc(rs, tr, f)
-    if f["kind"] == "window":
-        if not _window_actions(rs, st, f, include_close=False):
-            st.data["frames"].remove(f)
-            _resume_mover(rs, tr, f)
-            return True
-        return False
-    if f["kind"] == combat.PAIR_LOSS:
-        present = [st.units[uid] for uid in f["units"] if st.units[uid].hex is not None]
-        if len(present) == 2 and combat.mount_partner(st, present[0]) is present[1]:
-            return False
-        st.data["frames"].remove(f)  # the pair came apart meanwhile: the half still there takes the loss
-        if present:
-            combat.step_loss(tr, rs.tables, present[0], f.get("cause", "step loss"), owner_choice=False)
-        return True
-    if f["kind"] == "n_choice":
-        u = st.units[f["unit"]]
-        if u.hex is None or not u.status.get("neutralised"):
-            # A later result (a second salvo, a panic test) already settled this unit: nothing left to choose.
-            st.data["frames"].remove(f)
-            return True
-        return False
-    if f["kind"] == "activation":
-        demoralised = any(formation(st, fid)["demoralised"] for fid in f["formations"])
-        idle = not any(u.status.get("moving") for u in st.units.values())
-        if (f.get("ending") or demoralised) and idle and f["formations"]:
-            from .sequence import end_activation  # noqa: PLC0415
-
-            tr.emit("activate", "The formation is demoralised: its activation ends (rule 8.5.1)")
-            end_activation(rs, tr, f)
-            return True
-        moving = next((u for u in st.iter_units(f["side"]) if u.status.get("moving")), None)
-        if moving is None:
-            return False
-        stuck = moving.hex is None or (moving.status.get("neutralised") and not _is_hq(rs, moving))
-        if stuck:
-            _finish_action(rs, tr, moving)
-            return True
-    return False
-
-
-def _resume_mover(rs: Blitzkrieg1940, tr: Transition, window: dict[str, Any]) -> None:
-    ids = window.get("group") or [window.get("active")]
+def _resume_mover(rs: Rules, tr: Transition, window: WindowFrame) -> None:
+    ids = window.group or ([window.active] if window.active else [])
     for uid in ids:
-        if uid and uid in tr.state.units and tr.state.units[uid].status.get("moving"):
+        if uid and uid in tr.state.units and status(tr.state.units[uid]).moving:
             _maybe_finish(rs, tr, tr.state.units[uid])
 
 
 # --- Fire --------------------------------------------------------------------------------------------------
 
 
-def direct_fire(rs: Blitzkrieg1940, tr: Transition, shooter: Unit, target: Unit, *, mode: str, reduced: bool) -> None:
+def direct_fire(rs: Rules, tr: Transition, shooter: Unit, target: Unit, *, mode: str, reduced: bool) -> None:
     """8.1–8.3: one shot; then the fire window (active fire only)."""
     st = tr.state
-    factor = _factor(rs, st, shooter, target, "direct", reduced)
+    fac = factor(rs, st, shooter, target, "direct", reduced)
     how = {"active": "fires at", "opportunity": "opportunity-fires at", "return": "returns fire at"}[mode]
     dice = tr.roll(
         6,
         2,
         f"{shooter.id} {how} {target.id} (rule 8.2)",
-        column=str(factor.column),
-        shifts=list(factor.modifiers),
+        column=str(fac.column),
+        shifts=list(fac.modifiers),
     )
     roll = sum(dice)
-    result = combat.resolve(rs.tables, factor.column, roll, target)
+    result = combat.resolve(rs.tables, fac.column, roll, target)
     if mode == "active":
         # 6.3.4: the fire window follows the result; the owner's N choice (pushed above it) comes first.
         open_window(rs, tr, "fire", shooter, fired_at=target.id, lazy=True)
     _apply_result(rs, tr, target, result, f"{shooter.id}'s fire")
 
 
-def _apply_result(rs: Blitzkrieg1940, tr: Transition, target: Unit, result: str, cause: str) -> None:
+def _apply_result(rs: Rules, tr: Transition, target: Unit, result: str, cause: str) -> None:
     """8.3: apply a CRT result; the owner may take a step loss instead of N (not if already neutralised)."""
     st = tr.state
     names = {"-": "no effect", "red_n": "N (red)", "n": "N", "step": "one step loss"}
@@ -1087,34 +1137,35 @@ def _apply_result(rs: Blitzkrieg1940, tr: Transition, target: Unit, result: str,
     if result == "step":
         combat.step_loss(tr, rs.tables, target, cause)
     elif result in ("n", "red_n"):
-        fresh = not target.status.get("neutralised") and not _is_hq(rs, target)
+        fresh = not status(target).neutralised and not _is_hq(rs, target)
         combat.neutralise(tr, rs.tables, target, cause)
-        if fresh and target.hex is not None and target.status.get("neutralised"):
+        if fresh and target.hex is not None and status(target).neutralised:
             # 8.3: the owner may take a step loss instead (only a unit that was not neutralised before).
-            push(st, "n_choice", target.side, unit=target.id, cause=cause)
+            push(st, NChoiceFrame("n_choice", target.side, target.id, cause))
 
 
-def _barrage(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Action) -> None:
+def _barrage(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> None:
     """8.6: artillery salvos (observer, transmission) and Stuka attacks; group fire (8.6.2)."""
+    assert isinstance(typed, N.Salvo | N.Stuka)
     st = tr.state
-    h = st.board.parse(action.args[0])
+    h = typed.hex
     label = st.board.label(h)
-    if action.verb == "stuka":
-        count = int(action.args[1]) if len(action.args) > 1 else 1
+    count = typed.count if typed.count is not None else 1
+    observer: Unit | None
+    if isinstance(typed, N.Stuka):
         kind, observer = "stuka", None
         attack = rs.tables.artillery.stuka_attack
     else:
-        kind = action.args[1]
-        observer = st.units[action.args[2]]
-        count = int(action.args[3]) if len(action.args) > 3 else 1
+        kind = typed.calibre
+        observer = st.units[typed.observer]
         attack = rs.tables.artillery.calibres[kind].attack
-    salvos: list[str] = f["salvos"]
+    salvos = f.salvos or []
     count = min(count, salvos.count(kind))
     # 6.3.4: after the attacks only units in the target hex may retreat.
     open_window(rs, tr, "indirect", None, hexes=[h], lazy=True)
     for n in range(count):
         salvos.remove(kind)
-        if not any(u.side != f["side"] for u in st.units_at(h)):
+        if not any(u.side != f.side for u in st.units_at(h)):
             tr.emit(
                 "barrage",
                 f"No enemy unit is left at {label}: the remaining {count - n} attack(s) are lost (rule 8.6.2)",
@@ -1124,20 +1175,20 @@ def _barrage(rs: Blitzkrieg1940, tr: Transition, f: dict[str, Any], action: Acti
             break
         if observer is not None and not combat.transmit(tr, rs.tables, observer, h):
             continue
-        before = {u.id: bool(u.status.get("neutralised")) for u in st.units_at(h)}
+        before = {u.id: bool(status(u).neutralised) for u in st.units_at(h)}
         results = combat.indirect_attack(tr, rs.tables, st, h, attack, f"{kind} attack on {label} (rule 8.6.1)")
         for uid, res in sorted(results.items(), reverse=True):
             u = st.units[uid]
             fresh = not before.get(uid) and not _is_hq(rs, u)
-            if res in ("n", "red_n") and u.hex is not None and fresh and u.status.get("neutralised"):
-                push(st, "n_choice", u.side, unit=uid, cause=f"{kind} attack")
+            if res in ("n", "red_n") and u.hex is not None and fresh and status(u).neutralised:
+                push(st, NChoiceFrame("n_choice", u.side, uid, f"{kind} attack"))
 
 
 # --- Reaction windows ------------------------------------------------------------------------------------
 
 
 def open_window(
-    rs: Blitzkrieg1940,
+    rs: Rules,
     tr: Transition,
     trigger: str,
     active: Unit | None,
@@ -1153,77 +1204,69 @@ def open_window(
     no reaction is possible then).
     """
     st = tr.state
-    act = _activation(st)
+    act = activation(st)
     if act is None:
         return False
-    passive = opponent(st, act["side"])
-    w = {
-        "kind": "window",
-        "side": passive,
-        "trigger": trigger,
-        "active": active.id if active is not None else None,
-        "hexes": [st.board.label(h) for h in (hexes or [])],
-        "fired_at": fired_at,
-        "reacted": [],
-        "step": 0,
-    }
+    passive = opponent(st, act.side)
+    labels = [st.board.label(h) for h in (hexes or [])]
+    w = WindowFrame("window", passive, trigger, active.id if active is not None else None, labels, fired_at, [], 0)
     if group and len(group) > 1:
-        w["group"] = list(group)  # 7.1 [P]: a moving stack; opportunity fire may take any of its units
+        w.group = list(group)  # 7.1 [P]: a moving stack; opportunity fire may take any of its units
     if not lazy and not _window_actions(rs, st, w, include_close=False):
         return False
-    st.data["frames"].append(w)
+    data(st).frames.append(w)
     return True
 
 
-def _reaction_value(rs: Blitzkrieg1940, st: GameState, u: Unit) -> int:
+def reaction_value(rs: Rules, st: GameState, u: Unit) -> int:
     t = _t(rs, u)
     return int(rs.tables.reaction.value(u.side, t.kind, u.formation))
 
 
-def _reaction_mods(rs: Blitzkrieg1940, st: GameState, u: Unit, trigger: Unit | None) -> list[Modifier]:
+def reaction_mods(rs: Rules, st: GameState, u: Unit, trigger: Unit | None) -> list[Modifier]:
     """13.5: exhausted +1, out of command +1, neutralised +1, triggering enemy adjacent −1."""
     mods = rs.tables.reaction.modifiers
     out = []
-    if u.formation is not None and formation(st, u.formation)["exhausted"]:
+    if u.formation is not None and formation(st, u.formation).exhausted:
         out.append(Modifier(mods["exhausted"].value, "formation exhausted (rule 5.4)"))
-    if u.status.get("ooc"):
+    if status(u).ooc:
         out.append(Modifier(mods["out_of_command"].value, "out of command (rule 6.2)"))
-    if u.status.get("neutralised"):
+    if status(u).neutralised:
         out.append(Modifier(mods["neutralised"].value, "neutralised (13.5)"))
     if trigger is not None and trigger.hex is not None and u.hex is not None and distance(trigger.hex, u.hex) == 1:
         out.append(Modifier(mods["trigger_adjacent"].value, "the enemy unit is adjacent (13.5)"))
     return out
 
 
-def _reaction_test(rs: Blitzkrieg1940, tr: Transition, u: Unit, trigger: Unit | None, what: str) -> bool:
+def _reaction_test(rs: Rules, tr: Transition, u: Unit, trigger: Unit | None, what: str) -> bool:
     """6.4: 2d6 + modifiers ≤ the reaction value."""
     st = tr.state
-    value = _reaction_value(rs, st, u)
-    mods = _reaction_mods(rs, st, u, trigger)
+    value = reaction_value(rs, st, u)
+    mods = reaction_mods(rs, st, u, trigger)
     roll = sum(tr.roll(6, 2, f"{u.id} reaction test: {what} (rule 6.4)", target=value, modifiers=mods))
     ok = roll + sum(m.value for m in mods) <= value
     tr.emit("reaction", f"{u.id} {'passes' if ok else 'fails'} its reaction test (rule 6.4)")
     return ok
 
 
-def _window_actions(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], include_close: bool = True) -> list[Action]:
+def _window_actions(rs: Rules, st: GameState, w: WindowFrame, include_close: bool = True) -> list[Action]:
     out: list[Action] = []
-    side = w["side"]
-    active = st.units.get(w["active"]) if w.get("active") else None
-    reacted = set(w["reacted"])
-    step = w["step"]
+    side = w.side
+    active = st.units.get(w.active) if w.active else None
+    reacted = set(w.reacted)
+    step = w.step
     active_ok = active is not None and active.hex is not None
     # 1. Return fire (fire windows only).
-    if w["trigger"] == "fire" and step <= 0 and active_ok and w.get("fired_at"):
-        u = st.units[w["fired_at"]]
-        able = u.hex is not None and u.id not in reacted and not u.status.get("returned") and active is not None
+    if w.trigger == "fire" and step <= 0 and active_ok and w.fired_at:
+        u = st.units[w.fired_at]
+        able = u.hex is not None and u.id not in reacted and not status(u).returned and active is not None
         if able and active is not None and fire_problem(rs, st, u, active, "return", False) is None:
             out.append(Action("retfire", (u.id, active.id)))
     # 2. Opportunity fire.
-    if w["trigger"] in ("move", "fire") and step <= 1 and active_ok and active is not None:
+    if w.trigger in ("move", "fire") and step <= 1 and active_ok and active is not None:
         targets = _window_targets(st, w, active)
         for u in st.iter_units(side):
-            if u.id in reacted or u.status.get("opp_used") or _is_hq(rs, u):
+            if u.id in reacted or status(u).opp_used or _is_hq(rs, u):
                 continue
             for t in targets:
                 if fire_problem(rs, st, u, t, "opportunity", False) is None:
@@ -1242,23 +1285,23 @@ def _window_actions(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], includ
     return out
 
 
-def _window_targets(st: GameState, w: dict[str, Any], active: Unit) -> list[Unit]:
+def _window_targets(st: GameState, w: WindowFrame, active: Unit) -> list[Unit]:
     """The units opportunity fire may take in window ``w``: the active unit, or any unit of a moving stack."""
-    ids = w.get("group") or [active.id]
+    ids = w.group or [active.id]
     return [st.units[i] for i in ids if i in st.units and st.units[i].hex is not None]
 
 
-def _retreat_candidates(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], active: Unit | None) -> list[Unit]:
+def _retreat_candidates(rs: Rules, st: GameState, w: WindowFrame, active: Unit | None) -> list[Unit]:
     """6.3.3: LOS to the moving enemy, the enemy moved adjacent, just fired at, or in the barrage hex."""
-    side = w["side"]
+    side = w.side
     out = []
     for u in st.iter_units(side):
-        if u.status.get("retreated") or u.hex is None:
+        if status(u).retreated or u.hex is None:
             continue
-        if w["trigger"] == "indirect":
-            ok = st.board.label(u.hex) in w["hexes"]
-        elif w["trigger"] == "fire":
-            ok = u.id == w.get("fired_at")
+        if w.trigger == "indirect":
+            ok = st.board.label(u.hex) in w.hexes
+        elif w.trigger == "fire":
+            ok = u.id == w.fired_at
         else:
             ok = (
                 active is not None
@@ -1270,75 +1313,71 @@ def _retreat_candidates(rs: Blitzkrieg1940, st: GameState, w: dict[str, Any], ac
     return out
 
 
-def _apply_window(rs: Blitzkrieg1940, tr: Transition, w: dict[str, Any], action: Action) -> None:
+def _apply_window(rs: Rules, tr: Transition, w: WindowFrame, typed: Notation) -> None:
     st = tr.state
-    verb, args = action.verb, action.args
-    if verb == "close":
-        st.data["frames"].remove(w)
+    if isinstance(typed, N.Close):
+        data(st).frames.remove(w)
         _resume_mover(rs, tr, w)
         return
-    u = st.units[args[0]]
-    w["reacted"].append(u.id)
-    active = st.units.get(w["active"]) if w.get("active") else None
-    if verb == "retfire":
-        w["step"] = max(w["step"], 1)
-        u.status["returned"] = True
+    assert isinstance(typed, N.ReturnFire | N.Opportunity | N.Retreat)
+    u = st.units[typed.unit]
+    w.reacted.append(u.id)
+    active = st.units.get(w.active) if w.active else None
+    if isinstance(typed, N.ReturnFire):
+        w.step = max(w.step, 1)
+        status(u).returned = True
         if _reaction_test(rs, tr, u, active, "return fire") and active is not None:
             direct_fire(rs, tr, u, active, mode="return", reduced=False)
-    elif verb == "opp":
-        w["step"] = max(w["step"], 1)
-        u.status["opp_used"] = True
-        target = st.units[args[1]]
+    elif isinstance(typed, N.Opportunity):
+        w.step = max(w.step, 1)
+        status(u).opp_used = True
+        target = st.units[typed.target]
         if _reaction_test(rs, tr, u, target, "opportunity fire"):
             direct_fire(rs, tr, u, target, mode="opportunity", reduced=False)
-    elif verb == "retreat":
-        w["step"] = 2
-        if u.status.get("neutralised") and not _reaction_test(rs, tr, u, active, "retreat while neutralised"):
+    else:
+        w.step = 2
+        if status(u).neutralised and not _reaction_test(rs, tr, u, active, "retreat while neutralised"):
             return
-        u.status["retreated"] = True
-        dest = st.board.parse(args[1])
-        path = movement.retreat_path(rs.tables, st, u, dest)
-        if path is None:
-            tr.emit("retreat", f"{u.id} cannot retreat to {args[1]} (rule 6.3.3)")
-            return
-        for h in path:
-            u.hex = h
-            label = st.board.label(h)
-            mine_side = st.data["mines"].get(label)
-            if mine_side is not None and mine_side != u.side:
-                combat.mine_attack(tr, rs.tables, u, label, retreating=True)
-                if u.hex is None:
-                    break
-        tr.emit("retreat", f"{u.id} retreats to {_label(st, u.hex)} (rule 6.3.3)")
-        command_check(rs, tr, [u])
+        _reaction_retreat(rs, tr, u, typed.hex)
 
 
-# --- Explanations and odds --------------------------------------------------------------------------------
+def _reaction_retreat(rs: Rules, tr: Transition, u: Unit, dest: Hex) -> None:
+    """6.3.3: the unit retreats toward ``dest``; an enemy minefield on the way attacks it (10.1)."""
+    st = tr.state
+    status(u).retreated = True
+    path = movement.retreat_path(rs.tables, st, u, dest)
+    if path is None:
+        tr.emit("retreat", f"{u.id} cannot retreat to {st.board.label(dest)} (rule 6.3.3)")
+        return
+    for h in path:
+        u.hex = h
+        label = st.board.label(h)
+        mine_side = data(st).mines.get(label)
+        if mine_side is not None and mine_side != u.side:
+            combat.mine_attack(tr, rs.tables, u, label, retreating=True)
+            if u.hex is None:
+                break
+    tr.emit("retreat", f"{u.id} retreats to {_label(st, u.hex)} (rule 6.3.3)")
+    command_check(rs, tr, [u])
 
 
-def explain(rs: Blitzkrieg1940, st: GameState, action: Action) -> str:
-    """A sentence saying what ``action`` does."""
-    from .deployment import VERBS as SETUP_VERBS  # noqa: PLC0415
-    from .sequence import VERBS as SEQUENCE_VERBS  # noqa: PLC0415
+_UNIT_VERBS: dict[type[Notation], Callable[[Rules, Transition, ActivationFrame, Notation], None]] = {
+    N.End: _apply_end,
+    N.Salvo: _barrage,
+    N.Stuka: _barrage,
+    N.Stack: _apply_stack,
+    N.Assault: _apply_assault,
+    N.Move: _apply_move,
+    N.Road: _apply_move,
+    N.MoveFire: _apply_move,
+    N.Stop: _apply_stop,
+    N.Load: _apply_load,
+    N.Unload: _apply_load,
+    N.Fire: _apply_fire,
+    N.FireMove: _apply_fire,
+}
+"""What each action of an activation does (5.2, 6.1, 7, 8, 9)."""
 
-    help_line = VERBS.get(action.verb) or SEQUENCE_VERBS.get(action.verb) or SETUP_VERBS.get(action.verb)
-    if action.verb in ("fire", "fm", "opp", "retfire") and len(action.args) == 2:
-        o = odds(rs, st, action)
-        if o is not None:
-            return f"{action}: {o.note}"
-    return f"{action}" + (f" — {help_line.split(' — ', 1)[1]}" if help_line and " — " in help_line else "")
 
-
-def odds(rs: Blitzkrieg1940, st: GameState, action: Action) -> Odds | None:
-    """Exact result distribution of a shot (fire, move-and-fire, opportunity or return fire)."""
-    if action.verb not in ("fire", "fm", "opp", "retfire") or len(action.args) != 2:
-        return None
-    shooter, target = st.units.get(action.args[0]), st.units.get(action.args[1])
-    if shooter is None or target is None or shooter.hex is None or target.hex is None:
-        return None
-    moving = shooter.status.get("moving") or {}
-    reduced = action.verb == "fm" or (action.verb == "fire" and moving.get("action") == "mf")
-    factor = _factor(rs, st, shooter, target, "direct", reduced)
-    if factor.column is None:
-        return None
-    return Odds(action, tuple(combat.odds_entries(rs.tables, factor.column, target)), note=factor.explain())
+HANDLERS: tuple[FrameHandler[Any], ...] = (ActivationHandler(), WindowHandler(), NChoiceHandler(), PairLossHandler())
+"""The handlers of the frames of unit actions, reactions and owner choices."""

@@ -13,17 +13,19 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.hexgrid import distance
+from engine.notation import Notation
 from engine.odds import Odds, OddsEntry
 from engine.state import GameState, Unit
 
-from . import actions, combat
+from . import actions, closecombat, combat, verbs
+from . import notation as N
 from .data import TWO_D6
-from .model import formation, frame
+from .model import CancelFrame, ChitFrame, CloseCombatFrame, ExhaustedFrame, data, formation, frame, status
 
 if TYPE_CHECKING:
-    from .ruleset import Blitzkrieg1940
+    from .model import Rules
 
-__all__ = ["odds"]
+__all__ = ["explain", "odds"]
 
 
 def _test_odds(action: Action, target: int, success: str, failure: str, value: float, note: str) -> Odds:
@@ -31,22 +33,22 @@ def _test_odds(action: Action, target: int, success: str, failure: str, value: f
     return Odds(action, (OddsEntry(success, p, value), OddsEntry(failure, 1 - p, 0.0)), note=note)
 
 
-def _shot(rs: Blitzkrieg1940, st: GameState, action: Action, shooter: Unit, target: Unit, reduced: bool) -> Odds | None:
+def _shot(rs: Rules, st: GameState, action: Action, shooter: Unit, target: Unit, reduced: bool) -> Odds | None:
     if shooter.hex is None or target.hex is None:
         return None
-    factor = actions._factor(rs, st, shooter, target, "direct", reduced)
+    factor = actions.factor(rs, st, shooter, target, "direct", reduced)
     if factor.column is None:
         return None
     return Odds(action, tuple(combat.odds_entries(rs.tables, factor.column, target)), note=factor.explain())
 
 
-def _reaction_shot(rs: Blitzkrieg1940, st: GameState, action: Action, shooter: Unit, target: Unit) -> Odds | None:
+def _reaction_shot(rs: Rules, st: GameState, action: Action, shooter: Unit, target: Unit) -> Odds | None:
     """6.3.1 / 6.3.2: the reaction test first, then the shot at full value."""
     shot = _shot(rs, st, action, shooter, target, False)
     if shot is None:
         return None
-    value = actions._reaction_value(rs, st, shooter)
-    mods = actions._reaction_mods(rs, st, shooter, target)
+    value = actions.reaction_value(rs, st, shooter)
+    mods = actions.reaction_mods(rs, st, shooter, target)
     need = value - sum(m.value for m in mods)
     p_pass = sum((q for roll, q in TWO_D6.items() if roll <= need), Fraction(0))
     entries = [OddsEntry("reaction test failed", 1 - p_pass, 0.0)] if p_pass < 1 else []
@@ -59,28 +61,28 @@ def _reaction_shot(rs: Blitzkrieg1940, st: GameState, action: Action, shooter: U
     )
 
 
-def _barrage(rs: Blitzkrieg1940, st: GameState, action: Action) -> Odds | None:
+def _barrage(rs: Rules, st: GameState, action: Action, typed: N.Salvo | N.Stuka) -> Odds | None:
     """8.6.1: one 2d6 roll for every unit in the hex, each on its own column; observed artillery first needs
     the transmission roll (automatic when the observer is adjacent). Outcomes name each unit's result."""
-    h = st.board.parse(action.args[0])
+    h = typed.hex
     side = st.to_act
-    units = [u for u in st.units_at(h) if not u.status.get("carried_by")]
-    if action.verb == "stuka":
+    units = [u for u in st.units_at(h) if not status(u).carried_by]
+    if isinstance(typed, N.Stuka):
         attack = rs.tables.artillery.stuka_attack
         p_through = Fraction(1)
         note = f"Stuka attack {attack} (rule 8.6.1)"
     else:
-        attack = rs.tables.artillery.calibres[action.args[1]].attack
-        observer = st.units[action.args[2]]
+        attack = rs.tables.artillery.calibres[typed.calibre].attack
+        observer = st.units[typed.observer]
         assert observer.hex is not None
         if distance(observer.hex, h) == 1:
             p_through = Fraction(1)
-            note = f"{action.args[1]} attack {attack}; observer adjacent: transmission automatic (rule 8.6.1)"
+            note = f"{typed.calibre} attack {attack}; observer adjacent: transmission automatic (rule 8.6.1)"
         else:
             t = rs.tables.artillery.transmission
-            need = t.target - (t.neutralised_observer if observer.status.get("neutralised") else 0)
+            need = t.target - (t.neutralised_observer if status(observer).neutralised else 0)
             p_through = sum((q for roll, q in TWO_D6.items() if roll <= need), Fraction(0))
-            note = f"{action.args[1]} attack {attack}; transmission 2d6 ≤ {need} (rule 8.6.1)"
+            note = f"{typed.calibre} attack {attack}; transmission 2d6 ≤ {need} (rule 8.6.1)"
     columns = {}
     for u in units:
         f = combat.attack_factor(rs.tables, st, None, u, fire="indirect", attack_value=attack)
@@ -102,52 +104,73 @@ def _barrage(rs: Blitzkrieg1940, st: GameState, action: Action) -> Odds | None:
         values[key] = value
     entries = [OddsEntry("transmission fails", 1 - p_through, 0.0)] if p_through < 1 else []
     entries += [OddsEntry(k, p, values[k]) for k, p in sorted(outcome.items(), key=lambda kv: -kv[1]) if p > 0]
-    count = int(action.args[-1]) if action.args[-1].isdigit() and len(action.args) in (2, 4) else 1
+    count = typed.count or 1
     if count > 1:
         note += f"; first of {count} attacks shown"
     return Odds(action, tuple(entries), note=note)
 
 
-def odds(rs: Blitzkrieg1940, st: GameState, action: Action) -> Odds | None:
-    """The exact result distribution of ``action``, or None when it rolls no dice."""
-    verb, args = action.verb, action.args
+def odds(rs: Rules, st: GameState, action: Action, typed: Notation) -> Odds | None:
+    """The exact result distribution of ``action`` (read into ``typed``), or None when it rolls no dice."""
     f = frame(st)
-    if verb == "ccfire" and f is not None and f["kind"] == "cc":
-        from .closecombat import odds as cc_odds  # noqa: PLC0415
-
-        return cc_odds(rs, st, f, action)
-    if verb in ("fire", "fm") and len(args) == 2:
-        shooter, target = st.units.get(args[0]), st.units.get(args[1])
+    if isinstance(typed, N.CloseFire):
+        return closecombat.odds(rs, st, f, action, typed) if isinstance(f, CloseCombatFrame) else None
+    if isinstance(typed, N.Fire | N.FireMove | N.Opportunity | N.ReturnFire):
+        shooter, target = st.units.get(typed.unit), st.units.get(typed.target)
         if shooter is None or target is None:
             return None
-        moving = shooter.status.get("moving") or {}
-        reduced = verb == "fm" or (verb == "fire" and moving.get("action") == "mf")
+        if isinstance(typed, N.Opportunity | N.ReturnFire):
+            return _reaction_shot(rs, st, action, shooter, target)
+        moving = status(shooter).moving
+        reduced = isinstance(typed, N.FireMove) or (moving is not None and moving.action == "mf")
         return _shot(rs, st, action, shooter, target, reduced)
-    if verb in ("opp", "retfire") and len(args) == 2:
-        shooter, target = st.units.get(args[0]), st.units.get(args[1])
-        if shooter is None or target is None:
-            return None
-        return _reaction_shot(rs, st, action, shooter, target)
-    if verb in ("salvo", "stuka") and args:
-        return _barrage(rs, st, action)
-    if verb == "retreat" and args:
-        u = st.units.get(args[0])
-        if u is None or not u.status.get("neutralised"):
-            return None
-        value = actions._reaction_value(rs, st, u)
-        mods = actions._reaction_mods(rs, st, u, None)
-        need = value - sum(m.value for m in mods)
-        return _test_odds(
-            action, need, "retreats", "stays (test failed)", 0.0, f"reaction test 2d6 ≤ {need} (rule 6.4)"
-        )
-    if verb == "test" and f is not None and f["kind"] in ("chit", "exhausted"):
-        fid = f.get("formation") or st.data["chits"][f["chit"]].get("formation")
+    if isinstance(typed, N.Salvo | N.Stuka):
+        return _barrage(rs, st, action, typed)
+    if isinstance(typed, N.Retreat):
+        return _retreat_odds(rs, st, action, typed)
+    if isinstance(typed, N.Test) and isinstance(f, ChitFrame | ExhaustedFrame):
+        fid = f.formation if isinstance(f, ExhaustedFrame) else data(st).chits[f.chit].formation
         if fid is None:
             return None
-        need = int(formation(st, fid)["ff"]) + rs.tables.ff_test_offset("exhaustion")
+        need = int(formation(st, fid).ff) + rs.tables.ff_test_offset("exhaustion")
         return _test_odds(action, need, "exhaustion removed", "stays exhausted", 1.0, f"2d6 ≤ {need} (rule 5.4)")
-    if verb == "cancel" and f is not None and f["kind"] == "cancel":
+    if isinstance(typed, N.Cancel) and isinstance(f, CancelFrame):
         p = Fraction(rs.tables.cancel_max_roll, 6)
         note = f"1d6 ≤ {rs.tables.cancel_max_roll} (rule 5.5); the General is spent either way"
         return Odds(action, (OddsEntry("cancelled", p, 1.0), OddsEntry("not cancelled", 1 - p, 0.0)), note=note)
     return None
+
+
+def _retreat_odds(rs: Rules, st: GameState, action: Action, typed: N.Retreat) -> Odds | None:
+    """6.3.3, 6.4: a neutralised unit retreats only after a reaction test."""
+    u = st.units.get(typed.unit)
+    if u is None or not status(u).neutralised:
+        return None
+    value = actions.reaction_value(rs, st, u)
+    mods = actions.reaction_mods(rs, st, u, None)
+    need = value - sum(m.value for m in mods)
+    return _test_odds(action, need, "retreats", "stays (test failed)", 0.0, f"reaction test 2d6 ≤ {need} (rule 6.4)")
+
+
+def explain(rs: Rules, st: GameState, action: Action, typed: Notation | None) -> str:
+    """A sentence saying what ``action`` does (with the odds of a shot)."""
+    help_line = verbs.UNIT.get(action.verb) or verbs.SEQUENCE.get(action.verb) or verbs.SETUP.get(action.verb)
+    if isinstance(typed, N.Fire | N.FireMove | N.Opportunity | N.ReturnFire):
+        o = _shot_odds(rs, st, action, typed)
+        if o is not None:
+            return f"{action}: {o.note}"
+    return f"{action}" + (f" — {help_line.split(' — ', 1)[1]}" if help_line and " — " in help_line else "")
+
+
+def _shot_odds(
+    rs: Rules, st: GameState, action: Action, typed: N.Fire | N.FireMove | N.Opportunity | N.ReturnFire
+) -> Odds | None:
+    """The odds of the shot itself (without a reaction test), for :func:`explain`."""
+    shooter, target = st.units.get(typed.unit), st.units.get(typed.target)
+    if shooter is None or target is None:
+        return None
+    moving = status(shooter).moving
+    reduced = isinstance(typed, N.FireMove) or (
+        isinstance(typed, N.Fire) and moving is not None and moving.action == "mf"
+    )
+    return _shot(rs, st, action, shooter, target, reduced)

@@ -13,13 +13,14 @@ The functions are pure (attack factors, results, odds) or make small changes to 
 whom, whether the owner takes a step loss instead of an N (8.3), who may react. The primitives for those
 choices are :func:`step_loss`, :func:`neutralise`, :func:`take_step_instead` and :func:`apply_result`.
 
-Mounted APC pairs (12.1 [P]) are marked in ``Unit.status``: the APC carries ``"carrying": <company id>``, the
-company ``"carried_by": <APC id>``. A mounted pair is one target with the APC's armour; red N does not affect it;
-an N neutralises both.
+Mounted APC pairs (12.1 [P]) are marked in the unit status (:class:`.model.Status`): the APC's ``carrying``
+names the company on board, the company's ``carried_by`` the APC. A mounted pair is one target with the APC's
+armour; red N does not affect it; an N neutralises both.
 
+>>> from engine.rulesets.blitzkrieg1940.model import Status
 >>> t = load_tables()
->>> inf = Unit("fra-fin", "FIN", "french", None, 2)
->>> resolve(t, 5, 9, inf), resolve(t, 5, 9, Unit("ger-pz3", "PZ3", "german", None, 2))
+>>> inf = Unit("fra-fin", "FIN", "french", None, 2, status=Status())
+>>> resolve(t, 5, 9, inf), resolve(t, 5, 9, Unit("ger-pz3", "PZ3", "german", None, 2, status=Status()))
 ('red_n', '-')
 >>> fire_odds(t, 12, inf)["step"]
 Fraction(5, 12)
@@ -32,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from engine import hexgrid
 from engine.board import Board
@@ -44,6 +45,7 @@ from engine.state import GameState, Unit
 
 from .data import RESULTS, TWO_D6, Tables, UnitType, load_tables
 from .data import Modifier as ModifierLine
+from .model import Formation, PairLossFrame, data, status
 
 __all__ = [
     "CARRIED_BY",
@@ -157,43 +159,43 @@ def dispersed(tables: Tables, board: Board, unit: Unit) -> bool:
 
 
 def in_column(unit: Unit) -> bool:
-    """True if the unit is in column (7.2.1; ``Unit.status["column"]``)."""
-    return bool(unit.status.get("column"))
+    """True if the unit is in column (7.2.1; ``status(Unit).column``)."""
+    return bool(status(unit).column)
 
 
 def is_mounted(unit: Unit) -> bool:
     """True if the unit is half of a mounted APC pair (12.1 [P])."""
-    return bool(unit.status.get(CARRYING) or unit.status.get(CARRIED_BY))
+    return bool(status(unit).carrying or status(unit).carried_by)
 
 
 def mount_partner(st: GameState, unit: Unit) -> Unit | None:
     """The other half of a mounted APC pair, or None."""
-    other = unit.status.get(CARRYING) or unit.status.get(CARRIED_BY)
+    other = status(unit).carrying or status(unit).carried_by
     return st.units.get(str(other)) if other else None
 
 
 def _target_body(st: GameState, target: Unit) -> Unit:
     """The unit whose armour and flags a shot at ``target`` meets: the APC for a mounted company (12.1 [P])."""
-    carrier = target.status.get(CARRIED_BY)
+    carrier = status(target).carried_by
     return st.units[str(carrier)] if carrier else target
 
 
-def _formation_of(st: GameState, unit: Unit) -> tuple[str, dict[str, Any]] | None:
+def _formation_of(st: GameState, unit: Unit) -> tuple[str, Formation] | None:
     """The unit's formation id and record: its own, or the adopted one for attached independents (10.3); for an
     HQ, the formation it commands."""
-    forms: dict[str, dict[str, Any]] = st.data.get("formations", {})
+    forms = data(st).formations
     if unit.formation is not None and unit.formation in forms:
         return unit.formation, forms[unit.formation]
     for fid, rec in sorted(forms.items()):
-        if rec.get("hq") == unit.id:
+        if rec.hq == unit.id:
             return fid, rec
     return None
 
 
-def _ff(tables: Tables, rec: Mapping[str, Any]) -> tuple[int, str]:
+def _ff(tables: Tables, rec: Formation) -> tuple[int, str]:
     """The FF in force and how it was found: base FF, plus the exhaustion modifier (5.4, 13.4)."""
-    ff = int(rec["ff"])
-    if rec.get("exhausted"):
+    ff = rec.ff
+    if rec.exhausted:
         mod = tables.exhausted_ff_modifier
         return ff + mod, f"FF {ff} {mod:+d} exhausted = {ff + mod}"
     return ff, f"FF {ff}"
@@ -207,7 +209,7 @@ def formation_factor(tables: Tables, st: GameState, unit: Unit) -> int:
     """
     found = _formation_of(st, unit)
     if found is None:
-        raise ValueError(f"{unit.id} belongs to no formation in state.data['formations']: no FF (rule 13.4)")
+        raise ValueError(f"{unit.id} belongs to no formation of the state: no FF (rule 13.4)")
     return _ff(tables, found[1])[0]
 
 
@@ -354,28 +356,9 @@ def attack_factor(
         line = _line(tables, "mines")
         col = line.column if line.column is not None else crt.mines_column
         return Factor(fire, col, _reason(line, f"Mines column {col}, armour and modifiers ignored"), None, (), col, col)
-
-    refusal: str | None = None
-    if fire == "indirect":
-        if attack_value is None:
-            raise ValueError("indirect fire needs the calibre's or the Stuka's attack value (rule 13.6)")
-        base, base_reason = attack_value, f"attack value {attack_value}"
-    else:
-        if attacker is None:
-            raise ValueError(f"{fire} fire needs a firing unit")
-        if reduced and fire != "direct":
-            raise ValueError("the reduced value Y is used only for move-and-fire, a direct fire (F4, rule 6.1)")
-        if attack_value is not None:
-            base, base_reason = attack_value, f"attack value {attack_value}"
-        else:
-            value, base_reason = _attack_value(tables, attacker, reduced=reduced, combined_with=combined_with)
-            base = value if value is not None else 0
-            if value is None:
-                # Blitzkrieg 6.1: an HQ never fires or attacks.
-                refusal = f"{attacker.id} ({attacker.type}) has no attack value and cannot fire (rule 6.1)"
-        if fire == "direct" and not _type(tables, attacker).may_fire_directly and refusal is None:
-            refusal = f"{attacker.id} ({attacker.type}) may not fire directly (rule 8.1)"
-
+    base, base_reason, refusal = _base_value(
+        tables, attacker, fire=fire, attack_value=attack_value, reduced=reduced, combined_with=combined_with
+    )
     # Blitzkrieg 8.2.1: attack factor = attack value − target's armour; an AT unit against an armour-0 target
     # halves its value instead (rounded up, F18). A mounted pair is hit with its APC's armour (12.1 [P]).
     body = _target_body(st, target)
@@ -386,64 +369,116 @@ def attack_factor(
         armour_step = Modifier(halved - base, _reason(at, f"AT unit vs armour 0: {base} halved, rounded up"))
     else:
         armour_step = Modifier(-tt.armour, f"armour {tt.armour} (rule 8.2.1)")
-
     # Blitzkrieg 8.2.3 / 13.2: every line that fits is added.
-    mods: list[Modifier] = []
-
-    def add(key: str, detail: str, times: int = 1) -> None:
-        line = _line(tables, key)
-        value = _line_value(line, fire, first_round=first_round, firer_defending=firer_defending)
-        if value is not None and value * times != 0:
-            mods.append(Modifier(value * times, _reason(line, detail)))
-
+    mods = _Modifiers(tables, fire, first_round=first_round, firer_defending=firer_defending)
     # Blitzkrieg 8.2.4: range (F1/F2) for direct fire; close combat +1 (F3); indirect fire has no range count.
     if fire == "direct":
         if distance < 1:
             raise ValueError(f"direct fire needs a target at distance 1 or more, got {distance} (rule 8.2.4)")
-        add("range_per_hex", f"range {distance} hexes", times=distance - 1)
+        mods.add("range_per_hex", f"range {distance} hexes", times=distance - 1)
     elif fire == "close":
-        add("close_combat", "close combat")
-
+        mods.add("close_combat", "close combat")
     if attacker is not None and fire in ("direct", "close"):
-        found = _formation_of(st, attacker)
-        if found is not None and found[1].get("exhausted"):
-            add("firer_exhausted", "firer's formation exhausted")  # Blitzkrieg 5.4 (F5)
-        if attacker.status.get("ooc"):
-            # Blitzkrieg 6.2 (F6): −1; in close combat it may not attack, and defends with −1.
-            ooc = _line(tables, "firer_out_of_command")
-            if fire == "close" and not firer_defending and "close_combat_attack_forbidden" in ooc.flags:
-                refusal = refusal or f"{attacker.id} is out of command and may not start a close combat (rule 6.2)"
-            else:
-                add("firer_out_of_command", "firer out of command")
-        if in_column(attacker):
-            add("firer_in_column", "firer in column")  # Blitzkrieg 7.2.1 (F7; close combat: first round only)
-        if dispersed(tables, st.board, attacker):
-            add("firer_dispersed", "firer dispersed")  # Blitzkrieg 7.2.2 (F8)
-        if attacker.status.get("neutralised"):
-            add("firer_neutralised", "firer neutralised")  # Blitzkrieg 8.4 (F9; close combat: 9.1.5 first round)
-
-    if in_column(target):
-        add("target_in_column", "target in column")  # Blitzkrieg 7.2.1 (F10, direct fire only)
-    if dispersed(tables, st.board, body):
-        add("target_dispersed", "target dispersed")  # Blitzkrieg 7.2.2 (F11)
-    terrain = st.board.terrain(target.hex)
-    if tt.armour == 0 and not tt.armoured:
-        # Blitzkrieg 8.2.3 F12–F15: terrain protects armour-0 targets only (F17: armoured targets get none).
-        lines = [ln for ln in tables.modifiers.values() if ln.terrain == terrain]
-        if lines:
-            add(lines[0].key, f"target in {terrain}")
-        elif tables.terrain.classes[terrain].fire_modifier:
-            mods.append(Modifier(tables.terrain.classes[terrain].fire_modifier, f"target in {terrain} (rule 8.2.3)"))
-    if tt.fortification_benefit and hexgrid.hex_label(target.hex) in st.data.get("forts", ()):
-        add("target_fortified", "infantry in a fortified hex")  # Blitzkrieg 10.2 (F16)
-
-    final = base + armour_step.value + sum(m.value for m in mods)
+        refusal = _firer_modifiers(mods, st, attacker, refusal)
+    _target_modifiers(mods, st, target, body, tt)
+    final = base + armour_step.value + sum(m.value for m in mods.lines)
     if refusal is None and final < crt.min_column:
         # Blitzkrieg 8.2 step 3: below the lowest column the unit cannot fire ([P] indirect: no effect).
         what = "the unit cannot fire" if fire in ("direct", "close") else "no effect on this unit"
         refusal = f"final attack factor {final} is below column {crt.min_column}: {what} (rule 8.2 step 3)"
     column = None if refusal is not None else crt.column(final)
-    return Factor(fire, base, base_reason, armour_step, tuple(mods), final, column, refusal)
+    return Factor(fire, base, base_reason, armour_step, tuple(mods.lines), final, column, refusal)
+
+
+def _base_value(
+    tables: Tables,
+    attacker: Unit | None,
+    *,
+    fire: str,
+    attack_value: int | None,
+    reduced: bool,
+    combined_with: Unit | None,
+) -> tuple[int, str, str | None]:
+    """8.2 step 1: the attack value used, what it is, and why the attack cannot be made (6.1, 8.1) if it cannot."""
+    if fire == "indirect":
+        if attack_value is None:
+            raise ValueError("indirect fire needs the calibre's or the Stuka's attack value (rule 13.6)")
+        return attack_value, f"attack value {attack_value}", None
+    if attacker is None:
+        raise ValueError(f"{fire} fire needs a firing unit")
+    if reduced and fire != "direct":
+        raise ValueError("the reduced value Y is used only for move-and-fire, a direct fire (F4, rule 6.1)")
+    refusal: str | None = None
+    if attack_value is not None:
+        base, base_reason = attack_value, f"attack value {attack_value}"
+    else:
+        value, base_reason = _attack_value(tables, attacker, reduced=reduced, combined_with=combined_with)
+        base = value if value is not None else 0
+        if value is None:
+            # Blitzkrieg 6.1: an HQ never fires or attacks.
+            refusal = f"{attacker.id} ({attacker.type}) has no attack value and cannot fire (rule 6.1)"
+    if fire == "direct" and not _type(tables, attacker).may_fire_directly and refusal is None:
+        refusal = f"{attacker.id} ({attacker.type}) may not fire directly (rule 8.1)"
+    return base, base_reason, refusal
+
+
+class _Modifiers:
+    """The modifier lines of 13.2 collected for one attack (a line whose value is 0 or absent is left out)."""
+
+    def __init__(self, tables: Tables, fire: str, *, first_round: bool, firer_defending: bool) -> None:
+        self.tables, self.fire = tables, fire
+        self.first_round, self.firer_defending = first_round, firer_defending
+        self.lines: list[Modifier] = []
+
+    def add(self, key: str, detail: str, times: int = 1) -> None:
+        line = _line(self.tables, key)
+        value = _line_value(line, self.fire, first_round=self.first_round, firer_defending=self.firer_defending)
+        if value is not None and value * times != 0:
+            self.lines.append(Modifier(value * times, _reason(line, detail)))
+
+
+def _firer_modifiers(mods: _Modifiers, st: GameState, attacker: Unit, refusal: str | None) -> str | None:
+    """F5–F9: the firer's state (direct fire and close combat); returns the refusal (6.2: out of command, no
+    close combat)."""
+    tables = mods.tables
+    found = _formation_of(st, attacker)
+    if found is not None and found[1].exhausted:
+        mods.add("firer_exhausted", "firer's formation exhausted")  # Blitzkrieg 5.4 (F5)
+    if status(attacker).ooc:
+        # Blitzkrieg 6.2 (F6): −1; in close combat it may not attack, and defends with −1.
+        ooc = _line(tables, "firer_out_of_command")
+        if mods.fire == "close" and not mods.firer_defending and "close_combat_attack_forbidden" in ooc.flags:
+            refusal = refusal or f"{attacker.id} is out of command and may not start a close combat (rule 6.2)"
+        else:
+            mods.add("firer_out_of_command", "firer out of command")
+    if in_column(attacker):
+        mods.add("firer_in_column", "firer in column")  # Blitzkrieg 7.2.1 (F7; close combat: first round only)
+    if dispersed(tables, st.board, attacker):
+        mods.add("firer_dispersed", "firer dispersed")  # Blitzkrieg 7.2.2 (F8)
+    if status(attacker).neutralised:
+        mods.add("firer_neutralised", "firer neutralised")  # Blitzkrieg 8.4 (F9; close combat: 9.1.5 first round)
+    return refusal
+
+
+def _target_modifiers(mods: _Modifiers, st: GameState, target: Unit, body: Unit, tt: UnitType) -> None:
+    """F10–F17: the target's state, terrain and fortification."""
+    tables = mods.tables
+    assert target.hex is not None
+    if in_column(target):
+        mods.add("target_in_column", "target in column")  # Blitzkrieg 7.2.1 (F10, direct fire only)
+    if dispersed(tables, st.board, body):
+        mods.add("target_dispersed", "target dispersed")  # Blitzkrieg 7.2.2 (F11)
+    terrain = st.board.terrain(target.hex)
+    if tt.armour == 0 and not tt.armoured:
+        # Blitzkrieg 8.2.3 F12–F15: terrain protects armour-0 targets only (F17: armoured targets get none).
+        lines = [ln for ln in tables.modifiers.values() if ln.terrain == terrain]
+        if lines:
+            mods.add(lines[0].key, f"target in {terrain}")
+        elif tables.terrain.classes[terrain].fire_modifier:
+            value = tables.terrain.classes[terrain].fire_modifier
+            mods.lines.append(Modifier(value, f"target in {terrain} (rule 8.2.3)"))
+    if tt.fortification_benefit and hexgrid.hex_label(target.hex) in data(st).forts:
+        mods.add("target_fortified", "infantry in a fortified hex")  # Blitzkrieg 10.2 (F16)
 
 
 def indirect_value(tables: Tables, name: str) -> int:
@@ -510,7 +545,7 @@ def update_fortification(tr: Transition, tables: Tables, label: str, side: str) 
     the marker was removed.
     """
     st = tr.state
-    forts: list[str] = st.data.get("forts", [])
+    forts: list[str] = data(st).forts or []
     if label not in forts:
         return False
     h = st.board.parse(label)
@@ -523,24 +558,24 @@ def update_fortification(tr: Transition, tables: Tables, label: str, side: str) 
     return True
 
 
-def _demoralisation_check(tr: Transition, tables: Tables, fid: str, rec: dict[str, Any]) -> None:
+def _demoralisation_check(tr: Transition, tables: Tables, fid: str, rec: Formation) -> None:
     """Blitzkrieg 8.5: test when losses reach half the steps (rounded up), and after every further loss."""
-    total, lost = int(rec.get("steps_total", 0)), int(rec["steps_lost"])
-    if total <= 0 or rec.get("demoralised") or rec.get("removed") or lost < math.ceil(total / 2):
+    total, lost = rec.steps_total, rec.steps_lost
+    if total <= 0 or rec.demoralised or rec.removed or lost < math.ceil(total / 2):
         return
     test = tables.ff_tests["demoralisation"]
     ff, ff_text = _ff(tables, rec)
-    name = rec.get("name", fid)
+    name = rec.name or fid
     purpose = f"{name} demoralisation test, {lost} of {total} steps lost (rule 8.5): demoralised above {ff_text}"
     roll = sum(tr.roll(6, 2, purpose, target=test.target(ff)))
     if test.happens(ff, roll):
-        rec["demoralised"] = True
+        rec.demoralised = True
         tr.emit("demoralised", f"{name} is demoralised: Demoralised marker on its HQ (rule 8.5)", formation=fid)
     else:
         tr.emit("morale", f"{name} holds (rule 8.5); it tests again after every further loss", formation=fid)
 
 
-PAIR_LOSS = "pair_loss"
+PAIR_LOSS: Final = "pair_loss"
 """The frame kind of the owner's choice of which half of a mounted APC pair takes a step loss (12.1 [P], 2.9)."""
 
 
@@ -563,7 +598,7 @@ def step_loss(tr: Transition, tables: Tables, unit: Unit, cause: str, *, owner_c
     if owner_choice and partner is not None and partner.hex is not None:
         # Blitzkrieg 12.1 [P]: "each step loss is assigned by the owner to the APC or the company".
         pair = sorted([unit.id, partner.id])
-        st.data.setdefault("frames", []).append({"kind": PAIR_LOSS, "side": unit.side, "units": pair, "cause": cause})
+        data(st).frames.append(PairLossFrame(PAIR_LOSS, unit.side, pair, cause))
         st.to_act = unit.side
         tr.emit(
             "pair_loss",
@@ -585,22 +620,21 @@ def step_loss(tr: Transition, tables: Tables, unit: Unit, cause: str, *, owner_c
         # Blitzkrieg 8.3: a unit that already had a loss is removed.
         label = hexgrid.hex_label(unit.hex)
         unit.hex = None
-        for marker in ("neutralised", "opp_used", "ooc", "moving", "column"):
-            unit.status.pop(marker, None)  # an eliminated unit carries no markers
+        status(unit).clear("neutralised", "opp_used", "ooc", "moving", "column")  # an eliminated unit carries none
         tr.emit("eliminated", f"{unit.id} loses its last step ({cause}) and is eliminated (rule 8.3)", unit=unit.id)
         partner = mount_partner(st, unit)
         if partner is not None:
             # Blitzkrieg 12.1 [P]: if the APC is eliminated the company is placed in the hex dismounted.
-            partner.status.pop(CARRYING, None)
-            partner.status.pop(CARRIED_BY, None)
-            unit.status.pop(CARRYING, None)
-            unit.status.pop(CARRIED_BY, None)
+            status(partner).carrying = None
+            status(partner).carried_by = None
+            status(unit).carrying = None
+            status(unit).carried_by = None
         if _type(tables, unit).fortification_benefit:
             update_fortification(tr, tables, label, unit.side)
     found = _formation_of(st, unit)
     if found is not None:
         fid, rec = found
-        rec["steps_lost"] = int(rec["steps_lost"]) + 1
+        rec.steps_lost += 1
         _demoralisation_check(tr, tables, fid, rec)
 
 
@@ -617,12 +651,12 @@ def neutralise(tr: Transition, tables: Tables, unit: Unit, cause: str) -> None:
     """
     if not _present(tables, unit):
         raise ValueError(f"{unit.id} is not on the map and cannot be neutralised")
-    if not unit.status.get("neutralised"):
-        unit.status["neutralised"] = True
+    if not status(unit).neutralised:
+        status(unit).neutralised = True
         tr.emit("neutralised", f"{unit.id} is neutralised ({cause}) (rule 8.3)", unit=unit.id)
         partner = mount_partner(tr.state, unit)
-        if partner is not None and not partner.status.get("neutralised"):
-            partner.status["neutralised"] = True
+        if partner is not None and not status(partner).neutralised:
+            status(partner).neutralised = True
             tr.emit("neutralised", f"{partner.id} is neutralised with its mounted partner (rule 12.1)", unit=partner.id)
         return
     if _is_hq(_type(tables, unit)):
@@ -631,16 +665,16 @@ def neutralise(tr: Transition, tables: Tables, unit: Unit, cause: str) -> None:
     # Blitzkrieg 8.4: panic test.
     found = _formation_of(tr.state, unit)
     if found is None:
-        raise ValueError(f"{unit.id} belongs to no formation in state.data['formations']: no FF (rule 13.4)")
+        raise ValueError(f"{unit.id} belongs to no formation of the state: no FF (rule 13.4)")
     test = tables.ff_tests["panic"]
     ff, ff_text = _ff(tables, found[1])
     purpose = f"{unit.id} panic test, neutralised again ({cause}) (rule 8.4): a step is lost above {ff_text}"
     roll = sum(tr.roll(6, 2, purpose, target=test.target(ff)))
     if test.happens(ff, roll):
-        unit.status.pop("neutralised", None)
+        status(unit).neutralised = False
         partner = mount_partner(tr.state, unit)
         if partner is not None:
-            partner.status.pop("neutralised", None)  # Blitzkrieg 12.1 [P]: the pair shares one marker
+            status(partner).neutralised = False  # Blitzkrieg 12.1 [P]: the pair shares one marker
         tr.emit("panic", f"{unit.id} panics: its Neutralised marker is removed and it loses a step (rule 8.4)")
         step_loss(tr, tables, unit, "panic test")  # a mounted pair's owner picks the half (12.1)
     else:
@@ -658,12 +692,12 @@ def take_step_instead(tr: Transition, tables: Tables, unit: Unit, cause: str) ->
     """
     if _is_hq(_type(tables, unit)):
         raise ValueError(f"{unit.id} is an HQ and cannot take a step loss instead of N (rule 8.3)")
-    if not unit.status.get("neutralised"):
+    if not status(unit).neutralised:
         raise ValueError(f"{unit.id} is not neutralised: there is no N to exchange (rule 8.3)")
-    unit.status.pop("neutralised", None)
+    status(unit).neutralised = False
     partner = mount_partner(tr.state, unit)
     if partner is not None:
-        partner.status.pop("neutralised", None)
+        status(partner).neutralised = False
     tr.emit("exchange", f"{unit.id}'s owner takes a step loss instead of the N (rule 8.3)", unit=unit.id)
     step_loss(tr, tables, unit, cause)
 
@@ -686,17 +720,17 @@ def rally_roll(tr: Transition, tables: Tables, unit: Unit) -> bool:
     Raises:
         ValueError: the unit is not neutralised or has no formation (no FF).
     """
-    if not unit.status.get("neutralised"):
+    if not status(unit).neutralised:
         raise ValueError(f"{unit.id} is not neutralised and has nothing to rally from (rule 8.4)")
     found = _formation_of(tr.state, unit)
     if found is None:
-        raise ValueError(f"{unit.id} belongs to no formation in state.data['formations']: no FF (rule 13.4)")
+        raise ValueError(f"{unit.id} belongs to no formation of the state: no FF (rule 13.4)")
     test = tables.ff_tests["rally"]
     ff, ff_text = _ff(tables, found[1])
     target = test.target(ff)
     roll = sum(tr.roll(6, 2, f"{unit.id} rally (rule 8.4): {target} or less with {ff_text}", target=target))
     if test.happens(ff, roll):
-        unit.status.pop("neutralised", None)
+        status(unit).neutralised = False
         tr.emit("rally", f"{unit.id} rallies: its Neutralised marker is removed (rule 8.4)", unit=unit.id)
         return True
     tr.emit("rally", f"{unit.id} fails to rally and stays neutralised (rule 8.4)", unit=unit.id)
@@ -748,7 +782,7 @@ def mine_attack(tr: Transition, tables: Tables, unit: Unit, hex_label: str, *, r
         ValueError: there is no minefield in the hex.
     """
     st = tr.state
-    mines: dict[str, str] = st.data.get("mines", {})
+    mines: dict[str, str] = data(st).mines or {}
     if hex_label not in mines:
         raise ValueError(f"there is no minefield in {hex_label} (rule 10.1)")
     if mines[hex_label] == unit.side:
@@ -816,9 +850,7 @@ def transmit(tr: Transition, tables: Tables, observer: Unit, target_hex: Hex) ->
         return True
     t = tables.artillery.transmission
     mods = (
-        [Modifier(t.neutralised_observer, "observer neutralised (rule 8.6.1)")]
-        if observer.status.get("neutralised")
-        else []
+        [Modifier(t.neutralised_observer, "observer neutralised (rule 8.6.1)")] if status(observer).neutralised else []
     )
     values = tr.roll(6, 2, f"{observer.id} transmits fire on {where} (rule 8.6.1)", target=t.target, modifiers=mods)
     net = sum(values) + sum(m.value for m in mods)
@@ -849,7 +881,7 @@ def indirect_attack(
         attack_value: the calibre's or the Stuka's value (:func:`indirect_value`).
         purpose: the roll's purpose sentence (``"Stuka attack 1 of 2 on 0504"``).
     """
-    targets = [u for u in _units_in(tables, st, target_hex) if not u.status.get(CARRIED_BY)]
+    targets = [u for u in _units_in(tables, st, target_hex) if not status(u).carried_by]
     where = hexgrid.hex_label(target_hex)
     if not targets:
         tr.emit("fire", f"{purpose}: {where} holds no unit; the attack has no effect (rule 8.6.1)", hex=where)
@@ -864,7 +896,7 @@ def indirect_attack(
         results[u.id] = "-" if f.column is None else resolve(tables, f.column, roll, u)
     for u in targets:
         result = results[u.id]
-        fresh = result in ("n", "red_n") and not u.status.get("neutralised") and not _is_hq(_type(tables, u))
+        fresh = result in ("n", "red_n") and not status(u).neutralised and not _is_hq(_type(tables, u))
         _emit_fire(tr, u, factors[u.id], roll, result, hex=where, may_exchange=fresh)
         if _present(tables, u):
             apply_result(tr, tables, u, result, purpose)

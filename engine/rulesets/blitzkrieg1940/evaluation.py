@@ -25,10 +25,11 @@ from engine.hexgrid import Hex, parse_hex
 from engine.los import line_of_sight
 from engine.state import GameState, Unit
 
+from .model import data, status
 from .victory import hannut_objectives, victory_kind
 
 if TYPE_CHECKING:
-    from .ruleset import Blitzkrieg1940
+    from .model import Rules
 
 __all__ = ["WIN", "evaluate", "goals"]
 
@@ -58,7 +59,7 @@ THREAT_RANGE = 5
 """Threats are counted up to this distance (and the firer's printed range)."""
 
 
-def evaluate(rs: Blitzkrieg1940, st: GameState, side: str) -> float:
+def evaluate(rs: Rules, st: GameState, side: str) -> float:
     """How good ``st`` is for ``side``, in steps (see the module docstring); higher is better."""
     if st.outcome is not None:
         if st.outcome.winner == side:
@@ -75,7 +76,7 @@ def evaluate(rs: Blitzkrieg1940, st: GameState, side: str) -> float:
             continue
         sign = 1.0 if u.side == side else -1.0
         if t.category == "hq":
-            if u.hex is not None and u.status.get("ooc"):
+            if u.hex is not None and status(u).ooc:
                 score -= sign * OUT_OF_COMMAND
             continue
         # Hannut 13.8: the VP formula weighs French tank steps double; every other step counts once.
@@ -84,17 +85,17 @@ def evaluate(rs: Blitzkrieg1940, st: GameState, side: str) -> float:
         if u.hex is None or u.steps <= 0:
             continue
         present.setdefault(u.side, []).append(u)
-        if u.status.get("neutralised"):
+        if status(u).neutralised:
             score -= sign * NEUTRALISED * weight
-        if u.status.get("ooc"):
+        if status(u).ooc:
             score -= sign * OUT_OF_COMMAND
-    for rec in st.data.get("formations", {}).values():
-        if rec.get("removed"):
+    for rec in data(st).formations.values():
+        if rec.removed:
             continue
-        sign = 1.0 if rec.get("side") == side else -1.0
-        if rec.get("demoralised"):
+        sign = 1.0 if rec.side == side else -1.0
+        if rec.demoralised:
             score -= sign * DEMORALISED
-        elif rec.get("exhausted"):
+        elif rec.exhausted:
             score -= sign * EXHAUSTED
     # A neutralised unit still stands where it stands: it counts for the objectives (else an N would look like
     # a retreat and a step loss like a cure).
@@ -103,10 +104,10 @@ def evaluate(rs: Blitzkrieg1940, st: GameState, side: str) -> float:
     return score
 
 
-def goals(rs: Blitzkrieg1940, st: GameState, side: str) -> list[Hex]:
+def goals(rs: Rules, st: GameState, side: str) -> list[Hex]:
     """The objective hexes ``side`` should head for: those it must take and does not hold, or must win back."""
     kind = _kind(st)
-    held: Mapping[str, str] = st.data.get("held_by", {})
+    held: Mapping[str, str] = data(st).held_by or {}
     labels, taker = _objective_labels(rs, st, kind)
     out: list[Hex] = []
     for label in labels:
@@ -120,9 +121,9 @@ def goals(rs: Blitzkrieg1940, st: GameState, side: str) -> list[Hex]:
     return out
 
 
-def _objective_labels(rs: Blitzkrieg1940, st: GameState, kind: str) -> tuple[tuple[str, ...], str]:
+def _objective_labels(rs: Rules, st: GameState, kind: str) -> tuple[tuple[str, ...], str]:
     """The objective hexes and the side that scores them (empty: each side scores the hexes it holds)."""
-    victory: Mapping[str, Any] = st.data.get("victory") or {}
+    victory: Mapping[str, Any] = data(st).victory or {}
     if kind == "vp":
         return hannut_objectives(rs.tables, st), "german"  # 13.8: only objectives held by the German score
     if kind == "hold":
@@ -138,10 +139,10 @@ def _kind(st: GameState) -> str:
         return ""
 
 
-def _objectives(rs: Blitzkrieg1940, st: GameState, side: str, kind: str, units: Mapping[str, list[Unit]]) -> float:
+def _objectives(rs: Rules, st: GameState, side: str, kind: str, units: Mapping[str, list[Unit]]) -> float:
     """Objective terms for ``side`` minus the opponent's: hexes held, the approach to hexes to take, guards."""
-    held: Mapping[str, str] = st.data.get("held_by", {})
-    victory: Mapping[str, Any] = st.data.get("victory") or {}
+    held: Mapping[str, str] = data(st).held_by or {}
+    victory: Mapping[str, Any] = data(st).victory or {}
     if kind == "vp":
         labels = hannut_objectives(rs.tables, st)
         per_hex = float(rs.tables.hannut_victory.awards.objective_held)
@@ -180,7 +181,7 @@ def _objectives(rs: Blitzkrieg1940, st: GameState, side: str, kind: str, units: 
     return score
 
 
-def _threats(rs: Blitzkrieg1940, st: GameState, side: str, units: Mapping[str, list[Unit]]) -> float:
+def _threats(rs: Rules, st: GameState, side: str, units: Mapping[str, list[Unit]]) -> float:
     """Threats against ``side``'s units minus threats against the opponent's (positive: worse for ``side``)."""
     policy = rs.los_policy(st)
     board = st.board
@@ -201,7 +202,7 @@ def _threats(rs: Blitzkrieg1940, st: GameState, side: str, units: Mapping[str, l
                 for o in st.sides
                 if o != s
                 for e in units.get(o, [])
-                if e.hex is not None and not e.status.get("carried_by") and units_t[e.type].range
+                if e.hex is not None and not status(e).carried_by and units_t[e.type].range
             )
         )
         if not enemies:
@@ -214,7 +215,7 @@ def _threats(rs: Blitzkrieg1940, st: GameState, side: str, units: Mapping[str, l
             seen = _SEEN[key] = {}
         for u in st.units.values():
             h = u.hex
-            if u.side != s or h is None or u.steps <= 0 or u.status.get("carried_by"):
+            if u.side != s or h is None or u.steps <= 0 or status(u).carried_by:
                 continue
             t = units_t.get(u.type)
             if t is None or t.category == "hq":
@@ -225,7 +226,7 @@ def _threats(rs: Blitzkrieg1940, st: GameState, side: str, units: Mapping[str, l
             if not n:
                 continue
             w = min(THREAT * n, THREAT_CAP)
-            if u.status.get("neutralised"):
+            if status(u).neutralised:
                 w *= 1.3
             if classes[board.terrain(h)].open:
                 w *= 1.25

@@ -12,7 +12,7 @@ except :func:`command_check`, which writes the out-of-command markers into a
 State conventions read here (see :mod:`.model`): ``unit.status`` keys ``neutralised``, ``ooc`` (the
 out-of-command marker), ``independent`` (an attached white-stripe unit, 10.3), ``exited``, and for the APC
 rule of 12.1 ``carrying`` (on an APC: the id of the company on board) and ``mounted`` (on the company: the
-id of its APC); ``state.data["formations"]`` (the HQ unit id, ``overrun``) and ``state.data["mines"]``
+id of its APC); ``data(state).formations`` (the HQ unit id, ``overrun``) and ``data(state).mines``
 (hex label → owning side). An HQ counts as present on the map whenever its ``hex`` is set, whatever its
 ``steps`` (HQs have no steps, 1.3).
 
@@ -35,6 +35,7 @@ from engine.pathing import Reach, WeightFn, reachable
 from engine.state import GameState, Unit
 
 from .data import Tables, UnitType, load_tables
+from .model import Formation, data, status
 
 if TYPE_CHECKING:
     from engine.rules import Transition
@@ -121,7 +122,7 @@ def is_hq(tables: Tables, unit: Unit) -> bool:
 
 def _present(tables: Tables, unit: Unit) -> bool:
     """On the map: a hex, not exited, and steps left (an HQ has no steps and is present whenever placed)."""
-    if unit.hex is None or unit.status.get("exited"):
+    if unit.hex is None or status(unit).exited:
         return False
     return unit.steps > 0 or is_hq(tables, unit)
 
@@ -132,7 +133,7 @@ def _units(tables: Tables, st: GameState) -> list[Unit]:
     return [
         u
         for u in st.units.values()
-        if u.hex is not None and not u.status.get("exited") and (u.steps > 0 or units[u.type].category == "hq")
+        if u.hex is not None and not status(u).exited and (u.steps > 0 or units[u.type].category == "hq")
     ]
 
 
@@ -145,30 +146,29 @@ def enemy_hexes(tables: Tables, st: GameState, side: str) -> frozenset[Hex]:
     return frozenset(u.hex for u in _units(tables, st) if u.side != side and u.hex is not None)
 
 
-def _formation(st: GameState, fid: str | None) -> Mapping[str, Any] | None:
+def _formation(st: GameState, fid: str | None) -> Formation | None:
     if fid is None:
         return None
-    rec: Mapping[str, Any] | None = st.data.get("formations", {}).get(fid)
-    return rec
+    return data(st).formations.get(fid)
 
 
 def hq_of(st: GameState, unit: Unit) -> Unit | None:
     """The HQ unit of ``unit``'s formation (None for a formation without HQ, e.g. 4 BCC)."""
     rec = _formation(st, unit.formation)
-    if rec is None or rec.get("hq") is None:
+    if rec is None or rec.hq is None:
         return None
-    return st.units.get(str(rec["hq"]))
+    return st.units.get(rec.hq)
 
 
 def _apc_of(st: GameState, unit: Unit) -> Unit | None:
     """The APC a mounted company rides on (12.1 [P]), if any."""
-    apc = unit.status.get("carried_by")
+    apc = status(unit).carried_by
     return st.units.get(str(apc)) if apc else None
 
 
 def _carried(st: GameState, unit: Unit) -> list[Unit]:
     """The companies an APC carries (12.1 [P]); ``carrying`` may hold one id or a list of ids."""
-    raw = unit.status.get("carrying")
+    raw = status(unit).carrying
     if not raw:
         return []
     ids = [raw] if isinstance(raw, str) else list(raw)
@@ -188,7 +188,7 @@ def fastest_unit(tables: Tables, st: GameState, hq: Unit) -> Unit | None:
     best: Unit | None = None
     best_mp = -1
     for u in _units(tables, st):
-        if u.formation != hq.formation or u.id == hq.id or is_hq(tables, u) or u.status.get("independent"):
+        if u.formation != hq.formation or u.id == hq.id or is_hq(tables, u) or status(u).independent:
             continue
         mp = _type(tables, u).mp
         if mp is not None and mp > best_mp:
@@ -237,9 +237,9 @@ def explain_mp(tables: Tables, st: GameState, unit: Unit, *, action: str = "move
     if action not in ACTIONS:
         raise ValueError(f"unknown movement action {action!r} (expected one of {', '.join(ACTIONS)}; rule 6.1)")
     hq = is_hq(tables, unit)
-    if unit.status.get("neutralised") and not hq:
+    if status(unit).neutralised and not hq:
         return 0, ("neutralised: cannot move (rule 8.4)",)
-    if unit.status.get("carried_by"):
+    if status(unit).carried_by:
         apc = _apc_of(st, unit)
         name = apc.id if apc is not None else "its APC"
         return 0, (f"mounted on {name}: the company moves only with the APC (rule 12.1)",)
@@ -253,11 +253,11 @@ def explain_mp(tables: Tables, st: GameState, unit: Unit, *, action: str = "move
         # Blitzkrieg 6.1 item 5: load/unload, then move with half MPs; [I] rounded up as in item 3.
         mp = math.ceil(mp / 2)
         notes.append(f"load or unload: half, rounded up → {mp} (rule 6.1)")
-    if unit.status.get("ooc"):
+    if status(unit).ooc:
         # Blitzkrieg 6.2: out of command halves the allowance, rounded down; halvings in sequence [P].
         mp //= 2
         notes.append(f"out of command: half, rounded down → {mp} (rule 6.2)")
-    if hq and unit.status.get("neutralised"):
+    if hq and status(unit).neutralised:
         # Blitzkrieg 8.4: a neutralised HQ moves at half its allowance, rounded down.
         mp //= 2
         notes.append(f"neutralised HQ: half, rounded down → {mp} (rule 8.4)")
@@ -280,9 +280,9 @@ def mp_allowance(tables: Tables, st: GameState, unit: Unit, *, action: str = "mo
 
 def _may_move(tables: Tables, unit: Unit) -> bool:
     """8.4: a neutralised combat unit cannot move (a neutralised HQ can); 12.1 [P]: nor a mounted company."""
-    if unit.status.get("carried_by"):
+    if status(unit).carried_by:
         return False
-    return not (unit.status.get("neutralised") and not is_hq(tables, unit))
+    return not (status(unit).neutralised and not is_hq(tables, unit))
 
 
 # --- Terrain and step costs (7.1, 7.2.1, 10.1, 13.3) ------------------------------------------------------
@@ -309,7 +309,7 @@ def _climb(tables: Tables, st: GameState, a: Hex, b: Hex) -> int:
 
 def _leaving_mines(tables: Tables, st: GameState, side: str, a: Hex) -> int:
     # Blitzkrieg 10.1: leaving an enemy minefield hex costs extra MPs (own minefields never affect the owner).
-    mines = st.data.get("mines")
+    mines = data(st).mines
     if not mines:
         return 0
     owner = mines.get(st.board.label(a))
@@ -466,11 +466,11 @@ def can_close_combat(
         return Verdict(False, "close combat enters an adjacent hex (rule 9.1.1)")
     if is_hq(tables, unit):
         return Verdict(False, "an HQ never attacks (rule 6.1)")
-    if unit.status.get("neutralised"):
+    if status(unit).neutralised:
         return Verdict(False, "a neutralised unit cannot attack (rules 8.4, 9.1.1)")
-    if unit.status.get("ooc"):
+    if status(unit).ooc:
         return Verdict(False, "an out-of-command unit may not initiate close combat (rules 6.2, 9.1.1)")
-    if unit.status.get("carried_by") or unit.status.get("carrying"):
+    if status(unit).carried_by or status(unit).carrying:
         return Verdict(False, "a mounted APC pair must unload before a close combat (rules 9.1.1, 12.1)")
     if b not in enemy_hexes(tables, st, unit.side):
         return Verdict(False, "no enemy unit in that hex: close combat needs one (rule 9.1.1)")
@@ -519,7 +519,7 @@ def _hq_gone(st: GameState, unit: Unit) -> bool:
     """3.2: the formation's HQ is overrun (or otherwise off the map)."""
     rec = _formation(st, unit.formation)
     hq = hq_of(st, unit)
-    return bool(rec and rec.get("overrun")) or (hq is not None and hq.hex is None)
+    return bool(rec and rec.overrun) or (hq is not None and hq.hex is None)
 
 
 def command_distance(tables: Tables, st: GameState, unit: Unit) -> int | None:
@@ -528,11 +528,11 @@ def command_distance(tables: Tables, st: GameState, unit: Unit) -> int | None:
     Exempt: HQs; independent units (10.3); types that are not doctrine-bound (1.1 [I]: motorised units);
     units of a formation without an HQ (4 BCC) or of an independent formation.
     """
-    if is_hq(tables, unit) or unit.status.get("independent") or not _type(tables, unit).doctrine_bound:
+    if is_hq(tables, unit) or status(unit).independent or not _type(tables, unit).doctrine_bound:
         return None
     rec = _formation(st, unit.formation)
     hq = hq_of(st, unit)
-    if rec is None or rec.get("independent") or hq is None:
+    if rec is None or rec.independent or hq is None:
         return None
     return _type(tables, hq).command_range
 
@@ -569,10 +569,10 @@ def out_of_command(tables: Tables, st: GameState, unit: Unit) -> bool:
     units too: "every unit of the formation"). Otherwise a doctrine-bound unit is out of command when it is
     farther from its HQ than its command distance (3.4).
     """
-    if unit.hex is None or is_hq(tables, unit) or unit.status.get("independent"):
+    if unit.hex is None or is_hq(tables, unit) or status(unit).independent:
         return False
     rec = _formation(st, unit.formation)
-    if rec is None or rec.get("independent") or hq_of(st, unit) is None:
+    if rec is None or rec.independent or hq_of(st, unit) is None:
         return False
     if _hq_gone(st, unit):
         return True  # Blitzkrieg 3.2: until the overrun HQ returns, the formation is out of command
@@ -582,7 +582,7 @@ def out_of_command(tables: Tables, st: GameState, unit: Unit) -> bool:
 
 
 def command_check(tr: Transition, tables: Tables, units: Iterable[Unit | str] | None = None) -> list[str]:
-    """3.5: place or remove out-of-command markers (``status["ooc"]``) and emit a ``command`` event for each.
+    """3.5: place or remove out-of-command markers (``Status.ooc``) and emit a ``command`` event for each.
 
     Args:
         tr: the transition whose state is changed.
@@ -604,11 +604,11 @@ def command_check(tr: Transition, tables: Tables, units: Iterable[Unit | str] | 
         if not _present(tables, u) or is_hq(tables, u):
             continue
         now = out_of_command(tables, st, u)
-        if now == bool(u.status.get("ooc")):
+        if now == bool(status(u).ooc):
             continue
         changed.append(uid)
         if now:
-            u.status["ooc"] = True
+            status(u).ooc = True
             if _hq_gone(st, u):
                 why = "its HQ has been overrun (rule 3.2)"
             else:
@@ -618,7 +618,7 @@ def command_check(tr: Transition, tables: Tables, units: Iterable[Unit | str] | 
                 )
             tr.emit("command", f"{uid} is out of command: {why} (rule 3.5)", unit=uid, ooc=True)
         else:
-            u.status.pop("ooc", None)
+            status(u).ooc = False
             tr.emit("command", f"{uid} is back in command (rule 3.5)", unit=uid, ooc=False)
     return changed
 
@@ -830,9 +830,9 @@ def demoralised_retreat_mp(tables: Tables, st: GameState, unit: Unit) -> int:
     is applied by :func:`demoralised_retreat_paths`.
     """
     mp = int(base_mp(tables, st, unit))
-    if unit.status.get("neutralised") or is_hq(tables, unit):
+    if status(unit).neutralised or is_hq(tables, unit):
         mp //= 2
-    if unit.status.get("ooc"):
+    if status(unit).ooc:
         mp //= 2
     return mp
 
@@ -923,13 +923,13 @@ def demoralised_retreat_paths(tables: Tables, st: GameState, fid: str) -> dict[s
     rec = _formation(st, fid)
     if rec is None:
         raise KeyError(f"no formation {fid!r}")
-    side = str(rec["side"])
+    side = rec.side
     to_edge = edge_distance(st, side)
     edge = frozenset(h for h in st.board.edge_hexes(st.board.edges[side]) if h in st.board)
     enemies = enemy_hexes(tables, st, side)
     near_enemy = frozenset(n for e in enemies for n in e.neighbours())
     members = [u for u in _units(tables, st) if u.formation == fid]
-    movers = [u for u in members if not u.status.get("carried_by")]
+    movers = [u for u in members if not status(u).carried_by]
     mp = {u.id: demoralised_retreat_mp(tables, st, u) for u in movers}
     mclass = {u.id: move_class(tables, st, u) for u in movers}
     work = st.clone()
@@ -943,7 +943,7 @@ def demoralised_retreat_paths(tables: Tables, st: GameState, fid: str) -> dict[s
         for moving in [wu, *(c for c in _carried(work, wu) if c.hex == start)]:
             moving.hex = end
             if end is None:
-                moving.status["exited"] = True
+                status(moving).exited = True
             if moving.id != u.id and moving.formation == fid:
                 result[moving.id] = list(path)
     for u in members:

@@ -1,8 +1,9 @@
 """Provides the Blitzkrieg 1940 notation as typed actions: one class per verb, its arguments and its roles.
 
-The verbs and their help lines are in the modules that apply them (``deployment.VERBS``, ``sequence.VERBS``,
-``actions.VERBS``) and in the README; here each verb's arguments get their kind (the unit that acts, a target, a
-hex, a path...) and the verb its roles (:class:`engine.contract.Role`), which is all a client needs to know.
+The verbs' help lines are in :mod:`.verbs` and in the README; here each verb's arguments get their kind (the unit
+that acts, a target, a hex, a path...) and the verb its roles (:class:`engine.contract.Role`), which is all a
+client needs to know. ``check`` and ``apply`` read an action into its class once, and the frame handlers work on
+the typed fields.
 """
 
 from __future__ import annotations

@@ -18,13 +18,16 @@ Everything is read from the given view and the public action history; nothing he
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.hexgrid import Hex, distance
+from engine.notation import read
 from engine.state import GameState, Unit
 
 from . import movement
+from . import notation as N
+from .model import WindowFrame, data, status
 
 if TYPE_CHECKING:
     from .data import Tables
@@ -67,19 +70,19 @@ def out_of_command_hexes(tables: Tables, view: GameState, side: str) -> set[Hex]
     """3.5: hexes of ``side``'s units that are out of command (marked, or failing the limits of 3.2/3.4 now)."""
     out: set[Hex] = set()
     for u in view.iter_units(side):
-        if u.hex is None or u.status.get("exited") or movement.is_hq(tables, u):
+        if u.hex is None or status(u).exited or movement.is_hq(tables, u):
             continue
         # Blitzkrieg 3.5: the marker; 3.2/3.4: failing the limits now (the marker follows at the next check).
-        if u.status.get("ooc") or movement.out_of_command(tables, view, u):
+        if status(u).ooc or movement.out_of_command(tables, view, u):
             out.add(u.hex)
     return out
 
 
-def _barrage_window(view: GameState) -> dict[str, Any] | None:
+def _barrage_window(view: GameState) -> WindowFrame | None:
     """The topmost open reaction window that follows a barrage (6.3.4), if any."""
-    for f in reversed(view.data.get("frames") or []):
-        if f.get("kind") == "window":
-            return f if f.get("trigger") == "indirect" else None
+    for f in reversed(data(view).frames):
+        if isinstance(f, WindowFrame):
+            return f if f.trigger == "indirect" else None
     return None
 
 
@@ -88,16 +91,17 @@ def barrage_hexes(view: GameState, history: Sequence[Action]) -> tuple[set[Hex],
     window = _barrage_window(view)
     if window is None:
         return set(), set()
-    labels = [str(x) for x in window.get("hexes") or []]
-    targets = {view.board.parse(x) for x in labels}
+    targets = {view.board.parse(x) for x in window.hexes}
     observers: set[Hex] = set()
     # Blitzkrieg 8.6.1: the observer is named by the salvo that opened the window (a Stuka has none).
     for action in reversed(history):
-        if action.verb in ("salvo", "stuka") and action.args and action.args[0] in labels:
-            if action.verb == "salvo" and len(action.args) > 2:
-                obs = view.units.get(action.args[2])
-                if obs is not None and obs.hex is not None:
-                    observers.add(obs.hex)
+        if action.verb not in ("salvo", "stuka"):
+            continue
+        barrage = read(N.NOTATIONS[action.verb], action, view.board)
+        if isinstance(barrage, N.Salvo | N.Stuka) and barrage.hex in targets:
+            obs = view.units.get(barrage.observer) if isinstance(barrage, N.Salvo) else None
+            if obs is not None and obs.hex is not None:
+                observers.add(obs.hex)
             break
     return targets, observers
 

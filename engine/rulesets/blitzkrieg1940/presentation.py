@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.actions import Action
 from engine.hexgrid import Hex
 from engine.presentation import Marker, Presentation
 from engine.state import GameState, Unit
 
-from . import sequence, victory
+from . import frames, sequence, verbs, victory
 from .data import load_tables
+from .model import (
+    ActivationFrame,
+    CancelFrame,
+    ChitFrame,
+    CloseCombatFrame,
+    Frame,
+    NChoiceFrame,
+    WindowFrame,
+    data,
+    status,
+)
 from .overlays import OVERLAY_NAMES
 
 __all__ = ["PRESENTATION", "BlitzkriegPresentation"]
 
 
-def _frame(view: GameState) -> dict[str, Any] | None:
-    frames = view.data.get("frames") or []
+def _frame(view: GameState) -> Frame | None:
+    frames = data(view).frames
     return frames[-1] if frames else None
 
 
@@ -33,26 +44,26 @@ class BlitzkriegPresentation(Presentation):
     }
 
     def unit_markers(self, unit: Unit) -> list[Marker]:
-        s = unit.status
+        s = status(unit)
         out: list[Marker] = []
-        if s.get("neutralised"):
+        if s.neutralised:
             out.append(Marker("N", "neutralised (8.3)"))
-        if s.get("ooc"):
+        if s.ooc:
             out.append(Marker("C", "OOC: out of command (3.5)"))
-        if s.get("opp_used"):
+        if s.opp_used:
             out.append(Marker("O", "OPP used: opportunity fire spent (6.3.1)"))
-        if s.get("moving"):
-            m = s["moving"]
-            out.append(Marker("»", f"{m.get('action', 'move')} under way, {m['mp'] - m['spent']:g} MP left"))
-        elif s.get("acted"):
+        if s.moving:
+            m = s.moving
+            out.append(Marker("»", f"{m.action} under way, {m.mp - m.spent:g} MP left"))
+        elif s.acted:
             out.append(Marker("✓", "has acted this activation"))
-        if s.get("column"):
+        if s.column:
             out.append(Marker("=", "in column (7.2.1)"))
-        if s.get("carrying"):
-            out.append(Marker("+", f"carrying {s['carrying']}"))
-        if s.get("carried_by"):
-            out.append(Marker("^", f"on board {s['carried_by']}"))
-        if s.get("independent"):
+        if s.carrying:
+            out.append(Marker("+", f"carrying {s.carrying}"))
+        if s.carried_by:
+            out.append(Marker("^", f"on board {s.carried_by}"))
+        if s.independent:
             out.append(Marker("i", "independent (10.3)"))
         return out
 
@@ -74,29 +85,29 @@ class BlitzkriegPresentation(Presentation):
         if unit.formation:
             rows.append(("formation", unit.formation))
         if unit.hex is None:
-            if unit.status.get("exited"):
+            if status(unit).exited:
                 rows.append(("where", "left the map"))
             elif unit.steps <= 0:
                 rows.append(("where", "eliminated"))
-            elif unit.status.get("arrives") is not None:
-                rows.append(("arrives", f"turn {unit.status['arrives']} at {' '.join(unit.status.get('entry', []))}"))
+            elif status(unit).arrives is not None:
+                rows.append(("arrives", f"turn {status(unit).arrives} at {' '.join(status(unit).entry or [])}"))
         return rows
 
     def hex_markers(self, view: GameState, h: Hex) -> list[Marker]:
         label = view.board.label(h)
         out: list[Marker] = []
-        holder = view.data.get("held_by", {}).get(label)
+        holder = data(view).held_by.get(label)
         if holder is not None:
             out.append(Marker("★", f"objective held by {self.info.side_name(holder)} (11)", holder))
-        mine = view.data.get("mines", {}).get(label)
+        mine = data(view).mines.get(label)
         if mine is not None:
             out.append(Marker("m", f"{self.info.side_name(mine)} minefield (10.1)", mine))
-        if label in view.data.get("forts", []):
+        if label in data(view).forts:
             out.append(Marker("F", "fortification (10.2)"))
         return out
 
     def hex_control(self, view: GameState, h: Hex) -> str | None:
-        holder = view.data.get("held_by", {}).get(view.board.label(h))
+        holder = data(view).held_by.get(view.board.label(h))
         return str(holder) if holder is not None else None
 
     def waiting_for(self, view: GameState) -> str:
@@ -105,61 +116,59 @@ class BlitzkriegPresentation(Presentation):
         f = _frame(view)
         if f is None:
             return super().waiting_for(view)
-        side = self.info.side_name(f["side"])
-        kind = f["kind"]
-        if kind == "window":
-            active = f.get("active")
+        side = self.info.side_name(f.side)
+        if isinstance(f, WindowFrame):
             what = {"move": "the move of", "fire": "the fire of", "indirect": "the barrage on"}.get(
-                f.get("trigger", ""), "the action of"
+                f.trigger, "the action of"
             )
-            target = active if active else " ".join(f.get("hexes", []))
+            target = f.active if f.active else " ".join(f.hexes)
             return f"{side} may react to {what} {target} (6.3), or close"
-        if kind == "cc":
-            return f"{side} decides in the close combat at {f['hex']} (9)"
-        if kind == "n_choice":
-            return f"{side} chooses for {f['unit']}: keep the N result or take a step loss (8.3)"
-        if kind == "activation":
-            names = [view.data["formations"][fid]["name"] for fid in f.get("formations", [])]
+        if isinstance(f, CloseCombatFrame):
+            return f"{side} decides in the close combat at {f.hex} (9)"
+        if isinstance(f, NChoiceFrame):
+            return f"{side} chooses for {f.unit}: keep the N result or take a step loss (8.3)"
+        if isinstance(f, ActivationFrame):
+            names = [data(view).formations[fid].name for fid in f.formations]
             if not names:
-                return f"{side} fires the barrage: {', '.join(f.get('salvos', []))}"
-            moving = next((u.id for u in view.iter_units(f["side"]) if u.status.get("moving")), None)
+                return f"{side} fires the barrage: {', '.join(f.salvos or [])}"
+            moving = next((u.id for u in view.iter_units(f.side) if status(u).moving), None)
             if moving:
                 return f"{side} moves {moving} (step on, fire or stop)"
             return f"{side} acts with {' and '.join(names)}"
-        return sequence.waiting_for(view, f)
+        return frames.waiting_for(view, f)
 
     def status_items(self, view: GameState) -> list[str]:
         items: list[str] = []
         f = _frame(view)
         chit = None
-        for fr in reversed(view.data.get("frames", [])):
-            if fr.get("chit"):
-                chit = fr["chit"]
+        for fr in reversed(data(view).frames):
+            if isinstance(fr, ChitFrame | CancelFrame):
+                chit = fr.chit
                 break
-            if fr["kind"] == "activation":
-                chit = fr.get("art") or next(iter(fr.get("formations", [])), None)
+            if isinstance(fr, ActivationFrame):
+                chit = fr.art or next(iter(fr.formations), None)
                 break
-        if chit and chit in view.data.get("chits", {}):
+        if chit and chit in data(view).chits:
             items.append(f"chit: {sequence.chit_name(view, chit)}")
         if f is None and view.outcome is None:
-            items.append(f"cup {len(view.data.get('cup', []))}")
+            items.append(f"cup {len(data(view).cup)}")
         score = self.score(view)
         if score is not None and "german" in score:
             items.append(f"German VP {score['german']}")
         return items
 
     def action_note(self, view: GameState, action: Action) -> str:
-        chits = view.data.get("chits", {})
-        formations = view.data.get("formations", {})
+        chits = data(view).chits
+        formations = data(view).formations
         names = []
         for arg in action.args:
             if arg in chits:
                 names.append(sequence.chit_name(view, arg))
             elif arg in formations:
-                names.append(str(formations[arg]["name"]))
+                names.append(formations[arg].name)
         f = _frame(view)
-        if not names and f is not None and f.get("chit") in chits and action.verb in sequence.VERBS:
-            names.append(sequence.chit_name(view, f["chit"]))
+        if not names and isinstance(f, ChitFrame | CancelFrame) and f.chit in chits and action.verb in verbs.SEQUENCE:
+            names.append(sequence.chit_name(view, f.chit))
         return ", ".join(names)
 
     def score(self, view: GameState) -> dict[str, int] | None:
@@ -170,7 +179,7 @@ class BlitzkriegPresentation(Presentation):
         tables = load_tables()
         if kind == "vp":
             return {"german": victory.hannut_vp(tables, view)}
-        held = view.data.get("held_by", {})
+        held = data(view).held_by
         return {s.id: sum(1 for v in held.values() if v == s.id) for s in self.info.sides}
 
     def score_label(self, view: GameState) -> str:

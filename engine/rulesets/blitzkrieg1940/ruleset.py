@@ -5,26 +5,48 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.actions import Action
 from engine.board import Board
-from engine.contract import ACT, CHOOSE, Role, Waiting
+from engine.contract import Waiting
 from engine.dice import DiceSource
 from engine.errors import IllegalActionError, InvalidActionError, Problem
 from engine.hexgrid import Hex
 from engine.los import LosPolicy
+from engine.notation import Notation
 from engine.odds import Odds
 from engine.pathing import WeightFn
 from engine.rules import Ruleset, Transition
 from engine.scenario import Scenario
 from engine.state import GameState, Outcome, Unit
+from engine.typed import from_plain
 
-from . import actions, deployment, sequence
+from . import actions, deployment, sequence, verbs
+from .chances import explain, odds
 from .data import Tables, load_tables, raw_table
-from .model import formation, formation_units, frame, new_formation
+from .evaluation import evaluate, goals
+from .frames import advance, handler
+from .model import (
+    Chit,
+    Data,
+    DeployFrame,
+    Formation,
+    Status,
+    data,
+    formation,
+    formation_units,
+    frame,
+    new_data,
+    new_formation,
+    new_player,
+    status,
+)
 from .notation import NOTATIONS
+from .overlays import overlays
+from .setup import check_setup, scenario_consistency
 from .sight import SightRules, los_policy
+from .victory import victory_check
 
 __all__ = ["Blitzkrieg1940"]
 
@@ -35,10 +57,14 @@ class Blitzkrieg1940(Ruleset):
     id = "blitzkrieg1940"
     title = "Blitzkrieg 1940 — Hannut & Stonne"
     version = "2"
-    verbs: ClassVar[Mapping[str, str]] = {**deployment.VERBS, **sequence.VERBS, **actions.VERBS}
+    verbs: ClassVar[Mapping[str, str]] = {**verbs.SETUP, **verbs.SEQUENCE, **verbs.UNIT}
     notations = NOTATIONS
     default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"chits", "schedule", "zones", "markers", "special"})
+
+    _last_read: tuple[Action, Board, Notation] | None = None
+    state_type: ClassVar[type[Data]] = Data
+    status_type: ClassVar[type[Status]] = Status
 
     @cached_property
     def tables(self) -> Tables:
@@ -61,8 +87,6 @@ class Blitzkrieg1940(Ruleset):
 
     def validate_scenario(self, scenario: Scenario) -> list[Problem]:
         """Formations, chits and setup checked against the rule tables (12, 13.7)."""
-        from .setup import check_setup, scenario_consistency  # noqa: PLC0415
-
         board = Board(scenario.map, self.terrain_codes)
         return [*check_setup(scenario, self.tables, board), *scenario_consistency(scenario, self.tables)]
 
@@ -71,48 +95,27 @@ class Blitzkrieg1940(Ruleset):
     def setup(self, scenario: Scenario, board: Board, dice: DiceSource) -> GameState:
         """The state before the first decision: units placed, formations, chits, markers (12)."""
         raw = scenario.raw
-        units: dict[str, Unit] = {}
-        for spec in scenario.units:
-            t = self.tables.units[spec.type]
-            status = dict(spec.status)
-            if (spec.arrives is not None and spec.arrives > 1) or spec.hex is None:
-                status["arrives"] = spec.arrives or 1
-                status["entry"] = [board.label(h) for h in spec.entry]
-            steps = spec.steps if spec.steps is not None else t.steps
-            units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, steps, spec.formation, status)
-        # 12.1: a company set up mounted rides its APC (status mounted_on in the scenario).
-        for u in units.values():
-            apc = u.status.pop("mounted_on", None)
-            if apc and apc in units:
-                u.status["carried_by"] = apc
-                units[apc].status["carrying"] = u.id
-        formations: dict[str, Any] = {}
-        chits: dict[str, Any] = {}
+        units = self._units(scenario, board)
+        formations: dict[str, Formation] = {}
+        chits: dict[str, Chit] = {}
         for f in raw.get("formations", []):
             fid = f["id"]
             ff = int(f.get("ff", self.tables.formations[fid].ff if fid in self.tables.formations else 8))
             name = f.get("name") or (self.tables.formations[fid].name if fid in self.tables.formations else fid)
-            rec = new_formation(f["side"], name, f.get("hq"), ff, bool(f.get("independent", False)))
-            members = [u for u in units.values() if u.formation == fid and u.id != rec["hq"]]
-            rec["steps_total"] = sum(self.tables.units[u.type].steps for u in members)
-            rec["steps_lost"] = sum(self.tables.units[u.type].steps - u.steps for u in members if u.hex is not None)
-            rec["steps_lost"] += int(f.get("setup_step_losses", 0))
-            rec["steps_total"] += int(f.get("setup_step_losses", 0))
-            rec["leaves"] = f.get("leaves")
+            rec = new_formation(f["side"], name, f.get("hq"), ff, bool(f.get("independent", False)), f.get("leaves"))
+            members = [u for u in units.values() if u.formation == fid and u.id != rec.hq]
+            rec.steps_total = sum(self.tables.units[u.type].steps for u in members)
+            rec.steps_lost = sum(self.tables.units[u.type].steps - u.steps for u in members if u.hex is not None)
+            rec.steps_lost += int(f.get("setup_step_losses", 0))
+            rec.steps_total += int(f.get("setup_step_losses", 0))
             formations[fid] = rec
             if f.get("chit", True):
-                chits[fid] = {
-                    "kind": "formation",
-                    "side": f["side"],
-                    "formation": fid,
-                    "turn": int(f.get("arrives", 1)),
-                }
+                chits[fid] = Chit("formation", f["side"], int(f.get("arrives", 1)), formation=fid)
         for c in raw.get("chits", []):
             for n in range(1, int(c.get("count", 1)) + 1):
                 cid = f"{c['side'][:3]}-{c['kind']}-{int(c.get('turn', 1))}-{n}"
-                chits[cid] = {"kind": c["kind"], "side": c["side"], "turn": int(c.get("turn", 1))}
-                if "salvos" in c:
-                    chits[cid]["salvos"] = list(c["salvos"])
+                salvos = list(c["salvos"]) if "salvos" in c else None
+                chits[cid] = Chit(c["kind"], c["side"], int(c.get("turn", 1)), salvos=salvos)
         mines: dict[str, str] = {}
         forts: list[str] = []
         for m in raw.get("markers", []):
@@ -129,32 +132,23 @@ class Blitzkrieg1940(Ruleset):
             for label in str(victory.get(key, "")).split():
                 if holder:
                     held_by[label] = holder
-        data: dict[str, Any] = {
-            "scenario": scenario.id,
-            "turns": scenario.turns,
-            "formations": formations,
-            "chits": chits,
-            "cup": [],
-            "carried": None,
-            "next_first": None,
-            "pass_owner": None,
-            "players": {
-                s: {"replays": [], "general": None, "general_free": False, "held": None, "activated": [], "skipped": []}
-                for s in scenario.side_ids()
-            },
-            "frames": [],
-            "removed_chits": [],
-            "mines": mines,
-            "forts": sorted(forts),
-            "held_by": held_by,
-            "victory": victory,
-            "special": special,
-            "schedule": list(raw.get("schedule", [])),
-            "edges": {
+        state_data = new_data(
+            scenario=scenario.id,
+            turns=scenario.turns,
+            formations=formations,
+            chits=chits,
+            players={s: new_player() for s in scenario.side_ids()},
+            mines=mines,
+            forts=sorted(forts),
+            held_by=held_by,
+            victory=victory,
+            special=special,
+            edges={
                 s.id: dict(raw_side).get("edge")
                 for s, raw_side in zip(scenario.sides, raw.get("sides", []), strict=False)
             },
-        }
+        )
+        state_data.schedule = list(raw.get("schedule", []))
         state = GameState(
             ruleset=self.id,
             scenario=scenario.id,
@@ -164,21 +158,44 @@ class Blitzkrieg1940(Ruleset):
             turn=1,
             phase="setup",
             to_act=scenario.first,
-            data=data,
+            data=state_data,
             dice=dice,
         )
         deployment.prepare_deployment(state, raw)  # 2.9, 12.1, 12.2: the players set up
         return state
 
+    def _units(self, scenario: Scenario, board: Board) -> dict[str, Unit]:
+        """The scenario's units with their status records; 12.1: a company set up mounted rides its APC (status
+        ``mounted_on`` in the scenario)."""
+        units: dict[str, Unit] = {}
+        mounted: dict[str, str] = {}
+        for spec in scenario.units:
+            t = self.tables.units[spec.type]
+            plain = dict(spec.status)
+            apc = plain.pop("mounted_on", None)
+            if apc:
+                mounted[spec.id] = str(apc)
+            if (spec.arrives is not None and spec.arrives > 1) or spec.hex is None:
+                plain["arrives"] = spec.arrives or 1
+                plain["entry"] = [board.label(h) for h in spec.entry]
+            st = from_plain(Status, plain, where=f"units[{spec.id!r}].status")
+            steps = spec.steps if spec.steps is not None else t.steps
+            units[spec.id] = Unit(spec.id, spec.type, spec.side, spec.hex, steps, spec.formation, st)
+        for uid, apc in mounted.items():
+            if apc in units:
+                status(units[uid]).carried_by = apc
+                status(units[apc]).carrying = uid
+        return units
+
     def begin(self, tr: Transition) -> None:
         if not deployment.open_deployment(self, tr):
             sequence.begin_game(self, tr)
-        sequence.advance(self, tr)
+        advance(self, tr)
 
     def setup_offered(self, state: GameState) -> bool:
         # Blitzkrieg 12: ``default`` is offered only at the start of a set-up step.
         f = frame(state)
-        return f is not None and f["kind"] == deployment.DEPLOY and bool(f.get("fresh"))
+        return isinstance(f, DeployFrame) and f.fresh
 
     # --- Decisions --------------------------------------------------------------------------------------
 
@@ -186,61 +203,53 @@ class Blitzkrieg1940(Ruleset):
         f = frame(state)
         if f is None or state.outcome is not None:
             return []
-        if f["kind"] == deployment.DEPLOY:
-            return deployment.deploy_actions(self, state, f)
-        if f["kind"] == deployment.ARRIVAL:
-            return deployment.arrival_actions(state, f)
-        if f["kind"] in sequence.SEQUENCE_FRAMES:
-            return sequence.sequence_actions(self, state, f)
-        return actions.frame_actions(self, state, f)
+        return handler(f).actions(self, state, f)
 
     def check(self, state: GameState, action: Action) -> None:
         f = frame(state)
         if f is None:
             raise IllegalActionError("nobody is to decide now")
-        if f["kind"] == deployment.DEPLOY:
-            deployment.check_deploy(self, state, f, action)
-        elif f["kind"] == deployment.ARRIVAL:
-            deployment.check_arrival(state, f, action)
-        elif f["kind"] in sequence.SEQUENCE_FRAMES:
-            sequence.check_sequence(self, state, f, action)
-        else:
-            actions.check_frame(self, state, f, action)
+        handler(f).check(self, state, f, action, self.read(state, action))
 
     def apply(self, tr: Transition, action: Action) -> None:
         f = frame(tr.state)
         assert f is not None
-        if f["kind"] == deployment.DEPLOY:
-            deployment.apply_deploy(self, tr, f, action)
-        elif f["kind"] == deployment.ARRIVAL:
-            deployment.apply_arrival(tr, f, action)
-        elif f["kind"] in sequence.SEQUENCE_FRAMES:
-            sequence.apply_sequence(self, tr, f, action)
-        else:
-            actions.apply_frame(self, tr, f, action)
-        sequence.advance(self, tr)
+        handler(f).apply(self, tr, f, self.read(tr.state, action))
+        advance(self, tr)
 
     def waiting(self, state: GameState, legal: Sequence[Action] | None = None) -> Waiting:
         """Set-up (12) and a formation's activation (6) are given on the map; chits, reactions, results and close
-        combat choices from a list."""
+        combat choices from a list (the frame's handler says which)."""
         f = frame(state)
         side = None if state.outcome is not None else state.to_act
         if f is None or side is None:
             return Waiting(side)
-        if f["kind"] not in (deployment.DEPLOY, "activation"):
-            return Waiting(side, CHOOSE)
         actions_now = self.legal_actions(state) if legal is None else legal
-        wanted = (Role.PLACE,) if f["kind"] == deployment.DEPLOY else (Role.ORDER, Role.ATTACK)
-        on_map = any((i := self.action_info(state, a)).any(*wanted) and not i.secondary for a in actions_now)
-        return Waiting(side, ACT if on_map else CHOOSE)
+        return Waiting(side, handler(f).mode(self, state, f, actions_now))
 
     def explain(self, state: GameState, action: Action) -> str:
-        return actions.explain(self, state, action)
+        return explain(self, state, action, self._typed(state, action))
 
     def odds(self, state: GameState, action: Action) -> Odds | None:
-        from .chances import odds  # noqa: PLC0415
+        typed = self._typed(state, action)
+        return None if typed is None else odds(self, state, action, typed)
 
-        return odds(self, state, action)
+    def read(self, state: GameState, action: Action) -> Notation:
+        """The action read into its notation; the last reading is kept, since ``check`` and ``apply`` read the
+        same action object on the same map one after the other."""
+        last = self._last_read
+        if last is not None and last[0] is action and last[1] is state.board:
+            return last[2]
+        typed = super().read(state, action)
+        self._last_read = (action, state.board, typed)
+        return typed
+
+    def _typed(self, state: GameState, action: Action) -> Notation | None:
+        """The action read into its notation, or None if it does not read (a query answers nothing then)."""
+        try:
+            return self.read(state, action)
+        except InvalidActionError:
+            return None
 
     def view(self, state: GameState, side: str) -> GameState:
         """Blitzkrieg hides nothing but the dice: both players see the whole map, the piles and the cup's
@@ -262,7 +271,7 @@ class Blitzkrieg1940(Ruleset):
 
     def turns(self, st: GameState) -> int:
         """The scenario's length in turns."""
-        return int(st.data["turns"])
+        return int(data(st).turns)
 
     def recovery_first_side(self, st: GameState) -> str:
         """2.1 step 5 [P]: the German player's demoralised formations test first."""
@@ -273,28 +282,28 @@ class Blitzkrieg1940(Ruleset):
         ``turn`` key when it is rebuilt; here: units that stop being independent (Stonne turn 8, 49. BCC)."""
         st = tr.state
         for u in st.units.values():
-            until = u.status.get("independent_until")
+            until = status(u).independent_until
             if until is not None and st.turn >= int(until):
-                u.status.pop("independent_until", None)
-                u.status.pop("independent", None)
+                status(u).independent_until = None
+                status(u).independent = False
                 tr.emit("organisation", f"{u.id} loses its independent status (rule 12.2)")
 
     def turn_end_events(self, tr: Transition) -> None:
         """2.10 step 2: formations leaving play at the end of this turn (Stonne turn 3: II/PZ.R)."""
         st = tr.state
-        for fid, rec in sorted(st.data["formations"].items()):
-            if rec.get("leaves") == st.turn and not rec["removed"]:
-                rec["removed"] = True
+        for fid, rec in sorted(data(st).formations.items()):
+            if rec.leaves == st.turn and not rec.removed:
+                rec.removed = True
                 for u in formation_units(st, fid, on_map=False):
                     u.hex = None
-                    u.status["exited"] = True
-                    for marker in ("neutralised", "opp_used", "ooc", "moving", "column", "returned", "retreated"):
-                        u.status.pop(marker, None)  # 12.2: markers go with the units that leave the map
-                if fid in st.data["chits"]:
-                    st.data["removed_chits"].append(fid)
-                if st.data.get("next_first") == fid:
-                    st.data["next_first"] = None
-                tr.emit("withdraw", f"{rec['name']} leaves play at the end of turn {st.turn} (rule 12.2)")
+                    status(u).exited = True
+                    # 12.2: markers go with the units that leave the map
+                    status(u).clear("neutralised", "opp_used", "ooc", "moving", "column", "returned", "retreated")
+                if fid in data(st).chits:
+                    data(st).removed_chits.append(fid)
+                if data(st).next_first == fid:
+                    data(st).next_first = None
+                tr.emit("withdraw", f"{rec.name} leaves play at the end of turn {st.turn} (rule 12.2)")
 
     def command_check(self, tr: Transition, units: list[Unit] | None) -> None:
         """3.5: mark units out of command (all units, or the ones given)."""
@@ -310,8 +319,6 @@ class Blitzkrieg1940(Ruleset):
 
     def victory_check(self, st: GameState, final: bool) -> Outcome | None:
         """2.10 step 3: Hannut VP windows every turn, Stonne possession at the end."""
-        from .victory import victory_check  # noqa: PLC0415
-
         return victory_check(self.tables, st, final=final)
 
     def ff(self, st: GameState, fid: str) -> int:
@@ -322,35 +329,22 @@ class Blitzkrieg1940(Ruleset):
         """Half, rounded up (6.1)."""
         return math.ceil(mp / 2)
 
-    def hex_of(self, st: GameState, label: str) -> Hex:
-        """Parse a hex label on this game's map (InvalidActionError if it is not on it)."""
-        try:
-            return st.board.parse(label)
-        except ValueError as err:
-            raise InvalidActionError(str(err)) from None
-
     def formation_name(self, st: GameState, fid: str) -> str:
         """The display name of a formation."""
-        return str(formation(st, fid)["name"])
+        return str(formation(st, fid).name)
 
     def overlays(
         self, view: GameState, side: str, unit_id: str | None = None, history: Sequence[Action] = ()
     ) -> dict[str, set[Hex]]:
         """Command ranges (3.4), units out of command (3.5), a barrage's target and observer (6.3.4, 8.6.1)."""
-        from .overlays import overlays  # noqa: PLC0415
-
         return overlays(self.tables, view, side, unit_id, history)
 
     # --- AI ---------------------------------------------------------------------------------------------
 
     def evaluate(self, state: GameState, side: str) -> float:
         """The AI's position evaluation: victory (11, 12, 13.8), objectives, threats, command and cohesion."""
-        from .evaluation import evaluate  # noqa: PLC0415
-
         return evaluate(self, state, side)
 
     def ai_goals(self, state: GameState, side: str) -> list[Hex]:
         """Objective hexes (11, 12) the side does not hold yet, or must win back."""
-        from .evaluation import goals  # noqa: PLC0415
-
         return goals(self, state, side)

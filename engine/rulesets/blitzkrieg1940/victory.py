@@ -1,15 +1,15 @@
 """Provides the Blitzkrieg 1940 victory rules: holding objectives (11), the Hannut German VP (13.8) and its
 per-turn windows (12.1), possession of Stonne at the end (12.2) and the VP track display (1.4).
 
-The state is read as :mod:`.model` describes it: ``data["held_by"]`` maps each objective hex label to the side
+The state is read as :mod:`.model` describes it: ``Data.held_by`` maps each objective hex label to the side
 holding it (11), units carry ``type``, ``side`` and remaining ``steps`` (0 = eliminated; eliminated units stay in
-``state.units``). ``data["victory"]`` is the scenario's ``[victory]`` table (``kind`` = ``"vp"`` for Hannut,
+``state.units``). ``Data.victory`` is the scenario's ``[victory]`` table (``kind`` = ``"vp"`` for Hannut,
 ``"hold"`` for Stonne, with its hexes); without it the scheme follows the scenario id and the data tables.
 
 >>> vp_track(23), vp_track(40)
 ((2, 3), (4, 0))
->>> data = {"held_by": {"1512": "french"}}
->>> held_by_update(data, "german", ["1511", "1512"]), data["held_by"]
+>>> held = {"1512": "french"}
+>>> held_by_update(held, "german", ["1511", "1512"]), held
 (['1512'], {'1512': 'german'})
 """
 
@@ -23,6 +23,7 @@ from engine.hexgrid import Hex, hex_label, parse_hex
 from engine.state import GameState, Outcome
 
 from .data import Tables
+from .model import data
 
 __all__ = [
     "SCHEMES",
@@ -37,26 +38,23 @@ __all__ = [
 ]
 
 SCHEMES: Mapping[str, str] = {"hannut": "vp", "stonne": "hold"}
-"""Scenario id → victory scheme, used when the state has no ``data["victory"]["kind"]``."""
+"""Scenario id → victory scheme, used when the state has no ``kind`` in ``Data.victory``."""
 
 
-def held_by_update(st_data: MutableMapping[str, Any], side: str, hexes_entered: Iterable[str | Hex]) -> list[str]:
+def held_by_update(held: MutableMapping[str, str], side: str, hexes_entered: Iterable[str | Hex]) -> list[str]:
     """Record that a combat unit of ``side`` moved through ``hexes_entered`` (11 [P]: the last side through holds).
 
-    Only objective hexes (the keys of ``st_data["held_by"]``) are tracked. Call it for every hex a combat unit
+    Only objective hexes (the keys of ``held``) are tracked. Call it for every hex a combat unit
     enters, passes through or sets up in — never for an HQ (11: "the last combat unit (not HQ)").
 
     Args:
-        st_data: the state's ``data`` dict; its ``held_by`` is changed in place.
+        held: the state's ``Data.held_by`` (objective hex label → side), changed in place.
         side: the moving unit's side.
         hexes_entered: the hexes entered, as labels or hexes, in any order.
 
     Returns:
         The labels of the objective hexes that changed hands, in the order entered.
     """
-    held = st_data.get("held_by")
-    if not isinstance(held, MutableMapping):
-        return []
     changed: list[str] = []
     for h in hexes_entered:
         label = h if isinstance(h, str) else hex_label(h)
@@ -100,7 +98,7 @@ def losses(tables: Tables, st: GameState) -> Losses:
 
 
 def _victory(st: GameState) -> Mapping[str, Any]:
-    victory = st.data.get("victory")
+    victory = data(st).victory
     return victory if isinstance(victory, Mapping) else {}
 
 
@@ -128,7 +126,7 @@ def hannut_vp(tables: Tables, st: GameState) -> int:
     2. Kürassiere's 4 tank steps lost at setup (12.1).
     """
     lo = losses(tables, st)
-    held = st.data.get("held_by", {})
+    held = data(st).held_by or {}
     objectives = sum(1 for label in hannut_objectives(tables, st) if held.get(label) == "german")
     return tables.hannut_victory.awards.german_vp(
         french_tank_steps_lost=lo.french_tank,
@@ -208,7 +206,7 @@ def _hold_check(tables: Tables, st: GameState, final: bool) -> Outcome | None:
     hexes = _labels(victory.get("hexes")) or s.hexes
     if st.turn < turn and not final:
         return None  # 12.2: no VP windows, the game cannot end early
-    held = st.data.get("held_by", {})
+    held = data(st).held_by or {}
     other = next((x for x in st.sides if x != side), s.otherwise)
     missing = [label for label in hexes if held.get(label) != side]
     where = ", ".join(hexes)

@@ -25,11 +25,12 @@ from engine.dice import ScriptedDice
 from engine.events import Event
 from engine.game import board_for
 from engine.rules import Transition, get_ruleset
-from engine.rulesets.blitzkrieg1940 import deployment, sequence
+from engine.rulesets.blitzkrieg1940 import deployment, frames, sequence
+from engine.rulesets.blitzkrieg1940 import model as bk
 from engine.rulesets.blitzkrieg1940.model import formation_units, frame
 from engine.rulesets.blitzkrieg1940.ruleset import Blitzkrieg1940
 from engine.scenario import Scenario
-from engine.state import GameState
+from engine.state import GameState, Unit
 
 __all__ = [
     "Situation",
@@ -90,15 +91,26 @@ def event_texts(events: Iterable[Event]) -> list[str]:
     return [e.text for e in events]
 
 
+def update(rec: Any, **fields: Any) -> None:
+    """Set fields of a state record (a formation, a player, a unit status) by name."""
+    for key, value in fields.items():
+        setattr(rec, key, value)
+
+
+def set_status(u: Unit, key: str, value: Any) -> None:
+    """Set the status field ``key`` of ``u`` (None: back to its default, the marker off)."""
+    if value is None:
+        bk.status(u).clear(key)
+    else:
+        setattr(bk.status(u), key, value)
+
+
 def place(st: GameState, unit_id: str, hex_label: str | None, **status: Any) -> None:
     """Put a unit on ``hex_label`` (None: off the map) and set status keys (a value of None removes the key)."""
     u = st.units[unit_id]
     u.hex = st.board.parse(hex_label) if hex_label is not None else None
     for key, value in status.items():
-        if value is None:
-            u.status.pop(key, None)
-        else:
-            u.status[key] = value
+        set_status(u, key, value)
 
 
 def park_units(st: GameState, keep: Iterable[str]) -> None:
@@ -108,8 +120,8 @@ def park_units(st: GameState, keep: Iterable[str]) -> None:
     for u in st.units.values():
         if u.id not in keep:
             u.hex = None
-            u.status["exited"] = True
-            u.status.pop("arrives", None)
+            bk.status(u).exited = True
+            bk.status(u).arrives = None
 
 
 def cited_rules(text: str) -> set[str]:
@@ -155,15 +167,14 @@ class Situation:
         return None if self.state.outcome is not None else self.state.to_act
 
     @property
-    def frame(self) -> dict[str, Any] | None:
+    def frame(self) -> bk.Frame | None:
         """The pending decision (the top frame)."""
         return frame(self.state)
 
     @property
-    def frames(self) -> list[dict[str, Any]]:
+    def frames(self) -> list[bk.Frame]:
         """Every pending frame, bottom first."""
-        frames: list[dict[str, Any]] = self.state.data["frames"]
-        return frames
+        return bk.data(self.state).frames
 
     def legal_actions(self) -> list[Action]:
         """Legal actions of the side to act."""
@@ -210,7 +221,7 @@ class Situation:
 
     def draw(self, *order: str) -> list[int]:
         """The die values that draw ``order`` from the cup as it is now (see :func:`draw_values`)."""
-        return draw_values(self.state.data["cup"], order)
+        return draw_values(bk.data(self.state).cup, order)
 
     def units_of(self, fid: str) -> list[str]:
         """Ids of the formation's units on the map (HQ included)."""
@@ -227,7 +238,7 @@ def prepared_state(
     rs = ruleset()
     st = rs.setup(sc, board_for(sc, rs), ScriptedDice(list(dice)))
     if not turn1_kept:
-        st.data["special"].pop("turn1_kept_chits", None)
+        bk.data(st).special.pop("turn1_kept_chits", None)
     tr = Transition(st)
     deployment.default_setup(rs, tr)  # 12: the scenario file's set-up, without the set-up decisions
     sequence.begin_game(rs, tr)
@@ -242,9 +253,9 @@ def situation(
     st, events = prepared_state(scenario_id, dice, turn1_kept)
     if edit is not None:
         edit(st)
-        st.data["cup"] = sorted(st.data["cup"])
+        bk.data(st).cup = sorted(bk.data(st).cup)
     tr = Transition(st)
-    sequence.advance(ruleset(), tr)
+    frames.advance(ruleset(), tr)
     return Situation(scenario(scenario_id), tr.state, [*events, *tr.events])
 
 
@@ -270,14 +281,11 @@ def skirmish(
         park_units(st, placements)
         for uid, label in placements.items():
             place(st, uid, label, ooc=None)
-            st.units[uid].status.pop("exited", None)
+            bk.status(st.units[uid]).exited = False
         for uid, keys in (status or {}).items():
             for key, value in keys.items():
-                if value is None:
-                    st.units[uid].status.pop(key, None)
-                else:
-                    st.units[uid].status[key] = value
-        st.data["cup"] = list(cup)
+                set_status(st.units[uid], key, value)
+        bk.data(st).cup = list(cup)
         if edit is not None:
             edit(st)
 
@@ -289,6 +297,6 @@ def skirmish(
 def skip_setup(game: Any) -> Any:
     """Take the scenario file's set-up (``default``) for every set-up step now on top (12; stops at Hannut's
     kept-chit choice of 2.8, which comes between the German and the last French set-up step)."""
-    while game.state.data["frames"] and game.state.data["frames"][-1]["kind"] == "deploy":
+    while bk.data(game.state).frames and bk.data(game.state).frames[-1].kind == "deploy":
         game.apply("default")
     return game

@@ -8,6 +8,7 @@ from functools import cache
 import engine
 from engine import Game
 from engine.hexgrid import distance
+from engine.rulesets.blitzkrieg1940 import model as bk
 from engine.rulesets.blitzkrieg1940.movement import hq_of
 
 
@@ -19,7 +20,7 @@ def _sc() -> engine.Scenario:
 def _game(seed: int = 7) -> Game:
     """Hannut set up as the scenario file does (12.1), up to the German's kept chits (2.8)."""
     game = engine.new_game(_sc(), seed=seed)
-    while game.state.data["frames"][-1]["kind"] == "deploy":
+    while bk.data(game.state).frames[-1].kind == "deploy":
         game.apply("default")
     return game
 

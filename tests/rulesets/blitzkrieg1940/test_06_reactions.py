@@ -17,6 +17,7 @@ import pytest
 
 import engine
 from engine.dice import Dice
+from engine.rulesets.blitzkrieg1940 import model as bk
 from engine.state import GameState
 
 from .helpers import Situation, event_texts, refusal, skirmish
@@ -30,23 +31,23 @@ H39, S35, KUR_HQ = "fra-1kur-h39-1", "fra-1kur-s35-1", "fra-1kur-hq"  # 1. Küra
 DRG, FMG, RDP_HQ = "fra-ii11rdp-drg-1", "fra-ii11rdp-fmg", "fra-ii11rdp-hq"  # II/11 RDP (infantry 7; FMG range 3)
 
 
-def top(s: Situation) -> dict[str, Any]:
+def top(s: Situation) -> Any:
     f = s.frame
     assert f is not None
     return f
 
 
-def window(s: Situation, trigger: str) -> dict[str, Any]:
+def window(s: Situation, trigger: str) -> Any:
     """Assert that the passive side is asked in a reaction window opened by ``trigger``."""
     w = top(s)
-    assert (w["kind"], w["trigger"]) == ("window", trigger), w
-    assert s.to_act == w["side"]
+    assert (w.kind, w.trigger) == ("window", trigger), w
+    assert s.to_act == w.side
     legal = s.legal()
     assert "close" in legal and {a.split()[0] for a in legal} <= REACTION_VERBS
     return w
 
 
-def status(s: Situation, uid: str) -> dict[str, Any]:
+def status(s: Situation, uid: str) -> Any:
     st: dict[str, Any] = s.state.units[uid].status
     return st
 
@@ -68,26 +69,26 @@ def _opp_fight(edit: Any = None) -> Situation:
 def test_ac36_6_3_1_opportunity_fire_reaction_test() -> None:
     s = _opp_fight()
     w = window(s, "move")
-    assert (w["side"], w["active"]) == ("german", H39)
+    assert (w.side, w.active) == ("german", H39)
     assert f"opp {SCH} {H39}" in s.legal()
     events = s.script(4, 4, 1, 1).apply(f"opp {SCH} {H39}")  # 8 ≤ 8: it fires
     texts = event_texts(events)
     assert any("rolled 4+4 = 8, needs 8" in t for t in texts) and any("opportunity-fires" in t for t in texts)
-    assert status(s, SCH).get("opp_used")
+    assert status(s, SCH).opp_used
 
     s = _opp_fight()
     events = s.script(4, 5).apply(f"opp {SCH} {H39}")  # 9 > 8: it does not fire
     assert len(rolls(events)) == 1 and not any("opportunity-fires" in t for t in event_texts(events))
-    assert status(s, SCH).get("opp_used")
+    assert status(s, SCH).opp_used
 
     def exhausted(st: GameState) -> None:
-        st.data["formations"]["ger-i-12-schr"]["exhausted"] = True
+        bk.data(st).formations["ger-i-12-schr"].exhausted = True
 
     s = _opp_fight(exhausted)
     events = s.script(4, 4).apply(f"opp {SCH} {H39}")  # 8 + 1 = 9 > 8: fails
     assert any("+1 (formation exhausted (rule 5.4)) = 9" in t for t in rolls(events))
     assert not any("opportunity-fires" in t for t in event_texts(events))
-    assert status(s, SCH).get("opp_used")
+    assert status(s, SCH).opp_used
 
     # A unit already carrying an OPP-used marker may not try.
     s = skirmish("fra-1-kur", {H39: "0514", KUR_HQ: "0515", SCH: "0511", SCH_HQ: "0510"}, status={SCH: {"opp_used": 1}})
@@ -101,7 +102,7 @@ def test_ac36_6_3_1_opportunity_fire_reaction_test() -> None:
 def test_ac36_6_3_1_opp_used_marker_goes_when_own_formation_activates() -> None:
     # 2.5 step 5 [I]: the OPP-used markers of the activated formation's own units are removed.
     s = skirmish("ger-i-12-schr", {SCH: "0511", SCH_HQ: "0510", H39: "0514"}, status={SCH: {"opp_used": True}})
-    assert not status(s, SCH).get("opp_used")
+    assert not status(s, SCH).opp_used
 
 
 # --- 6.3.1.1 Opportunity-fire modifiers -------------------------------------------------------------------------
@@ -111,9 +112,9 @@ def test_ac36_6_3_1_opp_used_marker_goes_when_own_formation_activates() -> None:
 def test_ac37_6_3_1_1_limited_opportunity_fire_range(why: str) -> None:
     def edit(st: GameState) -> None:
         if why == "neutralised":
-            st.units[FMG].status["neutralised"] = True
+            bk.status(st.units[FMG]).neutralised = True
         else:
-            st.data["formations"]["fra-ii-11-rdp"]["demoralised"] = True
+            bk.data(st).formations["fra-ii-11-rdp"].demoralised = True
 
     place = {PZ4: "0509", PZ_HQ: "0508", FMG: "0512", RDP_HQ: "0513"}
     s = skirmish("ger-i-5-pzr", place, edit=edit)
@@ -140,11 +141,11 @@ def test_ac37_6_3_1_1_no_opportunity_fire_into_a_close_combat() -> None:
         s.apply(assault)
     except engine.IllegalActionError as err:
         pytest.skip(f"close combat (9.1) is not implemented yet: {err}")
-    assert any(f["kind"] == "cc" for f in s.frames)
+    assert any(f.kind == "cc" for f in s.frames)
     for _ in range(60):
-        if not any(f["kind"] == "cc" for f in s.frames) or s.to_act is None:
+        if not any(f.kind == "cc" for f in s.frames) or s.to_act is None:
             break
-        assert not any(f["kind"] == "window" for f in s.frames)
+        assert not any(f.kind == "window" for f in s.frames)
         legal = s.legal()
         assert not any(a.startswith("opp ") for a in legal), legal
         s.apply(legal[0])
@@ -165,42 +166,42 @@ def test_ac38_6_3_2_return_fire_once() -> None:
     s = _return_fight()
     s.script(1, 1).apply(f"fire {PZ4} {H39}")
     w = window(s, "fire")
-    assert (w["side"], w["fired_at"]) == ("french", H39)
+    assert (w.side, w.fired_at) == ("french", H39)
     assert f"retfire {H39} {PZ4}" in s.legal()
     events = s.script(4, 4).apply(f"retfire {H39} {PZ4}")  # 8 > 6: fails
     assert any("fails its reaction test" in t for t in event_texts(events))
-    assert status(s, H39).get("returned") and not status(s, H39).get("opp_used")
-    assert top(s)["kind"] == "activation"  # nothing else to react with: the window closed
+    assert status(s, H39).returned and not status(s, H39).opp_used
+    assert top(s).kind == "activation"  # nothing else to react with: the window closed
     s.script(1, 1).apply(f"fire {PZ3} {H39}")
     window(s, "fire")
     assert not any(a.startswith("retfire") for a in s.legal())
-    assert not status(s, H39).get("opp_used")
+    assert not status(s, H39).opp_used
 
     # Not attempted after the first shot: it may attempt after the second.
     s = _return_fight()
     s.script(1, 1).apply(f"fire {PZ4} {H39}")
     s.apply("close")
-    assert not status(s, H39).get("returned")
+    assert not status(s, H39).returned
     s.script(1, 1).apply(f"fire {PZ3} {H39}")
     window(s, "fire")
     assert f"retfire {H39} {PZ3}" in s.legal()
     events = s.script(2, 2, 1, 1).apply(f"retfire {H39} {PZ3}")
     assert any("returns fire at" in t for t in event_texts(events))
-    assert status(s, H39).get("returned") and not status(s, H39).get("opp_used")
+    assert status(s, H39).returned and not status(s, H39).opp_used
 
 
 def test_ac38_6_3_2_return_fire_allowance_is_per_enemy_activation() -> None:
     def replay_in_hand(st: GameState) -> None:
-        st.data["players"]["german"]["replays"] = ["ger-replay-1-1"]
+        bk.data(st).players["german"].replays = ["ger-replay-1-1"]
 
     units = {PZ4: "0511", PZ3: "0512", PZ_HQ: "0510", H39: "0514", KUR_HQ: "0515"}
     s = skirmish("ger-i-5-pzr", units, edit=replay_in_hand)
     s.script(1, 1).apply(f"fire {PZ4} {H39}")
     s.script(4, 4).apply(f"retfire {H39} {PZ4}")
     s.apply("end")
-    assert status(s, H39).get("returned")
+    assert status(s, H39).returned
     s.apply("replay ger-i-5-pzr")  # the next German activation: a new allowance
-    assert not status(s, H39).get("returned")
+    assert not status(s, H39).returned
     s.script(1, 1).apply(f"fire {PZ4} {H39}")
     assert f"retfire {H39} {PZ4}" in s.legal()
 
@@ -225,7 +226,7 @@ def test_ac39_6_4_neutralised_retreat_needs_test() -> None:
     assert retreats
     events = s.apply(f"retreat {DRG} 0613")  # no test: no die at all
     assert rolls(events) == []
-    assert s.state.board.label(s.state.units[DRG].hex) == "0613" and status(s, DRG).get("retreated")
+    assert s.state.board.label(s.state.units[DRG].hex) == "0613" and status(s, DRG).retreated
     assert any("retreats to 0613 (rule 6.3.3)" in t for t in event_texts(events))
 
     s = _retreat_fight(neutralised=True)
@@ -233,13 +234,13 @@ def test_ac39_6_4_neutralised_retreat_needs_test() -> None:
     window(s, "fire")
     events = s.script(4, 3).apply(f"retreat {DRG} 0613")  # 7 + 1 (neutralised) = 8 > 7: stays
     assert any("+1 (neutralised (13.5)) = 8, needs 7" in t for t in rolls(events))
-    assert s.state.board.label(s.state.units[DRG].hex) == "0513" and not status(s, DRG).get("retreated")
+    assert s.state.board.label(s.state.units[DRG].hex) == "0513" and not status(s, DRG).retreated
 
     s = _retreat_fight(neutralised=True)
     s.script(1, 1).apply(f"fire {PZ4} {DRG}")
     events = s.script(3, 3).apply(f"retreat {DRG} 0613")  # 6 + 1 = 7 ≤ 7: retreats
     assert len(rolls(events)) == 1
-    assert s.state.board.label(s.state.units[DRG].hex) == "0613" and status(s, DRG).get("retreated")
+    assert s.state.board.label(s.state.units[DRG].hex) == "0613" and status(s, DRG).retreated
 
 
 # --- 8.5.1 Demoralised during its own activation --------------------------------------------------------------
@@ -247,7 +248,7 @@ def test_ac39_6_4_neutralised_retreat_needs_test() -> None:
 
 def _demoralising_fight() -> Situation:
     def edit(st: GameState) -> None:
-        st.data["formations"]["ger-i-35-pzr"]["steps_lost"] = 3  # 3 of 8: the 4th loss tests (8.5)
+        bk.data(st).formations["ger-i-35-pzr"].steps_lost = 3  # 3 of 8: the 4th loss tests (8.5)
 
     units = {
         "ger-i35pzr-pz4": "0511",
@@ -267,21 +268,21 @@ def test_ac79_8_5_1_demoralised_mid_activation() -> None:
     events = s.script(2, 2, 6, 6, 5, 5).apply(f"opp {S35} ger-i35pzr-pz4")
     texts = event_texts(events)
     assert any("4 of 8 steps lost" in t and "rolled 5+5 = 10" in t for t in texts)
-    assert s.state.data["formations"]["ger-i-35-pzr"]["demoralised"]
+    assert bk.data(s.state).formations["ger-i-35-pzr"].demoralised
     s.apply("close")
     # The tank that was moving finishes its action; nobody else acts.
-    assert s.to_act == "german" and top(s)["kind"] == "activation"
+    assert s.to_act == "german" and top(s).kind == "activation"
     legal = s.legal()
     assert legal and all(a.split()[1] == "ger-i35pzr-pz4" for a in legal) and "end" not in legal
     refusal(s, "move ger-i35pzr-pz2 0610", "6.1")
     s.apply("move ger-i35pzr-pz4 0612")
-    if top(s)["kind"] == "window":
+    if top(s).kind == "window":
         s.apply("close")
     events = s.script(1).apply("stop ger-i35pzr-pz4")
     assert any("activation ends (rule 8.5.1)" in t for t in event_texts(events))
-    assert not any(f["kind"] == "activation" for f in s.frames)
-    rec = s.state.data["formations"]["ger-i-35-pzr"]
-    assert (rec["acts"], rec["demoralised"], rec["exhausted"]) == (1, True, False)
+    assert not any(f.kind == "activation" for f in s.frames)
+    rec = bk.data(s.state).formations["ger-i-35-pzr"]
+    assert (rec.acts, rec.demoralised, rec.exhausted) == (1, True, False)
 
 
 def test_ac79_8_5_1_demoralised_by_return_fire_after_a_shot() -> None:
@@ -290,9 +291,9 @@ def test_ac79_8_5_1_demoralised_by_return_fire_after_a_shot() -> None:
     window(s, "fire")
     # 2+2 ≤ 6: returns fire; 12 on column 4 → step loss (4 of 8); demoralisation roll 10 > FF 9.
     s.script(2, 2, 6, 6, 5, 5, 1).apply(f"retfire {S35} ger-i35pzr-pz4")
-    assert s.state.data["formations"]["ger-i-35-pzr"]["demoralised"]
-    assert not any(f["kind"] == "activation" for f in s.frames), s.legal()  # PZ2 and the HQ may not act now
-    assert s.state.data["formations"]["ger-i-35-pzr"]["acts"] == 1
+    assert bk.data(s.state).formations["ger-i-35-pzr"].demoralised
+    assert not any(f.kind == "activation" for f in s.frames), s.legal()  # PZ2 and the HQ may not act now
+    assert bk.data(s.state).formations["ger-i-35-pzr"].acts == 1
 
 
 # --- 6.3.4 Reaction windows ---------------------------------------------------------------------------------------
@@ -313,9 +314,9 @@ def test_ac82_6_3_4_one_reaction_per_window() -> None:
     legal = s.legal()
     assert f"opp {DRG} {PZ4}" in legal and any(a.startswith(f"retreat {DRG} ") for a in legal)
     s.script(2, 2, 1, 1).apply(f"opp {DRG} {PZ4}")  # 4 − 1 ≤ 7: fires, 2: no effect
-    assert status(s, DRG).get("opp_used")
+    assert status(s, DRG).opp_used
     w = window(s, "move")
-    assert DRG in w["reacted"]
+    assert DRG in w.reacted
     assert not any(a.startswith(f"retreat {DRG} ") or a.startswith(f"opp {DRG}") for a in s.legal())
     s.apply("close")
     # The tank fires (reduced, move-and-fire): the fire window lets the company return fire despite its marker.
@@ -325,14 +326,14 @@ def test_ac82_6_3_4_one_reaction_per_window() -> None:
     assert not any(a.startswith(f"opp {DRG}") for a in s.legal())  # OPP-used: no second opportunity fire
     events = s.script(2, 2, 1, 1).apply(f"retfire {DRG} {PZ4}")
     assert any("returns fire at" in t for t in event_texts(events))
-    assert status(s, DRG).get("returned")
+    assert status(s, DRG).returned
 
     # Retreat instead: then no opportunity fire in that window.
     s = _window_fight()
     s.apply(f"retreat {DRG} 0411")
     assert s.state.board.label(s.state.units[DRG].hex) == "0411"
     w = window(s, "move")  # the HQ may still retreat; the company may do nothing more here
-    assert DRG in w["reacted"] and not any(a.split()[1] == DRG for a in s.legal() if a != "close")
+    assert DRG in w.reacted and not any(a.split()[1] == DRG for a in s.legal() if a != "close")
 
 
 @pytest.mark.parametrize(
@@ -398,16 +399,16 @@ def test_windows_offer_close_and_ask_one_decision_at_a_time(seed: int) -> None:
         f = top(s)
         legal = s.legal_actions()
         assert legal
-        assert s.to_act == f["side"]  # the side of the top frame decides, and only one decision is open
+        assert s.to_act == f.side  # the side of the top frame decides, and only one decision is open
         notations = [s.describe(a) for a in legal]
         assert all(s.parse(n) == a for n, a in zip(notations, legal, strict=True))
-        if f["kind"] == "window":
+        if f.kind == "window":
             windows += 1
-            act = next(x for x in reversed(s.frames) if x["kind"] == "activation")
-            assert f["side"] != act["side"]  # the passive side reacts; the active side never does
+            act = next(x for x in reversed(s.frames) if x.kind == "activation")
+            assert f.side != act.side  # the passive side reacts; the active side never does
             assert "close" in notations
             assert {n.split()[0] for n in notations} <= REACTION_VERBS
-            reacted = set(f["reacted"])
+            reacted = set(f.reacted)
             assert not any(n.split()[0] != "close" and n.split()[1] in reacted for n in notations)
         ends = [a for a in legal if a.verb == "end"]
         s.apply(ends[0] if ends and rng.random() < 0.03 else rng.choice(legal))
@@ -427,11 +428,11 @@ def test_7_1_a_stack_moves_together_each_paying_its_own_cost() -> None:
     st = s.state
     assert st.units[PZ3].hex == st.units[PZ4].hex == st.board.parse("0510")
     for uid in (PZ3, PZ4):
-        m = st.units[uid].status["moving"]
-        assert (m["moved"], m["stack"]) == (1, [PZ3, PZ4]) and m["spent"] > 0
+        m = bk.status(st.units[uid]).moving
+        assert (m.moved, m.stack) == (1, [PZ3, PZ4]) and m.spent > 0
     # One window for the stack; the dragoons may fire at either tank.
     w = window(s, "move")
-    assert w["group"] == [PZ3, PZ4] and w["hexes"] == ["0510"]
+    assert w.group == [PZ3, PZ4] and w.hexes == ["0510"]
     opp = {a for a in s.legal() if a.startswith("opp ")}
     assert opp == {f"opp {DRG} {PZ3}", f"opp {DRG} {PZ4}"}
     s.apply("close")
@@ -443,7 +444,7 @@ def test_7_1_a_stack_moves_together_each_paying_its_own_cost() -> None:
     with pytest.raises(engine.IllegalActionError):
         s.apply(f"move {PZ3} 0511")
     s.apply(f"stop {PZ3}")
-    assert s.state.units[PZ3].status.get("acted")
+    assert bk.status(s.state.units[PZ3]).acted
     # The other tank goes on alone with ordinary moves.
     legal = s.legal()
     assert any(a.startswith(f"move {PZ4} ") for a in legal) and not any(a.startswith("stack ") for a in legal)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import engine
+from engine.rulesets.blitzkrieg1940 import model as bk
 
 FIXTURE = Path(__file__).parent / "fixtures" / "stonne_column_dead_end.txt"
 GAME_SEED = 1235625841
@@ -24,16 +25,16 @@ def _game() -> engine.Game:
 def test_7_2_1_a_column_unit_with_no_road_on_and_no_room_to_stop_leaves_the_road() -> None:
     g = _game()
     u = g.state.units["fra-ii205ri-fin-3"]
-    assert g.to_act == "french" and u.status.get("moving", {}).get("column")
+    assert g.to_act == "french" and (m := bk.status(u).moving) is not None and m.column
     here = [x.id for x in g.state.units.values() if x.hex == u.hex]
     assert len(here) == 4  # 7.3: three is the limit, so it may not stop here
     legal = [str(a) for a in g.legal_actions()]
     assert legal, "no legal action: the game is stuck"
     assert all(a.startswith("move fra-ii205ri-fin-3 ") for a in legal)
     events = g.apply(legal[0])
-    assert "column" not in u.status or not g.state.units[u.id].status.get("column")
-    moving = g.state.units[u.id].status.get("moving")
-    assert moving is None or not moving.get("column")  # 7.2.1: it stopped using the road
+    assert not bk.status(u).column or not bk.status(g.state.units[u.id]).column
+    moving = bk.status(g.state.units[u.id]).moving
+    assert moving is None or not moving.column  # 7.2.1: it stopped using the road
     assert any(e.kind == "move" for e in events)
 
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from engine.board import Board
 from engine.hexgrid import Hex, distance, hex_to_offset, parse_hex
 from engine.rules import Transition
+from engine.rulesets.blitzkrieg1940 import model as bk
 from engine.rulesets.blitzkrieg1940.data import load_tables
 from engine.rulesets.blitzkrieg1940.model import new_formation
 from engine.rulesets.blitzkrieg1940.movement import (
@@ -70,25 +71,25 @@ def H(label: str) -> Hex:
 def unit(uid: str, utype: str, at: str | None, fid: str | None = None, **status: object) -> Unit:
     """A unit at full strength (an HQ keeps the 0 steps of units.toml: it must still count as on the map)."""
     t = T.units[utype]
-    return Unit(uid, utype, t.side, H(at) if at else None, t.steps, fid, dict(status))
+    return Unit(uid, utype, t.side, H(at) if at else None, t.steps, fid, bk.Status(**status))
 
 
 def game(name: str, *units: Unit, mines: dict[str, str] | None = None) -> GameState:
     """A state on a real map; one formation per formation id used, its HQ the hq_* unit of that id."""
-    formations: dict[str, dict[str, object]] = {}
+    formations: dict[str, bk.Formation] = {}
     for u in units:
         if u.formation and u.formation not in formations:
             formations[u.formation] = new_formation(u.side, u.formation, None, 8)
     for u in units:
         if T.units[u.type].category == "hq" and u.formation:
-            formations[u.formation]["hq"] = u.id
+            formations[u.formation].hq = u.id
     return GameState(
         ruleset="blitzkrieg1940",
         scenario="t",
         sides=("german", "french"),
         board=board(name),
         units={u.id: u for u in units},
-        data={"formations": formations, "mines": dict(mines or {}), "forts": []},
+        data=bk.new_data(formations=formations, mines=dict(mines or {})),
     )
 
 
@@ -126,8 +127,8 @@ def test_ac16_command_distance_3_4_and_check_3_5(hq_type: str, utype: str, insid
     assert out_of_command(T, s, far)
     tr = Transition(s)
     assert command_check(tr, T) == ["far"]
-    assert s.units["far"].status.get("ooc") is True
-    assert "ooc" not in s.units["near"].status
+    assert bk.status(s.units["far"]).ooc is True
+    assert not bk.status(s.units["near"]).ooc
     assert len(tr.events) == 1 and cites(tr.events[0].text, "3.5") and cites(tr.events[0].text, "3.4")
     # Doctrine: the unit at the limit may not step beyond it; the one beyond may not step farther (3.4 [I]).
     nxt = H(outside)
@@ -164,8 +165,8 @@ def test_ac17_marker_removed_and_no_marking_between_checks() -> None:
     assert doctrine_allows(T, s, drift, H("0812"), H("0811"))
     tr = Transition(s)
     assert command_check(tr, T) == ["back", "drift"]
-    assert "ooc" not in s.units["back"].status
-    assert s.units["drift"].status["ooc"] is True
+    assert not bk.status(s.units["back"]).ooc
+    assert bk.status(s.units["drift"]).ooc is True
     assert any("back in command (rule 3.5)" in e.text for e in tr.events)
 
 
@@ -186,19 +187,19 @@ def test_ac19_overrun_hq_puts_formation_out_of_command_3_2() -> None:
     car = unit("car", "P178", "0809", "f")  # motorised: exempt from 3.4, still out of command under 3.2
     at = unit("at", "AT25", "0809", "f", independent=True)  # never out of command (10.3)
     s = game("hannut", hq, tank, car, at)
-    s.data["formations"]["f"]["overrun"] = True
+    bk.data(s).formations["f"].overrun = True
     for u in (tank, car):
         assert out_of_command(T, s, u)
         assert doctrine_allows(T, s, u, H("0808"), H("0101"))  # no HQ to measure from
     tr = Transition(s)
     assert command_check(tr, T, [tank, car, at]) == ["car", "tank"]
     assert all(cites(e.text, "3.2") and cites(e.text, "3.5") for e in tr.events)
-    assert "ooc" not in s.units["at"].status
+    assert not bk.status(s.units["at"]).ooc
     # The HQ returns stacked with one of its units; the check at once restores command.
     s.units["hq"].hex = H("0808")
-    s.data["formations"]["f"]["overrun"] = False
+    bk.data(s).formations["f"].overrun = False
     assert command_check(Transition(s), T, ["tank", "car"]) == ["car", "tank"]
-    assert not any(s.units[i].status.get("ooc") for i in ("tank", "car"))
+    assert not any(bk.status(s.units[i]).ooc for i in ("tank", "car"))
 
 
 def test_command_check_only_listed_units_3_5() -> None:
@@ -206,7 +207,7 @@ def test_command_check_only_listed_units_3_5() -> None:
     a, b = unit("a", "SCH", "0813", "f"), unit("b", "SCH", "0814", "f")
     s = game("hannut", hq, a, b)
     assert command_check(Transition(s), T, ["a"]) == ["a"]
-    assert "ooc" not in s.units["b"].status
+    assert not bk.status(s.units["b"]).ooc
 
 
 # --- 3.2, 6.1, 6.2, 8.4 MP allowances: AC-20, AC-33 -------------------------------------------------------
@@ -220,7 +221,7 @@ def test_hq_speed_and_class_3_2() -> None:
     # An attached independent unit does not count (3.2 [P]); a faster own unit does.
     s.units["ac"] = unit("ac", "ACG", "0811", "f", independent=True)
     assert base_mp(T, s, hq) == T.units["PZ3"].mp
-    s.units["ac"].status.pop("independent")
+    bk.status(s.units["ac"]).clear("independent")
     assert base_mp(T, s, hq) == T.units["ACG"].mp and move_class(T, s, hq) == "wheeled"
     # Units off the map do not count.
     s.units["ac"].hex = None
@@ -232,7 +233,7 @@ def test_ac20_neutralised_hq_half_8_4_and_sequence_6_2() -> None:
     hq = unit("hq", "hq_de", "0808", "f", neutralised=True)
     s = game("hannut", hq, unit("p3", "PZ3", "0809", "f"))
     assert mp_allowance(T, s, hq, action="move") == 3  # MP 6 → 3
-    hq.status["ooc"] = True
+    bk.status(hq).ooc = True
     assert mp_allowance(T, s, hq, action="move") == 1  # ⌊⌊6/2⌋/2⌋
 
 
@@ -242,7 +243,7 @@ def test_ac33_move_and_fire_half_rounded_up_6_1() -> None:
     assert T.units["PZ1"].mp == 7
     assert mp_allowance(T, s, pz, action="move") == 7
     assert mp_allowance(T, s, pz, action="move_fire") == 4
-    pz.status["ooc"] = True
+    bk.status(pz).ooc = True
     assert mp_allowance(T, s, pz, action="move_fire") == 2  # ⌈7/2⌉ = 4, then ⌊4/2⌋
     apc = unit("apc", "APC", "0809", "f")
     s.units["apc"] = apc
@@ -333,7 +334,7 @@ def test_leaving_an_enemy_minefield_10_1() -> None:
     s = game("hannut", unit("hq", "hq_de", "1010", "f"), pz, mines={"1010": "french", "1011": "french"})
     assert step_cost(T, s, pz, H("1010"), H("1011"), in_column=False) == 1 + 2  # entering costs nothing extra
     assert step_cost(T, s, pz, H("1009"), H("1010"), in_column=False) == 1
-    s.data["mines"] = {"1010": "german"}  # own minefield: no effect on the owner
+    bk.data(s).mines = {"1010": "german"}  # own minefield: no effect on the owner
     assert step_cost(T, s, pz, H("1010"), H("1011"), in_column=False) == 1
 
 
@@ -390,9 +391,9 @@ def test_close_combat_entry_climb_and_prohibitions_9_1_1() -> None:
     assert cites(can_close_combat(T, s, car, H("0503"), H("0603"), mp_left=10, moved=False).reason, "13.3")
     hq = s.units["hq"]
     assert cites(can_close_combat(T, s, hq, H("0210"), H("0310"), mp_left=9, moved=False).reason, "6.1")
-    pz.status["neutralised"] = True
+    bk.status(pz).neutralised = True
     assert cites(can_close_combat(T, s, pz, H("0210"), H("0310"), mp_left=9, moved=False).reason, "8.4")
-    pz.status.pop("neutralised")
+    bk.status(pz).clear("neutralised")
     assert not can_close_combat(T, s, pz, H("0210"), H("0211"), mp_left=9, moved=False)  # nobody there
 
 
@@ -611,7 +612,7 @@ def test_ac53_stacking_legal_at_the_end_8_5_1() -> None:
     path = demoralised_retreat_paths(T, s, "f")["inf"]
     end = path[-1]
     assert end is not None and len(path) == 1 + printed_mp("DRG")  # open ground: 1 MP a hex
-    s.data["formations"]["other"] = new_formation("french", "other", None, 8)
+    bk.data(s).formations["other"] = new_formation("french", "other", None, 8)
     for i in range(3):
         s.units[f"x{i}"] = unit(f"x{i}", "FIN", s.board.label(end), "other")
     assert demoralised_retreat_paths(T, s, "f")["inf"] == path[:-1]

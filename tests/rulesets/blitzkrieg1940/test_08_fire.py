@@ -25,10 +25,8 @@ from engine.errors import IllegalActionError
 from engine.hexgrid import distance
 from engine.rules import Transition
 from engine.rulesets.blitzkrieg1940 import model
-from engine.rulesets.blitzkrieg1940.actions import apply_frame
+from engine.rulesets.blitzkrieg1940 import model as bk
 from engine.rulesets.blitzkrieg1940.combat import (
-    CARRIED_BY,
-    CARRYING,
     RESULT_VALUES,
     Factor,
     Shot,
@@ -53,6 +51,7 @@ from engine.rulesets.blitzkrieg1940.combat import (
     update_fortification,
 )
 from engine.rulesets.blitzkrieg1940.data import RESULTS, load_tables
+from engine.rulesets.blitzkrieg1940.frames import handler
 from engine.rulesets.blitzkrieg1940.ruleset import Blitzkrieg1940
 from engine.rulesets.blitzkrieg1940.sight import SightRules, can_see
 from engine.scenario import parse_map
@@ -89,27 +88,27 @@ def unit(
     formation defaults to the side's test formation."""
     fid = formation if formation is not None else ("ger-a" if side == "german" else "fra-a")
     n = T.units[utype].steps if steps is None else steps
-    return Unit(uid, utype, side, hannut().parse(where) if where else None, n, fid, dict(status))
+    return Unit(uid, utype, side, hannut().parse(where) if where else None, n, fid, model.Status(**status))
 
 
 def mounted(apc: Unit, company: Unit) -> tuple[Unit, Unit]:
     """Put the company on board the APC (12.1 [P]; the status keys of :mod:`.combat`)."""
-    apc.status[CARRYING], company.status[CARRIED_BY] = company.id, apc.id
+    bk.status(apc).carrying, bk.status(company).carried_by = company.id, apc.id
     return apc, company
 
 
 def form(
     side: str, name: str, ff: int, total: int, *, lost: int = 0, hq: str | None = None, exhausted: bool = False
-) -> dict[str, Any]:
+) -> model.Formation:
     rec = model.new_formation(side, name, hq, ff)
-    rec.update(steps_total=total, steps_lost=lost, exhausted=exhausted)
+    rec.steps_total, rec.steps_lost, rec.exhausted = total, lost, exhausted
     return rec
 
 
 def game(
     *units: Unit,
     dice: tuple[int, ...] = (),
-    formations: dict[str, dict[str, Any]] | None = None,
+    formations: dict[str, model.Formation] | None = None,
     forts: tuple[str, ...] = (),
     mines: dict[str, str] | None = None,
 ) -> GameState:
@@ -125,7 +124,7 @@ def game(
         board=hannut(),
         units={u.id: u for u in units},
         phase="operations",
-        data={"formations": forms, "forts": list(forts), "mines": dict(mines or {})},
+        data=model.new_data(formations=forms, forts=list(forts), mines=dict(mines or {})),
         dice=ScriptedDice(list(dice)),
     )
 
@@ -212,10 +211,10 @@ def test_ac45_8_6_1_stuka_example() -> None:
     assert results == {"fra-drg": "step", "fra-tank3": "step", "fra-s35": "n"}
     assert rolls(tr) == [11]  # one roll for all three
     assert (s.units["fra-drg"].steps, s.units["fra-tank3"].steps, s.units["fra-s35"].steps) == (1, 1, 2)
-    assert s.units["fra-s35"].status.get("neutralised") is True
+    assert bk.status(s.units["fra-s35"]).neutralised is True
     fire = {e.data["unit"]: e for e in tr.events if e.kind == "fire"}
     assert fire["fra-s35"].data["may_exchange"] is True
-    assert forms["fra-kur"]["steps_lost"] == 1 and forms["fra-rdp"]["steps_lost"] == 1
+    assert forms["fra-kur"].steps_lost == 1 and forms["fra-rdp"].steps_lost == 1
 
 
 def test_ac46_8_6_1_artillery_example() -> None:
@@ -239,7 +238,9 @@ def test_ac46_8_6_1_artillery_example() -> None:
     assert transmission_needed(b, b.parse(HQ_HEX), b.parse(FAR_HEX), T)
     assert transmit(tr, T, hq, b.parse(FAR_HEX)) is False
     chit["medium"] -= 1
-    assert all(s.units[u].status == {} and s.units[u].steps == 2 for u in ("ger-sch1", "ger-sch2", "ger-sch3"))
+    assert all(
+        s.units[u].status == model.Status() and s.units[u].steps == 2 for u in ("ger-sch1", "ger-sch2", "ger-sch3")
+    )
 
     # Salvo 2 (105 mm) on a hex adjacent to the HQ: automatic; column 5 − 0 + 0; roll 9 → red N → neutralised.
     assert not transmission_needed(b, b.parse(HQ_HEX), b.parse(ADJ_HEX), T)
@@ -248,7 +249,7 @@ def test_ac46_8_6_1_artillery_example() -> None:
     results = indirect_attack(tr, T, s, b.parse(ADJ_HEX), medium, "French 105 mm salvo 2")
     chit["medium"] -= 1
     assert results == {"ger-sch4": "red_n"}
-    assert s.units["ger-sch4"].status.get("neutralised") is True
+    assert bk.status(s.units["ger-sch4"]).neutralised is True
     assert rolls(tr) == [9, 9]
     assert chit == {"medium": 0, "light": 2}  # two 75 mm salvos remain
 
@@ -281,14 +282,14 @@ def test_ac48_8_3_red_n_vs_armour() -> None:
     # Black N against a tank → neutralised, or the owner takes a step loss instead.
     tr = Transition(s)
     neutralise(tr, T, s.units["pz3"], "black N")
-    assert s.units["pz3"].status.get("neutralised") is True
+    assert bk.status(s.units["pz3"]).neutralised is True
     take_step_instead(tr, T, s.units["pz3"], "black N")
-    assert s.units["pz3"].steps == 1 and not s.units["pz3"].status.get("neutralised")
+    assert s.units["pz3"].steps == 1 and not bk.status(s.units["pz3"]).neutralised
     with pytest.raises(ValueError, match=r"rule 8\.3"):
         take_step_instead(tr, T, s.units["hq"], "N")
     # An N neutralises both halves of a mounted pair (12.1 [P]).
     neutralise(tr, T, s.units["apc"], "N")
-    assert s.units["sch-m"].status.get("neutralised") is True
+    assert bk.status(s.units["sch-m"]).neutralised is True
 
 
 def test_ac49_8_3_step_loss_flip_then_eliminate() -> None:
@@ -300,7 +301,7 @@ def test_ac49_8_3_step_loss_flip_then_eliminate() -> None:
     step_loss(tr, T, u, "fire")
     assert (u.steps, u.hex, u.is_on_map) == (0, None, False)
     assert [e.kind for e in tr.events] == ["loss", "eliminated"]
-    assert s.data["formations"]["ger-a"]["steps_lost"] == 2
+    assert bk.data(s).formations["ger-a"].steps_lost == 2
     with pytest.raises(ValueError, match="not on the map"):
         step_loss(tr, T, u, "fire")
 
@@ -311,10 +312,10 @@ def test_ac20_3_2_hq_step_loss_is_applied_as_n() -> None:
     tr = Transition(s)
     assert resolve(T, 12, 12, hq) == "n"
     step_loss(tr, T, hq, "fire")
-    assert (hq.steps, hq.hex is not None, hq.status.get("neutralised")) == (0, True, True)
+    assert (hq.steps, hq.hex is not None, bk.status(hq).neutralised) == (0, True, True)
     step_loss(tr, T, hq, "fire")  # a further N on a neutralised HQ: no panic test, no effect (no dice scripted)
-    assert hq.status.get("neutralised") is True
-    assert s.data["formations"]["ger-a"]["steps_lost"] == 0
+    assert bk.status(hq).neutralised is True
+    assert bk.data(s).formations["ger-a"].steps_lost == 0
     with pytest.raises(ValueError, match=r"rule 8\.3"):
         take_step_instead(tr, T, hq, "N")
 
@@ -324,7 +325,7 @@ def test_8_6_1_indirect_fire_attacks_every_unit_in_the_hex_hqs_and_both_sides() 
     tr = Transition(s)
     out = indirect_attack(tr, T, s, hannut().parse(ADJ_HEX), indirect_value(T, "heavy"), "German 150 mm salvo")
     assert out == {"fin": "step", "hq": "n"}
-    assert s.units["hq"].status.get("neutralised") is True and s.units["hq"].hex is not None
+    assert bk.status(s.units["hq"]).neutralised is True and s.units["hq"].hex is not None
 
 
 @pytest.mark.parametrize(
@@ -341,9 +342,9 @@ def test_ac50_8_4_panic_test(exhausted: bool, dice: tuple[int, int], loses: bool
     assert rolls(tr) == [sum(dice)]
     assert next(e for e in tr.events if e.kind == "roll").data["target"] == (6 if exhausted else 8)
     if loses:
-        assert (u.steps, u.status.get("neutralised")) == (1, None)
+        assert (u.steps, bk.status(u).neutralised) == (1, False)
     else:
-        assert (u.steps, u.status.get("neutralised")) == (2, True)
+        assert (u.steps, bk.status(u).neutralised) == (2, True)
 
 
 def test_ac51_8_4_rally() -> None:
@@ -358,7 +359,7 @@ def test_ac51_8_4_rally() -> None:
     s.units["hq"].formation = None  # an HQ without a formation id is found as its formation's hq
     tr = Transition(s)
     assert [rally_roll(tr, T, s.units[u]) for u in ("drg1", "drg2", "hq")] == [True, False, True]
-    assert [bool(s.units[u].status.get("neutralised")) for u in ("drg1", "drg2", "hq")] == [False, True, False]
+    assert [bool(bk.status(s.units[u]).neutralised) for u in ("drg1", "drg2", "hq")] == [False, True, False]
     assert {e.data["target"] for e in tr.events if e.kind == "roll"} == {7}
     with pytest.raises(ValueError, match="not neutralised"):
         rally_roll(tr, T, s.units["drg1"])
@@ -373,30 +374,30 @@ def _losses(total: int, lost: int, dice: tuple[int, ...]) -> tuple[GameState, Tr
 def test_ac52_8_5_demoralisation() -> None:
     # 10 steps: the 4th loss makes no test; the 5th tests: roll 9 > FF 8 → demoralised; no more tests after that.
     s, tr = _losses(10, 3, (4, 5))
-    rec = s.data["formations"]["fra-a"]
+    rec = bk.data(s).formations["fra-a"]
     step_loss(tr, T, s.units["s35-0"], "fire")
-    assert (rec["steps_lost"], rolls(tr), rec["demoralised"]) == (4, [], False)
+    assert (rec.steps_lost, rolls(tr), rec.demoralised) == (4, [], False)
     step_loss(tr, T, s.units["s35-1"], "fire")
-    assert (rec["steps_lost"], rolls(tr), rec["demoralised"]) == (5, [9], True)
+    assert (rec.steps_lost, rolls(tr), rec.demoralised) == (5, [9], True)
     step_loss(tr, T, s.units["s35-2"], "fire")  # already demoralised: no test (no dice left)
-    assert rec["steps_lost"] == 6
+    assert rec.steps_lost == 6
     assert any(e.kind == "demoralised" for e in tr.events)
 
     # Roll 8 → not demoralised; the 6th loss tests again.
     s, tr = _losses(10, 4, (4, 4, 1, 1))
-    rec = s.data["formations"]["fra-a"]
+    rec = bk.data(s).formations["fra-a"]
     step_loss(tr, T, s.units["s35-0"], "fire")
-    assert (rolls(tr), rec["demoralised"]) == ([8], False)
+    assert (rolls(tr), rec.demoralised) == ([8], False)
     step_loss(tr, T, s.units["s35-1"], "fire")
-    assert (rolls(tr), rec["demoralised"]) == ([8, 2], False)
+    assert (rolls(tr), rec.demoralised) == ([8, 2], False)
 
     # 9 steps: the first test comes at 5 losses (⌈9/2⌉).
     s, tr = _losses(9, 3, (6, 6))
-    rec = s.data["formations"]["fra-a"]
+    rec = bk.data(s).formations["fra-a"]
     step_loss(tr, T, s.units["s35-0"], "fire")
     assert rolls(tr) == []
     step_loss(tr, T, s.units["s35-1"], "fire")
-    assert (rolls(tr), rec["demoralised"]) == ([12], True)
+    assert (rolls(tr), rec.demoralised) == ([12], True)
 
 
 def test_ac21_10_3_attached_independent_counts_for_its_formation() -> None:
@@ -405,7 +406,7 @@ def test_ac21_10_3_attached_independent_counts_for_its_formation() -> None:
     s = game(at, dice=(6, 6), formations=forms)
     tr = Transition(s)
     step_loss(tr, T, at, "fire")
-    assert forms["fra-a"]["steps_lost"] == 5 and forms["fra-a"]["demoralised"] is True
+    assert forms["fra-a"].steps_lost == 5 and forms["fra-a"].demoralised is True
 
 
 @pytest.mark.parametrize(("steps", "dice", "resolved"), [(1, (6, 6), 1), (2, (6, 6, 1, 1), 2)], ids=["reduced", "full"])
@@ -458,18 +459,18 @@ def test_ac62_10_1_mine_attack_and_removal() -> None:
     tr = Transition(s)
     # Roll 11 on the Mines column is a step loss whatever the armour; removal roll 10 → minefield removed.
     assert mine_attack(tr, T, s.units["s35"], ADJ_HEX) == "step"
-    assert s.units["s35"].steps == 1 and ADJ_HEX not in s.data["mines"]
+    assert s.units["s35"].steps == 1 and ADJ_HEX not in bk.data(s).mines
 
     s = game(unit("s35", "S35", "french", ADJ_HEX), dice=(1, 1, 4, 5), mines=mines)
     tr = Transition(s)
     assert mine_attack(tr, T, s.units["s35"], ADJ_HEX) == "-"
-    assert rolls(tr) == [2, 9] and s.data["mines"] == {ADJ_HEX: "german"}
+    assert rolls(tr) == [2, 9] and bk.data(s).mines == {ADJ_HEX: "german"}
 
     # Retreating through the minefield: attack, but no removal roll (6.3.3).
     s = game(unit("s35", "S35", "french", ADJ_HEX), dice=(1, 1), mines=mines)
     tr = Transition(s)
     assert mine_attack(tr, T, s.units["s35"], ADJ_HEX, retreating=True) == "-"
-    assert rolls(tr) == [2] and ADJ_HEX in s.data["mines"]
+    assert rolls(tr) == [2] and ADJ_HEX in bk.data(s).mines
 
     # The owner's units are not attacked (10.1 [I]); no minefield → error.
     s = game(unit("pz3", "PZ3", "german", ADJ_HEX), mines=mines)
@@ -495,13 +496,13 @@ def test_ac63_10_2_fortifications() -> None:
     assert update_fortification(tr, T, ORP_LE_PETIT, "french") is False
     s.units["fra-fin"].hex = hannut().parse("0404")  # the infantry leaves; only the tank stays
     assert update_fortification(tr, T, ORP_LE_PETIT, "french") is True
-    assert s.data["forts"] == []
+    assert bk.data(s).forts == []
 
 
 def test_10_2_fortification_removed_when_its_infantry_is_eliminated() -> None:
     s = game(unit("fra-fin", "FIN", "french", ORP_LE_PETIT, steps=1), forts=(ORP_LE_PETIT,))
     step_loss(Transition(s), T, s.units["fra-fin"], "fire")
-    assert s.data["forts"] == []
+    assert bk.data(s).forts == []
 
 
 # --- 13.2 Fire modifiers F1–F19 ------------------------------------------------------------------------------
@@ -691,7 +692,7 @@ _COLUMNS = st.integers(min_value=T.crt.min_column, max_value=T.crt.max_column + 
 
 @given(column=_COLUMNS, utype=st.sampled_from(sorted(T.units)))
 def test_fire_odds_sum_to_one_and_match_resolve(column: int, utype: str) -> None:
-    target = Unit("x", utype, "french", None, 2)
+    target = Unit("x", utype, "french", None, 2, status=model.Status())
     odds = fire_odds(T, column, target)
     assert set(odds) == set(RESULTS) and sum(odds.values()) == 1
     if not T.units[utype].red_n_affects:
@@ -701,12 +702,12 @@ def test_fire_odds_sum_to_one_and_match_resolve(column: int, utype: str) -> None
 
 
 def test_odds_entries_use_the_ai_valuation() -> None:
-    inf = Unit("x", "FIN", "french", None, 2)
+    inf = Unit("x", "FIN", "french", None, 2, status=model.Status())
     entries = odds_entries(T, 6, inf)
     assert {e.result for e in entries} == {"no effect", "red N", "N", "step loss"}
     assert sum((e.probability for e in entries), Fraction(0)) == 1
     assert {e.result: e.value for e in entries}["step loss"] == RESULT_VALUES["step"]
-    tank = Unit("y", "PZ3", "german", None, 2)
+    tank = Unit("y", "PZ3", "german", None, 2, status=model.Status())
     assert "red N" not in {e.result for e in odds_entries(T, 6, tank)}
     assert [(e.result, e.probability) for e in odds_entries(T, None, tank)] == [("no effect", Fraction(1))]
 
@@ -718,23 +719,23 @@ def test_12_1_mounted_pair_owner_chooses_which_half_loses_a_step() -> None:
     tr = Transition(s)
     step_loss(tr, T, s.units["apc"], "fire")
     assert (s.units["apc"].steps, s.units["sch-m"].steps) == (2, 2)  # nothing lost until the owner chooses
-    f = s.data["frames"][-1]
-    assert (f["kind"], f["side"], f["units"], s.to_act) == ("pair_loss", "german", ["apc", "sch-m"], "german")
+    f = bk.data(s).frames[-1]
+    assert (f.kind, f.side, f.units, s.to_act) == ("pair_loss", "german", ["apc", "sch-m"], "german")
     assert [str(a) for a in rs.legal_actions(s)] == ["lose apc", "lose sch-m"]
     with pytest.raises(IllegalActionError, match=r"which half of the pair.*rule 12\.1"):
         rs.check(s, Action("fire", ("apc", "x")))
-    apply_frame(rs, tr, f, Action("lose", ("sch-m",)))
-    assert (s.units["apc"].steps, s.units["sch-m"].steps) == (2, 1) and not s.data["frames"]
-    assert s.data["formations"]["ger-a"]["steps_lost"] == 1
+    handler(f).apply(rs, tr, f, rs.read(s, Action("lose", ("sch-m",))))
+    assert (s.units["apc"].steps, s.units["sch-m"].steps) == (2, 1) and not bk.data(s).frames
+    assert bk.data(s).formations["ger-a"].steps_lost == 1
     # A step taken instead of N is a step loss like any other: the owner chooses again.
     neutralise(tr, T, s.units["apc"], "N")
     take_step_instead(tr, T, s.units["apc"], "N")
-    assert s.data["frames"][-1]["kind"] == "pair_loss"
-    apply_frame(rs, tr, s.data["frames"][-1], Action("lose", ("sch-m",)))
+    assert bk.data(s).frames[-1].kind == "pair_loss"
+    handler(bk.data(s).frames[-1]).apply(rs, tr, bk.data(s).frames[-1], rs.read(s, Action("lose", ("sch-m",))))
     # The company's second loss eliminates it; the APC stays, empty (12.1 [P]).
     assert s.units["sch-m"].hex is None and s.units["apc"].steps == 2
-    assert not s.units["apc"].status.get(CARRYING)
+    assert not bk.status(s.units["apc"]).carrying
     # In close combat the unit the combat names loses the step at once (9.1).
     s2 = game(*mounted(unit("apc", "APC", "german", OPEN_B), unit("sch-m", "SCH", "german", OPEN_B)))
     step_loss(Transition(s2), T, s2.units["apc"], "close combat", owner_choice=False)
-    assert s2.units["apc"].steps == 1 and not s2.data.get("frames")
+    assert s2.units["apc"].steps == 1 and not bk.data(s2).frames

@@ -26,6 +26,7 @@ from engine.events import Event
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
 from engine.rulesets.blitzkrieg1940 import actions, closecombat
+from engine.rulesets.blitzkrieg1940 import model as bk
 from engine.rulesets.blitzkrieg1940.data import load_tables
 from engine.rulesets.blitzkrieg1940.model import frame, new_formation, push
 from engine.rulesets.blitzkrieg1940.ruleset import Blitzkrieg1940
@@ -55,7 +56,9 @@ def board(name: str) -> Board:
 
 def unit(uid: str, utype: str, at: str | None, fid: str, *, steps: int | None = None, **status: Any) -> Unit:
     t = T.units[utype]
-    return Unit(uid, utype, t.side, parse_hex(at) if at else None, t.steps if steps is None else steps, fid, status)
+    return Unit(
+        uid, utype, t.side, parse_hex(at) if at else None, t.steps if steps is None else steps, fid, bk.Status(**status)
+    )
 
 
 def state(
@@ -68,11 +71,11 @@ def state(
     hqs: dict[str, str] | None = None,
 ) -> GameState:
     """A state on a real map with the German formation ``ger`` activated (one activation frame)."""
-    formations: dict[str, Any] = {}
+    formations: dict[str, bk.Formation] = {}
     for u in units:
         if u.formation and u.formation not in formations:
             rec = new_formation(u.side, u.formation, (hqs or {}).get(u.formation), 10 if u.side == "german" else 8)
-            rec["steps_total"] = 20  # no demoralisation test on the few losses of these tests (8.5)
+            rec.steps_total = 20  # no demoralisation test on the few losses of these tests (8.5)
             formations[u.formation] = rec
     st = GameState(
         ruleset="blitzkrieg1940",
@@ -82,32 +85,19 @@ def state(
         units={u.id: u for u in units},
         turn=2,
         phase="operations",
-        data={
-            "scenario": "t",
-            "turns": 10,
-            "formations": formations,
-            "chits": {},
-            "cup": [],
-            "carried": None,
-            "next_first": None,
-            "pass_owner": None,
-            "players": {
-                s: {"replays": [], "general": None, "general_free": False, "held": None, "activated": [], "skipped": []}
-                for s in ("german", "french")
-            },
-            "frames": [],
-            "removed_chits": [],
-            "mines": dict(mines or {}),
-            "forts": sorted(forts or []),
-            "held_by": dict(held or {}),
-            "victory": {},
-            "special": {},
-            "schedule": [],
-            "edges": {"german": "left", "french": "right"},
-        },
+        data=bk.new_data(
+            scenario="t",
+            turns=10,
+            formations=formations,
+            players={s: bk.new_player() for s in ("german", "french")},
+            mines=dict(mines or {}),
+            forts=sorted(forts or []),
+            held_by=dict(held or {}),
+            edges={"german": "left", "french": "right"},
+        ),
         dice=ScriptedDice(dice),
     )
-    push(st, "activation", "german", formations=["ger"], via={"ger": "normal"}, art=None, salvos=None, acted=[])
+    push(st, bk.ActivationFrame("activation", "german", ["ger"], {"ger": "normal"}, None, None, [], None))
     return st
 
 
@@ -142,7 +132,7 @@ class Play:
     @property
     def cc(self) -> dict[str, Any] | None:
         f = frame(self.state)
-        return f if f is not None and f["kind"] == "cc" else None
+        return f if f is not None and f.kind == "cc" else None
 
     def rolls(self) -> list[Event]:
         return [e for e in self.events if e.kind == "roll"]
@@ -199,7 +189,7 @@ def test_ac56_pioneers_take_fortified_stonne_9_1_2_to_9_1_4_and_10_2() -> None:
     p.apply(f"assault ger-pio {STONNE_V}")
     # Entry: ⌈3/4⌉ + 1 (village, foot) = 2 MP; the pioneers are in the hex.
     assert p.at("ger-pio") == STONNE_V
-    assert p.u("ger-pio").status["moving"]["spent"] == 2
+    assert p.u("ger-pio").status.moving.spent == 2
     entry = next(e for e in p.events if e.kind == "move")
     assert cites(entry.text, "9.1.1") and "2 MP" in entry.text
     # Defender fires: 5 + 1 (CC) − 2 (village, attacker now in the hex) = 4; roll 10 → N.
@@ -207,15 +197,15 @@ def test_ac56_pioneers_take_fortified_stonne_9_1_2_to_9_1_4_and_10_2() -> None:
     assert roll.data["column"] == "4" and roll.data["total"] == 10
     assert shifts(roll) == {"F3": 1, "F12": -2}
     assert "defensive fire" in roll.data["purpose"] and cites(roll.data["purpose"], "9.1.2")
-    assert p.u("ger-pio").status.get("neutralised")
+    assert p.u("ger-pio").status.neutralised
     cc = p.cc
-    assert cc is not None and cc["round"] == 1 and cc["stage"] == "att_choice"
+    assert cc is not None and cc.round == 1 and cc.stage == "att_choice"
     assert p.state.to_act == "german"
     assert p.legal() == acts("exchange ger-pio", "fallback ger-pio")
     # The attacker exchanges it for a step loss (now 6/4) and stays; the attacker fires at once:
     # 6 + 1 − 2 (village) − 2 (fortifications) = 3; roll 12 → step loss.
     p.apply("exchange ger-pio")
-    assert p.u("ger-pio").steps == 1 and not p.u("ger-pio").status.get("neutralised")
+    assert p.u("ger-pio").steps == 1 and not p.u("ger-pio").status.neutralised
     assert any(e.kind == "exchange" and cites(e.text, "9.1.2") for e in p.events)
     (roll,) = p.rolls()
     assert roll.data["column"] == "3" and roll.data["total"] == 12
@@ -240,22 +230,22 @@ def test_ac56_pioneers_take_fortified_stonne_9_1_2_to_9_1_4_and_10_2() -> None:
     assert (r_att.data["column"], r_att.data["total"]) == ("3", 9)
     assert all(cites(r.data["purpose"], "9.1.3") for r in (r_def, r_att))
     assert p.u("ger-pio").steps == 1
-    assert p.u("fra-fin").status.get("neutralised")
+    assert p.u("fra-fin").status.neutralised
     cc = p.cc
-    assert cc is not None and cc["round"] == 2
+    assert cc is not None and cc.round == 2
     # The reduced defender must take a step loss (= elimination) or retreat one hex neutralised.
     legal = p.legal()
     assert legal[0] == Action("exchange", ("fra-fin",))
     assert Action("withdraw", ("fra-fin", "0608")) in legal and Action("withdraw", ("fra-fin", PAIN)) not in legal
     p.apply("withdraw fra-fin 0608")
-    assert p.at("fra-fin") == "0608" and p.u("fra-fin").status.get("neutralised")
+    assert p.at("fra-fin") == "0608" and p.u("fra-fin").status.neutralised
     # No French infantry left → fortification removed; the pioneers hold the hex and stop (not a tank).
-    assert STONNE_V not in p.state.data["forts"]
+    assert STONNE_V not in bk.data(p.state).forts
     assert any(e.kind == "fortification" and cites(e.text, "10.2") for e in p.events)
     assert p.cc is None
     assert p.at("ger-pio") == STONNE_V
-    assert "moving" not in p.u("ger-pio").status and p.u("ger-pio").status.get("acted")
-    assert p.state.data["held_by"][STONNE_V] == "german"
+    assert not bk.status(p.u("ger-pio")).moving and p.u("ger-pio").status.acted
+    assert bk.data(p.state).held_by[STONNE_V] == "german"
     assert any(cites(e.text, "9.1.4") for e in p.events) and any(cites(e.text, "9.2") for e in p.events)
     assert p.dice_left() == 0
     assert p.state.to_act == "german" and p.legal() == acts("end")
@@ -269,10 +259,10 @@ def test_ac57_neutralised_attacker_falls_back_and_its_move_ends_9_1_2() -> None:
     fin = unit("fra-fin", "FIN", S_OPEN, "fra")
     p = Play(state("stonne", pio, fin, dice=[5, 5]))  # defensive fire 10 on column 6 → N
     p.apply(f"assault ger-pio {S_OPEN}")
-    assert p.u("ger-pio").status.get("neutralised")
+    assert p.u("ger-pio").status.neutralised
     p.apply("fallback ger-pio")
-    assert p.at("ger-pio") == S_OPEN_ADJ and p.u("ger-pio").status.get("neutralised")
-    assert "moving" not in p.u("ger-pio").status and p.u("ger-pio").status.get("acted")
+    assert p.at("ger-pio") == S_OPEN_ADJ and p.u("ger-pio").status.neutralised
+    assert not bk.status(p.u("ger-pio")).moving and p.u("ger-pio").status.acted
     fall = next(e for e in p.events if e.kind == "retreat")
     assert cites(fall.text, "9.1.2") and S_OPEN_ADJ in fall.text
     assert p.cc is None and p.at("fra-fin") == S_OPEN and p.u("fra-fin").steps == 2
@@ -301,16 +291,16 @@ def test_ac58_neutralised_defender_fires_at_minus_2_then_must_retreat_or_lose_a_
     # Branch 1: retreat one hex, still neutralised.
     before = p.state
     p.apply("withdraw fra-fin 0709")
-    assert p.at("fra-fin") == "0709" and p.u("fra-fin").status.get("neutralised")
-    assert p.cc is None and p.state.data.get("held_by", {}) == {}
+    assert p.at("fra-fin") == "0709" and p.u("fra-fin").status.neutralised
+    assert p.cc is None and (bk.data(p.state).held_by or {}) == {}
     # Branch 2: take a step loss, stay, marker removed; the combat goes on.
     p.state = before
     p.apply("exchange fra-fin")
     assert p.at("fra-fin") == S_OPEN and p.u("fra-fin").steps == 1
-    assert not p.u("fra-fin").status.get("neutralised")
+    assert not p.u("fra-fin").status.neutralised
     assert any(e.kind == "exchange" and cites(e.text, "9.1.5") for e in p.events)
     cc = p.cc
-    assert cc is not None and cc["stage"] == "vol_def"
+    assert cc is not None and cc.stage == "vol_def"
 
 
 def test_ac58_attacker_driven_back_no_forced_retreat_9_1_2_item_3() -> None:
@@ -318,7 +308,7 @@ def test_ac58_attacker_driven_back_no_forced_retreat_9_1_2_item_3() -> None:
     p.apply(f"assault ger-pio {S_OPEN}")
     p.apply("fallback ger-pio")
     assert p.cc is None
-    assert p.at("fra-fin") == S_OPEN and p.u("fra-fin").status.get("neutralised") and p.u("fra-fin").steps == 2
+    assert p.at("fra-fin") == S_OPEN and p.u("fra-fin").status.neutralised and p.u("fra-fin").steps == 2
 
 
 # --- AC-59 ----------------------------------------------------------------------------------------------
@@ -336,7 +326,7 @@ def test_ac59_defender_without_retreat_hex_is_eliminated_9_1_5() -> None:
     assert p.u("fra-fin").hex is None and p.u("fra-fin").steps == 0
     assert any(e.kind == "eliminated" and cites(e.text, "9.1.5") for e in p.events)
     assert p.cc is None and p.at("ger-pio") == S_CORNER
-    assert p.state.data["formations"]["fra"]["steps_lost"] == 2
+    assert bk.data(p.state).formations["fra"].steps_lost == 2
 
 
 def test_ac59_reduced_defender_with_n_and_no_retreat_is_lost_either_way() -> None:
@@ -348,7 +338,7 @@ def test_ac59_reduced_defender_with_n_and_no_retreat_is_lost_either_way() -> Non
     assert p.legal() == acts("exchange fra-fin", "withdraw fra-fin")
     p.apply("exchange fra-fin")
     assert p.u("fra-fin").hex is None
-    assert p.cc is None and p.state.data["held_by"] == {}
+    assert p.cc is None and bk.data(p.state).held_by == {}
 
 
 def test_retreat_into_an_overstacked_hex_goes_on_9_1_5_and_6_3_3() -> None:
@@ -378,7 +368,7 @@ def test_attacker_falling_back_into_a_full_hex_goes_on_9_1_5_and_7_3() -> None:
     assert h is not None and p.at("ger-pz3") not in (S_OPEN_ADJ, S_OPEN)
     assert parse_hex(S_OPEN_ADJ) in h.neighbours()
     assert any(cites(e.text, "9.1.5") and "too many units" in e.text for e in p.events)
-    assert "moving" not in p.u("ger-pz3").status and p.cc is None
+    assert not bk.status(p.u("ger-pz3")).moving and p.cc is None
 
 
 def test_refusals_cite_the_rule_9_1_5_and_9_1_2() -> None:
@@ -390,7 +380,8 @@ def test_refusals_cite_the_rule_9_1_5_and_9_1_2() -> None:
         with pytest.raises(IllegalActionError):
             p.apply(text)  # refused by the ruleset's check
         with pytest.raises(IllegalActionError) as err:
-            closecombat.check_cc(RS, p.state, cc, parse_notation(text))
+            action = parse_notation(text)
+            closecombat.HANDLER.check(RS, p.state, cc, action, RS.read(p.state, action))
         assert err.value.rule == rule and cites(str(err.value), rule)
 
 
@@ -417,8 +408,8 @@ def test_ac60_tank_beating_infantry_and_at_gun_moves_on_and_may_attack_again_9_2
     tank = unit("ger-pz3", "PZ3", H_ATT, "ger")
     other = unit("fra-fin2", "FIN", H_NEXT, "fra")
     p = _soft_defence(tank, [other])
-    m = p.u("ger-pz3").status["moving"]
-    assert m["mp"] - m["spent"] == 3  # 6 − (⌈6/4⌉ + 1)
+    m = p.u("ger-pz3").status.moving
+    assert m.mp - m.spent == 3  # 6 − (⌈6/4⌉ + 1)
     assert any(cites(e.text, "9.2") and "move on" in e.text for e in p.events)
     legal = p.legal()
     assert Action("assault", ("ger-pz3", H_NEXT)) in legal  # ⌈6/4⌉ + 1 = 3 MP: a second close combat
@@ -428,7 +419,7 @@ def test_ac60_tank_beating_infantry_and_at_gun_moves_on_and_may_attack_again_9_2
 def test_ac60_infantry_attacker_stops_9_2() -> None:
     sch = unit("ger-sch", "GDI", H_ATT, "ger")
     p = _soft_defence(sch, [])
-    assert "moving" not in p.u("ger-sch").status and p.u("ger-sch").status.get("acted")
+    assert not bk.status(p.u("ger-sch")).moving and p.u("ger-sch").status.acted
     assert any(cites(e.text, "9.2") and "not a tank" in e.text for e in p.events)
 
 
@@ -441,7 +432,7 @@ def test_ac60_tank_that_fought_tanks_stops_9_2() -> None:
     assert r_def.data["column"] == "2" and r_att.data["column"] == "3"  # 4 + 1 − 3; 6 + 1 − 4
     p.apply("withdraw fra-h35 1006")
     assert p.cc is None
-    assert "moving" not in p.u("ger-pz3").status and p.u("ger-pz3").status.get("acted")
+    assert not bk.status(p.u("ger-pz3")).moving and p.u("ger-pz3").status.acted
     assert any(cites(e.text, "9.2") and "not only infantry" in e.text for e in p.events)
 
 
@@ -458,7 +449,7 @@ def test_ac61_each_attacker_suffers_a_mine_attack_and_removal_roll_first_10_1() 
     assert cites(mine.data["purpose"], "10.1") and mine.data["column"] == "6" and "ger-pio" in mine.data["purpose"]
     assert cites(removal.data["purpose"], "10.1") and removal.data["target"] == 10
     assert "defensive fire" in d.data["purpose"] and "offensive fire" in a.data["purpose"]
-    assert S_OPEN not in p.state.data["mines"]
+    assert S_OPEN not in bk.data(p.state).mines
     assert any(e.kind == "mines" and cites(e.text, "9.1.1") for e in p.events)
 
 
@@ -467,7 +458,7 @@ def test_ac61_mine_n_is_handled_like_a_close_combat_n_9_1_2() -> None:
     fin = unit("fra-fin", "FIN", S_OPEN, "fra")
     p = Play(state("stonne", pio, fin, dice=[4, 5, 1, 1], mines={S_OPEN: "french"}))  # 9 on column 6 → N
     p.apply(f"assault ger-pio {S_OPEN}")
-    assert len(p.rolls()) == 2 and S_OPEN in p.state.data["mines"]
+    assert len(p.rolls()) == 2 and S_OPEN in bk.data(p.state).mines
     assert p.state.to_act == "german" and p.legal() == acts("exchange ger-pio", "fallback ger-pio")
     p.apply("fallback ger-pio")  # neutralised, it cannot attack: back where it came from, no fire at all
     assert p.at("ger-pio") == S_OPEN_ADJ and p.cc is None and p.dice_left() == 0
@@ -484,10 +475,10 @@ def test_ac78_neutralised_defender_receiving_n_takes_no_panic_test_9_1_2_item_4(
     assert p.legal()[0] == Action("exchange", ("fra-fin",))
     before = p.state
     p.apply("exchange fra-fin")  # one step loss, stays, marker removed
-    assert p.u("fra-fin").steps == 1 and not p.u("fra-fin").status.get("neutralised") and p.at("fra-fin") == S_OPEN
+    assert p.u("fra-fin").steps == 1 and not p.u("fra-fin").status.neutralised and p.at("fra-fin") == S_OPEN
     p.state = before
     p.apply("withdraw fra-fin 0709")
-    assert p.u("fra-fin").steps == 2 and p.u("fra-fin").status.get("neutralised") and p.at("fra-fin") == "0709"
+    assert p.u("fra-fin").steps == 2 and p.u("fra-fin").status.neutralised and p.at("fra-fin") == "0709"
 
 
 # --- AC-19: HQ overrun by entry (3.2) -----------------------------------------------------------------------
@@ -502,21 +493,21 @@ def test_ac19_lone_hq_is_overrun_by_entry_3_2() -> None:
     p.apply(f"assault ger-pio {S_OPEN}")
     assert p.cc is None and p.dice_left() == 0  # no fire is exchanged
     assert p.u("fra-hq").hex is None
-    rec = p.state.data["formations"]["fra"]
-    assert rec["overrun"] is True
-    assert p.u("fra-fin").status.get("ooc")
+    rec = bk.data(p.state).formations["fra"]
+    assert rec.overrun is True
+    assert p.u("fra-fin").status.ooc
     assert any(e.kind == "overrun" and cites(e.text, "3.2") for e in p.events)
     assert any(e.kind == "command" and cites(e.text, "3.5") for e in p.events)
     # The entry cost was paid; the pioneers may go on with the MP left (an overrun is no close combat).
-    m = p.u("ger-pio").status["moving"]
-    assert (m["spent"], m["moved"]) == (2, 1)
-    assert p.at("ger-pio") == S_OPEN and p.state.data["held_by"][S_OPEN] == "german"
+    m = p.u("ger-pio").status.moving
+    assert (m.spent, m.moved) == (2, 1)
+    assert p.at("ger-pio") == S_OPEN and bk.data(p.state).held_by[S_OPEN] == "german"
     # Next turn, when its chit is drawn, the HQ returns stacked with one of its units; command re-checked.
     tr = Transition(p.state.clone())
     tr.state.turn += 1
     RS.activation_effects(tr, "fra")
     assert tr.state.units["fra-hq"].hex == parse_hex("0708")
-    assert not tr.state.units["fra-fin"].status.get("ooc")
+    assert not bk.status(tr.state.units["fra-fin"]).ooc
 
 
 def test_hq_with_defenders_retreats_with_them_or_is_overrun_3_2() -> None:
@@ -532,11 +523,11 @@ def test_hq_with_defenders_retreats_with_them_or_is_overrun_3_2() -> None:
     assert p.legal() == acts("stay fra-hq", "withdraw fra-hq 0709")
     before = p.state
     p.apply("withdraw fra-hq 0709")
-    assert p.at("fra-hq") == "0709" and not p.state.data["formations"]["fra"]["overrun"]
+    assert p.at("fra-hq") == "0709" and not bk.data(p.state).formations["fra"].overrun
     p.state = before
     p.apply("stay fra-hq")
-    assert p.u("fra-hq").hex is None and p.state.data["formations"]["fra"]["overrun"]
-    assert p.cc is None and "moving" not in p.u("ger-pio").status
+    assert p.u("fra-hq").hex is None and bk.data(p.state).formations["fra"].overrun
+    assert p.cc is None and not bk.status(p.u("ger-pio")).moving
 
 
 # --- Modifiers of 13.2 inside close combat (F6, F7) -------------------------------------------------------
@@ -546,22 +537,14 @@ def test_column_minus_1_first_round_only_and_ends_after_it_7_2_1() -> None:
     pio = unit("ger-pio", "PIO", S_OPEN_ADJ, "ger", column=True)
     fin = unit("fra-fin", "FIN", S_OPEN, "fra", ooc=True)
     p = Play(state("stonne", pio, fin, dice=[1, 1, 1, 1, 1, 1, 1, 1]))
-    p.state.units["ger-pio"].status["moving"] = {
-        "action": "move",
-        "mp": 3,
-        "spent": 0.0,
-        "moved": 0,
-        "column": True,
-        "fired": False,
-        "from": S_OPEN_ADJ,
-    }
+    bk.status(p.state.units["ger-pio"]).moving = bk.Moving("move", 3, 0.0, 0, True, False, origin=S_OPEN_ADJ)
     p.apply(f"assault ger-pio {S_OPEN}")
     r_def, r_att = p.rolls()
     assert shifts(r_def) == {"F3": 1, "F6": -1}  # out-of-command defender −1 (6.2)
     assert shifts(r_att) == {"F3": 1, "F7": -1}  # attacker in column −1, first round
     p.apply("ccon")
     p.apply("ccon")
-    assert "column" not in p.u("ger-pio").status
+    assert not bk.status(p.u("ger-pio")).column
     assert any(e.kind == "column" and cites(e.text, "7.2.1") for e in p.events)
     r_def, r_att = p.rolls()
     assert shifts(r_att) == {"F3": 1} and shifts(r_def) == {"F3": 1, "F6": -1}
@@ -609,11 +592,13 @@ def test_target_choice_odds_and_waiting_text() -> None:
     cc = p.cc
     assert cc is not None
     assert "round 1" in closecombat.waiting(p.state, cc) and cites(closecombat.waiting(p.state, cc), "9.1.2")
-    o = closecombat.odds(RS, p.state, cc, Action("ccfire", ("ger-pz3", "fra-fin")))
+    shot = Action("ccfire", ("ger-pz3", "fra-fin"))
+    o = closecombat.odds(RS, p.state, cc, shot, RS.read(p.state, shot))
     assert o is not None and "column 7" in o.note
     assert sum(e.probability for e in o.entries) == 1
     with pytest.raises(IllegalActionError) as err:
-        closecombat.check_cc(RS, p.state, cc, Action("ccfire", ("fra-fin", "ger-pz3")))
+        back = Action("ccfire", ("fra-fin", "ger-pz3"))
+        closecombat.HANDLER.check(RS, p.state, cc, back, RS.read(p.state, back))
     assert err.value.rule == "9.1.2" and "owner" in str(err.value)
     with pytest.raises(IllegalActionError):
         p.apply("ccfire fra-fin ger-pz3")

@@ -20,6 +20,7 @@ from engine.board import Board
 from engine.errors import Problem
 from engine.hexgrid import Hex, hex_label, hex_to_offset, hexes_within, offset_to_hex, parse_hex
 from engine.rules import Ruleset
+from engine.rulesets.blitzkrieg1940 import model as bk
 from engine.rulesets.blitzkrieg1940.data import DATA_DIR, Tables, load_tables
 from engine.rulesets.blitzkrieg1940.setup import (
     check_setup,
@@ -477,7 +478,15 @@ def test_ac_69_salvos_per_chit(hannut: Scenario, stonne: Scenario, t: Tables) ->
 def start_state(sc: Scenario, t: Tables, turn: int = 1) -> GameState:
     """A synthetic state: every counter as the scenario sets it up, the objectives held as 12 says."""
     units = {
-        u.id: Unit(u.id, u.type, u.side, u.hex, u.steps if u.steps is not None else t.units[u.type].steps, u.formation)
+        u.id: Unit(
+            u.id,
+            u.type,
+            u.side,
+            u.hex,
+            u.steps if u.steps is not None else t.units[u.type].steps,
+            u.formation,
+            bk.Status(),
+        )
         for u in sc.units
     }
     victory = dict(sc.raw["victory"])
@@ -491,7 +500,7 @@ def start_state(sc: Scenario, t: Tables, turn: int = 1) -> GameState:
         units=units,
         turn=turn,
         phase="end",
-        data={"held_by": held, "victory": victory},
+        data=bk.new_data(scenario=sc.id, held_by=held, victory=victory),
     )
 
 
@@ -512,7 +521,7 @@ def hannut_state(sc: Scenario, t: Tables, vp: int, turn: int) -> GameState:
         other = vp - 8 - 3 * held
         for label in t.hannut_victory.objectives:
             if held:
-                st.data["held_by"][label] = "german"
+                bk.data(st).held_by[label] = "german"
                 held -= 1
         lose_steps(st, t, other, lambda u: u.side == "french" and u.type in ("DRG", "FMG", "P178", "MOT"))
     else:
@@ -551,43 +560,43 @@ def test_ac_65_hannut_vp_count(hannut: Scenario, t: Tables) -> None:
     assert hannut_vp(t, st) == 8
     assert victory_check(t, st, final=False) is None  # 8 is inside the turn-1 window 8–12
     # The German takes Thisnes, eliminates an H39 (2 steps) and loses one step: 8 + 3 + 4 − 1 = 14.
-    assert held_by_update(st.data, "german", ["1612", "1512"]) == ["1512"]
+    assert held_by_update(bk.data(st).held_by, "german", ["1612", "1512"]) == ["1512"]
     st.units["fra-1kur-h39-1"].steps = 0
     st.units["fra-1kur-h39-1"].hex = None
     st.units["ger-ii5pzr-pz1"].steps -= 1
     assert hannut_vp(t, st) == 14
     # HQs have no steps, exits are not losses, and the total never drops below 0.
     st.units["ger-kg3pz-krd-1"].hex = None
-    st.units["ger-kg3pz-krd-1"].status["exited"] = True
+    bk.status(st.units["ger-kg3pz-krd-1"]).exited = True
     assert hannut_vp(t, st) == 14
     lose_steps(st, t, 40, lambda u: u.side == "german" and u.type != "hq_de")
     assert hannut_vp(t, st) == 0
 
 
 def test_11_held_by_is_the_last_side_through() -> None:
-    data: dict[str, Any] = {"held_by": {"0708": "french", "0709": "french"}}
-    assert held_by_update(data, "german", [parse_hex("0608"), parse_hex("0708")]) == ["0708"]
-    assert held_by_update(data, "german", ["0708"]) == []  # already German
-    assert held_by_update(data, "french", ["0809", "0709", "0708"]) == ["0708"]
-    assert data["held_by"] == {"0708": "french", "0709": "french"}
+    held = {"0708": "french", "0709": "french"}
+    assert held_by_update(held, "german", [parse_hex("0608"), parse_hex("0708")]) == ["0708"]
+    assert held_by_update(held, "german", ["0708"]) == []  # already German
+    assert held_by_update(held, "french", ["0809", "0709", "0708"]) == ["0708"]
+    assert held == {"0708": "french", "0709": "french"}
     assert held_by_update({}, "german", ["0708"]) == []
 
 
 def test_ac_66_stonne_possession_at_the_end(stonne: Scenario, t: Tables) -> None:
     st = start_state(stonne, t, turn=10)
     assert victory_kind(st) == "hold"
-    held_by_update(st.data, "german", ["0708", "0709"])
+    held_by_update(bk.data(st).held_by, "german", ["0708", "0709"])
     outcome = victory_check(t, st, final=True)
     assert outcome is not None
     assert outcome.winner == "german"
     assert "rule 12.2" in outcome.reason
-    held_by_update(st.data, "french", ["0709"])  # a French unit passed through 0709 after the last German
+    held_by_update(bk.data(st).held_by, "french", ["0709"])  # a French unit passed through 0709 after the last German
     outcome = victory_check(t, st, final=True)
     assert outcome is not None
     assert outcome.winner == "french"
     assert "0709" in outcome.reason
     # No VP windows: the game cannot end early, even with both hexes German.
-    held_by_update(st.data, "german", ["0709"])
+    held_by_update(bk.data(st).held_by, "german", ["0709"])
     for turn in (1, 5, 9):
         st.turn = turn
         assert victory_check(t, st, final=False) is None
@@ -603,7 +612,7 @@ def test_ac_73_games_end_on_their_last_turn(hannut: Scenario, stonne: Scenario, 
     assert outcome is not None
     assert outcome.winner == "french"  # Stonne starts French-held
     # The scheme also follows the scenario id when the state has no victory table.
-    st.data.pop("victory")
+    bk.data(st).victory = {}
     assert victory_kind(st) == "hold"
     assert victory_check(t, st, final=True) == outcome
 

@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from engine.rules import Transition
+from engine.rulesets.blitzkrieg1940 import model as bk
 from engine.rulesets.blitzkrieg1940 import sequence
 from engine.rulesets.blitzkrieg1940.victory import losses
 
@@ -28,9 +29,9 @@ def _legal(game: engine.Game) -> list[str]:
 
 
 def _todo(game: engine.Game) -> list[dict[str, Any]]:
-    f = game.state.data["frames"][-1]
-    assert f["kind"] == "deploy"
-    todo: list[dict[str, Any]] = f["todo"]
+    f = bk.data(game.state).frames[-1]
+    assert f.kind == "deploy"
+    todo: list[bk.DeployItem] = f.todo
     return todo
 
 
@@ -56,8 +57,8 @@ def _losses(game: engine.Game, *units: str) -> None:
 
 def _place_next(game: engine.Game) -> None:
     """Place the next unit in its scenario-file hex if that is legal, else in the first legal hex."""
-    uid = _todo(game)[0]["unit"]
-    default = game.state.data["deploy"]["default"]["hex"][uid]
+    uid = _todo(game)[0].unit
+    default = bk.data(game.state).deploy.default.hex[uid]
     legal = [a for a in game.legal_actions() if a.verb == "place"]
     game.apply(next((a for a in legal if a.args[1] == default), legal[0]))
 
@@ -65,10 +66,10 @@ def _place_next(game: engine.Game) -> None:
 def _place_all(game: engine.Game, until: str | None = None) -> None:
     """Place units until the next decision is not a placement (or concerns ``until``)."""
     while (
-        game.state.data["frames"][-1]["kind"] == "deploy"
+        bk.data(game.state).frames[-1].kind == "deploy"
         and _todo(game)
-        and _todo(game)[0]["what"] == "place"
-        and _todo(game)[0]["unit"] != until
+        and _todo(game)[0].what == "place"
+        and _todo(game)[0].unit != until
     ):
         _place_next(game)
 
@@ -90,7 +91,7 @@ def test_12_1_setup_losses_two_on_one_counter_eliminate_it() -> None:
     assert "loss fra-2kur-h39-1" not in _legal(game)  # nothing left to lose
     assert "default" not in _legal(game)  # the step has begun
     game.apply("loss fra-2kur-s35-2")
-    assert [i["what"] for i in _todo(game)][:2] == ["assign", "place"]
+    assert [i.what for i in _todo(game)][:2] == ["assign", "place"]
     game.apply("assign fra-11rdp-at25 fra-i-11-rdp")
     _place_all(game)
     placed = [t for t in (e.text for e in game.events_since(0)) if "sets up in" in t]
@@ -137,7 +138,7 @@ def test_12_1_at_gun_sets_up_with_a_unit_of_its_battalion() -> None:
     game.apply("assign fra-11rdp-at25 fra-ii-11-rdp")
     _place_all(game)
     at = game.state.units["fra-11rdp-at25"]
-    assert at.hex is not None and at.formation == "fra-ii-11-rdp" and at.status["independent"]
+    assert at.hex is not None and at.formation == "fra-ii-11-rdp" and bk.status(at).independent
     mates = {u.formation for u in game.state.units_at(at.hex) if u.id != at.id}
     assert "fra-ii-11-rdp" in mates
     # The battalion's zone only: a hex of I/11 RDP is refused even though it is in the AT gun's zone table.
@@ -153,7 +154,7 @@ def test_10_2_fortifications_only_with_own_infantry() -> None:
     _losses(game2, "fra-2kur-h39-1", "fra-2kur-h39-2", "fra-2kur-s35-2", "fra-2kur-s35-3")
     game2.apply("assign fra-11rdp-at25 fra-iii-11-rdp")
     _place_all(game2)
-    assert _todo(game2)[0] == {"what": "marker", "kind": "fortification", "left": 5}
+    assert _todo(game2)[0] == bk.DeployItem("marker", kind="fortification", left=5)
     infantry = {
         game2.board.label(u.hex)
         for u in game2.state.iter_units("french")
@@ -177,7 +178,7 @@ def test_2_8_hannut_kept_chits_after_the_german_setup_before_the_1_kur() -> None
     assert all(a.startswith("keep ger-") for a in _legal(game))
     assert all(u.hex is None for u in game.state.units.values() if u.formation == "fra-1-kur")
     game.apply("keep ger-i-5-pzr")
-    assert game.to_act == "french" and _todo(game)[0]["unit"] == "fra-1kur-hq"
+    assert game.to_act == "french" and _todo(game)[0].unit == "fra-1kur-hq"
     game.apply("default")
     assert game.state.phase == "operations"
     assert sorted(_legal(game)) == ["first ger-artillery-1-1", "first ger-i-5-pzr", "first ger-stuka-1-1"]
@@ -187,7 +188,7 @@ def test_12_1_optional_company_on_the_i_33_apc() -> None:
     game = _game("hannut")
     game.apply("default")
     # German: first the I/33 APC question (12.1 [I]), then the placements.
-    assert _todo(game)[0] == {"what": "mount", "formation": "ger-i-33-schr", "apc": "ger-i33schr-apc"}
+    assert _todo(game)[0] == bk.DeployItem("mount", formation="ger-i-33-schr", apc="ger-i33schr-apc")
     legal = _legal(game)
     assert legal[0] == "default" and legal[-1] == "nomount"
     assert all(a.startswith("mount ger-i33schr-") for a in legal[1:-1])
@@ -196,8 +197,8 @@ def test_12_1_optional_company_on_the_i_33_apc() -> None:
     _place_all(game)
     st = game.state
     company = st.units["ger-i33schr-sch-2"]
-    assert company.status["carried_by"] == "ger-i33schr-apc"
-    assert st.units["ger-i33schr-apc"].status["carrying"] == company.id
+    assert bk.status(company).carried_by == "ger-i33schr-apc"
+    assert bk.status(st.units["ger-i33schr-apc"]).carrying == company.id
     assert company.hex == st.units["ger-i33schr-apc"].hex is not None
     placed = [e.text for e in game.events_since(0) if "sets up in" in e.text]
     assert not any(t.startswith("ger-i33schr-sch-2 sets up") for t in placed)  # it rides the APC
@@ -209,21 +210,21 @@ def test_12_2_dissolving_4_bcc_assigns_its_units_and_removes_its_chit() -> None:
     game.apply("dissolve fra-4-bcc")
     targets = ["fra-i-205-ri", "fra-ii-205-ri", "fra-iii-205-ri"]
     for uid, fid in zip(["fra-4bcc-fcm-1", "fra-4bcc-fcm-2", "fra-4bcc-fcm-3"], targets, strict=True):
-        assert _todo(game)[0] == {"what": "assign", "unit": uid, "to": targets}
+        assert _todo(game)[0] == bk.DeployItem("assign", unit=uid, to=targets)
         game.apply(f"assign {uid} {fid}")
     game.apply("assign fra-205ri-at25 fra-iii-205-ri")
     _place_all(game)
-    while game.state.data["frames"][-1]["kind"] == "deploy" and game.to_act == "french":
+    while bk.data(game.state).frames[-1].kind == "deploy" and game.to_act == "french":
         game.apply(game.legal_actions()[0])
     skip_setup(game)
     st = game.state
-    assert "fra-4-bcc" in st.data["removed_chits"] and "fra-4-bcc" not in st.data["cup"]
+    assert "fra-4-bcc" in bk.data(st).removed_chits and "fra-4-bcc" not in bk.data(st).cup
     for uid, fid in zip(["fra-4bcc-fcm-1", "fra-4bcc-fcm-2", "fra-4bcc-fcm-3"], targets, strict=True):
         u = st.units[uid]
-        assert (u.formation, u.status["independent"], u.hex is not None) == (fid, True, True)
+        assert (u.formation, bk.status(u).independent, u.hex is not None) == (fid, True, True)
     # 10.3: the adopted units count for the formation's demoralisation (its steps).
     own = sum(T.units[u.type].steps for u in st.units.values() if u.formation == "fra-i-205-ri" and "hq" not in u.id)
-    assert st.data["formations"]["fra-i-205-ri"]["steps_total"] == own
+    assert bk.data(st).formations["fra-i-205-ri"].steps_total == own
 
 
 def test_12_2_french_exclusion_ring_and_zones() -> None:
@@ -244,7 +245,7 @@ def test_12_default_setup_is_the_scenario_file() -> None:
     for sid in ("hannut", "stonne"):
         sc = scenario(sid)
         game = skip_setup(_game(sid))
-        if game.state.data["frames"][-1]["kind"] == "t1_keep":
+        if bk.data(game.state).frames[-1].kind == "t1_keep":
             game.apply(game.legal_actions()[0])
             skip_setup(game)
         assert game.state.phase == "operations"
@@ -252,15 +253,15 @@ def test_12_default_setup_is_the_scenario_file() -> None:
             if spec.hex is not None:
                 assert game.state.units[spec.id].hex == spec.hex, spec.id
         markers = {m["hex"] for m in sc.raw.get("markers", []) if m["kind"] == "fortification"}
-        assert set(game.state.data["forts"]) == markers
+        assert set(bk.data(game.state).forts) == markers
 
 
 def test_12_restart_when_the_next_unit_has_no_legal_hex() -> None:
     game = _game("stonne")
     _play(game, "ownchit fra-4-bcc", "assign fra-205ri-at25 fra-i-205-ri", "place fra-i205ri-hq 0708")
     # Fill the zone so that the next unit has nowhere to go (a stuck set-up, as random play can reach).
-    zone = next(z for z in game.state.data["deploy"]["zones"] if "fra-i-205-ri" in z["formations"])
-    zone["hexes"] = ["0708"]
+    zone = next(z for z in bk.data(game.state).deploy.zones if "fra-i-205-ri" in z.formations)
+    zone.hexes = ["0708"]
     _play(game, "place fra-i205ri-fin-1 0708", "place fra-i205ri-fin-2 0708", "place fra-i205ri-fin-3 0708")
     assert _legal(game) == ["restart"]
     game.apply("restart")
@@ -279,11 +280,11 @@ def test_12_2_the_67_ri_at_gun_is_assigned_on_arrival() -> None:
     """12.2 [P] (A17): the 67 RI AT gun is assigned on arrival (turn 4) to a French formation with a chit."""
     st, _ = prepared_state("stonne", dice=(1, 1, 1, 1))
     st.turn = 4
-    st.data["frames"].clear()
+    bk.data(st).frames.clear()
     tr = Transition(st)
     sequence.administration(ruleset(), tr)
-    f = st.data["frames"][-1]
-    assert (f["kind"], f["side"], f["unit"]) == ("arrival_assign", "french", "fra-67ri-at47")
+    f = bk.data(st).frames[-1]
+    assert (f.kind, f.side, f.unit) == ("arrival_assign", "french", "fra-67ri-at47")
     legal = [str(a) for a in ruleset().legal_actions(st)]
     assert "assign fra-67ri-at47 fra-i-67-ri" in legal and "assign fra-67ri-at47 fra-ii-205-ri" in legal
     assert not any("fra-4-bcc" in a or "ger-" in a for a in legal)  # own formations with a chit only
@@ -292,4 +293,4 @@ def test_12_2_the_67_ri_at_gun_is_assigned_on_arrival() -> None:
     tr2 = Transition(st)
     ruleset().apply(tr2, engine.Action("assign", ("fra-67ri-at47", "fra-ii-205-ri")))
     gun = tr2.state.units["fra-67ri-at47"]
-    assert gun.formation == "fra-ii-205-ri" and gun.status["independent"]
+    assert gun.formation == "fra-ii-205-ri" and bk.status(gun).independent

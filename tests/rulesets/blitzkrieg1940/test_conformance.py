@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 
 import engine
+from engine.rulesets.blitzkrieg1940 import model as bk
 from engine.rulesets.blitzkrieg1940.data import load_tables
 from engine.rulesets.blitzkrieg1940.movement import stack_count
 
@@ -25,7 +26,7 @@ SOAK = 1000
 def check_invariants(game: engine.Game) -> None:
     """The invariants of a Blitzkrieg position at a decision point."""
     st = game.state
-    moving = any(u.status.get("moving") for u in st.units.values())
+    moving = any(bk.status(u).moving for u in st.units.values())
     hexes = Counter(u.hex for u in st.iter_units() if T.units[u.type].category != "hq")
     for u in st.units.values():
         t = T.units[u.type]
@@ -33,30 +34,30 @@ def check_invariants(game: engine.Game) -> None:
         if u.hex is not None:
             assert u.hex in game.board, f"{u.id} is off the map at {u.hex!r}"
             assert t.category == "hq" or u.steps > 0, f"{u.id} is on the map with no steps"
-        elif t.category != "hq" and u.steps > 0 and not u.status.get("exited") and st.phase != "setup":
-            assert u.status.get("arrives") is not None or u.status.get("carried_by"), f"{u.id} vanished"
-        if u.status.get("neutralised") or u.status.get("opp_used"):
+        elif t.category != "hq" and u.steps > 0 and not bk.status(u).exited and st.phase != "setup":
+            assert bk.status(u).arrives is not None or bk.status(u).carried_by, f"{u.id} vanished"
+        if bk.status(u).neutralised or bk.status(u).opp_used:
             assert u.hex is not None, f"{u.id} carries markers off the map"
     if not moving:
         for h in hexes:
             assert stack_count(st, h, T) <= T.sequence.stacking_limit, f"overstacked at {game.board.label(h)}"
     for h in hexes:
-        assert len({u.side for u in st.units_at(h)}) == 1 or st.data["frames"], "enemies share a hex"
+        assert len({u.side for u in st.units_at(h)}) == 1 or bk.data(st).frames, "enemies share a hex"
     # Chits: none in two places at once; every chit in the cup exists and is due.
-    places: list[str] = list(st.data["cup"])
+    places: list[str] = list(bk.data(st).cup)
     for side in st.sides:
-        p = st.data["players"][side]
-        places += p["activated"] + p["skipped"] + p["replays"]
-        places += [x for x in (p["held"], p["general"]) if x]
-    places += [x for x in (st.data.get("carried"),) if x]
-    dup = [c for c, n in Counter(places).items() if n > 1 and c in st.data["cup"]]
+        p = bk.data(st).players[side]
+        places += p.activated + p.skipped + p.replays
+        places += [x for x in (p.held, p.general) if x]
+    places += [x for x in (bk.data(st).carried,) if x]
+    dup = [c for c, n in Counter(places).items() if n > 1 and c in bk.data(st).cup]
     assert not dup, f"chits in two places: {dup}"
-    for cid in st.data["cup"]:
-        chit = st.data["chits"][cid]
-        assert chit.get("turn", 1) <= st.turn and cid not in st.data["removed_chits"], f"{cid} should not be in the cup"
-    for fid, f in st.data["formations"].items():
-        assert 0 <= f["acts"] <= T.sequence.max_activations, f"{fid} activated {f['acts']} times"
-        assert 0 <= f["steps_lost"] <= max(f["steps_total"], 0) + 8, f"{fid} lost {f['steps_lost']} steps"
+    for cid in bk.data(st).cup:
+        chit = bk.data(st).chits[cid]
+        assert chit.turn <= st.turn and cid not in bk.data(st).removed_chits, f"{cid} should not be in the cup"
+    for fid, f in bk.data(st).formations.items():
+        assert 0 <= f.acts <= T.sequence.max_activations, f"{fid} activated {f.acts} times"
+        assert 0 <= f.steps_lost <= max(f.steps_total, 0) + 8, f"{fid} lost {f.steps_lost} steps"
 
 
 _ENDS = frozenset({"end", "stop", "close", "decline"})
@@ -73,7 +74,7 @@ def playout(scenario_id: str, seed: int) -> engine.Game:
         if game.to_act is None:
             break
         actions = game.legal_actions()
-        assert actions, f"no legal action at {game.state.data['frames'][-1:]}"
+        assert actions, f"no legal action at {bk.data(game.state).frames[-1:]}"
         ends = [a for a in actions if a.verb in _ENDS]
         if not random_setup and actions[0].verb == "default":
             game.apply(actions[0])

@@ -303,7 +303,6 @@ def test_blitzkrieg_a_move_with_a_step_that_is_not_adjacent_is_refused() -> None
             only_action_errors(copy, copy.apply, Action("move", (*move.args[:2], game.board.label(far))))
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason="issue 16 item 8: salvo and stuka during an activation")
 @pytest.mark.parametrize("verb", ["salvo", "stuka"])
 def test_blitzkrieg_salvo_and_stuka_during_a_formation_activation_are_refused(verb: str) -> None:
     for game in blitzkrieg_positions():

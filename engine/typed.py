@@ -35,11 +35,33 @@ engine.errors.StateError: data.formations['f1'].ff: expected int, got 'x'
 ``Literal[...]`` of strs, ints, bools or None; ``list[T]``; ``tuple[T, ...]`` and ``tuple[A, B]`` (written as
 lists); ``set[T]`` and ``frozenset[T]`` of ints, floats, strs, hexes, one-type literals or tuples of these
 (written as sorted lists); ``dict[K, T]`` with keys ``str``, ``int`` (written as decimal strings) or ``Hex``;
-nested records (not recursive: a record cannot contain its own class); :class:`~engine.hexgrid.Hex` (written as
-its label with ``hex_label``, read with ``parse_hex``); and ``typing.Any``, the escape hatch for plain data (dicts
-with str or int keys, lists, scalars), copied with :func:`engine.plain.copy_plain` and read back at most 64 levels
-deep. The annotations are resolved once per class, when it is defined (or at its first use if one names a class
-defined later in its module); any other annotation raises ``TypeError`` then.
+nested records (not recursive: a record cannot contain its own class); a union of records ``A | B`` (tagged: see
+below); :class:`~engine.hexgrid.Hex` (written as its label with ``hex_label``, read with ``parse_hex``); and
+``typing.Any``, the escape hatch for plain data (dicts with str or int keys, lists, scalars), copied with
+:func:`engine.plain.copy_plain` and read back at most 64 levels deep. The annotations are resolved once per class,
+when it is defined (or at its first use if one names a class defined later in its module); any other annotation
+raises ``TypeError`` then.
+
+**Tagged unions.** A field may hold one of several record classes (``list[Move | Fire]``, ``Move | Fire | None``)
+when each class has a field ``kind: Literal["move"] = "move"``, its own tag, distinct in the union. A value is
+written with its ``kind`` first (even though it equals its default) and read by its ``kind``; a missing or unknown
+``kind`` raises ``StateError``.
+
+>>> @record
+... class Move:
+...     to: Hex
+...     kind: Literal["move"] = "move"
+>>> @record
+... class Fire:
+...     at: str
+...     kind: Literal["fire"] = "fire"
+>>> @record
+... class Plan:
+...     steps: list[Move | Fire] = field(default_factory=list)
+>>> to_plain(Plan([Move(Hex(0, 0)), Fire("red-1")]))
+{'steps': [{'kind': 'move', 'to': '0101'}, {'kind': 'fire', 'at': 'red-1'}]}
+>>> from_plain(Plan, {"steps": [{"kind": "fire", "at": "red-2"}]}).steps
+[Fire(at='red-2', kind='fire')]
 
 **Defaults.** ``to_plain`` omits a field whose value equals its default, so a unit status with every flag off
 is ``{}``; ``@record(omit_defaults=False)`` writes every field. A field without a default is always written.
@@ -47,11 +69,12 @@ is ``{}``; ``@record(omit_defaults=False)`` writes every field. A field without 
 once per class to learn the value ``to_plain`` compares with); a missing field without a default, an unknown
 key, a value of the wrong type (a bool where an int is expected, too), a bad hex label or a key that cannot be
 read raises ``StateError``. It sets the fields directly, or calls the class's ``__init__`` if the class has a
-``__post_init__`` (whose ``ValueError`` then becomes a ``StateError``). Fields are written in their declared
-order, dicts in theirs.
+``__post_init__`` (whose ``ValueError`` then becomes a ``StateError``) or is frozen. Fields are written in their
+declared order, dicts in theirs.
 
 **Copies and equality.** ``clone`` copies lists, dicts, sets and nested records at every depth and shares the
-immutable values (strs, numbers, hexes, frozensets, tuples of immutable values). Equality is dataclass equality.
+immutable values (strs, numbers, hexes, frozensets, tuples of immutable values, and the records of a class
+declared ``@record(frozen=True)``, whose fields must all be immutable). Equality is dataclass equality.
 
 **In a ruleset** the rules read their state through a typed accessor, so mypy checks every field they use::
 
@@ -116,28 +139,31 @@ def record(cls: type[_T], /) -> type[_T]: ...
 
 
 @overload
-def record(*, omit_defaults: bool = True) -> Callable[[type[_T]], type[_T]]: ...
+def record(*, omit_defaults: bool = True, frozen: bool = False) -> Callable[[type[_T]], type[_T]]: ...
 
 
 @dataclass_transform(field_specifiers=(field,))
-def record(cls: type[_T] | None = None, /, *, omit_defaults: bool = True) -> Any:
+def record(cls: type[_T] | None = None, /, *, omit_defaults: bool = True, frozen: bool = False) -> Any:
     """Make ``cls`` a record: a ``dataclass(slots=True)`` that :func:`to_plain`, :func:`from_plain` and
     :func:`clone` know.
 
     Args:
         cls: the class (``@record``), or None when options are given (``@record(omit_defaults=False)``).
         omit_defaults: whether :func:`to_plain` leaves out fields whose value equals their default.
+        frozen: a frozen dataclass whose fields must all be immutable: a value is never copied, :func:`clone`
+            and the clones of the records holding it share it (change it with ``dataclasses.replace``).
 
     Raises:
-        TypeError: a field's annotation is not a supported type, or the record contains its own class.
+        TypeError: a field's annotation is not a supported type (or, in a frozen record, a mutable one), or the
+            record contains its own class.
     """
     if cls is None:
 
         def wrap(c: type[_T]) -> type[_T]:
-            return _register(c, omit_defaults, sys._getframe(1).f_locals)
+            return _register(c, omit_defaults, frozen, sys._getframe(1).f_locals)
 
         return wrap
-    return _register(cls, omit_defaults, sys._getframe(1).f_locals)
+    return _register(cls, omit_defaults, frozen, sys._getframe(1).f_locals)
 
 
 # --- The codec -----------------------------------------------------------------------------------------------
@@ -251,15 +277,16 @@ class _Spec:
     """A field type, parsed once: what the generated code does with a value of it."""
 
     kind: str
-    """scalar, float, literal, hex, any, optional, list, vtuple, tuple, set, frozenset, dict or record."""
+    """scalar, float, literal, hex, any, optional, list, vtuple, tuple, set, frozenset, dict, record or union."""
     shown: str
     """What a value should be, for error messages (``int``, ``a list``, ``a hex label``)."""
     scalar: type | None = None
     """The exact type of a scalar (int, str, bool, NoneType)."""
     args: tuple[_Spec, ...] = ()
-    """Item types: the inner type of ``X | None``, the items of a list or tuple, a dict's key and value."""
+    """Item types: the inner type of ``X | None``, the items of a list or tuple, a dict's key and value, a union's
+    members."""
     values: tuple[Any, ...] = ()
-    """The values of a literal."""
+    """The values of a literal; a union's (tag, class) pairs."""
     cls: type | None = None
     """The class of a record."""
     immutable: bool = True
@@ -270,7 +297,8 @@ class _Spec:
 
 _SUPPORTED = (
     "int, float, str, bool, None, X | None, Literal[...], list[T], tuple[T, ...], tuple[A, B], set[T], "
-    "frozenset[T], dict[K, T] with K str, int or Hex, Hex, typing.Any and @record classes"
+    "frozenset[T], dict[K, T] with K str, int or Hex, Hex, typing.Any, @record classes and unions of @record "
+    "classes told apart by a kind field"
 )
 _SCALARS: dict[Any, _Spec] = {
     int: _Spec("scalar", "int", scalar=int),
@@ -298,7 +326,7 @@ def _parse(tp: Any, where: str, stack: tuple[type, ...]) -> _Spec:
             chain = " → ".join(c.__name__ for c in (*stack[stack.index(tp) :], tp))
             raise TypeError(f"{where}: a record cannot contain its own class ({chain})")
         _compile(_INFO[tp], stack)
-        return _Spec("record", f"a dict ({tp.__name__})", cls=tp, immutable=False, plain=False)
+        return _Spec("record", f"a dict ({tp.__name__})", cls=tp, immutable=_INFO[tp].frozen, plain=False)
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is Literal:
         if not args or any(type(a) not in (str, int, bool, type(None)) for a in args):
@@ -306,9 +334,9 @@ def _parse(tp: Any, where: str, stack: tuple[type, ...]) -> _Spec:
         return _Spec("literal", "one of " + ", ".join(repr(a) for a in args), values=args)
     if origin is typing.Union or origin is types.UnionType:
         rest = [a for a in args if a is not type(None)]
-        if len(rest) != 1 or len(args) != 2:
-            raise TypeError(f"{where}: {tp!r} is not supported: the only union a record field may have is X | None")
-        inner = _parse(rest[0], where, stack)
+        inner = _parse(rest[0], where, stack) if len(rest) == 1 else _union(tp, tuple(rest), where, stack)
+        if len(rest) == len(args):
+            return inner
         return _Spec("optional", f"{inner.shown} or None", args=(inner,), immutable=inner.immutable, plain=inner.plain)
     if origin is list and len(args) == 1:
         return _Spec("list", "a list", args=(_parse(args[0], where, stack),), immutable=False, plain=False)
@@ -339,6 +367,37 @@ def _parse(tp: Any, where: str, stack: tuple[type, ...]) -> _Spec:
     raise TypeError(f"{where}: {tp!r} is not a supported record field type (supported: {_SUPPORTED})")
 
 
+def _union(tp: Any, members: tuple[Any, ...], where: str, stack: tuple[type, ...]) -> _Spec:
+    """The spec of a union of record classes, each told apart by its ``kind: Literal["tag"] = "tag"`` field."""
+    tags: dict[str, type] = {}
+    specs = []
+    for cls in members:
+        if not (isinstance(cls, type) and cls in _INFO):
+            raise TypeError(
+                f"{where}: {tp!r} is not supported: a union is X | None, or of record classes told apart by a "
+                'kind: Literal["tag"] = "tag" field'
+            )
+        specs.append(_parse(cls, where, stack))
+        tag = _tag_of(cls, where)
+        if tag in tags:
+            raise TypeError(f"{where}: {tags[tag].__name__} and {cls.__name__} have the same kind {tag!r}")
+        tags[tag] = cls
+    shown = "a dict (" + " or ".join(c.__name__ for c in tags.values()) + ")"
+    return _Spec("union", shown, args=tuple(specs), values=tuple(tags.items()), immutable=False, plain=False)
+
+
+def _tag_of(cls: type, where: str) -> str:
+    """The tag of a union's member: its ``kind`` field's default, which must be its ``Literal``'s one value."""
+    found = [f for f in dataclasses.fields(cls) if f.name == "kind"]
+    info = _INFO[cls]
+    hints = typing.get_type_hints(cls, localns={**info.namespace, cls.__name__: cls}) if found else {}
+    if not found or not isinstance(found[0].default, str) or hints["kind"] != Literal[found[0].default]:
+        raise TypeError(
+            f'{where}: {cls.__name__} is in a union: it needs a field kind: Literal["tag"] = "tag" (its own tag)'
+        )
+    return found[0].default
+
+
 def _sortable(spec: _Spec) -> bool:
     if spec.kind in ("float", "hex") or spec.scalar in (int, str):
         return True
@@ -366,11 +425,12 @@ class _Unresolved(TypeError):
 class _Info:
     """A record class and, once compiled, its generated functions."""
 
-    __slots__ = ("clone", "cls", "names", "namespace", "omit_defaults", "read", "write")
+    __slots__ = ("clone", "cls", "frozen", "names", "namespace", "omit_defaults", "read", "write")
 
-    def __init__(self, cls: type, omit_defaults: bool, namespace: Mapping[str, Any]) -> None:
+    def __init__(self, cls: type, omit_defaults: bool, frozen: bool, namespace: Mapping[str, Any]) -> None:
         self.cls = cls
         self.omit_defaults = omit_defaults
+        self.frozen = frozen
         self.namespace = namespace
         """Where the class was defined (the names its annotations may use besides its module's)."""
         self.names: tuple[str, ...] = ()
@@ -385,11 +445,11 @@ _CLONERS: dict[type, Callable[[Any], Any]] = {}
 _LOCK = threading.RLock()
 
 
-def _register(cls: type[_T], omit_defaults: bool, namespace: Mapping[str, Any]) -> type[_T]:
+def _register(cls: type[_T], omit_defaults: bool, frozen: bool, namespace: Mapping[str, Any]) -> type[_T]:
     if "__dataclass_fields__" in cls.__dict__:
         raise TypeError(f"{cls.__name__} is already a dataclass: use @record instead of @dataclass")
-    new = dataclasses.dataclass(slots=True)(cls)
-    info = _Info(new, omit_defaults, namespace)
+    new = dataclasses.dataclass(slots=True, frozen=frozen)(cls)
+    info = _Info(new, omit_defaults, frozen, namespace)
     with _LOCK:
         _INFO[new] = info
         with contextlib.suppress(_Unresolved):  # an annotation names a class defined later: compiled at first use
@@ -423,6 +483,10 @@ def _compile(info: _Info, stack: tuple[type, ...]) -> None:
         if not f.init:
             raise TypeError(f"{cls.__name__}.{f.name}: a record field must be set by __init__ (init=False)")
     specs = [(f, _parse(hints[f.name], f"{cls.__name__}.{f.name}", (*stack, cls))) for f in fields]
+    if info.frozen:
+        for f, spec in specs:
+            if not spec.immutable:
+                raise TypeError(f"{cls.__name__}.{f.name}: a frozen record's fields must be immutable ({spec.shown})")
     ns: dict[str, Any] = {
         "_C": cls,
         "_new": object.__new__,
@@ -435,8 +499,9 @@ def _compile(info: _Info, stack: tuple[type, ...]) -> None:
     gen = _Gen(ns)
     info.names = tuple(f.name for f, _ in specs)
     info.write = gen.function("write", _write_lines(gen, specs, info.omit_defaults), cls)
-    info.read = gen.function("read", _read_lines(gen, cls, specs), cls)
-    info.clone = gen.function("clone", _clone_lines(gen, specs), cls)  # last: a set clone means compiled
+    info.read = gen.function("read", _read_lines(gen, cls, specs, info.frozen), cls)
+    clone_lines = ["return obj"] if info.frozen else _clone_lines(gen, specs)
+    info.clone = gen.function("clone", clone_lines, cls)  # last: a set clone means compiled
     _WRITERS[cls] = info.write
     _CLONERS[cls] = info.clone
 
@@ -517,6 +582,8 @@ def _write_expr(gen: _Gen, spec: _Spec, v: str) -> str:
         return f"[{_write_expr(gen, item, x)} for {x} in {source}]"
     if kind == "tuple":
         return "[" + ", ".join(_write_expr(gen, a, f"{v}[{i}]") for i, a in enumerate(spec.args)) + "]"
+    if kind == "union":
+        return f"{gen.value('wu', _union_writer(spec))}({v})"
     if kind == "dict":
         key, value = spec.args
         if key.scalar is str and value.plain:
@@ -558,6 +625,8 @@ def _clone_expr(gen: _Gen, spec: _Spec, v: str) -> str:
         return f"tuple([{_clone_expr(gen, spec.args[0], x)} for {x} in {v}])"
     if kind == "tuple":
         return "(" + ", ".join(_clone_expr(gen, a, f"{v}[{i}]") for i, a in enumerate(spec.args)) + ",)"
+    if kind == "union":
+        return f"{gen.value('cu', _union_cloner(spec))}({v})"
     if kind == "dict":
         value = spec.args[1]
         if value.immutable:
@@ -585,7 +654,7 @@ def _bad(at: str, shown: str, value: object) -> _Bad:
     return _Bad(f"expected {shown}, got {_show(value)}", at)
 
 
-def _read_lines(gen: _Gen, cls: type, specs: list[tuple[dataclasses.Field[Any], _Spec]]) -> list[str]:
+def _read_lines(gen: _Gen, cls: type, specs: list[tuple[dataclasses.Field[Any], _Spec]], frozen: bool) -> list[str]:
     names = gen.value("names", frozenset(f.name for f, _ in specs))
     lines = [
         "if not isinstance(obj, dict):",
@@ -593,7 +662,7 @@ def _read_lines(gen: _Gen, cls: type, specs: list[tuple[dataclasses.Field[Any], 
         f"if not {names}.issuperset(obj):",
         f"    {gen.value('unknown', _unknown)}(obj, {names}, {cls.__name__!r})",
     ]
-    direct = not hasattr(cls, "__post_init__")
+    direct = not hasattr(cls, "__post_init__") and not frozen
     if direct:
         lines.append("new = _new(_C)")
     args = []
@@ -663,6 +732,8 @@ def _reader(spec: _Spec, shown: str | None = None) -> Callable[[Any], Any]:
         return _tuple_reader(spec, what)
     if kind == "dict":
         return _dict_reader(spec, what)
+    if kind == "union":
+        return _union_reader(spec, what)
     assert kind == "record" and spec.cls is not None
     info = _INFO[spec.cls]
     assert info.read is not None
@@ -823,6 +894,47 @@ def _dict_reader(spec: _Spec, what: str) -> Callable[[Any], Any]:
         return out
 
     return read_dict
+
+
+def _union_members(spec: _Spec) -> dict[type, str]:
+    return {cls: tag for tag, cls in spec.values}
+
+
+def _union_writer(spec: _Spec) -> Callable[[Any], dict[str, Any]]:
+    members = _union_members(spec)
+
+    def write_union(v: Any) -> dict[str, Any]:
+        tag = members.get(v.__class__)
+        if tag is None:
+            raise TypeError(f"{v.__class__.__name__} is not one of {', '.join(c.__name__ for c in members)}")
+        out: dict[str, Any] = {"kind": tag}
+        out.update(_WRITERS[v.__class__](v))
+        return out
+
+    return write_union
+
+
+def _union_cloner(spec: _Spec) -> Callable[[Any], Any]:
+    def clone_union(v: Any) -> Any:
+        return _CLONERS[v.__class__](v)
+
+    return clone_union
+
+
+def _union_reader(spec: _Spec, what: str) -> Callable[[Any], Any]:
+    readers = {tag: _INFO[cls].read for tag, cls in spec.values}
+    tags = ", ".join(repr(tag) for tag in readers)
+
+    def read_union(v: Any) -> Any:
+        if not isinstance(v, dict):
+            raise _Bad(f"expected {what}, got {_show(v)}")
+        tag = v.get("kind")
+        read = readers.get(tag) if isinstance(tag, str) else None
+        if read is None:
+            raise _Bad(f"expected a kind of {tags}, got {_show(tag)}")
+        return read(v)
+
+    return read_union
 
 
 def _read_any(v: Any, depth: int = 0) -> Any:

@@ -4,7 +4,8 @@ A game save embeds the scenario and map text, the seed, the history in notation,
 state, the event log and who plays each side. Loading rebuilds the scenario from the embedded text, then either
 replays the history and compares the result with the snapshot (``verify="replay"``, the default), or continues
 from the snapshot at once (``verify="snapshot"``) and leaves the replay check to :func:`check_replay`, which a
-background worker can run while the player is already playing.
+background worker can run while the player is already playing. A save of an older ruleset version whose saved
+position this version cannot read (its state changed shape) is migrated by replaying its history.
 """
 
 from __future__ import annotations
@@ -590,15 +591,35 @@ def _version_text(header: SaveHeader, ruleset: Ruleset) -> str:
     return f"saved with {header.ruleset} version {header.ruleset_version}, this is version {ruleset.version}"
 
 
+def _rebuilt(header: SaveHeader, body: _Body, name: str, scenario: Scenario, replayed: SavedGame | None) -> SavedGame:
+    """The migration of a save whose ruleset version wrote a saved position this version cannot read (the shape of
+    its state changed): the position is rebuilt by replaying the history."""
+    if replayed is not None:
+        return replayed
+    try:
+        return _replay(scenario, body.seed, body.dice, body.history, name)
+    except _ReplayFailed as failed:
+        raise SaveError(
+            name,
+            f"holds a saved position of {header.ruleset} version {header.ruleset_version} that this version cannot "
+            f"read, and its history no longer replays: {failed.sentence}",
+        ) from None
+
+
 def _build(header: SaveHeader, body: _Body, name: str, verify: Verify) -> SavedGame:
     ruleset = _ruleset(header, name)
     scenario = _scenario(body, ruleset, name)
     same_version = str(ruleset.version) == header.ruleset_version
     warnings: list[str] = []
-    verified = False
+    verified = rebuilt = False
     if verify == "snapshot":
-        game = _restore(scenario, body, name)
-        if not same_version:
+        try:
+            game = _restore(scenario, body, name)
+        except SaveError:
+            if same_version:
+                raise
+            game, rebuilt = _rebuilt(header, body, name, scenario, None), True
+        if not same_version and not rebuilt:
             warnings.append(f"{_version_text(header, ruleset)}; the history has not been replayed yet")
     else:
         try:
@@ -624,11 +645,19 @@ def _build(header: SaveHeader, body: _Body, name: str, verify: Verify) -> SavedG
                     "replayed one: " + "; ".join(diffs)
                 )
             else:
-                game = _restore(scenario, body, name)
-                warnings.append(
-                    f"{_version_text(header, ruleset)}, and the history now replays differently; the game "
-                    "continues from the saved position: " + "; ".join(diffs)
-                )
+                try:
+                    game = _restore(scenario, body, name)
+                    warnings.append(
+                        f"{_version_text(header, ruleset)}, and the history now replays differently; the game "
+                        "continues from the saved position: " + "; ".join(diffs)
+                    )
+                except SaveError:
+                    game, rebuilt = replayed, True
+    if rebuilt:
+        warnings.append(
+            f"{_version_text(header, ruleset)}: its saved position has a shape this version no longer reads; the "
+            "position is rebuilt by replaying the history"
+        )
     for w in warnings:
         log.warning("%s: %s", name, w)
     game.players = {s: body.players.get(s, "human") for s in scenario.side_ids()}
@@ -638,7 +667,7 @@ def _build(header: SaveHeader, body: _Body, name: str, verify: Verify) -> SavedG
     game.warnings = warnings
     game.verified = verified
     game.initial_dice = body.dice
-    game.snapshot = body.state
+    game.snapshot = None if rebuilt else body.state  # a rebuilt position has no saved one to compare with
     game.snapshot_actions = len(body.history)
     return game
 

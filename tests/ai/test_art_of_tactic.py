@@ -7,7 +7,7 @@ never runs out (no timing in a test).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import MISSING, Field, fields
+from dataclasses import MISSING, Field, fields, replace
 from typing import Any
 
 import pytest
@@ -66,7 +66,7 @@ def test_ai_gives_the_fire_order_with_the_better_expected_hits() -> None:
 def test_ai_moves_toward_an_undefended_objective() -> None:
     """11.2: the only victory hex is far from every enemy: the AI's infantry heads for it."""
     g = game(scenario([("ger-a", "DE-INF", "0305"), ("sov-x", "SU-INF", "1310")]))
-    D(g.state).victory.hexes = [P("0805")]
+    D(g.state).victory = replace(D(g.state).victory, hexes=(P("0805"),))
     rs = ruleset()
     assert [g.state.board.label(h) for h in rs.ai_goals(g.view("german"), "german")] == ["0805"]
     action = PlannerAgent("normal", seed=2).choose(g.view("german"), BUDGET)
@@ -208,7 +208,7 @@ def test_poison_catches_a_read() -> None:
 
 
 def _objective(g: engine.Game, *hexes: str, control: dict[str, str] | None = None) -> engine.Game:
-    D(g.state).victory.hexes = [P(h) for h in hexes]
+    D(g.state).victory = replace(D(g.state).victory, hexes=tuple(P(h) for h in hexes))
     D(g.state).control = {P(h): side for h, side in (control or {}).items()}
     return g
 

@@ -213,13 +213,14 @@ class AotStatus:
 # --- The game's data ------------------------------------------------------------------------------------------
 
 
-@record
+@record(frozen=True)
 class Victory:
-    """The scenario's victory conditions (11.2): the objectives, who wins otherwise, bridges that must stand."""
+    """The scenario's victory conditions (11.2): the objectives, who wins otherwise, bridges that must stand (frozen:
+    they do not change in play)."""
 
-    hexes: list[Hex] = field(default_factory=list)
+    hexes: tuple[Hex, ...] = ()
     otherwise: str = "draw"
-    bridge_intact: list[Hex] = field(default_factory=list)
+    bridge_intact: tuple[Hex, ...] = ()
 
 
 @record

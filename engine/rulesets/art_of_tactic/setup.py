@@ -367,9 +367,9 @@ def initial_state(rs: Rules, sc: Scenario, board: Board, dice: DiceSource) -> Ga
         orders={s: {} for s in sc.side_ids()},
         control=_control(sc, board),
         victory=Victory(
-            hexes=[parse_hex(x) for x in hex_list(v.get("hexes"))],
+            hexes=tuple(parse_hex(x) for x in hex_list(v.get("hexes"))),
             otherwise=str(v.get("otherwise", "draw")),
-            bridge_intact=[parse_hex(x) for x in hex_list(v.get("bridge_intact"))],
+            bridge_intact=tuple(parse_hex(x) for x in hex_list(v.get("bridge_intact"))),
         ),
         structures=_structures(sc, board, purchasing),
         minefields={

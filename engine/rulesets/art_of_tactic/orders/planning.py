@@ -205,11 +205,14 @@ def _end_counts(rs: Rules, st: GameState, side: str) -> dict[Hex, list[int]]:
     return out
 
 
-def _signature(st: GameState) -> str:
-    """What the legal orders of a unit depend on, apart from the side's own order sheet."""
+def _signature(st: GameState) -> tuple[object, ...]:
+    """What the legal orders of a unit depend on, apart from the side's own order sheet: copies, compared by value
+    and, for the dicts whose order the candidates may follow, by order (a status's plain form lists its fields in
+    their declared order)."""
     units = [(u.id, u.hex, u.steps, to_plain(u.status)) for u in st.units.values()]
     d = data(st)
-    return repr((st.turn, st.viewer, units, d.smoke, to_plain(d.structures), d.last_seen))
+    structures = tuple((k, tuple(v.items()) if isinstance(v, dict) else v) for k, v in to_plain(d.structures).items())
+    return (st.turn, st.viewer, units, tuple(d.smoke.items()), structures, tuple(d.last_seen.items()))
 
 
 def iter_orders(rs: Rules, st: GameState) -> Iterator[Action]:

@@ -1,14 +1,15 @@
 """Benchmarks of the Art of Tactic engine speed: the seeded random playouts of the conformance test (issue 7:
-50 a scenario in ``make test``), a state clone, and the first ``legal_actions`` of a round.
+50 a scenario in ``make test``), a state clone, the first ``legal_actions`` of a round, and the answer to a 15.2
+decision (execution paused for a side's choice, then resumed).
 
 A playout is what ``tests/rulesets/art_of_tactic/test_conformance.py`` does apart from its assertions: from the
 start (odd seeds take the scenario file's set-up) the other side's view and the legal actions at every decision,
 a random legal action applied, and at the end ``replay(history)``.
 
 ``make bench`` runs the pytest-benchmark tests; ``python benchmarks/bench_art_of_tactic_speed.py [N]`` prints the
-CPU seconds of N playouts (default 4) of each of the eight scenarios, the median clone of a mid-game state and the
-median and maximum first ``legal_actions`` of a round (the figures in benchmarks/RESULTS.md, section Art of Tactic
-engine speed).
+CPU seconds of N playouts (default 4) of each of the eight scenarios, the median clone of a mid-game state, the
+median and maximum first ``legal_actions`` of a round and the median and maximum answer to a decision (the figures
+in benchmarks/RESULTS.md, section Art of Tactic engine speed).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import time
 from typing import Any
 
 import engine
-from engine.rules import get_ruleset
+from engine.actions import Action
+from engine.rules import Transition, get_ruleset
 
 SCENARIOS = (
     "o1-waldrand",
@@ -47,6 +49,20 @@ def playout(scenario: str, seed: int) -> engine.Game:
         game.apply(rng.choice(game.legal_actions()))
     engine.replay(game.scenario, seed, game.history)
     return game
+
+
+DECISION_GAMES = (
+    ("p2-die-bruecke", 1),
+    ("o2-furt", 2),
+    ("o4-brueckenkopf", 5),
+    ("p2-die-bruecke", 7),
+    ("o2-furt", 8),
+    ("p2-die-bruecke", 9),
+    ("o4-brueckenkopf", 14),
+    ("p2-die-bruecke", 14),
+)
+"""The games of :func:`decisions` (scenario, seed) that pause for a decision: 9 positions (seeds 1–15 of the eight
+scenarios; random orders seldom meet a choice)."""
 
 
 def mid_game(scenario: str, seed: int, actions: int = 200) -> engine.GameState:
@@ -82,6 +98,36 @@ def first_legal(scenario: str, seed: int, rounds: int) -> list[float]:
     return out
 
 
+def decisions(scenario: str, seed: int, limit: int = 100) -> list[tuple[engine.GameState, Action]]:
+    """Up to ``limit`` positions where execution waits for a side's 15.2 decision, each with its first legal answer:
+    the scenario file's set-up, both sides with ``prompts on``, a random order for every unit that can take one
+    (then ``commit``) and random answers."""
+    game = engine.new_game(engine.load_scenario("art_of_tactic", scenario), seed=seed)
+    engine.take_scenario_setup(game)
+    rng = random.Random(seed)
+    asked: set[str] = set()
+    out: list[tuple[engine.GameState, Action]] = []
+    while (side := game.to_act) is not None and len(out) < limit:
+        if game.state.phase == "planning" and side not in asked:
+            game.apply("prompts on")
+            asked.add(side)
+        legal = game.legal_actions()
+        if game.state.phase == "execution":
+            out.append((game.state, legal[0]))
+        elif game.state.phase == "planning":
+            legal = [a for a in legal if a.verb not in ("cancel", "prompts")]
+            legal = [a for a in legal if a.verb != "commit"] or legal
+        game.apply(rng.choice(legal))
+    return out
+
+
+def answer(state: engine.GameState, action: Action) -> None:
+    """What ``Game.apply`` does with an answer: check it, then apply it to a copy of the state."""
+    rs = get_ruleset("art_of_tactic")
+    rs.check(state, action)
+    rs.apply(Transition(state.clone()), action)
+
+
 def test_aot_random_playout(benchmark: Any) -> None:
     benchmark.pedantic(lambda: playout("o3-panzerkeil", 1), rounds=3, iterations=1)
 
@@ -89,6 +135,11 @@ def test_aot_random_playout(benchmark: Any) -> None:
 def test_aot_state_clone(benchmark: Any) -> None:
     st = mid_game("p3-stuetzpunkt", 1)
     benchmark(st.clone)
+
+
+def test_aot_answer_decision(benchmark: Any) -> None:
+    state, action = decisions("p2-die-bruecke", 1, 1)[0]
+    benchmark(answer, state, action)
 
 
 def main() -> None:
@@ -113,6 +164,16 @@ def main() -> None:
     print(
         f"first legal_actions of a round: {len(legal)} positions, median {statistics.median(legal) * 1000:.1f} ms,"
         f" max {max(legal) * 1000:.1f} ms"
+    )
+    answers = []
+    for sc, seed in DECISION_GAMES:
+        for state, action in decisions(sc, seed):
+            t = time.perf_counter()
+            answer(state, action)
+            answers.append(time.perf_counter() - t)
+    print(
+        f"answer to a 15.2 decision: {len(answers)} positions, median {statistics.median(answers) * 1000:.2f} ms,"
+        f" max {max(answers) * 1000:.1f} ms"
     )
 
 

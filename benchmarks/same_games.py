@@ -36,6 +36,7 @@ from typing import Any
 
 import engine
 from engine.ai import make_agent
+from engine.typed import field_values
 
 BUDGET_S = 1e9
 """A budget that never runs out: the planner scores every candidate whatever the load of the machine."""
@@ -79,7 +80,11 @@ def random_game(ruleset: str, scenario: str, seed: int, max_actions: int) -> tup
         side = game.to_act
         if side is None:
             break
-        if side in asking and game.state.phase == "planning" and side not in game.state.data.get("ask", []):
+        if (
+            side in asking
+            and game.state.phase == "planning"
+            and side not in field_values(game.state.data).get("ask", [])
+        ):
             h.events(game.apply("prompts on"))
         legal = game.legal_actions()
         action = rng.choice(legal)

@@ -142,15 +142,16 @@ class Notation:
 
     def action(self, board: Board) -> Action:
         """The action written as notation (the exact inverse of :func:`read`)."""
+        label = board.label
         args: list[str] = []
-        for slot in slots(type(self)):
-            value = getattr(self, slot.name)
+        for name, path in _WRITERS.get(type(self)) or _writer(type(self)):
+            value = getattr(self, name)
             if value is None:
                 continue
-            if slot.kind is Arg.PATH:
-                args.extend(board.label(h) for h in value)
+            if path:
+                args.extend([label(h) for h in value])
             elif isinstance(value, Hex):
-                args.append(board.label(value))
+                args.append(label(value))
             else:
                 args.append(str(value))
         return Action(self.verb, tuple(args))
@@ -162,6 +163,13 @@ class Notation:
 
 
 _SLOTS: dict[type, tuple[Slot, ...]] = {}
+_WRITERS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _writer(cls: type[Notation]) -> tuple[tuple[str, bool], ...]:
+    """What :meth:`Notation.action` writes for ``cls``: each field's name and whether it is a path."""
+    got = _WRITERS[cls] = tuple((s.name, s.kind is Arg.PATH) for s in slots(cls))
+    return got
 
 
 def _slot_of(name: str, hint: Any, optional: bool) -> Slot:

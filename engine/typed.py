@@ -52,11 +52,12 @@ is ``{}``; ``@record(omit_defaults=False)`` writes every field. A field without 
 once per class to learn the value ``to_plain`` compares with); a missing field without a default, an unknown
 key, a value of the wrong type (a bool where an int is expected, too), a bad hex label or a key that cannot be
 read raises ``StateError``. It sets the fields directly, or calls the class's ``__init__`` if the class has a
-``__post_init__`` (whose ``ValueError`` then becomes a ``StateError``). Fields are written in their declared
-order, dicts in theirs.
+``__post_init__`` (whose ``ValueError`` then becomes a ``StateError``) or is frozen. Fields are written in their
+declared order, dicts in theirs.
 
 **Copies and equality.** ``clone`` copies lists, dicts, sets and nested records at every depth and shares the
-immutable values (strs, numbers, hexes, frozensets, tuples of immutable values). Equality is dataclass equality.
+immutable values (strs, numbers, hexes, frozensets, tuples of immutable values, and the records of a class
+declared ``@record(frozen=True)``, whose fields must all be immutable). Equality is dataclass equality.
 
 **In a ruleset** the rules read their state through a typed accessor, so mypy checks every field they use::
 
@@ -121,28 +122,31 @@ def record(cls: type[_T], /) -> type[_T]: ...
 
 
 @overload
-def record(*, omit_defaults: bool = True) -> Callable[[type[_T]], type[_T]]: ...
+def record(*, omit_defaults: bool = True, frozen: bool = False) -> Callable[[type[_T]], type[_T]]: ...
 
 
 @dataclass_transform(field_specifiers=(field,))
-def record(cls: type[_T] | None = None, /, *, omit_defaults: bool = True) -> Any:
+def record(cls: type[_T] | None = None, /, *, omit_defaults: bool = True, frozen: bool = False) -> Any:
     """Make ``cls`` a record: a ``dataclass(slots=True)`` that :func:`to_plain`, :func:`from_plain` and
     :func:`clone` know.
 
     Args:
         cls: the class (``@record``), or None when options are given (``@record(omit_defaults=False)``).
         omit_defaults: whether :func:`to_plain` leaves out fields whose value equals their default.
+        frozen: a frozen dataclass whose fields must all be immutable: a value is never copied, :func:`clone`
+            and the clones of the records holding it share it (change it with ``dataclasses.replace``).
 
     Raises:
-        TypeError: a field's annotation is not a supported type, or the record contains its own class.
+        TypeError: a field's annotation is not a supported type (or, in a frozen record, a mutable one), or the
+            record contains its own class.
     """
     if cls is None:
 
         def wrap(c: type[_T]) -> type[_T]:
-            return _register(c, omit_defaults, sys._getframe(1).f_locals)
+            return _register(c, omit_defaults, frozen, sys._getframe(1).f_locals)
 
         return wrap
-    return _register(cls, omit_defaults, sys._getframe(1).f_locals)
+    return _register(cls, omit_defaults, frozen, sys._getframe(1).f_locals)
 
 
 # --- The codec -----------------------------------------------------------------------------------------------
@@ -304,7 +308,7 @@ def _parse(tp: Any, where: str, stack: tuple[type, ...]) -> _Spec:
             chain = " → ".join(c.__name__ for c in (*stack[stack.index(tp) :], tp))
             raise TypeError(f"{where}: a record cannot contain its own class ({chain})")
         _compile(_INFO[tp], stack)
-        return _Spec("record", f"a dict ({tp.__name__})", cls=tp, immutable=False, plain=False)
+        return _Spec("record", f"a dict ({tp.__name__})", cls=tp, immutable=_INFO[tp].frozen, plain=False)
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is Literal:
         if not args or any(type(a) not in (str, int, bool, type(None)) for a in args):
@@ -401,11 +405,12 @@ class _Unresolved(TypeError):
 class _Info:
     """A record class and, once compiled, its generated functions."""
 
-    __slots__ = ("clone", "cls", "names", "namespace", "omit_defaults", "read", "tags", "write")
+    __slots__ = ("clone", "cls", "frozen", "names", "namespace", "omit_defaults", "read", "tags", "write")
 
-    def __init__(self, cls: type, omit_defaults: bool, namespace: Mapping[str, Any]) -> None:
+    def __init__(self, cls: type, omit_defaults: bool, frozen: bool, namespace: Mapping[str, Any]) -> None:
         self.cls = cls
         self.omit_defaults = omit_defaults
+        self.frozen = frozen
         self.namespace = namespace
         """Where the class was defined (the names its annotations may use besides its module's)."""
         self.names: tuple[str, ...] = ()
@@ -422,11 +427,11 @@ _CLONERS: dict[type, Callable[[Any], Any]] = {}
 _LOCK = threading.RLock()
 
 
-def _register(cls: type[_T], omit_defaults: bool, namespace: Mapping[str, Any]) -> type[_T]:
+def _register(cls: type[_T], omit_defaults: bool, frozen: bool, namespace: Mapping[str, Any]) -> type[_T]:
     if "__dataclass_fields__" in cls.__dict__:
         raise TypeError(f"{cls.__name__} is already a dataclass: use @record instead of @dataclass")
-    new = dataclasses.dataclass(slots=True)(cls)
-    info = _Info(new, omit_defaults, namespace)
+    new = dataclasses.dataclass(slots=True, frozen=frozen)(cls)
+    info = _Info(new, omit_defaults, frozen, namespace)
     with _LOCK:
         _INFO[new] = info
         with contextlib.suppress(_Unresolved):  # an annotation names a class defined later: compiled at first use
@@ -460,6 +465,10 @@ def _compile(info: _Info, stack: tuple[type, ...]) -> None:
         if not f.init:
             raise TypeError(f"{cls.__name__}.{f.name}: a record field must be set by __init__ (init=False)")
     specs = [(f, _parse(hints[f.name], f"{cls.__name__}.{f.name}", (*stack, cls))) for f in fields]
+    if info.frozen:
+        for f, spec in specs:
+            if not spec.immutable:
+                raise TypeError(f"{cls.__name__}.{f.name}: a frozen record's fields must be immutable ({spec.shown})")
     ns: dict[str, Any] = {
         "_C": cls,
         "_new": object.__new__,
@@ -473,8 +482,9 @@ def _compile(info: _Info, stack: tuple[type, ...]) -> None:
     info.names = tuple(f.name for f, _ in specs)
     info.tags = next((spec.values for f, spec in specs if f.name == "kind" and spec.kind == "literal"), ())
     info.write = gen.function("write", _write_lines(gen, specs, info.omit_defaults), cls)
-    info.read = gen.function("read", _read_lines(gen, cls, specs), cls)
-    info.clone = gen.function("clone", _clone_lines(gen, specs), cls)  # last: a set clone means compiled
+    info.read = gen.function("read", _read_lines(gen, cls, specs, info.frozen), cls)
+    clone_lines = ["return obj"] if info.frozen else _clone_lines(gen, specs)
+    info.clone = gen.function("clone", clone_lines, cls)  # last: a set clone means compiled
     _WRITERS[cls] = info.write
     _CLONERS[cls] = info.clone
 
@@ -571,8 +581,7 @@ def _write_expr(gen: _Gen, spec: _Spec, v: str) -> str:
         kexpr = k if key.scalar is str else f"str({k})" if key.scalar is int else f"_hl({k})"
         return f"{{{kexpr}: {_write_expr(gen, value, x)} for {k}, {x} in {v}.items()}}"
     if kind == "union":
-        writers = {a.cls: _WRITERS[a.cls] for a in spec.args if a.cls is not None}
-        return f"{gen.value('wu', writers)}[{v}.__class__]({v})"
+        return f"{gen.value('wu', _union_writer(spec))}({v})"
     assert kind == "record" and spec.cls is not None
     return f"{gen.value('w', _WRITERS[spec.cls])}({v})"
 
@@ -637,7 +646,7 @@ def _bad(at: str, shown: str, value: object) -> _Bad:
     return _Bad(f"expected {shown}, got {_show(value)}", at)
 
 
-def _read_lines(gen: _Gen, cls: type, specs: list[tuple[dataclasses.Field[Any], _Spec]]) -> list[str]:
+def _read_lines(gen: _Gen, cls: type, specs: list[tuple[dataclasses.Field[Any], _Spec]], frozen: bool) -> list[str]:
     names = gen.value("names", frozenset(_key(f) for f, _ in specs))
     lines = [
         "if not isinstance(obj, dict):",
@@ -645,7 +654,7 @@ def _read_lines(gen: _Gen, cls: type, specs: list[tuple[dataclasses.Field[Any], 
         f"if not {names}.issuperset(obj):",
         f"    {gen.value('unknown', _unknown)}(obj, {names}, {cls.__name__!r})",
     ]
-    direct = not hasattr(cls, "__post_init__")
+    direct = not hasattr(cls, "__post_init__") and not frozen
     if direct:
         lines.append("new = _new(_C)")
     args = []
@@ -804,6 +813,21 @@ def _sequence_reader(spec: _Spec, what: str) -> Callable[[Any], Any]:
         return out
 
     return read_sequence
+
+
+def _union_writer(spec: _Spec) -> Callable[[Any], dict[str, Any]]:
+    """Writes a member of a tagged union with its ``kind`` first, even where it equals the field's default (it
+    tells the member apart when the union is read back)."""
+    writers = {a.cls: _WRITERS[a.cls] for a in spec.args if a.cls is not None}
+    names = ", ".join(c.__name__ for c in writers)
+
+    def write_union(v: Any) -> dict[str, Any]:
+        write = writers.get(v.__class__)
+        if write is None:
+            raise TypeError(f"{v.__class__.__name__} is not one of {names}")
+        return {"kind": v.kind, **write(v)}
+
+    return write_union
 
 
 def _union_reader(spec: _Spec, what: str) -> Callable[[Any], Any]:

@@ -637,6 +637,12 @@ def _from_snapshot(header: SaveHeader, body: _Body, scenario: Scenario, name: st
             raise SaveError(
                 name, f"{_cut(bad.sentence)}, and its history does not replay either: {_cut(failed.sentence)}"
             ) from None
+        if str(ruleset.version) != header.ruleset_version:
+            why = (
+                f"{_version_text(header, ruleset)}: its saved position has a shape this version no longer reads "
+                f"({_cut(bad.sentence)}); the position is rebuilt by replaying the history"
+            )
+            return replayed, [why], False
         return replayed, [f"the save {bad.sentence}; the game continues from its history, replayed"], False
     if str(ruleset.version) != header.ruleset_version:
         return game, [f"{_version_text(header, ruleset)}; the history has not been replayed yet"], True

@@ -13,12 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
 
 # The packages left out of the acyclic contract while their cycles are being removed; none may be added.
-CYCLES_BEING_FIXED = {"engine.ai", "engine.rulesets.blitzkrieg1940", "engine.rulesets.art_of_tactic"}
+CYCLES_BEING_FIXED: set[str] = set()
 
 # The paths the ruleset-contract work is restructuring, which skip the complexity rules until it is done.
 BEING_RESTRUCTURED = {
-    "engine/rulesets/art_of_tactic/**",
-    "engine/ai/**",
     "tui/screens/game.py",
     "tui/screens/tactic.py",
 }

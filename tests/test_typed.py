@@ -770,3 +770,137 @@ def test_restore_refuses_a_state_object_without_the_ruleset_records(duel: engine
     d["data"]["turns"] = "4"
     with pytest.raises(StateError, match=r"^data\.turns: expected int, got '4'$"):
         engine.Game.restore(duel, 1, [], d)
+
+
+# --- Tagged unions ---------------------------------------------------------------------------------------------
+
+
+@record
+class Walk:
+    to: Hex
+    steps: list[int] = dataclasses.field(default_factory=list)
+    kind: Literal["walk"] = "walk"
+
+
+@record
+class Shoot:
+    at: str
+    kind: Literal["shoot"] = "shoot"
+
+
+@record
+class Plan:
+    steps: list[Walk | Shoot] = dataclasses.field(default_factory=list)
+    now: Walk | Shoot | None = None
+    by_unit: dict[str, Walk | Shoot] = dataclasses.field(default_factory=dict)
+
+
+def test_a_union_member_is_written_with_its_kind_first_and_read_by_it() -> None:
+    plan = Plan([Walk(Hex(0, 0)), Shoot("red-1")], Shoot("red-2"), {"blue-1": Walk(Hex(1, 0), [1])})
+    plain = to_plain(plan)
+    assert plain["steps"] == [{"kind": "walk", "to": "0101"}, {"kind": "shoot", "at": "red-1"}]
+    assert list(plain["steps"][1]) == ["kind", "at"], "the kind first, though it equals its default"
+    assert plain["now"] == {"kind": "shoot", "at": "red-2"}
+    assert from_plain(Plan, plain) == plan
+    assert from_plain(Plan, msgpack.unpackb(msgpack.packb(plain))) == plan
+    assert from_plain(Plan, {"now": None}) == Plan()
+
+
+def test_a_union_clone_copies_each_member_with_its_own_class() -> None:
+    plan = Plan([Walk(Hex(0, 0), [1, 2])], Walk(Hex(2, 0)))
+    copy = clone(plan)
+    assert copy == plan and type(copy.steps[0]) is Walk
+    step = copy.steps[0]
+    assert isinstance(step, Walk)
+    step.steps.append(3)
+    assert plan.steps[0] == Walk(Hex(0, 0), [1, 2]), "nothing of a member is shared"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"steps": [{"kind": "fly", "to": "0101"}]}, "data.steps[0].kind: expected a kind of 'walk', 'shoot', got 'fly'"),
+        ({"steps": [{"to": "0101"}]}, "data.steps[0].kind: expected a kind of 'walk', 'shoot', got None"),
+        ({"steps": ["walk"]}, "data.steps[0]: expected a dict (Walk or Shoot), got 'walk'"),
+        ({"now": {"kind": "shoot", "at": 3}}, "data.now.at: expected str, got 3"),
+        ({"by_unit": {"b": {"kind": "walk"}}}, "data.by_unit['b']: missing field 'to'"),
+    ],
+)
+def test_a_bad_union_member_raises_state_error_naming_the_path(value: Any, message: str) -> None:
+    with pytest.raises(StateError) as info:
+        from_plain(Plan, value)
+    assert str(info.value) == message
+
+
+def test_writing_a_class_outside_the_union_is_refused() -> None:
+    with pytest.raises(TypeError, match="Untagged is not one of Walk, Shoot"):
+        to_plain(Plan([Untagged(1)]))  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ("Walk | int", "a union is X | None, or of record classes with a kind: Literal[...] field"),
+        ("Walk | Untagged", "Untagged has no kind: Literal[...] field to tell it apart in a union"),
+        ("Walk | Walk2", "kind 'walk' names both Walk and Walk2"),
+    ],
+)
+def test_a_union_needs_records_with_their_own_kinds(members: str, message: str) -> None:
+    namespace: dict[str, Any] = {}
+    source = f"@record\nclass Bad:\n    x: {members}\n"
+    with pytest.raises(TypeError, match=r"^Bad\.x: ") as info:
+        exec(source, {**globals(), "__name__": __name__}, namespace)
+    assert message in str(info.value)
+
+
+@record
+class Untagged:
+    n: int = 0
+
+
+@record
+class Walk2:
+    kind: Literal["walk"] = "walk"
+
+
+# --- Frozen records
+
+
+@record(frozen=True)
+class Note:
+    text: str
+    at: Hex | None = None
+    path: tuple[Hex, ...] = ()
+
+
+@record
+class Sheet:
+    notes: dict[str, Note] = field(default_factory=dict)
+    last: Note | None = None
+
+
+def test_a_frozen_record_is_shared_by_clones_and_read_back_equal() -> None:
+    note = Note("hold", Hex(1, 0), (Hex(1, 1),))
+    sheet = Sheet({"a": note}, note)
+    copy = clone(sheet)
+    assert copy == sheet and copy.notes is not sheet.notes
+    assert copy.notes["a"] is note and copy.last is note and clone(note) is note
+    assert to_plain(sheet) == {"notes": {"a": {"text": "hold", "at": "0201", "path": ["0202"]}}, "last": to_plain(note)}
+    assert from_plain(Sheet, msgpack.unpackb(msgpack.packb(to_plain(sheet)))) == sheet
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        note.text = "fire"  # type: ignore[misc]
+    assert dataclasses.replace(note, text="fire") == Note("fire", Hex(1, 0), (Hex(1, 1),))
+
+
+def test_a_frozen_record_is_read_strictly() -> None:
+    with pytest.raises(StateError, match=r"^data\.last\.path: expected a list"):
+        from_plain(Sheet, {"last": {"text": "x", "path": "0101"}})
+    with pytest.raises(StateError, match=r"^data\.notes\['a'\]: missing field 'text'"):
+        from_plain(Sheet, {"notes": {"a": {}}})
+
+
+def test_a_frozen_record_with_a_mutable_field_is_refused() -> None:
+    namespace: dict[str, Any] = {}
+    source = "@record(frozen=True)\nclass Bad:\n    xs: list[int] = field(default_factory=list)\n"
+    with pytest.raises(TypeError, match=r"^Bad\.xs: a frozen record's fields must be immutable"):
+        exec(source, {**globals(), "__name__": __name__}, namespace)

@@ -6,7 +6,8 @@ never runs out (no timing in a test).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import MISSING, Field, fields, replace
 from typing import Any
 
 import pytest
@@ -18,8 +19,10 @@ from engine.ai.planner import PlannerAgent
 from engine.hexgrid import distance
 from engine.odds import Odds
 from engine.rulesets.art_of_tactic.evaluation import evaluate, weights
+from engine.rulesets.art_of_tactic.records import AotStatus, Order
 from engine.state import GameState
-from tests.rulesets.art_of_tactic.helpers import game, ruleset, scenario
+from engine.typed import to_plain
+from tests.rulesets.art_of_tactic.helpers import D, P, S, game, ruleset, scenario
 
 BUDGET = 30.0
 
@@ -63,7 +66,7 @@ def test_ai_gives_the_fire_order_with_the_better_expected_hits() -> None:
 def test_ai_moves_toward_an_undefended_objective() -> None:
     """11.2: the only victory hex is far from every enemy: the AI's infantry heads for it."""
     g = game(scenario([("ger-a", "DE-INF", "0305"), ("sov-x", "SU-INF", "1310")]))
-    g.state.data["victory"]["hexes"] = ["0805"]
+    D(g.state).victory = replace(D(g.state).victory, hexes=(P("0805"),))
     rs = ruleset()
     assert [g.state.board.label(h) for h in rs.ai_goals(g.view("german"), "german")] == ["0805"]
     action = PlannerAgent("normal", seed=2).choose(g.view("german"), BUDGET)
@@ -104,6 +107,22 @@ class _Poison:
     __format__ = _no  # type: ignore[assignment]
 
 
+_SHARED = frozenset({
+    "ammo", "facing", "smoke_ammo", "cargo_ammo", "cargo_mines", "cargo_lost", "deployed", "concealed", "found_at",
+    "mines", "suppressed", "flag", "pending", "absorbed", "bonus", "bonus_from", "fof", "ambush_rounds",
+    "entrenched", "in_dugout", "bound", "bound_to", "role", "carried_by", "towed", "prep", "boxes",
+})  # fmt: skip
+"""Fields of a unit's status that a copy of a view shares (numbers, flags, words, hexes): they can be poisoned."""
+
+
+def _poisoned(cls: type[Any], poison: Iterable[Field[Any]]) -> Any:
+    """A record of ``cls`` whose fields ``poison`` hold poison (the others their defaults, or poison if they have
+    none)."""
+    names = {f.name for f in poison}
+    values = {f.name: _Poison() for f in fields(cls) if f.name in names or f.default is MISSING}
+    return cls(**values)
+
+
 class _PoisonedClient:
     """One side's client whose view has the enemy's orders and hidden units poisoned."""
 
@@ -119,12 +138,15 @@ class _PoisonedClient:
         """The side's view with the enemy's true orders and its hidden units' true status put back, poisoned."""
         v = self.game.view(self._side).clone()
         truth = self.game.state
-        for s, sheet in truth.data["orders"].items():
+        for s, sheet in D(truth).orders.items():
             if s != self._side:
-                v.data["orders"][s] = {uid: _Poison() for uid in sheet}
+                D(v).orders[s] = {uid: _poisoned(Order, fields(Order)) for uid in sheet}
         for u in v.units.values():
-            if u.side != self._side and u.status.get("hidden"):
-                u.status = {"hidden": True, **{k: _Poison() for k in truth.units[u.id].status if k != "hidden"}}
+            if u.side != self._side and S(u).hidden:
+                # Its values as the truth has them (every field a copy of the view shares), poisoned.
+                known = to_plain(truth.units[u.id].status)
+                u.status = _poisoned(AotStatus, [f for f in fields(AotStatus) if f.name in _SHARED and f.name in known])
+                S(u).hidden = True
         return v
 
     def legal_actions(self) -> list[Action]:
@@ -146,7 +168,7 @@ def _rounds(g: engine.Game, n: int, hidden_seen: list[bool]) -> Iterator[str]:
             g.apply(german.choose(g.view(side), 1.0))
             continue
         client = _PoisonedClient(g, side)
-        hidden_seen.append(any(u.side == "german" and u.status.get("hidden") for u in g.state.units.values()))
+        hidden_seen.append(any(u.side == "german" and S(u).hidden for u in g.state.units.values()))
         before = g.state.dice.to_dict()
         action = soviet.choose(client, BUDGET)
         assert g.state.dice.to_dict() == before  # the game's dice are never touched
@@ -176,18 +198,18 @@ def test_poison_catches_a_read() -> None:
     g.apply("hold ger-1-hq", side="german")
     g.apply("commit", side="german")
     v = _PoisonedClient(g, "soviet").view()
-    assert list(v.clone().data["orders"]["german"]) == ["ger-1-hq"]  # a copy of the view is no read
+    assert list(D(v.clone()).orders["german"]) == ["ger-1-hq"]  # a copy of the view is no read
     with pytest.raises(HiddenRead):
-        _ = v.data["orders"]["german"]["ger-1-hq"]["kind"]
-    assert g.view("soviet").data["orders"]["german"] == {}
+        _ = D(v).orders["german"]["ger-1-hq"].kind == "hold"
+    assert D(g.view("soviet")).orders["german"] == {}
 
 
 # --- The evaluation's own value of an order (Ruleset.ai_score) and its terms -----------------------------------
 
 
 def _objective(g: engine.Game, *hexes: str, control: dict[str, str] | None = None) -> engine.Game:
-    g.state.data["victory"]["hexes"] = list(hexes)
-    g.state.data["control"] = dict(control or {})
+    D(g.state).victory = replace(D(g.state).victory, hexes=tuple(P(h) for h in hexes))
+    D(g.state).control = {P(h): side for h, side in (control or {}).items()}
     return g
 
 
@@ -230,7 +252,7 @@ def test_7_7_bound_unit_assaults_the_holder_of_a_victory_hex() -> None:
     g = _objective(game(scenario(units)), "0604", control={"0604": "soviet"})
     a = g.state.units["ger-a"]
     a.hex = g.state.units["sov-x"].hex  # as after an assault that did not decide the close combat (7.7)
-    a.status["bound"] = g.state.units["sov-x"].status["bound"] = True
+    S(a).bound = S(g.state.units["sov-x"]).bound = True
     v = g.view("german")
     assault = Action("assault", ("ger-a", "sov-x"))
     assert assault in g.legal_actions()
@@ -286,7 +308,7 @@ def test_o4_defender_is_the_side_holding_every_victory_hex() -> None:
     from engine.rulesets.art_of_tactic.evaluation import defender  # noqa: PLC0415
 
     o4 = engine.new_game(engine.load_scenario("art_of_tactic", "o4-brueckenkopf"), seed=1)
-    assert o4.state.data["victory"]["otherwise"] == "soviet"
+    assert D(o4.state).victory.otherwise == "soviet"
     assert defender(o4.view("german")) == "german"
     p2 = engine.new_game(engine.load_scenario("art_of_tactic", "p2-die-bruecke"), seed=1)
     assert defender(p2.view("german")) == "soviet"
@@ -334,7 +356,7 @@ def test_scenario_ai_weights_apply_to_their_side_only() -> None:
     base = game(scenario(units))
     base_ger, base_sov = evaluate(rs, base.view("german"), "german"), evaluate(rs, base.view("soviet"), "soviet")
     g = game(scenario(units))
-    g.state.data["ai"] = {"german": {"step": 3.0}}
+    D(g.state).ai = {"german": {"step": 3.0}}
     assert side_weights(g.view("german"), "german")["step"] == 3.0
     assert side_weights(g.view("soviet"), "soviet") == weights()
     assert evaluate(rs, g.view("german"), "german") > base_ger  # its own five symbols count three times
@@ -359,6 +381,4 @@ def test_scenario_ai_weights_are_checked_by_validate() -> None:
     assert any("ai.german.approachh" in p and "unknown AI weight" in p for p in bad)
     assert any("ai.german.threat" in p and "expected a number" in p for p in bad)
     assert any("ai.finnish" in p and "unknown side" in p for p in bad)
-    assert engine.new_game(parse("\n[ai.german]\nthreat = 0.25\n"), seed=1).state.data["ai"] == {
-        "german": {"threat": 0.25}
-    }
+    assert D(engine.new_game(parse("\n[ai.german]\nthreat = 0.25\n"), seed=1).state).ai == {"german": {"threat": 0.25}}

@@ -118,7 +118,7 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
         await settle(app, pilot)
         assert screen.entry is None
         view = app.session.client("german").view()  # type: ignore[union-attr]
-        assert view.data["orders"]["german"]["ger-2-pz2"]["notation"] == "march ger-2-pz2 0305 0405"
+        assert view.data.orders["german"]["ger-2-pz2"].notation == "march ger-2-pz2 0305 0405"
         screen.select_unit("ger-2-pz2")  # the written path shows on the map, numbered
         await pilot.pause()
         assert screen.map.overlay[screen.info.board.parse("0405")].text == "2"
@@ -140,7 +140,7 @@ async def test_a_hex_not_next_to_the_path_is_refused_and_escape_cancels() -> Non
         await pilot.press("escape")
         await pilot.pause()
         assert screen.entry is None
-        assert app.session.client("german").view().data["orders"]["german"] == {}  # type: ignore[union-attr]
+        assert app.session.client("german").view().data.orders["german"] == {}  # type: ignore[union-attr]
 
 
 async def test_4_11_a_hex_over_the_range_is_refused_with_the_engines_rule() -> None:
@@ -169,7 +169,7 @@ async def test_4_11_a_hex_over_the_range_is_refused_with_the_engines_rule() -> N
         await pilot.press("y")
         await settle(app, pilot)
         view = app.session.client("german").view()  # type: ignore[union-attr]
-        assert view.data["orders"]["german"]["ger-2-pz2"]["notation"] == "move ger-2-pz2 0305 0405"
+        assert view.data.orders["german"]["ger-2-pz2"].notation == "move ger-2-pz2 0305 0405"
 
 
 async def test_4_11_the_field_penalty_shows_while_plotting_and_in_the_summary() -> None:
@@ -235,7 +235,7 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
         await pilot.press("enter")  # the reaction policy (15.2): Enter keeps the default
         await settle(app, pilot)
         view = app.session.client("german").view()  # type: ignore[union-attr]
-        assert view.data["orders"]["german"]["ger-2-pz2"]["notation"] == "defend ger-2-pz2 0305 2"
+        assert view.data.orders["german"]["ger-2-pz2"].notation == "defend ger-2-pz2 0305 2"
         await pilot.press("g")
         await pilot.pause()
         assert isinstance(app.screen, OrdersSummaryScreen)
@@ -245,7 +245,7 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
         screen.select_unit("ger-2-pz2")
         await pilot.press("x")
         await settle(app, pilot)
-        assert app.session.client("german").view().data["orders"]["german"] == {}  # type: ignore[union-attr]
+        assert app.session.client("german").view().data.orders["german"] == {}  # type: ignore[union-attr]
 
 
 async def test_hot_seat_hand_off_hides_the_orders_then_reveal_and_steps() -> None:
@@ -504,7 +504,7 @@ async def _every_verb(scenario: str, side: str, expected: set[str]) -> None:
         client = session.client(side)
         done: set[str] = set()
         while True:
-            sheet = client.view().data["orders"][side]
+            sheet = client.view().data.orders[side]
             todo = [
                 a
                 for a in client.legal_actions()
@@ -518,7 +518,8 @@ async def _every_verb(scenario: str, side: str, expected: set[str]) -> None:
             done.add(action.verb)
             await give_by_keys(app, pilot, side, action)
             await settle(app, pilot)
-            given = client.view().data["orders"][side].get(action.args[0], {}).get("notation")
+            order = client.view().data.orders[side].get(action.args[0])
+            given = order.notation if order is not None else None
             assert given == str(action), (str(action), given, screen.log_widget.lines_written[-3:])
         assert expected <= done, sorted(done)
 
@@ -537,6 +538,7 @@ async def test_every_order_of_o5_german_can_be_given_by_keys() -> None:
 def test_presenter_shows_time_boxes_left_of_an_order_in_progress() -> None:
     """2.7: a unit whose time-box order goes on shows it, with the boxes left, as its order and as a marker."""
     import engine  # noqa: PLC0415
+    from engine.rulesets.art_of_tactic.records import Ongoing  # noqa: PLC0415
     from tui.client import LocalClient  # noqa: PLC0415
 
     g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
@@ -545,7 +547,7 @@ def test_presenter_shows_time_boxes_left_of_an_order_in_progress() -> None:
     pr = engine.get_ruleset(client.info.ruleset).presentation(client.info)
     view = client.view()
     unit = view.units["ger-6-mg"]
-    unit.status["ongoing"] = {"kind": "withdraw", "boxes": 1, "need": 2}
+    unit.status.ongoing = Ongoing("withdraw", 1, 2)
     assert pr.unit_order(view, unit) == "none: continues its withdraw, 1 time box(es) left (2.7)"
     assert any("1 of 2 time boxes" in m.text for m in pr.unit_markers(unit))
     assert pr.unit_glyph(unit) == "M" and pr.unit_glyph(view.units["ger-2-pz2"]) == "T"
@@ -666,10 +668,9 @@ def test_11_2_score_counts_the_victory_hexes_held_not_every_hex_ever_entered() -
     g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
     engine.take_scenario_setup(g)
     view = LocalClient(g, "german").view()
-    objectives = list(view.data["victory"]["hexes"])
-    control = view.data.setdefault("control", {})
-    control.clear()
-    control.update({objectives[0]: "german", "0101": "german", "0102": "soviet"})  # two hexes off the objectives
+    objectives = list(view.data.victory.hexes)
+    b = view.board
+    view.data.control = {objectives[0]: "german", b.parse("0101"): "german", b.parse("0102"): "soviet"}  # off them
     info = LocalClient(g, "german").info
     pr = engine.get_ruleset(info.ruleset).presentation(info)
     assert pr.score(view) == {"german": 1, "soviet": 0}
@@ -730,8 +731,8 @@ async def test_15_2_the_deciding_side_is_asked_on_the_shared_execution_screen() 
         screen = await _assaults_on_sov_23_inf(app, pilot)
         await pilot.press("P")
         await settle(app, pilot)
-        assert app.session.client("soviet").view().data["ask"] == ["soviet"]  # type: ignore[union-attr]
-        assert "ask" not in app.session.client("german").view().data  # type: ignore[union-attr]
+        assert app.session.client("soviet").view().data.ask == ["soviet"]  # type: ignore[union-attr]
+        assert app.session.client("german").view().data.ask == []  # type: ignore[union-attr]
         assert "you decide in execution" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await pilot.press("z", "enter")
         await settle(app, pilot)
@@ -785,6 +786,7 @@ def test_15_2_a_choose_action_is_worded_as_the_question_words_its_option() -> No
     """In a choices list (o) an answer reads as the question's option, not only as its notation."""
     import engine  # noqa: PLC0415
     from engine.actions import Action  # noqa: PLC0415
+    from engine.rulesets.art_of_tactic.frames import Cursor, Decision  # noqa: PLC0415
     from tui.client import LocalClient  # noqa: PLC0415
 
     g = engine.new_game(engine.load_scenario("art_of_tactic", "p1-grenzgefecht"), seed=7)
@@ -792,7 +794,8 @@ def test_15_2_a_choose_action_is_worded_as_the_question_words_its_option() -> No
     client = LocalClient(g, "german")
     pr = engine.get_ruleset(client.info.ruleset).presentation(client.info)
     view = client.view()
-    view.data["decisions"] = {"pending": {"options": [["ger-5-inf", "ger-5-inf (DE-INF, size 5)"]]}}
+    options = [("ger-5-inf", "ger-5-inf (DE-INF, size 5)")]
+    view.data.execution = Cursor(step=10, pending=Decision("german", "defend", "?", "3.6", options))
     assert pr.action_note(view, Action("choose", ("ger-5-inf",))) == "ger-5-inf (DE-INF, size 5)"
     assert pr.action_note(view, Action("choose", ("ger-4-inf",))) == ""
 

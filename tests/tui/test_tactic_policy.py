@@ -41,7 +41,7 @@ async def test_15_2_defend_policy_is_picked_from_a_list_after_the_range() -> Non
         await settle(app, pilot)
         assert isinstance(app.screen, TacticScreen) and screen.entry is None
         view = app.session.client("german").view()  # type: ignore[union-attr]
-        assert view.data["orders"]["german"]["ger-2-pz2"]["notation"] == "defend ger-2-pz2 0305 2 prefer-tank"
+        assert view.data.orders["german"]["ger-2-pz2"].notation == "defend ger-2-pz2 0305 2 prefer-tank"
 
 
 async def test_15_2_escape_at_the_policy_gives_no_order() -> None:
@@ -55,4 +55,4 @@ async def test_15_2_escape_at_the_policy_gives_no_order() -> None:
         await pilot.pause()
         assert screen.entry is None and isinstance(app.screen, TacticScreen)
         view = app.session.client("german").view()  # type: ignore[union-attr]
-        assert "ger-2-pz2" not in view.data["orders"]["german"]
+        assert "ger-2-pz2" not in view.data.orders["german"]

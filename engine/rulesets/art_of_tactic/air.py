@@ -13,19 +13,16 @@ are the preset (15.2); execution lets a side with ``prompts on`` pick among the 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from engine.state import Unit
 
-from .model import card, current_bravery
+from .model import Rules, card, current_bravery
+from .records import status
 
-if TYPE_CHECKING:
-    from .ruleset import ArtOfTactic
-
-__all__ = ["is_chooser", "is_fighter", "pair_duels"]
+__all__ = ["first_choosers", "fleets_of", "is_chooser", "is_fighter", "pair_duels", "pairing"]
 
 
-def is_fighter(rs: ArtOfTactic, u: Unit) -> bool:
+def is_fighter(rs: Rules, u: Unit) -> bool:
     """9.14 PROPOSED: a fighter's card has Intercept, Air patrol or Escort."""
     c = card(rs.tables, u)
     return any(c.can_order(k) for k in ("intercept", "patrol", "escort"))
@@ -33,22 +30,24 @@ def is_fighter(rs: ArtOfTactic, u: Unit) -> bool:
 
 def is_chooser(u: Unit) -> bool:
     """An aircraft flying a fighter mission (it attacks; a bomber on its strike only defends itself)."""
-    air = u.status.get("air") or {}
-    return bool(air.get("patrol") or air.get("escorting") or air.get("intercept"))
+    air = status(u).air
+    return air is not None and (air.patrol or air.escorting is not None or air.intercept)
 
 
 def _escorted(u: Unit, pool: Sequence[Unit]) -> bool:
-    return any((e.status.get("air") or {}).get("escorting") == u.id and e.steps > 0 for e in pool)
+    return any((air := status(e).air) is not None and air.escorting == u.id and e.steps > 0 for e in pool)
 
 
-Choose = Callable[[Unit, list[Unit]], Unit]
+Choose = Callable[[Unit, list[Unit]], Unit | None]
 """``choose(chooser, candidates)``: the enemy aircraft the chooser fights, from the candidates the rule leaves it
-(the preset's first); execution asks the chooser's side there (15.2)."""
+(the preset's first); execution asks the chooser's side there (15.2), and None means it has not answered yet."""
 
 
-def _pairing(
-    rs: ArtOfTactic, fleets: dict[str, list[Unit]], first: str, choose: Choose | None = None
-) -> dict[str, str]:
+def pairing(
+    rs: Rules, fleets: dict[str, list[Unit]], first: str, choose: Choose | None = None
+) -> dict[str, str] | None:
+    """Aircraft id → the id of the enemy aircraft it fires at, the side ``first`` choosing first (9.14 step 1); None
+    if ``choose`` has no answer yet. Without ``choose`` every chooser takes the preset's choice."""
     t = rs.tables
     key = {u.id: (-current_bravery(t, u), u.id) for f in fleets.values() for u in f}
     queues = {s: sorted((u for u in f if is_chooser(u)), key=lambda u: key[u.id]) for s, f in fleets.items()}
@@ -74,6 +73,8 @@ def _pairing(
         else:  # every enemy is in a duel: share one (9.14 step 1)
             candidates = sorted(enemies, key=lambda e: (attackers.get(e.id, 0), *key[e.id]))
         pick = candidates[0] if choose is None or len(candidates) == 1 else choose(c, candidates)
+        if pick is None:
+            return None
         fires_at[c.id] = pick.id
         attackers[pick.id] = attackers.get(pick.id, 0) + 1
         if pick.id not in fires_at:
@@ -82,30 +83,48 @@ def _pairing(
     return fires_at
 
 
+def fleets_of(aircraft: Sequence[Unit]) -> dict[str, list[Unit]]:
+    """The aircraft of an air combat by side, in the order given."""
+    fleets: dict[str, list[Unit]] = {}
+    for u in aircraft:
+        fleets.setdefault(u.side, []).append(u)
+    return fleets
+
+
+def first_choosers(rs: Rules, fleets: dict[str, list[Unit]]) -> list[str]:
+    """The side whose aircraft choose first (9.14 step 1): the one with the bravest chooser; the tied sides when
+    the best choosers are tied and the order would change the pairing (then dice decide); none when no duel can
+    be fought."""
+    t = rs.tables
+    if len(fleets) < 2:
+        return []
+    best = {s: max((current_bravery(t, u) for u in f if is_chooser(u)), default=None) for s, f in fleets.items()}
+    ranked = sorted((b, s) for s, b in best.items() if b is not None)
+    if not ranked:
+        return []
+    top = ranked[-1][0]
+    tied = [s for s, b in best.items() if b == top]
+    if len(tied) == 1:
+        return tied
+    options = {s: pairing(rs, fleets, s) for s in tied}
+    same = len({tuple(sorted((p or {}).items())) for p in options.values()}) == 1
+    return tied[:1] if same else tied  # no roll when the order changes nothing
+
+
 def pair_duels(
-    rs: ArtOfTactic, aircraft: Sequence[Unit], roll_off: Callable[[list[str]], str], choose: Choose | None = None
+    rs: Rules, aircraft: Sequence[Unit], roll_off: Callable[[list[str]], str], choose: Choose | None = None
 ) -> dict[str, str]:
     """Aircraft id → the id of the enemy aircraft it fires at this round (9.14 step 1).
 
     ``roll_off(sides)`` is called only when the choosing order matters and the best choosers are tied; it
-    returns the side that chooses first. ``choose`` (execution's 15.2 decisions) picks each chooser's opponent
-    among those the rule allows; whether the order matters is judged with the preset choices.
+    returns the side that chooses first. ``choose`` picks each chooser's opponent among those the rule allows
+    (it must answer); whether the order matters is judged with the preset choices.
     """
-    t = rs.tables
-    fleets: dict[str, list[Unit]] = {}
-    for u in aircraft:
-        fleets.setdefault(u.side, []).append(u)
-    if len(fleets) < 2:
+    fleets = fleets_of(aircraft)
+    firsts = first_choosers(rs, fleets)
+    if not firsts:
         return {}
-    best = {s: max((current_bravery(t, u) for u in f if is_chooser(u)), default=None) for s, f in fleets.items()}
-    ranked = sorted((b, s) for s, b in best.items() if b is not None)
-    if not ranked:
-        return {}
-    top = ranked[-1][0]
-    tied = [s for s, b in best.items() if b == top]
-    if len(tied) == 1:
-        return _pairing(rs, fleets, tied[0], choose)
-    options = {s: _pairing(rs, fleets, s) for s in tied}
-    same = len({tuple(sorted(p.items())) for p in options.values()}) == 1
-    first = tied[0] if same else roll_off(tied)  # no roll when the order changes nothing
-    return options[first] if choose is None else _pairing(rs, fleets, first, choose)
+    first = firsts[0] if len(firsts) == 1 else roll_off(firsts)
+    got = pairing(rs, fleets, first, choose)
+    assert got is not None, "choose gave no answer"
+    return got

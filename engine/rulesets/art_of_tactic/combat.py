@@ -1,15 +1,15 @@
 """Provides Art of Tactic fire (digest 6), defence and losses (6.3), bravery tests and suppression (8).
 
 Fire in one step is simultaneous (2.4, 6.4, 6.5): callers roll every attack from the state at the start of the
-step (:func:`roll_attack`), collect the hits per target and apply them together (:func:`apply_hits`).
+step (:func:`roll_attack`), collect the hits per target and apply them together (``execution.losses``: the hits
+lower the defence, :func:`defence_now`, and the rest are losses, which may wait for the owner's decisions).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.events import Modifier
 from engine.hexgrid import Hex, distance
@@ -18,20 +18,29 @@ from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from .data import Tables
-from .decisions import decide
-from .model import card, current_bravery, hex_label_of, in_close_combat, is_on_board, losses
+from .frames import Attack
+from .gamedata import data
+from .model import (
+    Rules,
+    card,
+    current_bravery,
+    has_field_of_fire,
+    hex_label_of,
+    in_close_combat,
+    is_on_board,
+    losses,
+    smoke,
+)
+from .records import status
 from .sight import in_field_of_fire, line_of_sight
-
-if TYPE_CHECKING:
-    from .ruleset import ArtOfTactic
 
 __all__ = [
     "Attack",
     "accuracy_at",
-    "apply_hits",
     "bravery_target",
     "bravery_test",
     "defence_now",
+    "destroy",
     "fire_odds",
     "location_attacks",
     "ranged_attack",
@@ -42,19 +51,18 @@ __all__ = [
 ]
 
 
-@dataclass(slots=True)
-class Attack:
-    """One fire test, worked out before the dice are rolled."""
-
-    firer: str
-    target: str
-    dice: int
-    accuracy: int
-    purpose: str
-    modifiers: list[Modifier] = field(default_factory=list)
+def _mods(mods: list[Modifier]) -> list[tuple[int, str]]:
+    return [(m.value, m.reason) for m in mods]
 
 
-def accuracy_at(rs: ArtOfTactic, st: GameState, firer: Unit, target_hex: Hex) -> tuple[int | None, list[Modifier]]:
+def _facing(u: Unit) -> int:
+    """The facing of a unit that has a field of fire (``has_field_of_fire`` checked that it is set)."""
+    f = status(u).facing
+    assert f is not None
+    return f
+
+
+def accuracy_at(rs: Rules, st: GameState, firer: Unit, target_hex: Hex) -> tuple[int | None, list[Modifier]]:
     """Accuracy at the target's range (6.1 step 5), from higher ground shifted one field right (10.11).
 
     None when the chart has no field (or an X) at that range.
@@ -80,7 +88,7 @@ def _clamp(tables: Tables, a: int) -> int:
 
 
 def ranged_attack(
-    rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit, purpose: str, kind: str, at: Hex | None = None
+    rs: Rules, st: GameState, firer: Unit, target: Unit, purpose: str, kind: str, at: Hex | None = None
 ) -> tuple[Attack | None, str, str]:
     """A fire test of ``firer`` at ``target`` now, or None with the reason and rule.
 
@@ -107,9 +115,9 @@ def ranged_attack(
     r = distance(firer.hex, where)
     if acc is None:
         return None, f"{target.id} at range {r} is out of {firer.id}'s range chart (or an X field)", "6.2"
-    if rs.has_fof(firer) and not in_field_of_fire(firer.hex, int(firer.status["facing"]), where):
+    if has_field_of_fire(t, firer) and not in_field_of_fire(firer.hex, _facing(firer), where):
         return None, f"{target.id} at {st.board.label(where)} is outside {firer.id}'s field of fire", "5.5"
-    los = line_of_sight(st.board, rs.policy, firer.hex, where, rs.smoke(st))
+    los = line_of_sight(st.board, rs.policy, firer.hex, where, smoke(st))
     dice = base
     dmods: list[Modifier] = []
     if not los.visible:
@@ -129,28 +137,28 @@ def ranged_attack(
         dmods.append(Modifier(dice - base, "ambush fire (rule 3.11)"))
     dice = max(int(t.rules["fire"]["minimum_dice"]), dice - c.indirect_penalty * (not los.visible))
     text = f"{purpose}: {firer.id} at {target.id}, range {r}, {dice} dice hitting on {_clamp(t, acc)} or less"
-    return Attack(firer.id, target.id, dice, _clamp(t, acc), text, [*mods, *dmods]), "", ""
+    return Attack(firer.id, target.id, dice, _clamp(t, acc), text, _mods([*mods, *dmods])), "", ""
 
 
-def recon_observes(rs: ArtOfTactic, st: GameState, side: str, h: Hex) -> bool:
+def recon_observes(rs: Rules, st: GameState, side: str, h: Hex) -> bool:
     """9.15.3: a friendly recon aircraft on station has ``h`` in its whole observation zone (the card's zone around
     the centre, beyond the chosen radius): artillery may fire there without a ground observer."""
     for x in st.units.values():
-        air = x.status.get("air") or {}
-        if not (x.side == side and x.steps > 0 and air.get("recon")):
+        air = status(x).air
+        if air is None or not (x.side == side and x.steps > 0 and air.recon):
             continue
-        if distance(st.board.parse(str(air["target"])), h) <= card(rs.tables, x).observation_zone:
+        if distance(air.target, h) <= card(rs.tables, x).observation_zone:
             return True
     return False
 
 
-def indirect_problem(rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit) -> str:
+def indirect_problem(rs: Rules, st: GameState, firer: Unit, target: Unit) -> str:
     """6.8: an unsuppressed own HQ on the board and an observer (a friendly unit with LOS to the target)."""
     t = rs.tables
     if target.hex is None:
         return "no target"
     if not any(
-        x.side == firer.side and is_on_board(x) and card(t, x).has("hq") and not x.status.get("suppressed")
+        x.side == firer.side and is_on_board(x) and card(t, x).has("hq") and not status(x).suppressed
         for x in st.units.values()
     ):
         return "no unsuppressed HQ of yours on the board"
@@ -162,13 +170,13 @@ def indirect_problem(rs: ArtOfTactic, st: GameState, firer: Unit, target: Unit) 
             and x.id != firer.id
             and is_on_board(x)
             and x.hex is not None
-            and line_of_sight(st.board, rs.policy, x.hex, target.hex, rs.smoke(st)).visible
+            and line_of_sight(st.board, rs.policy, x.hex, target.hex, smoke(st)).visible
         ):
             return ""
     return "no friendly unit sees the target (observer)"
 
 
-def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) -> tuple[Attack | None, str, str]:
+def structure_attack(rs: Rules, st: GameState, firer: Unit, h: Hex) -> tuple[Attack | None, str, str]:
     """9.18.8 PROPOSED: Open Fire at a bridge, a pontoon bridge (9.18.7) or a dugout by a unit that can attack
     structures (INF row, defence 0)."""
     t = rs.tables
@@ -177,12 +185,12 @@ def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
         return None, "the firer is not on the board", "3.8"
     if not c.has("attack_structures"):
         return None, f"{firer.id} cannot attack structures", "9.18.8"
-    structures = st.data.get("structures", {})
-    bridge = structures.get("bridges", {}).get(label)
-    standing = label in structures.get("dugouts", {}) or label in structures.get("pontoons", [])
-    if (bridge is None or bridge.get("destroyed")) and not standing:
+    structures = data(st).structures
+    label = st.board.label(h)
+    bridge = structures.bridges.get(h)
+    standing = h in structures.dugouts or h in structures.pontoons
+    if (bridge is None or bridge.destroyed) and not standing:
         return None, f"there is no intact bridge, pontoon bridge or dugout at {label}", "9.18.8"
-    h = st.board.parse(label)
     dice = c.dice(t.target_row("INF"), losses(t, firer))
     if not dice:
         return None, f"{firer.id} has no INF firepower to attack structures with", "9.18.8"
@@ -191,16 +199,16 @@ def structure_attack(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
     acc, mods = accuracy_at(rs, st, firer, h)
     if acc is None:
         return None, f"{label} is out of {firer.id}'s range chart (or an X field)", "6.2"
-    if rs.has_fof(firer) and not in_field_of_fire(firer.hex, int(firer.status["facing"]), h):
+    if has_field_of_fire(t, firer) and not in_field_of_fire(firer.hex, _facing(firer), h):
         return None, f"{label} is outside {firer.id}'s field of fire", "5.5"
-    los = line_of_sight(st.board, rs.policy, firer.hex, h, rs.smoke(st))
+    los = line_of_sight(st.board, rs.policy, firer.hex, h, smoke(st))
     if not los.visible:
         return None, f"no line of sight to {label}: {los.reason}", los.rule or "5.1"
     text = f"open fire at the structure in {label}: {firer.id}, {dice} dice hitting on {_clamp(t, acc)} or less"
-    return Attack(firer.id, label, dice, _clamp(t, acc), text, mods), "", ""
+    return Attack(firer.id, label, dice, _clamp(t, acc), text, _mods(mods)), "", ""
 
 
-def location_attacks(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) -> tuple[list[Attack], str, str]:
+def location_attacks(rs: Rules, st: GameState, firer: Unit, h: Hex) -> tuple[list[Attack], str, str]:
     """6.9: a fire test at every enemy unit in the hex (first row) and, for two-row cards, in the hexes next to
     it (second row, same accuracy); hidden units and concealed HQs are hit, units in close combat are not.
 
@@ -210,7 +218,7 @@ def location_attacks(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
     c = card(t, firer)
     if firer.hex is None:
         return [], "the firer is not on the board", "6.9"
-    h = st.board.parse(label)
+    label = st.board.label(h)
     if t.terrain[st.board.terrain(h)].no_normal_fire:
         return [], f"{label} is woods: fire at location cannot target it", "10.5"
     if t.terrain[st.board.terrain(firer.hex)].no_normal_fire:
@@ -218,19 +226,19 @@ def location_attacks(rs: ArtOfTactic, st: GameState, firer: Unit, label: str) ->
     acc, _mods = accuracy_at(rs, st, firer, h)
     if acc is None:
         return [], f"{label} is out of {firer.id}'s range chart (or an X field)", "6.2"
-    if rs.has_fof(firer) and not in_field_of_fire(firer.hex, int(firer.status["facing"]), h):
+    if has_field_of_fire(t, firer) and not in_field_of_fire(firer.hex, _facing(firer), h):
         return [], f"{label} is outside {firer.id}'s field of fire", "5.5"
     penalty = 0
-    if not line_of_sight(st.board, rs.policy, firer.hex, h, rs.smoke(st)).visible:
+    if not line_of_sight(st.board, rs.policy, firer.hex, h, smoke(st)).visible:
         if not c.has("indirect_fire"):
             return [], f"no line of sight to {label}", "5.1"
         hq = any(
-            x.side == firer.side and is_on_board(x) and card(t, x).has("hq") and not x.status.get("suppressed")
+            x.side == firer.side and is_on_board(x) and card(t, x).has("hq") and not status(x).suppressed
             for x in st.units.values()
         )
         seen = any(
             x.side == firer.side and is_on_board(x) and x.hex is not None and x.id != firer.id
-            and line_of_sight(st.board, rs.policy, x.hex, h, rs.smoke(st)).visible
+            and line_of_sight(st.board, rs.policy, x.hex, h, smoke(st)).visible
             for x in st.units.values()
         )  # fmt: skip
         seen = seen or recon_observes(rs, st, firer.side, h)
@@ -277,13 +285,13 @@ def roll_attack(tr: Transition, tables: Tables, attack: Attack) -> tuple[int, in
         firer=attack.firer,
         target=attack.target,
         hits=hits,
-        mods=[[m.value, m.reason] for m in attack.modifiers],
+        mods=[[v, r] for v, r in attack.modifiers],
     )
     return hits, attack.dice - hits
 
 
 def defence_now(
-    rs: ArtOfTactic, st: GameState, u: Unit, role: str | None = None, flank: bool = False
+    rs: Rules, st: GameState, u: Unit, role: str | None = None, flank: bool = False
 ) -> tuple[int, list[Modifier]]:
     """The unit's current defence value (6.3): base + modifiers in force − hits absorbed this round.
 
@@ -291,14 +299,15 @@ def defence_now(
     """
     t = rs.tables
     c = card(t, u)
+    s = status(u)
     mods: list[Modifier] = []
-    order = (st.data.get("active") or {}).get(u.id) or {}
-    if u.status.get("ongoing", {}).get("kind") == "entrench" or order.get("kind") == "entrench":
+    active = data(st).active
+    order = active.get(u.id) if active is not None else None
+    if (s.ongoing is not None and s.ongoing.kind == "entrench") or (order is not None and order.kind == "entrench"):
         return 0, [Modifier(-c.defence, "entrenching: defence 0 (rule 6.3)")]
-    if not u.status.get("suppressed"):
-        bonus = int(u.status.get("bonus", 0))
-        if bonus:
-            mods.append(Modifier(bonus, f"{u.status.get('bonus_from', 'order')} bonus (rule 6.3)"))
+    if not s.suppressed:
+        if s.bonus:
+            mods.append(Modifier(s.bonus, f"{s.bonus_from or 'order'} bonus (rule 6.3)"))
         if u.hex is not None and role != "assaulter":
             tc = t.terrain[st.board.terrain(u.hex)]
             td = tc.defence_for(c.type)
@@ -306,150 +315,41 @@ def defence_now(
                 mods.append(Modifier(td, f"{tc.name} (rule 10)"))
             if role == "defender" and st.board.level(u.hex) >= 1:
                 mods.append(Modifier(int(t.hills.get("assaulted_defence", 1)), "assaulted on a hill (rule 10.11)"))
-            if u.status.get("in_dugout"):
+            if s.in_dugout:
                 mods.append(Modifier(int(t.fortifications["dugout"]["defence"]), "in a dugout (rule 9.18.6)"))
-            elif u.status.get("entrenched") and not u.status.get("flanked"):
+            elif s.entrenched and not s.flanked:
                 mods.append(Modifier(int(t.fortifications["trench"]["defence"]), "in a trench (rule 9.18.5)"))
-    absorbed = int(u.status.get("absorbed", 0))
-    if absorbed:
-        mods.append(Modifier(-absorbed, "hits absorbed earlier this round (rule 6.3)"))
+    if s.absorbed:
+        mods.append(Modifier(-s.absorbed, "hits absorbed earlier this round (rule 6.3)"))
     return max(0, c.defence + sum(m.value for m in mods)), mods
 
 
 def destroy(tr: Transition, st: GameState, u: Unit, why: str) -> None:
     """Remove a destroyed unit (8.5); its passengers survive in its hex with their own losses."""
     at = hex_label_of(st, u)
+    s = status(u)
     tr.emit("destroyed", f"{u.id} is destroyed at {at} ({why})", unit=u.id)
-    for pid in list(u.status.get("carrying", [])):
+    for pid in list(s.carrying):
         p = st.units[pid]
-        p.status.pop("carried_by", None)
+        status(p).carried_by = None
         if p.steps > 0:
             p.hex = u.hex
             tr.emit("dismount", f"{pid} survives its transport and stands in {at} (rule 8.5)", unit=pid)
-    u.status.pop("carrying", None)
+    s.carrying = ()
     u.steps = 0
     u.hex = None
-    for key in ("defend", "bound", "role", "pending", "fof", "bonus"):
-        u.status.pop(key, None)
-    active = st.data.get("active")
-    if isinstance(active, dict):
+    s.defend = None
+    s.bound = False
+    s.role = None
+    s.pending = False
+    s.fof = False
+    s.bonus = 0
+    active = data(st).active
+    if active is not None:
         active.pop(u.id, None)
 
 
-def take_losses(tr: Transition, st: GameState, u: Unit, n: int, why: str) -> int:
-    """Cross off ``n`` size symbols; passengers take the same number (4.6). Returns the losses taken."""
-    n = min(n, u.steps)
-    if n <= 0:
-        return 0
-    before = u.steps
-    u.steps -= n
-    tr.emit("loss", f"{u.id} takes {n} loss{'es' if n != 1 else ''} ({why}); {u.steps} left", unit=u.id, losses=n)
-    _cargo_loss(tr, u, before, n)
-    left = n
-    everyone = [st.units[p] for p in u.status.get("carrying", [])]
-    riders = [p for p in everyone if not p.status.get("towed")]
-    for p in everyone:
-        if p.status.get("towed") and p.steps > 0:  # 9.9: the towed unit takes the same number of losses
-            k = min(n, p.steps)
-            p.steps -= k
-            tr.emit(
-                "loss", f"{p.id} towed by {u.id} takes {k} loss(es) (rule 9.9); {p.steps} left", unit=p.id, losses=k
-            )
-            if p.steps == 0:
-                p.status.pop("carried_by", None)
-                p.status.pop("towed", None)
-                p.hex = None
-                tr.emit("destroyed", f"{p.id} is destroyed while towed by {u.id}", unit=p.id)
-    turn = 0  # 4.6: the owner splits the losses; preset: one at a time in id order, round and round (15.2)
-    while left > 0 and any(p.steps > 0 for p in riders):
-        alive = [p for p in riders if p.steps > 0]
-        preset = next(p for p in riders[turn:] + riders[:turn] if p.steps > 0)
-        key = decide(
-            tr,
-            side=u.side,
-            kind="passenger_loss",
-            question=f"{u.id} takes {n} loss(es): which passenger takes the next one ({left} to share)?",
-            rule="4.6",
-            options=[(p.id, f"{p.id} (size {p.steps})") for p in [preset, *(x for x in alive if x is not preset)]],
-            units=[u, *alive],
-        )
-        p = st.units[key]
-        turn = riders.index(preset) + 1
-        p.steps -= 1
-        left -= 1
-        tr.emit("loss", f"{p.id} aboard {u.id} takes 1 loss (rule 4.6); {p.steps} left", unit=p.id, losses=1)
-        if p.steps == 0:
-            p.status.pop("carried_by", None)
-            p.hex = None
-            tr.emit("destroyed", f"{p.id} is destroyed aboard {u.id}", unit=p.id)
-    u.status["carrying"] = [p.id for p in everyone if p.steps > 0]
-    if not u.status["carrying"]:
-        u.status.pop("carrying")
-    if u.steps <= 0:
-        destroy(tr, st, u, why)
-    return n
-
-
-def _cargo_loss(tr: Transition, u: Unit, size_before: int, n: int) -> None:
-    """9.16: per loss a transport loses its cargo per vehicle (ammunition + 2 per mine, divided by the size before
-    the loss, rounded up). PROPOSED policy for the owner's choice: ammunition first, then mines."""
-    ammo, mines = int(u.status.get("cargo_ammo", 0)), int(u.status.get("cargo_mines", 0))
-    if ammo + mines == 0 or size_before <= 0:
-        return
-    per = math.ceil((ammo + 2 * mines) / size_before)
-    lose = per * n
-    u.status["cargo_lost"] = int(u.status.get("cargo_lost", 0)) + lose  # permanent capacity loss (9.16)
-    first = "ammo"
-    if ammo and mines and lose < ammo + 2 * mines:  # a choice only when not all of the cargo goes
-        first = decide(
-            tr,
-            side=u.side,
-            kind="cargo_loss",
-            question=f"{u.id} loses {lose} cargo unit(s) of {ammo} ammunition and {mines} mine(s): which first?",
-            rule="9.16",
-            options=[
-                ("ammo", "ammunition first, then mines"),
-                ("mines", "mines first (2 units each), then ammunition"),
-            ],
-            units=[u],
-        )
-    if first == "mines":
-        while lose > 1 and mines > 0:
-            mines -= 1
-            lose -= 2
-    take = min(ammo, lose)
-    ammo -= take
-    lose -= take
-    while lose > 0 and mines > 0:
-        mines -= 1
-        lose -= 2
-    u.status["cargo_ammo"], u.status["cargo_mines"] = ammo, mines
-    tr.emit("cargo", f"{u.id} loses cargo: {ammo} ammunition and {mines} mines left (rule 9.16)", unit=u.id)
-
-
-def apply_hits(
-    rs: ArtOfTactic, tr: Transition, st: GameState, u: Unit, hits: int, why: str, role: str | None = None
-) -> int:
-    """6.1 steps 8–9, 6.3: hits first lower the defence, each remaining hit is a loss. Returns losses."""
-    if hits <= 0 or u.steps <= 0:
-        return 0
-    value, mods = defence_now(rs, st, u, role)
-    absorbed = min(hits, value)
-    u.status["absorbed"] = int(u.status.get("absorbed", 0)) + absorbed
-    lost = hits - absorbed
-    tr.emit(
-        "defence",
-        f"{u.id}: {hits} hit{'s' if hits != 1 else ''} against defence {value}: {absorbed} absorbed, {lost} "
-        f"loss{'es' if lost != 1 else ''}",
-        unit=u.id,
-        hits=hits,
-        defence=value,
-        modifiers=[[m.value, m.reason] for m in mods],
-    )
-    return take_losses(tr, st, u, lost, why) if lost else 0
-
-
-def morale_bonus(rs: ArtOfTactic, st: GameState, u: Unit) -> Modifier | None:
+def morale_bonus(rs: Rules, st: GameState, u: Unit) -> Modifier | None:
     """9.11 Morale: +2 within a friendly HQ's command range and with LOS to it (the HQ itself included)."""
     if u.hex is None:
         return None
@@ -459,13 +359,13 @@ def morale_bonus(rs: ArtOfTactic, st: GameState, u: Unit) -> Modifier | None:
         if hq.side != u.side or not c.has("morale") or not is_on_board(hq) or hq.hex is None:
             continue
         if distance(hq.hex, u.hex) <= c.command_range and (
-            hq.hex == u.hex or line_of_sight(st.board, rs.policy, u.hex, hq.hex, rs.smoke(st)).visible
+            hq.hex == u.hex or line_of_sight(st.board, rs.policy, u.hex, hq.hex, smoke(st)).visible
         ):
             return Modifier(int(t.rules["hq"]["morale_bonus"]), f"HQ {hq.id} morale (rule 9.11)")
     return None
 
 
-def bravery_target(rs: ArtOfTactic, st: GameState, u: Unit) -> tuple[int, list[Modifier]]:
+def bravery_target(rs: Rules, st: GameState, u: Unit) -> tuple[int, list[Modifier]]:
     """The number 2d6 must not exceed (8.2), with the HQ bonus checked now."""
     mods: list[Modifier] = []
     hq = morale_bonus(rs, st, u)
@@ -474,13 +374,14 @@ def bravery_target(rs: ArtOfTactic, st: GameState, u: Unit) -> tuple[int, list[M
     return current_bravery(rs.tables, u) + sum(m.value for m in mods), mods
 
 
-def bravery_test(rs: ArtOfTactic, tr: Transition, st: GameState, u: Unit, why: str) -> bool:
+def bravery_test(rs: Rules, tr: Transition, st: GameState, u: Unit, why: str) -> bool:
     """Roll 2d6 ≤ current bravery (8.2); a failure suppresses the unit at once (8.3). Returns True if passed.
 
     An already suppressed unit does not test (8.3 PROPOSED).
     """
-    if u.steps <= 0 or u.status.get("suppressed"):
-        u.status.pop("pending", None)
+    s = status(u)
+    if u.steps <= 0 or s.suppressed:
+        s.pending = False
         return False
     target, mods = bravery_target(rs, st, u)
     dice = int(rs.tables.rules["bravery_dice"])
@@ -492,7 +393,7 @@ def bravery_test(rs: ArtOfTactic, tr: Transition, st: GameState, u: Unit, why: s
         modifiers=(),
         shifts=mods,
     )
-    u.status.pop("pending", None)
+    s.pending = False
     passed = sum(values) <= target
     tr.emit("bravery", f"{u.id} {'passes' if passed else 'fails'} its bravery test", unit=u.id, passed=passed)
     if not passed:
@@ -500,7 +401,7 @@ def bravery_test(rs: ArtOfTactic, tr: Transition, st: GameState, u: Unit, why: s
     return passed
 
 
-def recovery_test(rs: ArtOfTactic, tr: Transition, st: GameState, u: Unit) -> bool:
+def recovery_test(rs: Rules, tr: Transition, st: GameState, u: Unit) -> bool:
     """8.3 step 12: a flag-marked unit tests; a pass erases the flag and the Suppressed mark."""
     target, mods = bravery_target(rs, st, u)
     values = tr.roll(
@@ -512,8 +413,9 @@ def recovery_test(rs: ArtOfTactic, tr: Transition, st: GameState, u: Unit) -> bo
     )
     passed = sum(values) <= target
     if passed:
-        u.status.pop("suppressed", None)
-        u.status.pop("flag", None)
+        s = status(u)
+        s.suppressed = False
+        s.flag = False
         tr.emit("recovered", f"{u.id} recovers: no longer suppressed (rule 8.3)", unit=u.id)
     else:
         tr.emit("bravery", f"{u.id} stays suppressed for another round (rule 8.3)", unit=u.id, passed=False)
@@ -523,33 +425,36 @@ def recovery_test(rs: ArtOfTactic, tr: Transition, st: GameState, u: Unit) -> bo
 def suppress(tr: Transition, st: GameState, u: Unit) -> None:
     """8.3: Suppressed at once; its orders for the round are cancelled (a withdrawal still moves, 7.8), every
     defence bonus is gone; a time-box order loses its progress (2.7); passengers are suppressed too."""
-    u.status["suppressed"] = True
-    for key in ("bonus", "fof", "defend", "ongoing", "bonus_from"):
-        u.status.pop(key, None)
-    active = st.data.get("active")
-    if isinstance(active, dict) and u.id in active and not active[u.id].get("withdrawal"):
+    s = status(u)
+    s.suppressed = True
+    s.bonus = 0
+    s.fof = False
+    s.defend = None
+    s.ongoing = None
+    s.bonus_from = None
+    active = data(st).active
+    if active is not None and u.id in active and not active[u.id].withdrawal:
         active.pop(u.id)
     tr.emit("suppressed", f"{u.id} is suppressed: its orders are cancelled (rule 8.3)", unit=u.id)
-    for pid in list(u.status.get("carrying", [])):
+    for pid in list(s.carrying):
         p = st.units[pid]
-        if not p.status.get("suppressed"):
-            p.status["suppressed"] = True
+        ps = status(p)
+        if not ps.suppressed:
+            ps.suppressed = True
             tr.emit("suppressed", f"{pid} aboard {u.id} is suppressed with it (rule 8.3)", unit=pid)
-        if p.status.get("towed"):  # 9.9: no longer towed; the model goes back on the board, not deployed
-            p.status.pop("towed")
-            p.status.pop("carried_by", None)
-            p.status["deployed"] = False
-            u.status["carrying"].remove(pid)
+        if ps.towed:  # 9.9: no longer towed; the model goes back on the board, not deployed
+            ps.towed = False
+            ps.carried_by = None
+            ps.deployed = False
+            s.carrying = tuple(p for p in s.carrying if p != pid)
             tr.emit("tow", f"{pid} is no longer towed and stands in {u.hex} (rule 9.9)", unit=pid)
-    if "carrying" in u.status and not u.status["carrying"]:
-        u.status.pop("carrying")
 
 
 def _binomial(n: int, p: Fraction) -> list[Fraction]:
     return [Fraction(math.comb(n, k)) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
 
 
-def fire_odds(rs: ArtOfTactic, st: GameState, action: Any, attack: Attack, target: Unit) -> Odds:
+def fire_odds(rs: Rules, st: GameState, action: Any, attack: Attack, target: Unit) -> Odds:
     """Exact odds of losses from one fire test against the target's defence now (6.1, 6.3)."""
     sides = int(rs.tables.rules["die_sides"])
     p = Fraction(max(0, min(sides, attack.accuracy)), sides)

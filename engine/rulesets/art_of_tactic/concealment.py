@@ -15,24 +15,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.events import Event
 from engine.rules import Transition
 from engine.state import GameState, Unit
+from engine.typed import from_plain, to_plain
 
-from .model import UNIDENTIFIED
-
-if TYPE_CHECKING:
-    from .ruleset import ArtOfTactic
+from .gamedata import AotData, data
+from .model import UNIDENTIFIED, Rules
+from .records import AotStatus, status
 
 __all__ = ["UNIDENTIFIED", "aliases", "hide_concealed", "word_events"]
 
-_KEEP = ("hidden", "carried_by")
-"""Statuses the other side sees of a concealed HQ: hidden in Ambush (3.11), aboard a visible transport (4.6)."""
 
-
-def aliases(rs: ArtOfTactic, st: GameState) -> dict[str, str]:
+def aliases(rs: Rules, st: GameState) -> dict[str, str]:
     """Every concealed HQ alive in the full state ``st``: its id → the name the other side knows it by."""
     out: dict[str, str] = {}
     count: dict[str, int] = {}
@@ -41,7 +38,7 @@ def aliases(rs: ArtOfTactic, st: GameState) -> dict[str, str]:
         if c is None or not c.has("concealment"):
             continue
         count[u.side] = count.get(u.side, 0) + 1
-        if u.status.get("concealed") and u.steps > 0:
+        if status(u).concealed and u.steps > 0:
             out[u.id] = f"{u.side}-unidentified-{count[u.side]}"
     return out
 
@@ -65,41 +62,68 @@ def _rename(value: Any, names: Mapping[str, str], pattern: re.Pattern[str]) -> A
     return value
 
 
-def hide_concealed(rs: ArtOfTactic, full: GameState, v: GameState, side: str) -> None:
+def hide_concealed(rs: Rules, full: GameState, v: GameState, side: str) -> None:
     """9.11, 15.1: in ``side``'s view ``v`` each concealed enemy HQ is an unidentified unit in its hex (off the
     map while hidden in Ambush, 3.11), with no card, size, status or order; nothing in the view names it."""
     names = {uid: a for uid, a in aliases(rs, full).items() if full.units[uid].side != side}
     if not names:
         return
     pattern = _pattern(names)
-    active = v.data.get("active")
-    if isinstance(active, dict):
+    active = data(v).active
+    if active is not None:
         for uid in names:
             active.pop(uid, None)  # its revealed order (2.4) would name it
     units: dict[str, Unit] = {}
     for uid, u in v.units.items():
         alias = names.get(uid)
         if alias is None:
-            if _names_any(u.status, names):
-                u.status = _rename(u.status, names, pattern)
+            if _names_any(_status_names(status(u)), names):
+                u.status = from_plain(AotStatus, _rename(to_plain(u.status), names, pattern))
             units[uid] = u
             continue
-        status: dict[str, Any] = {"concealed": True, "unidentified": True}
-        for key in _KEEP:
-            if full.units[uid].status.get(key):
-                status[key] = _rename(full.units[uid].status[key], names, pattern)
-        units[alias] = Unit(alias, UNIDENTIFIED, u.side, u.hex, 1, None, status)
+        # What the other side sees of it: hidden in Ambush (3.11), aboard a visible transport (4.6).
+        known = status(full.units[uid])
+        carrier = _rename(known.carried_by, names, pattern) if known.carried_by else None
+        seen = AotStatus(concealed=True, unidentified=True, hidden=known.hidden, carried_by=carrier)
+        units[alias] = Unit(alias, UNIDENTIFIED, u.side, u.hex, 1, None, seen)
     v.units = dict(sorted(units.items()))
-    v.data = {k: _rename(d, names, pattern) if _names_any(d, names) else d for k, d in v.data.items()}
+    if _names_any(_data_names(data(v)), names):
+        v.data = from_plain(AotData, _rename(to_plain(data(v)), names, pattern))
+
+
+def _status_names(s: AotStatus) -> tuple[object, ...]:
+    """The fields of a unit's status that name other units (its transport, passengers, close-combat foe, the unit
+    it merged into, the aircraft it escorts or the paratroopers it carries, its supply partner)."""
+    air, ongoing = s.air, s.ongoing
+    return (
+        s.carried_by,
+        s.carrying,
+        s.bound_to,
+        s.merged_into,
+        None if air is None else (air.escorting, air.para),
+        None if ongoing is None else ongoing.partner,
+    )
+
+
+def _data_names(d: AotData) -> tuple[object, ...]:
+    """The parts of the game's data that name units: the order sheets, the revealed orders, the "last seen"
+    markers, the set-up, the question execution waits for (a view holds no frame of the cursor)."""
+    return (
+        {side: {uid: to_plain(o) for uid, o in sheet.items()} for side, sheet in d.orders.items()},
+        None if d.active is None else {uid: to_plain(o) for uid, o in d.active.items()},
+        list(d.last_seen),
+        None if d.setup is None else to_plain(d.setup),
+        None if d.execution is None else to_plain(d.execution),
+    )
 
 
 def _names_any(value: Any, names: Mapping[str, str]) -> bool:
-    """True if an id of ``names`` may occur in ``value`` (a quick test on its text before the walk)."""
+    """True if an id of ``names`` may occur in ``value`` (plain data: a quick test on its text before the walk)."""
     text = repr(value)
     return any(uid in text for uid in names)
 
 
-def word_events(rs: ArtOfTactic, tr: Transition) -> None:
+def word_events(rs: Rules, tr: Transition) -> None:
     """9.11, 15.1: from now on in ``tr``, an event naming a concealed HQ is visible in full to the HQ's side
     only, and to the other side worded with the HQ's unidentified name (its hex stays, as on the map)."""
     emit: Callable[..., Event] = tr.emit

@@ -11,20 +11,34 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
-__all__ = ["ORDER_KINDS", "DataError", "Tables", "TerrainClass", "UnitCard", "load_tables"]
+__all__ = [
+    "DATA",
+    "ORDER_KINDS",
+    "DataError",
+    "MineKind",
+    "OrderKind",
+    "Tables",
+    "TerrainClass",
+    "UnitCard",
+    "load_tables",
+]
 
 DATA = Path(__file__).parent / "data"
 
-ORDER_KINDS = (
+OrderKind = Literal[
     "defend", "suppress", "fire", "smoke", "location", "assault", "ambush", "deploy", "withdraw", "facing",
     "merge", "lay_mines", "clear_mines", "demolition", "tow", "remove_wire", "remove_obstacle", "pontoon",
     "supply", "load_supply", "entrench", "clear_path", "cautious", "march", "hold", "fire_on_move", "mount",
     "dismount", "air_strike", "intercept", "patrol", "escort", "reconnoitre", "recon", "supply_drop",
     "airborne_landing",
-)  # fmt: skip
-"""Every order box a card may print (digest 3.5), by the key the data files use."""
+]  # fmt: skip
+"""An order box a card may print (digest 3.5), by the key the data files use."""
+ORDER_KINDS: tuple[OrderKind, ...] = get_args(OrderKind)
+"""Every order box, in the digest's order."""
+MineKind = Literal["anti_tank", "anti_personnel", "dummy"]
+"""A minefield card (12.4): anti-tank, anti-personnel or a dummy."""
 
 
 class DataError(ValueError):

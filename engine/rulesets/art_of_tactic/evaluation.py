@@ -34,91 +34,37 @@ Every weight is in ``data/ai.toml`` (an AI valuation, not a rule).
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.actions import Action
+from engine.errors import InvalidActionError
 from engine.hexgrid import Hex, distance
+from engine.notation import read
 from engine.state import GameState, Unit
 
 from . import orders
 from .combat import fire_odds, ranged_attack
-from .data import DATA, DataError
-from .model import card, is_on_board, losses, visible_enemy
+from .gamedata import data
+from .model import Rules, card, has_field_of_fire, is_on_board, losses, smoke, visible_enemy
+from .notation import NOTATIONS
+from .records import Order, status
 from .sight import in_field_of_fire, line_of_sight
-
-if TYPE_CHECKING:
-    from .ruleset import ArtOfTactic
+from .weights import check_overrides, side_weights, weights
 
 __all__ = ["check_overrides", "defender", "evaluate", "goals", "score_action", "side_weights", "weights"]
 
 _MOVE_KINDS = frozenset({"cautious", "march", "fire_on_move", "assault"})
 
 
-@cache
-def weights() -> Mapping[str, float]:
-    """The weights of ``data/ai.toml`` (checked: every value a number)."""
-    path = DATA / "ai.toml"
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(f"{path.name}: cannot read it: {exc}") from exc
-    table = raw.get("ai")
-    if not isinstance(table, dict):
-        raise DataError(f"{path.name}: expected an [ai] table of weights")
-    out: dict[str, float] = {}
-    for k, v in table.items():
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise DataError(f"{path.name}: ai.{k}: expected a number, got {v!r}")
-        out[k] = float(v)
-    return out
-
-
-def check_overrides(table: object, sides: tuple[str, ...]) -> list[tuple[str, str]]:
-    """Problems (where, message) of a scenario's ``[ai.<side>]`` tables of weights (not rules: how the AI plays one
-    side of that scenario, the way a Wesnoth scenario sets its AI's aggression)."""
-    if not isinstance(table, dict):
-        return [("ai", "expected [ai.<side>] tables of AI weights (names as in data/ai.toml)")]
-    out: list[tuple[str, str]] = []
-    known = weights()
-    for side, over in table.items():
-        if side not in sides:
-            out.append((f"ai.{side}", f"unknown side {side!r} (expected one of {', '.join(sides)})"))
-            continue
-        if not isinstance(over, dict):
-            out.append((f"ai.{side}", "expected a table of weight = number"))
-            continue
-        for k, v in over.items():
-            if k not in known:
-                out.append((f"ai.{side}.{k}", f"unknown AI weight {k!r} (see data/ai.toml)"))
-            elif isinstance(v, bool) or not isinstance(v, (int, float)):
-                out.append((f"ai.{side}.{k}", f"expected a number, got {v!r}"))
-    return out
-
-
-@cache
-def _merged(over: tuple[tuple[str, float], ...]) -> Mapping[str, float]:
-    return {**weights(), **dict(over)}
-
-
-def side_weights(st: GameState, side: str) -> Mapping[str, float]:
-    """The weights the AI plays ``side`` with: ``data/ai.toml`` with the scenario's ``[ai.<side>]`` values on top
-    (kept in the game's data as ``ai``; public, like the scenario file)."""
-    over = st.data.get("ai", {}).get(side) if isinstance(st.data.get("ai"), dict) else None
-    if not over:
-        return weights()
-    return _merged(tuple(sorted((str(k), float(v)) for k, v in over.items())))
-
-
-def goals(rs: ArtOfTactic, st: GameState, side: str) -> list[Hex]:
+def goals(rs: Rules, st: GameState, side: str) -> list[Hex]:
     """The victory hexes (11.2) the side does not control yet; all of them if it holds every one."""
-    labels = list(st.data.get("victory", {}).get("hexes", []))
-    control = st.data.get("control", {})
-    hexes = [st.board.parse(h) for h in labels if control.get(h) != side]
-    return hexes or [st.board.parse(h) for h in labels]
+    objectives = data(st).victory.hexes
+    control = data(st).control
+    hexes = [h for h in objectives if control.get(h) != side]
+    return hexes or list(objectives)
 
 
 @cache
@@ -138,59 +84,54 @@ def _dist(a: Hex, b: Hex) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-def _where(st: GameState, u: Unit, order: Mapping[str, Any] | None) -> Hex | None:
+def _where(st: GameState, u: Unit, order: Order | None) -> Hex | None:
     """Where the unit will stand after its planned order: the end of a planned path, else its hex."""
-    if order and order.get("kind") in _MOVE_KINDS and order.get("path"):
-        try:
-            return st.board.parse(str(order["path"][-1]))
-        except ValueError:
-            return u.hex
+    if order is not None and order.kind in _MOVE_KINDS and order.path:
+        return order.path[-1]
     return u.hex
 
 
 def defender(st: GameState) -> str | None:
     """The side that wins if nothing changes: the one controlling every victory hex (11.2), else the scenario's
     ``otherwise`` side (O-4: the Germans hold 0604 from the start although ``otherwise`` names the Soviets)."""
-    v = st.data.get("victory", {})
-    labels = list(v.get("hexes", []))
-    control = st.data.get("control", {})
+    v = data(st).victory
+    control = data(st).control
     for s in st.sides:
-        if labels and all(control.get(h) == s for h in labels):
+        if v.hexes and all(control.get(h) == s for h in v.hexes):
             return s
-    holder = v.get("otherwise")
-    return str(holder) if holder in st.sides else None
+    return v.otherwise if v.otherwise in st.sides else None
 
 
 def _objective_hexes(st: GameState) -> frozenset[Hex]:
-    return frozenset(st.board.parse(h) for h in st.data.get("victory", {}).get("hexes", []))
+    return frozenset(data(st).victory.hexes)
 
 
 def _fire_value(
-    rs: ArtOfTactic,
+    rs: Rules,
     st: GameState,
     u: Unit,
-    order: Mapping[str, Any],
+    order: Order,
     w: Mapping[str, float],
     objectives: frozenset[Hex],
 ) -> float:
     """The value of a planned fire order: exact expected losses now (more against a unit on a victory hex, 11.2,
     and for the chance to destroy it), less the ammunition it spends."""
-    kind = order.get("kind")
-    cost = int(rs.tables.rules["ammo"].get(str(kind), 1))
-    structure = order.get("structure")
+    kind = order.kind
+    cost = int(rs.tables.rules["ammo"].get(kind, 1))
+    structure = order.structure
     if structure is not None:  # 9.18.8: fire at a bridge the side needs intact is a loss of its own
-        needed = str(structure) in st.data.get("victory", {}).get("bridge_intact", [])
+        needed = structure in data(st).victory.bridge_intact
         return -w["ammo"] * cost - (w["bridge"] if needed else 0.0)
-    target = st.units.get(str(order.get("target", "")))
+    target = st.units.get(order.target or "")
     if target is None or not is_on_board(target) or u.hex is None:
         return 0.0
-    attack, _, _ = ranged_attack(rs, st, u, target, str(kind), str(kind))
+    attack, _, _ = ranged_attack(rs, st, u, target, kind, kind)
     if attack is None:
         return -w["ammo"] * cost
     odds = fire_odds(rs, st, None, attack, target)
     killed = sum(float(e.probability) for e in odds.entries if e.value >= target.steps)
     bonus = 1.0 + (w["fire_objective"] if target.hex in objectives else 0.0)
-    if st.data.get("victory", {}).get("bridge_intact") and card(rs.tables, target).has("attack_structures"):
+    if data(st).victory.bridge_intact and card(rs.tables, target).has("attack_structures"):
         bonus += w["fire_bridge_threat"]  # 9.18.8: it could destroy the bridge a side's victory needs
     value = (w["fire_order"] * odds.expected + w["fire_kill"] * killed) * bonus - w["ammo"] * cost
     if kind == "suppress":
@@ -198,12 +139,10 @@ def _fire_value(
     return value
 
 
-def _assault_value(
-    st: GameState, u: Unit, order: Mapping[str, Any], w: Mapping[str, float], objectives: frozenset[Hex]
-) -> float:
+def _assault_value(st: GameState, u: Unit, order: Order, w: Mapping[str, float], objectives: frozenset[Hex]) -> float:
     """A planned Assault (3.10, 7) on a seen enemy: worth more on a victory hex (it must be driven out, 11.2) and
     with more size symbols than the target."""
-    target = st.units.get(str(order.get("target", "")))
+    target = st.units.get(order.target or "")
     if target is None or target.side == u.side or not visible_enemy(st, target):
         return 0.0
     ratio = min(w["assault_ratio_cap"], u.steps / max(1, target.steps))
@@ -226,13 +165,12 @@ _LAST: list[_Memo] = []
 
 def _memo_for(st: GameState) -> _Memo:
     """The memo of the view the planner is scoring orders in (one at a time: a new view starts a new memo)."""
-    sheets = st.data.get("orders", {})
-    own = sheets.get(st.to_act, {}) if isinstance(sheets, dict) else {}
+    own = data(st).orders.get(st.to_act or "", {})
     # A view changed in place (an order written, a unit moved) is not the view the memo was made for.
     mark = (
         st.turn,
         st.phase,
-        tuple(sorted((uid, str(o.get("notation", ""))) for uid, o in own.items())),
+        tuple(sorted((uid, o.notation) for uid, o in own.items())),
         tuple((u.id, u.hex, u.steps) for u in st.units.values()),
     )
     if not _LAST or _LAST[0].st is not st or _LAST[0].mark != mark:
@@ -240,28 +178,31 @@ def _memo_for(st: GameState) -> _Memo:
     return _LAST[0]
 
 
-def score_action(rs: ArtOfTactic, st: GameState, action: Action, side: str) -> float | None:
+def score_action(rs: Rules, st: GameState, action: Action, side: str) -> float | None:
     """The evaluation after ``side`` writes the order ``action`` on its sheet (2.3: an order changes nothing else
     while a side plans), without copying the view; None outside planning and for ``commit`` and ``cancel``.
 
     The planner asks this for every candidate order of one decision on one unchanged view, so the terms the
     candidates share are worked out once (the view must not change between the calls of one decision)."""
-    if st.phase != "planning" or st.data.get("active") is not None or st.to_act != side:
+    if st.phase != "planning" or data(st).active is not None or st.to_act != side:
         return None
     if action.verb in ("commit", "cancel") or not action.args or action.args[0] not in st.units:
         return None
+    forms = NOTATIONS.get(action.verb, ())
     try:
-        order = orders.order_from_action(st, action)
-    except (KeyError, ValueError, IndexError):
+        typed = read(forms, action, st.board)
+    except InvalidActionError:
         return None
-    return evaluate(rs, st, side, {action.args[0]: order}, _memo_for(st))
+    if type(typed) not in orders.KINDS:
+        return None
+    return evaluate(rs, st, side, {action.args[0]: orders.record(typed, str(action))}, _memo_for(st))
 
 
 def evaluate(
-    rs: ArtOfTactic,
+    rs: Rules,
     st: GameState,
     side: str,
-    extra: Mapping[str, Mapping[str, Any]] | None = None,
+    extra: Mapping[str, Order] | None = None,
     memo: _Memo | None = None,
 ) -> float:
     """How good ``st`` is for ``side`` (see the module docstring); higher is better. ``extra``: orders (unit id →
@@ -273,10 +214,10 @@ def evaluate(
         return 0.0 if st.outcome.winner == "draw" else -w["win"]
     t = rs.tables
     sides_n = int(t.rules["die_sides"])
-    smoke = rs.smoke(st)
-    planning = st.phase == "planning" and st.data.get("active") is None
+    fog = smoke(st)
+    planning = st.phase == "planning" and data(st).active is None
     # Only the side's own sheet is read: the enemy's orders are secret (2.3; its view holds none of them).
-    sheet: Mapping[str, Any] = st.data.get("orders", {}).get(side, {}) if planning else {}
+    sheet: Mapping[str, Order] = data(st).orders.get(side, {}) if planning else {}
     if extra and planning:
         sheet = {**sheet, **extra}
     objectives = _objective_hexes(st)
@@ -292,11 +233,11 @@ def evaluate(
                 score += (
                     (1.0 if u.side == side else -1.0) * u.steps * (w["step"] + w["cost_step"] * c.cost / max(1, c.size))
                 )
-            if u.side == side and u.steps > 0 and u.status.get("carried_by") and not u.status.get("towed"):
+            if u.side == side and u.steps > 0 and status(u).carried_by is not None and not status(u).towed:
                 passengers.append(u)
             continue
         order = sheet.get(u.id) if u.side == side else None
-        key = (u.id, None if not order else str(order.get("notation", order)))
+        key = (u.id, None if order is None else order.notation)
         got = memo.units.get(key) if memo is not None else None
         if got is None:
             got = _unit_term(rs, st, side, u, order, w, objectives, attacking)
@@ -311,24 +252,24 @@ def evaluate(
             stands[u.id] = h
     # 4.6: a passenger stands where its transport will; it fights only once both have Dismount.
     for p in passengers:
-        tp = st.units.get(str(p.status["carried_by"]))
+        tp = st.units.get(status(p).carried_by or "")
         if tp is None or tp.id not in stands:
             continue
         stands[p.id] = stands[tp.id]
         t_order = sheet.get(tp.id)
-        if t_order and t_order.get("kind") == "dismount" and not p.status.get("suppressed"):
+        if t_order is not None and t_order.kind == "dismount" and not status(p).suppressed:
             score += _dismount_value(st, p, stands[tp.id], objectives, side, w)
     score += _objectives(rs, st, side, stands, w)
-    score += _threats(rs, st, side, on_board, stands, smoke, sides_n, w, memo)
+    score += _threats(rs, st, side, on_board, stands, fog, sides_n, w, memo)
     return score
 
 
 def _unit_term(
-    rs: ArtOfTactic,
+    rs: Rules,
     st: GameState,
     side: str,
     u: Unit,
-    order: Mapping[str, Any] | None,
+    order: Order | None,
     w: Mapping[str, float],
     objectives: frozenset[Hex],
     attacking: bool,
@@ -341,9 +282,9 @@ def _unit_term(
     score = sign * u.steps * (w["step"] + w["cost_step"] * c.cost / max(1, c.size))
     if u.side != side and not visible_enemy(st, u):
         return score, None
-    if u.status.get("suppressed"):
+    if status(u).suppressed:
         score -= sign * w["suppressed"]
-    if u.status.get("flag"):
+    if status(u).flag:
         score -= sign * w["flag"]
     h = _where(st, u, order)
     stand = None
@@ -352,9 +293,9 @@ def _unit_term(
         tc = t.terrain.get(st.board.terrain(h))
         if tc is not None:
             score += sign * w["cover"] * tc.defence_for(c.type)
-    if order and u.side == side:
-        kind = order.get("kind")
-        if kind in ("fire", "suppress") and (order.get("target") or order.get("structure")):
+    if order is not None and u.side == side:
+        kind = order.kind
+        if kind in ("fire", "suppress") and (order.target or order.structure is not None):
             score += _fire_value(rs, st, u, order, w, objectives)
         elif kind == "assault":
             score += _assault_value(st, u, order, w, objectives)
@@ -386,13 +327,12 @@ def _enemy_within(st: GameState, u: Unit, r: int) -> bool:
     )
 
 
-def _objectives(rs: ArtOfTactic, st: GameState, side: str, stands: Mapping[str, Hex], w: Mapping[str, float]) -> float:
-    v = st.data.get("victory", {})
-    labels = list(v.get("hexes", []))
-    if not labels:
+def _objectives(rs: Rules, st: GameState, side: str, stands: Mapping[str, Hex], w: Mapping[str, float]) -> float:
+    objectives = data(st).victory.hexes
+    if not objectives:
         return 0.0
-    control = st.data.get("control", {})
-    rounds = max(1, int(st.data.get("rounds", 1)))
+    control = data(st).control
+    rounds = max(1, data(st).rounds)
     late = w["hold_objective"] + w["hold_late"] * min(1.0, st.turn / rounds)
     holder = defender(st)
     score = 0.0
@@ -408,11 +348,10 @@ def _objectives(rs: ArtOfTactic, st: GameState, side: str, stands: Mapping[str, 
         sign = 1.0 if s == side else -1.0
         weight = w["approach_holder"] if holder == s else w["approach"]
         open_goals: list[Hex] = []
-        for label in labels:
-            h = st.board.parse(label)
+        for h in objectives:
             mine = by_side.get(s, [])
             d = min((_dist(x, h) for x in mine), default=None)
-            if control.get(label) == s:
+            if control.get(h) == s:
                 score += sign * late
                 if d == 0:
                     score += sign * w["guard"]
@@ -441,10 +380,10 @@ _PAIRS: dict[tuple[Any, ...], float] = {}
 
 
 def _pair(
-    rs: ArtOfTactic, st: GameState, a: Unit, at: Hex, fof: int | None, b: Unit, where: Hex, smoke: frozenset[Hex]
+    rs: Rules, st: GameState, a: Unit, at: Hex, fof: int | None, b: Unit, where: Hex, smoke: frozenset[Hex]
 ) -> float:
     """Expected losses of one fire test by ``a`` from ``at`` at ``b`` in ``where`` (0 if it cannot fire)."""
-    key = (st.board.id, a.type, a.steps, at, fof, b.type, b.steps, bool(b.status.get("suppressed")), where, smoke)
+    key = (st.board.id, a.type, a.steps, at, fof, b.type, b.steps, status(b).suppressed, where, smoke)
     got = _PAIRS.get(key)
     if got is not None:
         return got
@@ -455,7 +394,7 @@ def _pair(
 
 
 def _pair_value(
-    rs: ArtOfTactic, st: GameState, a: Unit, at: Hex, fof: int | None, b: Unit, where: Hex, smoke: frozenset[Hex]
+    rs: Rules, st: GameState, a: Unit, at: Hex, fof: int | None, b: Unit, where: Hex, smoke: frozenset[Hex]
 ) -> float:
     t = rs.tables
     r = distance(at, where)
@@ -480,14 +419,14 @@ def _pair_value(
         return 0.0
     defence = cb.defence
     tc = t.terrain.get(st.board.terrain(where))
-    if tc is not None and not b.status.get("suppressed"):
+    if tc is not None and not status(b).suppressed:
         defence += tc.defence_for(cb.type)
     acc = max(int(t.rules["accuracy_min"]), min(int(t.rules["accuracy_max"]), int(ch[r] or 0)))
     return _expected_losses(int(dice), acc, int(t.rules["die_sides"]), defence, b.steps)
 
 
 def _threats(
-    rs: ArtOfTactic,
+    rs: Rules,
     st: GameState,
     side: str,
     units: list[Unit],
@@ -502,11 +441,11 @@ def _threats(
     score = 0.0
     placed = [(u, stands[u.id]) for u in units if u.id in stands]
     for a, at in placed:
-        if a.status.get("suppressed"):
+        if status(a).suppressed:
             continue
-        facing = a.status.get("facing")
+        facing = status(a).facing
         # 5.5: a field of fire binds only a unit that stays where it faces.
-        fof = int(facing) if facing is not None and at == a.hex and rs.has_fof(a) else None
+        fof = facing if facing is not None and at == a.hex and has_field_of_fire(rs.tables, a) else None
         # The enemy stands where the view shows it whatever the side plans: an own unit's best shot from a hex
         # is the same for every candidate order of the decision.
         own_key = (a.id, at, "", at)

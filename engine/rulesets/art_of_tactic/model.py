@@ -1,39 +1,56 @@
-"""Provides the Art of Tactic unit model: card values read through a unit's state (digest 3.4).
+"""Provides the Art of Tactic unit model: card values read through a unit's state (digest 3.4), and what the rules
+read besides the state (:class:`Rules`: the tables and the line of sight).
 
-A unit's ``steps`` are its remaining size symbols; its ``status`` holds the rest as plain values:
-``ammo``, ``facing`` (direction index or None), ``deployed``, ``suppressed``, ``flag`` (bravery-box flag marked),
-``absorbed`` (hits absorbed by defence this round), ``bonus`` (order defence bonus in force), ``fof`` (a field of
-fire granted by Defend), ``defend`` ({range, used, armed}), ``pending`` (a bravery test due), ``carried_by`` /
-``carrying``, ``bound`` and ``role`` (close combat), ``concealed`` (HQ), ``ongoing`` (a time-box order).
+A unit's ``steps`` are its remaining size symbols; its status (:class:`~.records.AotStatus`) holds the rest:
+ammunition, facing, markers, the order in force and time boxes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Protocol
 
 from engine.errors import IllegalActionError
 from engine.hexgrid import Hex
 from engine.state import GameState, Unit
 
 from .data import Tables, UnitCard
+from .gamedata import data
+from .records import Order, status
+from .sight import AotLosPolicy
 
 __all__ = [
     "UNIDENTIFIED",
     "UNIDENTIFIED_CARD",
+    "Rules",
+    "asks",
     "card",
     "current_bravery",
     "enemies_in_hex",
     "has_field_of_fire",
+    "hex_label_of",
     "in_close_combat",
     "is_alive",
     "is_on_board",
     "losses",
     "order_of",
+    "policy_rows",
     "refuse",
     "side_units",
+    "smoke",
     "visible_enemy",
 ]
+
+
+class Rules(Protocol):
+    """What the rules read besides the state: the checked tables of ``data/*.toml`` and the exact line of sight of
+    5.4 (the ruleset, :class:`~.ruleset.ArtOfTactic`, provides both)."""
+
+    @property
+    def tables(self) -> Tables: ...
+
+    @property
+    def policy(self) -> AotLosPolicy: ...
 
 
 UNIDENTIFIED = "?"
@@ -72,7 +89,7 @@ def is_alive(u: Unit) -> bool:
 
 def is_on_board(u: Unit) -> bool:
     """On the map and not carried (passengers ride on the transport's card, 4.6)."""
-    return u.hex is not None and u.steps > 0 and not u.status.get("carried_by")
+    return u.hex is not None and u.steps > 0 and status(u).carried_by is None
 
 
 def side_units(st: GameState, side: str) -> Iterator[Unit]:
@@ -90,29 +107,47 @@ def enemies_in_hex(st: GameState, u: Unit, h: Hex | None = None) -> list[Unit]:
 
 def in_close_combat(st: GameState, u: Unit) -> bool:
     """True if enemy units share its hex (7.3: units in close combat cannot be targeted by fire)."""
-    return bool(u.status.get("bound")) or bool(enemies_in_hex(st, u))
+    return status(u).bound or bool(enemies_in_hex(st, u))
 
 
 def has_field_of_fire(tables: Tables, u: Unit) -> bool:
     """5.5: printed on the card, or granted by a Defend order in force; a facing must be set."""
-    return (card(tables, u).field_of_fire or bool(u.status.get("fof"))) and u.status.get("facing") is not None
+    s = status(u)
+    return (card(tables, u).field_of_fire or s.fof) and s.facing is not None
 
 
 def visible_enemy(st: GameState, u: Unit) -> bool:
     """True if ``u`` may be named as a target by the other side: on the board, not hidden in Ambush (3.11) and
     not a concealed HQ (9.11)."""
-    return is_on_board(u) and not u.status.get("concealed") and not u.status.get("hidden")
+    s = status(u)
+    return is_on_board(u) and not s.concealed and not s.hidden
 
 
-def order_of(st: GameState, u: Unit) -> dict[str, Any] | None:
+def order_of(st: GameState, u: Unit) -> Order | None:
     """The unit's order this round: while planning the side's own sheet, during execution the revealed one."""
-    active = st.data.get("active")
-    if active is not None:
-        got = active.get(u.id)
-        return got if isinstance(got, dict) else None
-    sheet = st.data.get("orders", {}).get(u.side, {})
-    got = sheet.get(u.id)
-    return got if isinstance(got, dict) else None
+    d = data(st)
+    if d.active is not None:
+        return d.active.get(u.id)
+    return d.orders.get(u.side, {}).get(u.id)
+
+
+def smoke(st: GameState) -> frozenset[Hex]:
+    """Hexes with smoke markers (3.9)."""
+    return frozenset(data(st).smoke)
+
+
+def asks(st: GameState, side: str) -> bool:
+    """True if ``side`` decides during execution (``prompts on``, 15.2)."""
+    return side in data(st).ask
+
+
+def policy_rows(tables: Tables, policy: str | None) -> tuple[str, ...]:
+    """15.2 item 4: the target rows a ``prefer-CLASS`` reaction policy prefers; () for ``first``, ``hold`` and none
+    (the classes are ``rules.toml`` ``[policy_classes]``)."""
+    if policy is None or not policy.startswith("prefer-"):
+        return ()
+    got = tables.rules["policy_classes"].get(policy.removeprefix("prefer-"))
+    return tuple(got["rows"]) if got else ()
 
 
 def hex_label_of(st: GameState, u: Unit) -> str:

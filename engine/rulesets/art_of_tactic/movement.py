@@ -11,7 +11,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.board import Board
@@ -20,10 +19,8 @@ from engine.hexgrid import Hex, distance
 from engine.state import GameState
 
 from .data import Tables, UnitCard
-from .model import card, refuse
-
-if TYPE_CHECKING:
-    from .ruleset import ArtOfTactic
+from .gamedata import data
+from .model import Rules, card, refuse, smoke
 
 __all__ = [
     "NO_OBSTACLES",
@@ -34,9 +31,11 @@ __all__ = [
     "check_path",
     "destinations",
     "move_allowance",
+    "obstacles",
     "order_path_cost",
     "path_cost",
     "road_hexes",
+    "side_key",
     "step_rule",
 ]
 
@@ -62,6 +61,19 @@ NO_OBSTACLES = Obstacles()
 def side_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
     """A hexside as the sorted pair of its hexes."""
     return (a, b) if a <= b else (b, a)
+
+
+def obstacles(st: GameState) -> Obstacles:
+    """Wire, dragon's teeth, destroyed bridges, smoke, cleared paths and pontoons as they stand (9.18, 9.10, 3.9)."""
+    s = data(st).structures
+    return Obstacles(
+        wire=frozenset(s.wire),
+        teeth=frozenset(s.teeth),
+        closed=frozenset(h for h, b in s.bridges.items() if b.destroyed),
+        smoke=smoke(st),
+        paths=frozenset(s.paths),
+        pontoons=frozenset(s.pontoons),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,14 +389,14 @@ _PATH_ORDERS = {
 """Verb → (the order on the card, where its path starts in the notation)."""
 
 
-def move_allowance(rs: ArtOfTactic, c: UnitCard, kind: str) -> tuple[str, int, int]:
+def move_allowance(rs: Rules, c: UnitCard, kind: str) -> tuple[str, int, int]:
     """A movement order's step mode, printed range and March road bonus (4.3, 4.11) for card ``c``; ``kind`` is
     the order on the card (cautious, march, fire_on_move). Fire on the move steps as a cautious move (4.5)."""
     bonus = int(rs.tables.rules["march"]["road_bonus"].get(c.move_as, 0)) if kind == "march" else 0
     return ("cautious" if kind == "fire_on_move" else kind), c.order(kind, "range"), bonus
 
 
-def order_path_cost(rs: ArtOfTactic, st: GameState, action: Action) -> PathCost | None:
+def order_path_cost(rs: Rules, st: GameState, action: Action) -> PathCost | None:
     """What the path of a movement order (``move``, ``march``, ``firemove``, ``assault``) costs the unit against
     its card's allowance, read from ``st`` alone (a side's view: 15.1); with no hex written yet, the allowance
     alone. None if the action has no path to cost (another verb, an unknown unit or hex, a unit off the map)."""
@@ -407,12 +419,7 @@ def order_path_cost(rs: ArtOfTactic, st: GameState, action: Action) -> PathCost 
         if not path:
             return PathCost(0, 0, c.order("assault", "distance"))
         return path_cost(
-            rs.tables, st.board, c.move_as, u.hex, path, "assault", c.order("assault", "distance"), 0, rs.obstacles(st)
+            rs.tables, st.board, c.move_as, u.hex, path, "assault", c.order("assault", "distance"), 0, obstacles(st)
         )
     mode, allowance, bonus = move_allowance(rs, c, kind)
-    return path_cost(rs.tables, st.board, c.move_as, u.hex, path, mode, allowance, bonus, rs.obstacles(st))
-
-
-def reject(text: str, rule: str) -> IllegalActionError:
-    """Shorthand used by callers that need an error object."""
-    return refuse(text, rule)
+    return path_cost(rs.tables, st.board, c.move_as, u.hex, path, mode, allowance, bonus, obstacles(st))

@@ -9,7 +9,7 @@ The presentation never decides a rule: the orders a unit may take come from the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.actions import Action
 from engine.events import Event
@@ -18,8 +18,11 @@ from engine.presentation import Marker, PathPreview, Presentation, Report
 from engine.rules import get_ruleset
 from engine.state import GameState, Unit
 
+from .frames import Decision
+from .gamedata import data
 from .movement import PathCost, order_path_cost
 from .orders import policies
+from .records import Order, status
 
 __all__ = [
     "ORDER_NAMES",
@@ -116,11 +119,9 @@ def path_words(verb: str, written: int, cost: PathCost, *, short: bool = False) 
     return f"{head}, {cost_text(verb, cost, short=short)}"
 
 
-def order_sheet(view: GameState, side: str) -> dict[str, dict[str, Any]]:
+def order_sheet(view: GameState, side: str) -> dict[str, Order]:
     """The orders ``side`` has given this round, as its view holds them (unit id → order)."""
-    sheets = view.data.get("orders") or {}
-    sheet = sheets.get(side) if isinstance(sheets, dict) else None
-    return dict(sheet) if isinstance(sheet, dict) else {}
+    return dict(data(view).orders.get(side, {}))
 
 
 def round_report(events: Sequence[Event]) -> Report | None:
@@ -168,7 +169,7 @@ class ArtOfTacticPresentation(Presentation):
     # --- Units ------------------------------------------------------------------------------------------
 
     def full_steps(self, unit: Unit) -> int:
-        if unit.status.get("unidentified"):
+        if status(unit).unidentified:
             return 0  # a concealed enemy HQ: its size is not known (9.11, 15.1); the counter shows "·"
         return int(self.unit_type(unit).get("size", max(unit.steps, 1)))
 
@@ -182,30 +183,26 @@ class ArtOfTacticPresentation(Presentation):
         return _TYPE_GLYPHS.get(str(t.get("type", "")), unit.type[:1])
 
     def unit_markers(self, unit: Unit) -> list[Marker]:
-        s = unit.status
+        s = status(unit)
         out: list[Marker] = []
-        if s.get("hidden"):
+        if s.hidden:
             out.append(Marker("?", "hidden (ambush, 3.11)"))
-        if s.get("suppressed"):
+        if s.suppressed:
             out.append(Marker("S", "suppressed (8)"))
-        if s.get("bound"):
+        if s.bound:
             out.append(Marker("B", "bound in close combat (7)"))
-        if s.get("unidentified"):
+        if s.unidentified:
             out.append(Marker("c", "unidentified: cannot be targeted until found (9.11)"))
-        elif s.get("concealed"):
+        elif s.concealed:
             out.append(Marker("c", "HQ concealed (9.11)"))
-        if s.get("ongoing"):
-            on = s["ongoing"]
-            kind = on.get("kind", "order") if isinstance(on, dict) else str(on)
-            boxes = ""
-            if isinstance(on, dict) and on.get("need") is not None:
-                boxes = f": {on.get('boxes', 0)} of {on['need']} time boxes"
-            out.append(Marker("»", f"{kind} in progress{boxes} (2.7)"))
-        if s.get("carrying"):
-            out.append(Marker("+", f"carrying {', '.join(s['carrying'])}"))
-        if s.get("carried_by"):
-            out.append(Marker("^", f"aboard {s['carried_by']}"))
-        if s.get("entrenched"):
+        on = s.ongoing
+        if on is not None:
+            out.append(Marker("»", f"{on.kind} in progress: {on.boxes} of {on.need} time boxes (2.7)"))
+        if s.carrying:
+            out.append(Marker("+", f"carrying {', '.join(s.carrying)}"))
+        if s.carried_by:
+            out.append(Marker("^", f"aboard {s.carried_by}"))
+        if s.entrenched:
             out.append(Marker("T", "entrenched (9.10)"))
         return out
 
@@ -219,12 +216,13 @@ class ArtOfTacticPresentation(Presentation):
 
     def unit_facts(self, unit: Unit) -> list[tuple[str, str]]:
         t = self.unit_type(unit)
+        s = status(unit)
         rows = [("card", f"{self.unit_name(unit)} ({unit.type})")]
-        if unit.status.get("unidentified"):
+        if s.unidentified:
             rows = [("card", "unidentified unit: not known until found (9.11)")]
-        if unit.status.get("hidden") and unit.hex is None:
+        if s.hidden and unit.hex is None:
             return [*rows, ("where", "hidden: last seen only (3.11)")]
-        if unit.status.get("unidentified"):
+        if s.unidentified:
             return rows
         rows.append(("type", str(t.get("type", "?"))))
         rows.append(("size", f"{unit.steps} of {self.full_steps(unit)}"))
@@ -241,8 +239,8 @@ class ArtOfTacticPresentation(Presentation):
             rows.append(("range", "-".join(str(x) for x in t["range"])))
         rows.append(("bravery", f"{t.get('bravery', '?')} (-{t.get('bravery_loss', 0)} a loss)"))
         rows.append(("defence", str(t.get("defence", "?"))))
-        if "ammo" in unit.status or t.get("ammo") is not None:
-            rows.append(("ammunition", f"{unit.status.get('ammo', '?')} of {t.get('ammo', '?')}"))
+        if t.get("ammo") is not None:
+            rows.append(("ammunition", f"{s.ammo} of {t.get('ammo', '?')}"))
         if t.get("abilities"):
             rows.append(("abilities", ", ".join(str(a).replace("_", " ") for a in t["abilities"])))
         rows.append(("orders", ", ".join(self.card_orders(unit))))
@@ -254,34 +252,31 @@ class ArtOfTacticPresentation(Presentation):
             return None
         order = order_sheet(view, unit.side).get(unit.id)
         if order is None:
-            ongoing = unit.status.get("ongoing")
-            if isinstance(ongoing, dict) and ongoing.get("kind"):
-                left = ""
-                if ongoing.get("need") is not None:
-                    left = f", {int(ongoing['need']) - int(ongoing.get('boxes', 0))} time box(es) left"
-                return f"none: continues its {ongoing['kind']}{left} (2.7)"
+            ongoing = status(unit).ongoing
+            if ongoing is not None:
+                left = f", {ongoing.need - ongoing.boxes} time box(es) left"
+                return f"none: continues its {ongoing.kind}{left} (2.7)"
             return "none yet (holds, 2.3)" if view.phase == "planning" and unit.hex is not None else None
-        return str(order.get("notation", order.get("kind", "?")))
+        return order.notation
 
     # --- Hexes ------------------------------------------------------------------------------------------
 
     def hex_markers(self, view: GameState, h: Hex) -> list[Marker]:
-        label = view.board.label(h)
+        d = data(view)
         out: list[Marker] = []
-        if label in ((view.data.get("victory") or {}).get("hexes") or []):
-            control = (view.data.get("control") or {}).get(label)
+        if h in d.victory.hexes:
+            control = d.control.get(h)
             who = f"controlled by {self.info.side_name(control)}" if control else "controlled by nobody"
             out.append(Marker("★", f"victory hex, {who} (11.2)", control))
-        field = (view.data.get("minefields") or {}).get(label)
+        field = d.minefields.get(h)
         if field is not None:
-            out.append(Marker("m", "minefield (9.6)", field.get("owner")))
-        if label in (view.data.get("smoke") or {}):
+            out.append(Marker("m", "minefield (9.6)", field.owner))
+        if h in d.smoke:
             out.append(Marker("░", "smoke (3.9)"))
         return out
 
     def hex_control(self, view: GameState, h: Hex) -> str | None:
-        holder = (view.data.get("control") or {}).get(view.board.label(h))
-        return str(holder) if holder else None
+        return data(view).control.get(h)
 
     # --- The decision -----------------------------------------------------------------------------------
 
@@ -292,17 +287,16 @@ class ArtOfTacticPresentation(Presentation):
         if view.phase == "planning":
             given = len(order_sheet(view, view.to_act or ""))
             return f"{side} plans in secret: {given} order(s) given (2.3); z commits"
-        run = view.data.get("decisions")
-        pending = run.get("pending") if isinstance(run, dict) else None
-        if isinstance(pending, dict):
-            return f"execution waits: {side} decides: {pending.get('question', '')} (15.2); r shows it"
+        pending = _pending(view)
+        if pending is not None:
+            return f"execution waits: {side} decides: {pending.question} (15.2); r shows it"
         return super().waiting_for(view)
 
     def status_items(self, view: GameState) -> list[str]:
         items: list[str] = []  # the round is the status line's "Turn N/M" (2.1): not said twice
-        if view.viewer is not None and view.phase == "planning" and view.viewer in (view.data.get("ask") or []):
+        if view.viewer is not None and view.phase == "planning" and view.viewer in data(view).ask:
             items.append("you decide in execution")  # 15.2 (P switches; the presets are the default, not shown)
-        committed = view.data.get("committed") or []
+        committed = data(view).committed
         if committed:
             items.append("committed: " + ", ".join(self.info.side_name(s) for s in committed))
         return items
@@ -336,8 +330,7 @@ class ArtOfTacticPresentation(Presentation):
     def given_orders(self, view: GameState, side: str) -> list[tuple[str, str, str]]:
         out = []
         for uid, o in sorted(order_sheet(view, side).items()):
-            notation = str(o.get("notation", ""))
-            out.append((uid, ORDER_NAMES.get(notation.split(" ", 1)[0], str(o.get("kind", "?"))), notation))
+            out.append((uid, ORDER_NAMES.get(o.notation.split(" ", 1)[0], o.kind), o.notation))
         return out
 
     def report(self, events: Sequence[Event]) -> Report | None:
@@ -347,10 +340,9 @@ class ArtOfTacticPresentation(Presentation):
         """The order's name; for a movement order also its path's cost, as the engine answers it (4.11); for an
         answer to an execution decision (15.2) the option as the question words it."""
         if action.verb == "choose" and action.args:
-            run = view.data.get("decisions")
-            pending = run.get("pending") if isinstance(run, dict) else None
-            options = pending.get("options", []) if isinstance(pending, dict) else []
-            return next((str(label) for key, label in options if key == action.args[0]), "")
+            pending = _pending(view)
+            options = pending.options if pending is not None else []
+            return next((label for key, label in options if key == action.args[0]), "")
         name = ORDER_NAMES.get(action.verb, "")
         info = get_ruleset(self.ruleset).action_info(view, action)
         written = len(action.args) - (info.path_start if info.path_start is not None else len(action.args))
@@ -359,12 +351,18 @@ class ArtOfTacticPresentation(Presentation):
 
     def score(self, view: GameState) -> dict[str, int] | None:
         """The scenario's victory hexes (11.2) each side controls; every controlled hex where it names none."""
-        control = view.data.get("control") or {}
-        objectives = (view.data.get("victory") or {}).get("hexes") or list(control)
+        control = data(view).control
+        objectives = data(view).victory.hexes or list(control)
         return {s.id: sum(1 for h in objectives if control.get(h) == s.id) for s in self.info.sides}
 
     def score_label(self, view: GameState) -> str:
-        return "victory hexes held" if (view.data.get("victory") or {}).get("hexes") else "hexes controlled"
+        return "victory hexes held" if data(view).victory.hexes else "hexes controlled"
+
+
+def _pending(view: GameState) -> Decision | None:
+    """The decision execution waits for (15.2), as the view holds it."""
+    c = data(view).execution
+    return c.pending if c is not None else None
 
 
 PRESENTATION = ArtOfTacticPresentation

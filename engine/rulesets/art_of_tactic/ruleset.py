@@ -6,13 +6,14 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
-from engine.actions import Action
+from engine.actions import Action, parse_notation
 from engine.board import Board
 from engine.contract import CHOOSE, PLAN, Question, Switch, Waiting
 from engine.dice import DiceSource
 from engine.errors import IllegalActionError, InvalidActionError, Problem
-from engine.hexgrid import Hex
+from engine.hexgrid import DIRECTIONS, Hex
 from engine.los import LosPolicy
+from engine.notation import Notation
 from engine.odds import Odds
 from engine.rules import Ruleset, Transition
 from engine.scenario import Scenario
@@ -22,9 +23,14 @@ from . import decisions, execution, orders, purchase
 from .combat import fire_odds, ranged_attack
 from .concealment import hide_concealed
 from .data import Tables, load_tables
-from .model import card, is_on_board, visible_enemy
-from .movement import Obstacles, side_key, step_rule
-from .notation import NOTATIONS
+from .evaluation import evaluate, goals, score_action
+from .forces import can_stand
+from .gamedata import AotData, data
+from .model import asks, card, has_field_of_fire, is_on_board, smoke, visible_enemy
+from .movement import Obstacles, obstacles, step_rule
+from .notation import NOTATIONS, CancelOrder, Choose, Commit, Fire, Prompts, Suppress
+from .records import AotStatus, Order, status
+from .setup import check_scenario, initial_state
 from .sight import AotLosPolicy, los_policy
 
 __all__ = ["ArtOfTactic"]
@@ -35,12 +41,28 @@ class ArtOfTactic(Ruleset):
 
     id = "art_of_tactic"
     title = "Art of Tactic — Barbarossa 1941"
-    version = "1"
+    version = "2"
+    """2: typed state and the Execution Phase as a cursor (a save of version 1 paused in execution holds a snapshot
+    of the round's start instead: saves rebuild its position by replaying the history)."""
     verbs: ClassVar[Mapping[str, str]] = {**orders.VERBS, **purchase.SETUP_VERBS, **decisions.VERBS}
     notations = NOTATIONS
     modes = frozenset({PLAN, CHOOSE})
+    state_type: ClassVar[type[AotData]] = AotData
+    status_type: ClassVar[type[AotStatus]] = AotStatus
     default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"control", "structures", "purchase", "ai"})
+
+    _last_read: tuple[Board, Action, Notation] | None = None
+
+    def read(self, state: GameState, action: Action) -> Notation:
+        """The action read into its typed notation; the last one read is kept, since ``check`` and ``apply`` read
+        the same action in turn (a typed notation is frozen, so it may be shared)."""
+        last = self._last_read
+        if last is not None and last[0] is state.board and last[1] == action:
+            return last[2]
+        typed = super().read(state, action)
+        self._last_read = (state.board, action, typed)
+        return typed
 
     @cached_property
     def tables(self) -> Tables:
@@ -62,40 +84,21 @@ class ArtOfTactic(Ruleset):
 
     def has_fof(self, u: Unit) -> bool:
         """5.5: a field of fire printed on the card or granted by Defend, with a facing set."""
-        c = self.tables.units[u.type]
-        return (c.field_of_fire or bool(u.status.get("fof"))) and u.status.get("facing") is not None
+        return has_field_of_fire(self.tables, u)
 
     def smoke(self, st: GameState) -> frozenset[Hex]:
         """Hexes with smoke markers (3.9)."""
-        return frozenset(st.board.parse(h) for h in st.data.get("smoke", {}))
+        return smoke(st)
 
     def obstacles(self, st: GameState) -> Obstacles:
-        """Wire, dragon's teeth, destroyed bridges and smoke as they stand (9.18, 3.9)."""
-        parse = st.board.parse
-        s = st.data.get("structures", {})
-        return Obstacles(
-            wire=frozenset(side_key(parse(a), parse(b)) for a, b in s.get("wire", [])),
-            teeth=frozenset(side_key(parse(a), parse(b)) for a, b in s.get("teeth", [])),
-            closed=frozenset(parse(h) for h, b in s.get("bridges", {}).items() if b.get("destroyed")),
-            smoke=self.smoke(st),
-            paths=frozenset(parse(h) for h in s.get("paths", [])),
-            pontoons=frozenset(parse(h) for h in s.get("pontoons", [])),
-        )
+        """Wire, dragon's teeth, destroyed bridges, smoke, cleared paths and pontoons as they stand (9.18, 3.9)."""
+        return obstacles(st)
 
     # --- Scenario checks --------------------------------------------------------------------------------
 
     def can_stand(self, unit_type: str, terrain_class: str) -> bool:
         """A unit may be set up where it could enter (4.8); bridges and roads are checked by ``can_reach``."""
-        t = self.tables
-        c = t.units.get(unit_type)
-        tc = t.terrain.get(terrain_class)
-        if c is None or tc is None:
-            return True
-        if tc.enter == "special":
-            return False
-        if tc.enter == "infantry" and c.move_as != "INF":
-            return False
-        return not (tc.enter == "no_wheels" and c.move_as in ("VEH", "ARM"))
+        return can_stand(self.tables, unit_type, terrain_class)
 
     def can_reach(self, board: Board, unit_type: str, start: Any, goal: Any) -> bool:
         """Whether a unit could ever walk there with Cautious movement (4.8; aircraft reach anywhere)."""
@@ -118,15 +121,11 @@ class ArtOfTactic(Ruleset):
         return False
 
     def validate_scenario(self, scenario: Scenario) -> list[Problem]:
-        from .setup import check_scenario  # noqa: PLC0415
-
         return check_scenario(self, scenario)
 
     # --- Play -------------------------------------------------------------------------------------------
 
     def setup(self, scenario: Scenario, board: Board, dice: DiceSource) -> GameState:
-        from .setup import initial_state  # noqa: PLC0415
-
         return initial_state(self, scenario, board, dice)
 
     def begin(self, tr: Transition) -> None:
@@ -152,7 +151,7 @@ class ArtOfTactic(Ruleset):
         if state.to_act is None or state.outcome is not None:
             raise IllegalActionError("the game is over", "2.1")
         if state.phase == "setup":
-            purchase.check_setup(self, state, action)
+            purchase.check_setup(self, state, self.read(state, action))
             return
         if action.verb in purchase.SETUP_VERBS:
             raise IllegalActionError(f"{action.verb}: purchases and set-up come before Round 1 (rule 11.6)", "11.6")
@@ -166,42 +165,53 @@ class ArtOfTactic(Ruleset):
             raise IllegalActionError("the game is over", "2.1")
         if action.verb not in orders.VERBS:
             raise IllegalActionError(f"unknown order {action.verb!r}", "3.5")
-        orders.check_order(self, state, action)
+        orders.check_order(self, state, self.read(state, action))
 
     def apply(self, tr: Transition, action: Action) -> None:
         st = tr.state
+        typed = self.read(st, action)
         if st.phase == "setup":
-            purchase.apply_setup(self, tr, action)
-            return
-        if action.verb == "choose":
-            decisions.apply_decision(self, tr, action)  # 15.2: the answer, then execution goes on
-            return
-        if action.verb == "prompts":
-            decisions.apply_prompts(tr, action)
-            return
+            purchase.apply_setup(self, tr, typed)
+        elif isinstance(typed, Choose):
+            execution.resume(self, tr, typed.option)  # 15.2: the answer, then execution goes on
+        elif isinstance(typed, Prompts):
+            decisions.apply_prompts(tr, typed.switch == "on")
+        elif isinstance(typed, Commit):
+            self._commit(tr)
+        else:
+            self._write(tr, typed, str(action))
+
+    def _commit(self, tr: Transition) -> None:
+        """2.3: the side's orders are final; the second commit reveals them and runs the Execution Phase (2.4–2.9),
+        pausing at the decisions of a side that asks (15.2)."""
+        st = tr.state
         side = st.to_act
         assert side is not None
-        sheet = st.data["orders"].setdefault(side, {})
-        if action.verb == "commit":
-            st.data["committed"].append(side)
-            tr.emit("commit", f"{side} has given its orders", side=side)
-            rest = [s for s in self.tables.sides if s in st.sides and s not in st.data["committed"]]
-            if rest:
-                st.to_act = rest[0]
-                return
-            decisions.execute(self, tr)  # 2.4–2.9, pausing at the decisions of a side that asks (15.2)
+        d = data(st)
+        d.orders.setdefault(side, {})
+        d.committed.append(side)
+        tr.emit("commit", f"{side} has given its orders", side=side)
+        rest = [s for s in self.tables.sides if s in st.sides and s not in d.committed]
+        if rest:
+            st.to_act = rest[0]
             return
-        uid = action.args[0]
-        if action.verb == "cancel":
+        execution.execute(self, tr)
+
+    def _write(self, tr: Transition, typed: Notation, notation: str) -> None:
+        """2.3: an order written on the unit's card (secret), or taken back."""
+        st = tr.state
+        side = st.to_act
+        assert side is not None
+        sheet = data(st).orders.setdefault(side, {})
+        uid: str = getattr(typed, "unit")  # noqa: B009 - every order names its unit first
+        if isinstance(typed, CancelOrder):
             sheet.pop(uid)
             tr.emit("order", f"order of {uid} cancelled", visible_to=[side], unit=uid)
             return
-        sheet[uid] = orders.order_from_action(st, action)
-        tr.emit("order", f"order: {action}", visible_to=[side], unit=uid)
+        sheet[uid] = orders.record(typed, notation)
+        tr.emit("order", f"order: {notation}", visible_to=[side], unit=uid)
 
     def parse_action(self, state: GameState, text: str) -> Action:
-        from engine.actions import parse_notation  # noqa: PLC0415
-
         a = parse_notation(text)
         if a.verb in decisions.VERBS:
             if len(a.args) != 1:
@@ -225,7 +235,7 @@ class ArtOfTactic(Ruleset):
         if state.phase == "planning":
             switches: tuple[Switch, ...] = ()
             if state.viewer == side:
-                on = decisions.asks(state, side)
+                on = asks(state, side)
                 switches = (
                     Switch(
                         "decide during execution",
@@ -236,12 +246,11 @@ class ArtOfTactic(Ruleset):
                     ),
                 )
             return Waiting(side, PLAN, secret=True, switches=switches)
-        got = decisions.pending(state)
-        if got is not None:
-            run = state.data.get(decisions.RUN) or {}
-            answered = run.get("answered", len(run.get("answers") or []))
-            options = tuple((Action("choose", (str(k),)), str(label)) for k, label in got["options"])
-            question = Question(str(got["side"]), str(got["question"]), options, str(got["rule"]), int(answered))
+        cursor = data(state).execution
+        got = cursor.pending if cursor is not None else None
+        if cursor is not None and got is not None:
+            options = tuple((Action("choose", (k,)), label) for k, label in got.options)
+            question = Question(got.side, got.question, options, got.rule, cursor.answered)
             return Waiting(side, CHOOSE, question=question)
         return Waiting(side, CHOOSE, secret=state.phase == "setup")
 
@@ -252,9 +261,15 @@ class ArtOfTactic(Ruleset):
 
     def odds(self, state: GameState, action: Action) -> Odds | None:
         """Exact loss odds of an Open Fire or Suppression Fire order against its target as things stand."""
-        if action.verb not in ("fire", "suppress") or len(action.args) != 2:
+        if action.verb not in ("fire", "suppress"):
             return None
-        u, t = state.units.get(action.args[0]), state.units.get(action.args[1])
+        try:
+            typed = self.read(state, action)
+        except InvalidActionError:
+            return None
+        if not isinstance(typed, (Fire, Suppress)) or isinstance(typed.target, Hex):
+            return None
+        u, t = state.units.get(typed.unit), state.units.get(typed.target)
         if u is None or t is None or not is_on_board(u) or not is_on_board(t):
             return None
         if t.side != u.side and not visible_enemy(state, t):
@@ -268,36 +283,32 @@ class ArtOfTactic(Ruleset):
         """2.3, 15.1: the other side's orders stay secret until the reveal; the dice are hidden."""
         v = super().view(state, side)
         purchase.hide_setup(self, v, side)  # 11.6, 15.1: the other side's purchase and set-up
-        sheets = v.data.get("orders")
-        if isinstance(sheets, dict):
-            v.data["orders"] = {s: (o if s == side else {}) for s, o in sheets.items()}
+        d = data(v)
+        d.orders = {s: (o if s == side else {}) for s, o in d.orders.items()}
         # 9.6: the other side's minefields stay secret until revealed.
-        fields = v.data.get("minefields")
-        if isinstance(fields, dict):
-            v.data["minefields"] = {h: f for h, f in fields.items() if f.get("owner") == side or f.get("revealed")}
+        d.minefields = {h: f for h, f in d.minefields.items() if f.owner == side or f.revealed}
         # 15.1: an enemy engineer's mines (its real minefield left, the kind being laid) are its owner's secret.
         for u in v.units.values():
             if u.side != side:
-                u.status.pop("mines", None)
-                ongoing = u.status.get("ongoing")
-                if isinstance(ongoing, dict):
-                    ongoing.pop("mine", None)
+                s = status(u)
+                s.mines = False
+                if s.ongoing is not None:
+                    s.ongoing.mine = None
         # 3.11 PROPOSED, 15.1: of an enemy's revealed Ambush the opponent knows only "unit N: Ambush" (no hex,
         # facing, range or 15.2 policy).
-        active = v.data.get("active")
-        if isinstance(active, dict):
-            for uid, o in active.items():
+        if d.active is not None:
+            for uid, o in d.active.items():
                 owner = v.units.get(uid)
-                if isinstance(o, dict) and o.get("kind") == "ambush" and owner is not None and owner.side != side:
-                    active[uid] = {"kind": "ambush", "notation": f"{uid}: Ambush"}
+                if o.kind == "ambush" and owner is not None and owner.side != side:
+                    d.active[uid] = Order("ambush", f"{uid}: Ambush")
         # 3.11: hidden enemy units are off the board for the opponent; "last seen" markers stay public.
         for u in v.units.values():
-            if u.side != side and u.status.get("hidden"):
+            if u.side != side and status(u).hidden:
                 u.hex = None
-                u.status = {"hidden": True}
+                u.status = AotStatus(hidden=True)
         # 9.11, 15.1: a concealed enemy HQ is an unidentified unit in its hex; nothing in the view names it.
+        decisions.hide_decisions(v, side)  # 15.1, 15.2: none of the cursor's frames, not the other side's switch
         hide_concealed(self, state, v, side)
-        decisions.hide_decisions(v, side)  # 15.1, 15.2: no snapshot, not the other side's switch
         return v
 
     # --- Maps -------------------------------------------------------------------------------------------
@@ -311,33 +322,25 @@ class ArtOfTactic(Ruleset):
 
     def facing_label(self, state: GameState, unit: Unit) -> str | None:
         """The hex the unit faces (for displays), or None."""
-        f = unit.status.get("facing")
+        f = status(unit).facing
         if f is None or unit.hex is None:
             return None
-        from engine.hexgrid import DIRECTIONS  # noqa: PLC0415
-
-        h = unit.hex + DIRECTIONS[int(f)]
+        h = unit.hex + DIRECTIONS[f]
         return state.board.label(h) if h in state.board.cells else None
 
     # --- AI ---------------------------------------------------------------------------------------------
 
     def evaluate(self, state: GameState, side: str) -> float:
         """The position for ``side`` with its own planned orders valued (``evaluation.py``, DESIGN §7)."""
-        from .evaluation import evaluate  # noqa: PLC0415
-
         return evaluate(self, state, side)
 
     def ai_score(self, state: GameState, action: Action, side: str) -> float | None:
         """While planning, an order is valued by the evaluation with the order on the sheet (``evaluation.py``):
         its fire odds against what it shoots at, where the unit will stand; None otherwise (set-up)."""
-        from .evaluation import score_action  # noqa: PLC0415
-
         return score_action(self, state, action, side)
 
     def ai_goals(self, state: GameState, side: str) -> list[Hex]:
         """The victory hexes (11.2) the side does not control yet (all of them once it holds every one)."""
-        from .evaluation import goals  # noqa: PLC0415
-
         return goals(self, state, side)
 
     def ai_actions(self, state: GameState, actions: list[Action]) -> list[Action]:

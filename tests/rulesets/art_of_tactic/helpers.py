@@ -9,17 +9,56 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 from engine.dice import ScriptedDice
 from engine.events import Event
-from engine.hexgrid import hex_label, offset_to_hex
-from engine.rules import get_ruleset
+from engine.hexgrid import Hex, hex_label, offset_to_hex, parse_hex
+from engine.rules import Transition, get_ruleset
+from engine.rulesets.art_of_tactic.execution.machine import Run
+from engine.rulesets.art_of_tactic.execution.round import HANDLERS
+from engine.rulesets.art_of_tactic.frames import Cursor, Decision, Frame
+from engine.rulesets.art_of_tactic.gamedata import AotData, data
+from engine.rulesets.art_of_tactic.records import AotStatus, status
 from engine.rulesets.art_of_tactic.ruleset import ArtOfTactic
 from engine.scenario import Scenario, parse_scenario
+from engine.state import GameState, Unit
 
-__all__ = ["MAP_A", "event_texts", "game", "play_round", "rolls", "ruleset", "scenario"]
+__all__ = [
+    "MAP_A",
+    "D",
+    "P",
+    "S",
+    "event_texts",
+    "game",
+    "labels",
+    "play_round",
+    "rolls",
+    "ruleset",
+    "run_frame",
+    "scenario",
+]
+
+_V = TypeVar("_V")
+P = parse_hex
+"""A hex from its label."""
+
+
+def S(u: Unit) -> AotStatus:
+    """The unit's status (typed)."""
+    return status(u)
+
+
+def D(st: GameState) -> AotData:
+    """The state's data (typed)."""
+    return data(st)
+
+
+def labels(d: Mapping[Hex, _V]) -> dict[str, _V]:
+    """A dict keyed by hexes, keyed by their labels (to compare with the digest's examples)."""
+    return {hex_label(h): v for h, v in d.items()}
+
 
 ROOT = Path(__file__).resolve().parents[3]
 MAP_A = (ROOT / "scenarios" / "art_of_tactic" / "map-a.map").read_text(encoding="utf-8")
@@ -110,3 +149,27 @@ def event_texts(events: Iterable[Event], kind: str | None = None) -> list[str]:
 def rolls(events: Iterable[Event]) -> list[tuple[str, list[int]]]:
     """Every roll as (purpose, dice)."""
     return [(str(e.data["purpose"]), list(e.data["dice"])) for e in events if e.kind == "roll"]
+
+
+def run_frame(st: GameState, frame: Frame, answers: Sequence[str] = (), tr: Transition | None = None) -> list[Decision]:
+    """Run an execution frame (``execution.losses.Losses`` ...) to its end on ``st`` as execution would, answering the
+    decisions it asks with ``answers`` in order; the decisions asked (it stops at the first one with no answer)."""
+    tr = tr or Transition(st)
+    d = data(st)
+    before = d.execution
+    d.execution = Cursor()
+    x = Run(ruleset(), tr, HANDLERS)
+    x.push(frame)
+    left = list(answers)
+    asked: list[Decision] = []
+    while True:
+        x.run()
+        c = x.cursor
+        if c.pending is None:
+            break
+        asked.append(c.pending)
+        if not left:
+            break
+        c.answer, c.asked, c.pending = left.pop(0), c.pending.question, None
+    d.execution = before
+    return asked

@@ -14,7 +14,7 @@ import saves
 from engine.errors import IllegalActionError
 from engine.rulesets.art_of_tactic.purchase import spent
 
-from .helpers import game, ruleset
+from .helpers import D, P, S, game, labels, ruleset
 
 RS = ruleset()
 
@@ -31,9 +31,9 @@ def test_11_6_default_set_up_is_the_scenario_file_force_and_soviets_set_up_first
     assert g.state.phase == "planning" and g.to_act == "german" and g.state.turn == 1
     ids = {u.id for u in engine.load_scenario("art_of_tactic", "p3-stuetzpunkt").units}
     assert set(g.state.units) == ids
-    assert g.state.data["structures"]["trenches"].keys() == {"1205", "1104"}
-    assert g.state.data["structures"]["wire"] == [["1004", "1104"]]
-    assert "setup" not in g.state.data
+    assert labels(D(g.state).structures.trenches).keys() == {"1205", "1104"}
+    assert D(g.state).structures.wire == [(P("1004"), P("1104"))]
+    assert D(g.state).setup is None
 
 
 def test_11_6_15_1_neither_view_shows_the_other_sides_purchase_or_placement() -> None:
@@ -46,13 +46,14 @@ def test_11_6_15_1_neither_view_shows_the_other_sides_purchase_or_placement() ->
     assert g.to_act == "german"
     german = g.view("german")
     assert german.units == {}
-    assert "soviet" not in german.data["setup"]["default"]
-    assert german.data["setup"]["structures"] == {"german": []}
-    assert german.data["structures"]["trenches"] == {}
+    setup = D(german).setup
+    assert setup is not None and "soviet" not in setup.default
+    assert setup.structures == {"german": []}
+    assert D(german).structures.trenches == {}
     assert all("SU-" not in e.text for e in g.events if e.visible_to is None or "german" in e.visible_to)
     soviet = g.view("soviet")
     assert {u.type for u in soviet.units.values()} == {"SU-MG", "SU-HQ"}
-    assert soviet.data["structures"]["trenches"] == {"1205": 5}  # its own trench shows on its map
+    assert labels(D(soviet).structures.trenches) == {"1205": 5}  # its own trench shows on its map
     g.apply("buy DE-HQ 0104", side="german")
     assert {u.side for u in g.view("soviet").units.values()} == {"soviet"}
     g.apply("commit", side="german")
@@ -61,7 +62,7 @@ def test_11_6_15_1_neither_view_shows_the_other_sides_purchase_or_placement() ->
     german = g.view("german")
     assert {u.type for u in german.units.values()} == {"SU-MG", "?", "DE-HQ"}
     assert german.units["soviet-unidentified-1"].hex == g.board.parse("1206")
-    assert g.state.data["structures"]["trenches"] == {"1205": 5}
+    assert labels(D(g.state).structures.trenches) == {"1205": 5}
 
 
 def test_11_6_purchase_within_the_strength_points_with_room_for_the_hq() -> None:
@@ -124,8 +125,8 @@ def test_11_6_9_6_9_12_german_mines_and_aircraft_and_no_fortifications() -> None
     assert spent(RS, g.state, "german") == 20 + 10 + 35  # 12.4: 10 points per engineer's real minefield
     pio = next(u for u in g.state.units.values() if u.type == "DE-PIO")
     stuka = next(u for u in g.state.units.values() if u.type == "DE-STUKA")
-    assert pio.status["mines"] is True
-    assert stuka.hex is None and stuka.status["prep"] == 4
+    assert S(pio).mines is True
+    assert stuka.hex is None and S(stuka).prep == 4
     with pytest.raises(IllegalActionError, match=r"buys no fortifications.*11\.6"):
         g.apply("fortify wire 0204 0304", side="german")
     with pytest.raises(IllegalActionError, match=r"only engineers lay mines.*9\.6"):
@@ -210,7 +211,7 @@ def test_11_6_9_11_set_up_revealed_counts_the_concealed_hq_as_an_unidentified_un
     """The set-up message agrees with the map: a concealed HQ is "1 unidentified unit", never named."""
     g = p3()
     engine.take_scenario_setup(g)
-    hqs = [u for u in g.state.units.values() if u.status.get("concealed")]
+    hqs = [u for u in g.state.units.values() if S(u).concealed]
     assert hqs, "P-3 starts with a concealed HQ"
     for side in ("german", "soviet"):
         texts = [e.text for e in g.events if e.kind == "setup" and e.text.startswith(f"{side} set-up revealed")]

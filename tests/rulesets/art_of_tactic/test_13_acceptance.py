@@ -13,9 +13,12 @@ from engine.errors import IllegalActionError
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
 from engine.rulesets.art_of_tactic.combat import bravery_target, bravery_test, defence_now, ranged_attack
+from engine.rulesets.art_of_tactic.frames import Losses
+from engine.rulesets.art_of_tactic.records import AirMission, AotStatus, Dugout, Minefield
 from engine.rulesets.art_of_tactic.sight import attack_side, in_field_of_fire, line_of_sight, side_of_entry
+from engine.typed import to_plain
 
-from .helpers import MAP_A, event_texts, game, play_round, rolls, ruleset, scenario
+from .helpers import MAP_A, D, S, event_texts, game, labels, play_round, rolls, ruleset, run_frame, scenario
 
 P = parse_hex
 
@@ -63,7 +66,7 @@ def test_ex05_8_2_bravery_test_of_the_sdkfz_251() -> None:
         assert bravery_target(rs, st, st.units["ger-251"])[0] == 7
         tr = Transition(st)
         assert bravery_test(rs, tr, st, st.units["ger-251"], "loss") is passed
-        assert bool(st.units["ger-251"].status.get("suppressed")) is (not passed)
+        assert bool(S(st.units["ger-251"]).suppressed) is (not passed)
 
 
 def test_ex06_3_6_defend_fire_on_a_moving_truck() -> None:
@@ -75,8 +78,8 @@ def test_ex06_3_6_defend_fire_on_a_moving_truck() -> None:
     assert "bravery test of ger-truck" in shots[1][0]
     truck = g.state.units["ger-truck"]
     assert truck.hex == P("0503"), "the failed test stops the truck in 0503"
-    assert truck.steps == 5 and truck.status["suppressed"]
-    assert g.state.units["sov-inf"].status["ammo"] == 5
+    assert truck.steps == 5 and S(truck).suppressed
+    assert S(g.state.units["sov-inf"]).ammo == 5
 
 
 def test_ex08_3_8_open_fire_infantry_versus_engineers() -> None:
@@ -85,8 +88,8 @@ def test_ex08_3_8_open_fire_infantry_versus_engineers() -> None:
     events = play_round(g, ["fire ger-pio sov-inf"], ["fire sov-inf ger-pio"])
     shots = rolls(events)
     assert [len(d) for _, d in shots] == [9, 10], "the Soviet player rolls 10 dice; both fire at once"
-    assert g.state.units["ger-pio"].status["ammo"] == 5
-    assert g.state.units["sov-inf"].status["ammo"] == 5
+    assert S(g.state.units["ger-pio"]).ammo == 5
+    assert S(g.state.units["sov-inf"]).ammo == 5
 
 
 def test_ex12_4_3_march_along_a_road() -> None:
@@ -190,7 +193,7 @@ def test_ex24_7_9_counter_attack(dice: list[int], winner_hex: str) -> None:
     a, b = g.state.units["ger-a"], g.state.units["sov-b"]
     assert a.hex == b.hex == P(winner_hex)
     loser = a if winner_hex == "0503" else b
-    assert loser.status["role"] == "defender" and a.status["bound"] and b.status["bound"]
+    assert S(loser).role == "defender" and S(a).bound and S(b).bound
 
 
 # --- DR ------------------------------------------------------------------------------------------------
@@ -202,12 +205,12 @@ def test_dr01_8_3_suppression_timeline() -> None:
     events = play_round(g, ["fire ger-inf sov-inf"], [])
     assert [p for p, _ in rolls(events) if "recovery" in p] == [], "no recovery test in the round of suppression"
     sov = g.state.units["sov-inf"]
-    assert sov.status["suppressed"] and sov.status["flag"]
+    assert S(sov).suppressed and S(sov).flag
     g.apply("commit", side="german")
     assert "rule 8.3" in refusal(g, "hold sov-inf", "soviet")
     events = [*g.apply("commit", side="soviet")]
     assert any("recovery test of sov-inf" in p for p, _ in rolls(events))
-    assert not g.state.units["sov-inf"].status.get("suppressed")
+    assert not S(g.state.units["sov-inf"]).suppressed
     g.apply("commit", side="german")
     g.apply("hold sov-inf", side="soviet")
 
@@ -217,7 +220,7 @@ def test_dr03_6_3_defence_worn_down_then_reset() -> None:
     sc = scenario([("ger-inf", "DE-INF", "0503"), ("sov-inf", "SU-INF", "0505")])
     g = game(sc, [1] + [6] * 9)
     st0 = g.state.clone()
-    st0.units["sov-inf"].status["absorbed"] = 1
+    S(st0.units["sov-inf"]).absorbed = 1
     assert defence_now(rs, st0, st0.units["sov-inf"])[0] == 0
     play_round(g, ["fire ger-inf sov-inf"], [])
     sov = g.state.units["sov-inf"]
@@ -330,19 +333,19 @@ def test_dr18_7_8_withdrawal_from_close_combat() -> None:
     sc = scenario([("ger-a", "DE-INF", "0504"), ("sov-b", "SU-INF", "0505")])
     g = game(sc, [6] * 20 + [1, 1, 1] + [6] * 7 + [6, 6])
     play_round(g, ["assault ger-a sov-b 0505"], [])
-    assert g.state.units["sov-b"].status["bound"]
+    assert S(g.state.units["sov-b"]).bound
     events = play_round(g, [], ["move sov-b 0506"])
     assert [len(d) for p, d in rolls(events) if "close combat" in p] == [10], "only the enemy fires"
     b = g.state.units["sov-b"]
-    assert b.steps == 4 and b.status["suppressed"] and b.hex == P("0506")
+    assert b.steps == 4 and S(b).suppressed and b.hex == P("0506")
 
 
 def test_2_9_view_hides_the_other_sides_orders() -> None:
     sc = scenario([("ger-inf", "DE-INF", "0503"), ("sov-inf", "SU-INF", "0505")])
     g = game(sc)
     g.apply("fire ger-inf sov-inf", side="german")
-    assert g.view("soviet").data["orders"]["german"] == {}
-    assert g.view("german").data["orders"]["german"]["ger-inf"]["target"] == "sov-inf"
+    assert D(g.view("soviet")).orders["german"] == {}
+    assert D(g.view("german")).orders["german"]["ger-inf"].target == "sov-inf"
     assert all(e.is_visible_to("german") for e in g.events if e.kind == "order")
     assert not any(e.is_visible_to("soviet") for e in g.events if e.kind == "order")
     before = copy.deepcopy(g.state.to_dict())
@@ -357,7 +360,7 @@ def test_4_5_fire_on_the_move_with_penalty_and_bravery_test() -> None:
     shots = rolls(events)
     assert "fire on the move" in shots[0][0] and len(shots[0][1]) == 4, "INF row 6 dice − printed penalty 2"
     assert "bravery test of sov-inf" in shots[1][0], "a hit forces a test even without a loss"
-    assert g.state.units["sov-inf"].status["suppressed"] and g.state.units["ger-pz"].status["ammo"] == 5
+    assert S(g.state.units["sov-inf"]).suppressed and S(g.state.units["ger-pz"]).ammo == 5
 
 
 def test_9_11_concealed_hq_cannot_be_targeted_until_found() -> None:
@@ -365,7 +368,7 @@ def test_9_11_concealed_hq_cannot_be_targeted_until_found() -> None:
     g = game(sc)
     assert "rule 3.8" in refusal(g, "fire ger-inf sov-hq", "german")
     play_round(g, ["move ger-inf 0504"], [])
-    assert g.state.units["sov-hq"].status["concealed"] is False
+    assert S(g.state.units["sov-hq"]).concealed is False
     g.apply("fire ger-inf sov-hq", side="german")
 
 
@@ -373,7 +376,17 @@ def test_9_11_concealed_hq_cannot_be_targeted_until_found() -> None:
 
 
 def _with_structures(g, **structures):  # type: ignore[no-untyped-def]
-    g.state.data["structures"].update(structures)
+    """Structures written as in a scenario file (hex labels) put on the map."""
+    s = D(g.state).structures
+    for key, value in structures.items():
+        if key in ("wire", "teeth"):
+            setattr(s, key, [tuple(sorted(P(h) for h in pair)) for pair in value])
+        elif key in ("paths", "pontoons"):
+            setattr(s, key, [P(h) for h in value])
+        elif key == "dugouts":
+            s.dugouts = {P(h): Dugout(**v) for h, v in value.items()}
+        else:
+            setattr(s, key, {P(h): v for h, v in value.items()})
     return g
 
 
@@ -383,14 +396,14 @@ def test_9_18_3_wire_blocks_infantry_and_a_tank_crossing_destroys_it() -> None:
     assert "rule 9.18.3" in refusal(g, "move ger-inf 0505", "german")
     events = play_round(g, ["move ger-pz 0605"], [])
     assert any("destroys the barbed wire" in t for t in event_texts(events))
-    assert g.state.data["structures"]["wire"] == [["0504", "0505"]]
+    assert D(g.state).structures.wire == [(P("0504"), P("0505"))]
 
 
 def test_9_10_engineers_remove_wire_in_step_8() -> None:
     sc = scenario([("ger-pio", "DE-PIO", "0504"), ("sov-hq", "SU-HQ", "1010")])
     g = _with_structures(game(sc), wire=[["0504", "0505"]])
     events = play_round(g, ["unwire ger-pio 0505"], [])
-    assert g.state.data["structures"]["wire"] == []
+    assert D(g.state).structures.wire == []
     steps = [e.data["step"] for e in events if e.kind == "step"]
     removal = next(i for i, e in enumerate(events) if "removes the barbed wire" in e.text)
     assert [e.data["step"] for e in events[:removal] if e.kind == "step"][-1] == 8 and 9 in steps
@@ -403,13 +416,13 @@ def test_9_18_5_trench_defence_with_defend_and_lost_to_a_rear_assault() -> None:
     play_round(g, ["fire ger-inf sov-inf"], ["defend sov-inf 0504 2"])
     st = g.state.clone()
     sov = st.units["sov-inf"]
-    assert sov.status["entrenched"] and sov.status["facing"] == 0
-    sov.status["bonus"] = 1
+    assert S(sov).entrenched and S(sov).facing == 0
+    S(sov).bonus = 1
     assert defence_now(rs, st, sov)[0] == 3, "base 1 + Defend 1 + trench 1"
-    sov.status["flanked"] = True
+    S(sov).flanked = True
     assert defence_now(rs, st, sov)[0] == 2, "no trench bonus against a flank or rear assault"
     play_round(g, [], ["hold sov-inf"])
-    assert not g.state.units["sov-inf"].status.get("entrenched"), "another order leaves the trench"
+    assert not S(g.state.units["sov-inf"]).entrenched, "another order leaves the trench"
 
 
 def test_9_18_8_two_hits_destroy_a_bridge_and_close_it() -> None:
@@ -417,7 +430,7 @@ def test_9_18_8_two_hits_destroy_a_bridge_and_close_it() -> None:
                   terrain={"0505": "="}, roads=["0405 0505 0605"])  # fmt: skip
     g = game(sc, [1, 3, 6, 6, 6, 6, 6, 6])
     events = play_round(g, ["fire ger-mor 0505"], [])
-    assert g.state.data["structures"]["bridges"]["0505"]["destroyed"]
+    assert D(g.state).structures.bridges[P("0505")].destroyed
     assert any("bridge at 0505 is destroyed" in t for t in event_texts(events))
     assert P("0505") in ruleset().obstacles(g.state).closed, "a destroyed bridge closes its hex (9.18.2)"
 
@@ -427,13 +440,13 @@ def test_9_8_demolition_charges_and_the_p2_draw_rule() -> None:
     g = game(sc)
     st = g.state
     st.units["ger-4-pio"].hex = P("0805")
-    st.data["structures"]["wire"] = []
+    D(st).structures.wire = []
     for sov in ("sov-22-inf", "sov-25-mg"):
         st.units[sov].hex = P("1010") if sov == "sov-22-inf" else P("1009")
     play_round(g, ["demolish ger-4-pio"], [])
-    assert g.state.units["ger-4-pio"].status["ongoing"]["kind"] == "demolition"
+    assert S(g.state.units["ger-4-pio"]).ongoing.kind == "demolition"
     play_round(g, [], [])
-    assert g.state.data["structures"]["bridges"]["0805"]["destroyed"]
+    assert D(g.state).structures.bridges[P("0805")].destroyed
     assert g.outcome is not None and g.outcome.winner == "draw" and "stranded" in g.outcome.reason
 
 
@@ -468,14 +481,14 @@ def test_dr02_3_9_smoke() -> None:
     g = game(sc)
     play_round(g, ["smoke ger-mor 0505 0506"], ["move sov-inf 0605"])
     st = g.state
-    assert st.data["smoke"] == {"0505": 1, "0506": 1}
+    assert labels(D(st).smoke) == {"0505": 1, "0506": 1}
     assert st.units["sov-inf"].hex == P("0505"), "caught in smoke: its move is lost"
-    assert st.units["ger-mor"].status["smoke_ammo"] == 1
+    assert S(st.units["ger-mor"]).smoke_ammo == 1
     assert not line_of_sight(g.board, ruleset().policy, P("0304"), P("0706"), ruleset().smoke(st)).visible
     g.apply("commit", side="german")
     assert "rule 3.9" in refusal(g, "hold sov-inf", "soviet")
     g.apply("commit", side="soviet")
-    assert g.state.data["smoke"] == {}, "removed at the end of the following round"
+    assert D(g.state).smoke == {}, "removed at the end of the following round"
 
 
 def test_6_8_indirect_fire_needs_an_hq_and_an_observer() -> None:
@@ -534,17 +547,17 @@ def test_3_11_ambush_hides_and_fires_at_a_planned_mover() -> None:
     shots = rolls(events)
     assert "ambush fire" in shots[0][0] and len(shots[0][1]) == 11, "INF row 10 dice + 1"
     sov = g.state.units["sov-inf"]
-    assert sov.status["suppressed"] and sov.hex == P("0502"), "the failed test cancels its move"
-    assert not g.state.units["ger-inf"].status.get("hidden"), "an ambusher that fires is revealed"
+    assert S(sov).suppressed and sov.hex == P("0502"), "the failed test cancels its move"
+    assert not S(g.state.units["ger-inf"]).hidden, "an ambusher that fires is revealed"
 
 
 def test_3_11_hidden_units_are_off_the_opponents_view_and_cannot_be_targeted() -> None:
     sc = scenario([("ger-inf", "DE-INF", "0505"), ("sov-inf", "SU-INF", "0802")], terrain={"0505": "b"})
     g = game(sc)
     play_round(g, ["ambush ger-inf 0504 2"], [])
-    assert g.state.units["ger-inf"].status["hidden"]
+    assert S(g.state.units["ger-inf"]).hidden
     assert g.view("soviet").units["ger-inf"].hex is None
-    assert g.state.data["last_seen"] == {"ger-inf": "0505"}
+    assert D(g.state).last_seen == {"ger-inf": P("0505")}
     g.apply("ambush ger-inf 0504 2", side="german")
     g.apply("commit", side="german")
     assert "fire sov-inf ger-inf" not in [str(a) for a in g.legal_actions()]
@@ -554,17 +567,17 @@ def test_dr13_3_11_moving_into_a_hidden_unit_stops_next_to_it() -> None:
     sc = scenario([("ger-inf", "DE-INF", "0505"), ("sov-pz", "SU-T26", "0507")], terrain={"0505": "b"})
     g = game(sc)
     play_round(g, ["ambush ger-inf 0504 1"], [])
-    assert g.state.units["ger-inf"].status["hidden"]
+    assert S(g.state.units["ger-inf"]).hidden
     play_round(g, ["ambush ger-inf 0504 1"], ["move sov-pz 0506 0505"])
     assert g.state.units["sov-pz"].hex == P("0506")
-    assert not g.state.units["ger-inf"].status.get("hidden"), "revealed by the adjacent enemy"
+    assert not S(g.state.units["ger-inf"]).hidden, "revealed by the adjacent enemy"
 
 
 def test_dr14_3_11_vehicles_hide_in_step_9_of_the_second_round() -> None:
     sc = scenario([("ger-pz", "DE-PZ2", "0505"), ("sov-hq", "SU-HQ", "1010")], terrain={"0505": "l"})
     g = game(sc)
     play_round(g, ["ambush ger-pz 0504 2"], [])
-    assert not g.state.units["ger-pz"].status.get("hidden")
+    assert not S(g.state.units["ger-pz"]).hidden
     events = play_round(g, ["ambush ger-pz 0504 2"], [])
     hid = next(i for i, e in enumerate(events) if e.kind == "hidden")
     assert [e.data["step"] for e in events[:hid] if e.kind == "step"][-1] == 9
@@ -579,9 +592,9 @@ def test_9_10_entrench_digs_a_trench_with_defence_zero_meanwhile() -> None:
     g = game(sc)
     play_round(g, ["entrench ger-inf 0504"], [])
     inf = g.state.units["ger-inf"]
-    assert inf.status["ongoing"]["kind"] == "entrench" and defence_now(rs, g.state, inf)[0] == 0
+    assert S(inf).ongoing.kind == "entrench" and defence_now(rs, g.state, inf)[0] == 0
     play_round(g, [], [])
-    assert g.state.data["structures"]["trenches"] == {"0505": 0}
+    assert labels(D(g.state).structures.trenches) == {"0505": 0}
 
 
 def test_9_16_receive_supply_from_a_truck() -> None:
@@ -589,21 +602,18 @@ def test_9_16_receive_supply_from_a_truck() -> None:
                    ("sov-hq", "SU-HQ", "1010")])  # fmt: skip
     g = game(sc)
     play_round(g, ["supply ger-inf ger-opel", "supply ger-opel"], [])
-    assert g.state.units["ger-inf"].status["ammo"] == 6
-    assert g.state.units["ger-opel"].status["cargo_ammo"] == 26
+    assert S(g.state.units["ger-inf"]).ammo == 6
+    assert S(g.state.units["ger-opel"]).cargo_ammo == 26
 
 
 def test_ex11_9_16_transport_cargo_loss() -> None:
     sc = scenario([("ger-opel", "DE-OPEL", "0505"), ("sov-hq", "SU-HQ", "1010")])
     g = game(sc)
     st = g.state.clone()
-    tr = Transition(st)
-    from engine.rulesets.art_of_tactic.combat import take_losses  # noqa: PLC0415
-
-    take_losses(tr, st, st.units["ger-opel"], 1, "test")
-    assert (st.units["ger-opel"].status["cargo_ammo"], st.units["ger-opel"].status["cargo_mines"]) == (24, 3)
-    take_losses(tr, st, st.units["ger-opel"], 1, "test")
-    assert st.units["ger-opel"].status["cargo_ammo"] == 18, "(24 + 6) / 5 = 6 per truck"
+    run_frame(st, Losses("ger-opel", 1, "test"))
+    assert (S(st.units["ger-opel"]).cargo_ammo, S(st.units["ger-opel"]).cargo_mines) == (24, 3)
+    run_frame(st, Losses("ger-opel", 1, "test"))
+    assert S(st.units["ger-opel"]).cargo_ammo == 18, "(24 + 6) / 5 = 6 per truck"
 
 
 def test_ex10_9_9_towing_and_shared_losses() -> None:
@@ -616,15 +626,13 @@ def test_ex10_9_9_towing_and_shared_losses() -> None:
     g.apply("commit", side="soviet")
     st = g.state.clone()
     at, zis = st.units["sov-at"], st.units["sov-zis"]
-    assert at.status["towed"] and at.status["carried_by"] == "sov-zis"
+    assert S(at).towed and S(at).carried_by == "sov-zis"
     tr = Transition(st)
-    from engine.rulesets.art_of_tactic.combat import take_losses  # noqa: PLC0415
-
-    take_losses(tr, st, zis, 1, "test")
+    run_frame(st, Losses("sov-zis", 1, "test"), tr=tr)
     assert zis.steps == 4 and at.steps == 1, "the guns take the same loss despite their defence 1"
     st.dice = ScriptedDice([6, 6])
     assert not bravery_test(ruleset(), tr, st, zis, "loss")
-    assert at.status["suppressed"] and not at.status.get("towed") and at.hex == zis.hex, "suppressed, unhitched"
+    assert S(at).suppressed and not S(at).towed and at.hex == zis.hex, "suppressed, unhitched"
 
 
 def test_6_9_fire_at_location_with_the_adjacent_row_fig13() -> None:
@@ -632,7 +640,7 @@ def test_6_9_fire_at_location_with_the_adjacent_row_fig13() -> None:
              ("ger-inf", "DE-INF", "0505"), ("ger-inf2", "DE-INF", "0504"), ("ger-hq", "DE-HQ", "0101")]  # fmt: skip
     sc = scenario(units)
     g = game(sc, [6] * 16 + [6] * 4)
-    g.state.units["ger-hq"].status["concealed"] = False
+    S(g.state.units["ger-hq"]).concealed = False
     g.apply("commit", side="german")
     g.apply("location sov-bm13 0505", side="soviet")
     events = list(g.apply("commit", side="soviet"))
@@ -644,20 +652,20 @@ def test_6_9_fire_at_location_with_the_adjacent_row_fig13() -> None:
 
 
 def _mined(g, label: str, owner: str, kind: str):  # type: ignore[no-untyped-def]
-    g.state.data["minefields"][label] = {"owner": owner, "kind": kind}
+    D(g.state).minefields[P(label)] = Minefield(owner, kind)
     return g
 
 
 def test_dr10_9_7_anti_tank_mines_under_a_tank() -> None:
     sc = scenario([("ger-pz", "DE-PZ2", "0503"), ("sov-hq", "SU-HQ", "1010")])
     g = _mined(game(sc, [1, 1, 1, 1, 6, 6, 6, 6]), "0504", "soviet", "anti_tank")
-    assert "0504" not in g.view("german").data["minefields"], "the minefield is secret"
+    assert P("0504") not in D(g.view("german")).minefields, "the minefield is secret"
     events = play_round(g, ["move ger-pz 0504 0505"], [])
     mine_roll = next(d for p, d in rolls(events) if "mines at 0504" in p)
     assert len(mine_roll) == 6
     pz = g.state.units["ger-pz"]
     assert pz.hex == P("0504") and pz.steps == 2, "stops in the minefield; 4 hits − defence 3 (Cautious) = 1 loss"
-    assert g.state.data["minefields"]["0504"]["revealed"], "the minefield stays, revealed"
+    assert D(g.state).minefields[P("0504")].revealed, "the minefield stays, revealed"
 
 
 def test_dr11_9_6_anti_personnel_mines_do_not_affect_tanks() -> None:
@@ -677,7 +685,7 @@ def test_dr12_9_7_engineers_detect_mines_and_must_clear_them() -> None:
     assert any("mines at 0504" in p for p, _ in rolls(events)), "another order: the mines explode"
     play_round(g, ["clearmines ger-pio"], [])
     play_round(g, [], [])
-    assert "0504" not in g.state.data["minefields"]
+    assert P("0504") not in D(g.state).minefields
 
 
 def test_9_6_engineers_lay_a_secret_minefield() -> None:
@@ -685,11 +693,12 @@ def test_9_6_engineers_lay_a_secret_minefield() -> None:
     g = game(sc)
     events = play_round(g, ["mines ger-pio at"], [])
     assert "german order: ger-pio: Lay mines" in event_texts(events)
-    assert "mine" not in g.view("soviet").units["ger-pio"].status["ongoing"], "the kind is secret (9.6)"
+    ongoing = S(g.view("soviet").units["ger-pio"]).ongoing
+    assert ongoing is not None and ongoing.mine is None, "the kind is secret (9.6)"
     play_round(g, [], [])
-    assert g.state.data["minefields"] == {"0503": {"owner": "german", "kind": "anti_tank"}}
-    assert g.view("soviet").data["minefields"] == {}
-    assert "mines" not in g.view("soviet").units["ger-pio"].status, "the used-mine status is secret (15.1)"
+    assert D(g.state).minefields == {P("0503"): Minefield("german", "anti_tank")}
+    assert D(g.view("soviet")).minefields == {}
+    assert "mines" not in to_plain(g.view("soviet").units["ger-pio"].status), "the used-mine status is secret (15.1)"
     assert "rule 9.6" in refusal(g, "mines ger-pio at", "german")
 
 
@@ -699,7 +708,7 @@ def test_9_10_remove_tank_obstacle() -> None:
     assert "rule 9.18.4" in refusal(g, "move ger-pz 0605", "german")
     play_round(g, ["unteeth ger-pio 0505"], [])
     play_round(g, [], [])
-    assert g.state.data["structures"]["teeth"] == [["0604", "0605"]]
+    assert D(g.state).structures.teeth == [(P("0604"), P("0605"))]
 
 
 def test_9_10_clear_a_path_through_woods() -> None:
@@ -709,7 +718,7 @@ def test_9_10_clear_a_path_through_woods() -> None:
     assert "rule 10.5" in refusal(g, "move ger-pz 0504", "german")
     play_round(g, ["clearpath ger-pio"], [])
     play_round(g, [], [])
-    assert g.state.data["structures"]["paths"] == ["0504"]
+    assert D(g.state).structures.paths == [P("0504")]
     g.apply("move ger-pz 0504", side="german")
 
 
@@ -718,10 +727,10 @@ def test_9_10_pontoon_bridge_needs_its_manpower() -> None:
                   terrain={"0505": "~"}, turns=6)  # fmt: skip
     g = game(sc)
     play_round(g, ["pontoon ger-pio 0505"], [])
-    assert not g.state.units["ger-pio"].status.get("ongoing"), "one engineer is not enough (manpower 2)"
+    assert not S(g.state.units["ger-pio"]).ongoing, "one engineer is not enough (manpower 2)"
     for _ in range(3):
         play_round(g, ["pontoon ger-pio 0505", "pontoon ger-pio2 0505"] if _ == 0 else [], [])
-    assert g.state.data["structures"]["pontoons"] == ["0505"]
+    assert D(g.state).structures.pontoons == [P("0505")]
     g.apply("move ger-pio 0505", side="german")
 
 
@@ -730,7 +739,7 @@ def test_9_16_load_supply_on_the_supply_edge() -> None:
     g = game(sc)
     play_round(g, ["load ger-opel"], [])
     play_round(g, [], [])
-    assert g.state.units["ger-opel"].status["cargo_ammo"] == 30
+    assert S(g.state.units["ger-opel"]).cargo_ammo == 30
 
 
 def test_9_18_6_dugout_occupants_defence_and_destruction() -> None:
@@ -741,12 +750,12 @@ def test_9_18_6_dugout_occupants_defence_and_destruction() -> None:
     play_round(g, [], ["defend sov-inf 0504 1"])
     st = g.state.clone()
     sov = st.units["sov-inf"]
-    assert sov.status["in_dugout"] and sov.status["facing"] == 4
-    sov.status["bonus"] = 1
+    assert S(sov).in_dugout and S(sov).facing == 4
+    S(sov).bonus = 1
     assert defence_now(rs, st, sov)[0] == 4, "base 1 + Defend 1 + dugout 2"
     g.state.dice = ScriptedDice([1, 3, 6, 6, 6, 6, 6, 6])
     play_round(g, ["fire ger-mor 0505"], ["defend sov-inf 0504 1"])
-    assert "0505" not in g.state.data["structures"]["dugouts"] and g.state.units["sov-inf"].steps == 5
+    assert P("0505") not in D(g.state).structures.dugouts and g.state.units["sov-inf"].steps == 5
 
 
 def test_9_3_withdraw_into_an_adjacent_hex_then_move() -> None:
@@ -755,7 +764,7 @@ def test_9_3_withdraw_into_an_adjacent_hex_then_move() -> None:
     assert "rule 9.3" in refusal(g, "move ger-mg 0506", "german"), "deployed: Withdraw first"
     play_round(g, ["withdraw ger-mg 0506"], [])
     mg = g.state.units["ger-mg"]
-    assert mg.hex == P("0506") and mg.status["deployed"] is False
+    assert mg.hex == P("0506") and S(mg).deployed is False
     g.apply("move ger-mg 0507", side="german")
 
 
@@ -764,7 +773,7 @@ def test_9_6_engineers_take_a_mine_from_a_truck() -> None:
     g = game(sc)
     assert "rule 9.6" in refusal(g, "mines ger-pio at", "german")
     play_round(g, ["supply ger-pio ger-opel", "supply ger-opel"], [])
-    assert g.state.units["ger-pio"].status["mines"] and g.state.units["ger-opel"].status["cargo_mines"] == 2
+    assert S(g.state.units["ger-pio"]).mines and S(g.state.units["ger-opel"]).cargo_mines == 2
     g.apply("mines ger-pio at", side="german")
 
 
@@ -817,19 +826,19 @@ def test_ex22_9_12_aircraft_preparation_timeline() -> None:
     g = game(_air(), [6] * 8 + [1, 1])
     play_round(g, ["airstrike ger-stuka 1205 0110"], [])
     stuka = g.state.units["ger-stuka"]
-    assert stuka.status["air"]["target"] == "1205", "it stays over the target"
+    assert S(stuka).air.target == P("1205"), "it stays over the target"
     play_round(g, [], [])
-    assert g.state.units["ger-stuka"].status["prep"] == 2, "returned in step 5 (I), box II in step 12"
+    assert S(g.state.units["ger-stuka"]).prep == 2, "returned in step 5 (I), box II in step 12"
     play_round(g, [], [])
     assert "rule 9.12" in refusal(g, "airstrike ger-stuka 1205 0110", "german")
     play_round(g, [], [])
-    assert g.state.units["ger-stuka"].status["prep"] == 4
+    assert S(g.state.units["ger-stuka"]).prep == 4
     g.apply("airstrike ger-stuka 1205 0110", side="german")
 
 
 def test_dr19_9_11_no_launch_without_an_unsuppressed_hq() -> None:
     g = game(_air())
-    g.state.units["ger-hq"].status["suppressed"] = True
+    S(g.state.units["ger-hq"]).suppressed = True
     assert "rule 9.11" in refusal(g, "airstrike ger-stuka 1205 0110", "german")
 
 
@@ -840,9 +849,9 @@ def test_9_15_2_intercept_breaks_up_an_air_strike() -> None:
     events = play_round(g, ["airstrike ger-stuka 1205 0110"], ["intercept sov-i16 ger-stuka 1401"])
     assert [len(d) for p, d in rolls(events) if p.startswith("air combat")] == [5, 1], "AIR rows: I-16 5, Stuka 1"
     stuka = g.state.units["ger-stuka"]
-    assert stuka.steps == 1 and stuka.status["suppressed"] and stuka.status["prep"] == 2, "aborted and landed"
+    assert stuka.steps == 1 and S(stuka).suppressed and S(stuka).prep == 2, "aborted and landed"
     assert not [p for p, _ in rolls(events) if "air strike" in p], "air combat cancels the strike"
-    assert g.state.units["sov-i16"].status["ammo"] == 2
+    assert S(g.state.units["sov-i16"]).ammo == 2
 
 
 def test_9_15_5_air_patrol_fights_an_aircraft_entering_its_zone() -> None:
@@ -851,7 +860,7 @@ def test_9_15_5_air_patrol_fights_an_aircraft_entering_its_zone() -> None:
     g = game(scenario(units, map_text=MAP_A), [6] * 30)
     play_round(g, [], ["patrol sov-i16 1205 2 3 1401"])
     i16 = g.state.units["sov-i16"]
-    assert i16.status["air"]["patrol"] and i16.status["air"]["aloft"] == 1, "on station, one round aloft"
+    assert S(i16).air.patrol and S(i16).air.aloft == 1, "on station, one round aloft"
     events = play_round(g, ["airstrike ger-stuka 1205 0110"], [])
     assert any("air combat over" in t for t in event_texts(events)), "the Stuka enters the patrolled area"
     assert not [p for p, _ in rolls(events) if p.startswith("air strike")], "its strike is cancelled"
@@ -895,7 +904,7 @@ def test_dr20_9_14_interceptors_of_one_target_fight_it_together_and_it_fires_at_
     assert len(shots) == 3 + 3 + 2, "three rounds; the Stuka's 2 ammunition last two rounds (1 per round)"
     for uid in ("sov-a", "sov-b", "ger-stuka"):
         u = g.state.units[uid]
-        assert u.status["ammo"] == 0 and u.status["boxes"] == 3, f"{uid}: 1 ammunition and 1 time box per round"
+        assert S(u).ammo == 0 and S(u).boxes == 3, f"{uid}: 1 ammunition and 1 time box per round"
     assert sum("low on fuel" in t for t in texts) == 3, "all time boxes marked: every aircraft returns"
     assert not [p for p, _ in rolls(events) if p.startswith("air strike")], "the attacked Stuka's strike is cancelled"
 
@@ -903,7 +912,7 @@ def test_dr20_9_14_interceptors_of_one_target_fight_it_together_and_it_fires_at_
 def _plane(uid: str, code: str, side: str, steps: int | None = None, **air: object) -> engine.state.Unit:
     size = ruleset().tables.units[code].size
     return engine.state.Unit(uid, code, side, None, size if steps is None else steps, None,
-                             {"air": {"target": "0505", "round": 1, **air}})  # fmt: skip
+                             AotStatus(air=AirMission(P("0505"), 1, **air)))  # type: ignore[arg-type]  # fmt: skip
 
 
 def test_dr20_9_14_fighters_are_engaged_before_the_escorted_aircraft() -> None:
@@ -1002,7 +1011,7 @@ def _recon_game(dice: list[int]) -> engine.Game:
              ("sov-inf", "SU-INF", "0806"), ("sov-mg", "SU-MG", "1206", {"facing": "1106"})]  # fmt: skip
     g = game(scenario(units, terrain={"0806": "b"}), dice)
     play_round(g, [], ["ambush sov-inf 0706 2"])
-    assert g.state.units["sov-inf"].status.get("hidden")
+    assert S(g.state.units["sov-inf"]).hidden
     return g
 
 
@@ -1014,7 +1023,7 @@ def test_9_15_3_recon_finds_hidden_units_and_the_hq_within_its_radius() -> None:
     assert "sov-inf is revealed at 0806: ger-r spots it from the air (rule 9.15.3)" in texts
     assert "sov-hq is found at 0907 by ger-r (rule 9.15.3)" in texts, "0907 is 1 from 0806"
     r = g.state.units["ger-r"]
-    assert r.status["air"]["recon"] and r.status["air"]["aloft"] == 1, "on station: one round aloft"
+    assert S(r).air.recon and S(r).air.aloft == 1, "on station: one round aloft"
     events = play_round(g, [], [])
     assert [p for p, _ in rolls(events) if p.startswith("recon")], "one detection roll a round while on station"
     assert "ger-r returns to its airfield: its reconnaissance is over (rule 9.12)" in event_texts(events)
@@ -1024,7 +1033,7 @@ def test_9_15_3_recon_roll_above_the_table_finds_nothing() -> None:
     g = _recon_game([6] * 40)
     events = play_round(g, ["recon ger-r 0806 1 2 0110"], ["ambush sov-inf 0706 2"])
     assert ("recon: ger-r searches within 1 of 0806 (rule 9.15.3)", [6]) in rolls(events)
-    assert g.state.units["sov-inf"].status.get("hidden") and g.state.units["sov-hq"].status.get("concealed")
+    assert S(g.state.units["sov-inf"]).hidden and S(g.state.units["sov-hq"]).concealed
 
 
 def test_9_15_3_recon_radius_and_duration_are_card_limited() -> None:
@@ -1045,9 +1054,9 @@ def test_9_15_3_recon_directs_indirect_fire_in_its_whole_observation_zone() -> N
     st, rs = g.state, ruleset()
     mor, target = st.units["ger-mor"], st.units["sov-inf"]
     assert indirect_problem(rs, st, mor, target) == "no friendly unit sees the target (observer)"
-    st.units["ger-r"].status["air"] = {"target": "0505", "round": 1, "recon": True, "radius": 0, "rounds": 2}
+    S(st.units["ger-r"]).air = AirMission(P("0505"), 1, recon=True, radius=0, rounds=2)
     assert indirect_problem(rs, st, mor, target) == "", "0806 is 3 from the centre: in the observation zone"
-    st.units["ger-r"].status["air"]["target"] = "0405"
+    S(st.units["ger-r"]).air.target = P("0405")  # type: ignore[union-attr]
     assert indirect_problem(rs, st, mor, target) != "", "4 away: outside it"
 
 
@@ -1067,7 +1076,7 @@ def test_g19_reconnoitre_reveals_hidden_units_in_sight_within_3_hexes(monkeypatc
     if line_of_sight(st.board, rs.policy, parse_hex("0605"), parse_hex("0907"), frozenset()).visible:
         assert "sov-hq is found at 0907 by ger-inf (rule G19)" in texts, "3 hexes away, in sight"
     else:
-        assert st.units["sov-hq"].status["concealed"], "3 hexes away but out of sight: not found"
+        assert S(st.units["sov-hq"]).concealed, "3 hexes away but out of sight: not found"
     assert not rolls(events)[:1] or "reconnoitre" not in rolls(events)[0][0], "no roll"
 
 
@@ -1081,11 +1090,11 @@ def test_9_15_6_supply_drop_places_a_crate_in_step_9_that_units_draw_from() -> N
     g = _drop_game([6] * 40)
     events = play_round(g, ["drop ger-ju 0605 4 0105"], [])
     assert "ger-ju drops a supply crate with 20 ammunition at 0605 (rule 9.15.6)" in event_texts(events), "4 x 5"
-    assert g.state.data["crates"] == {"0605": 20}
+    assert labels(D(g.state).crates) == {"0605": 20}
     assert "supply ger-inf crate" in [str(a) for a in g.legal_actions()]
     events = play_round(g, ["supply ger-inf crate"], [])
     inf = g.state.units["ger-inf"]
-    assert inf.status["ammo"] == T_AMMO_INF and g.state.data["crates"] == {"0605": 20 - (T_AMMO_INF - 1)}
+    assert S(inf).ammo == T_AMMO_INF and labels(D(g.state).crates) == {"0605": 20 - (T_AMMO_INF - 1)}
 
 
 T_AMMO_INF = ruleset().tables.units["DE-INF"].ammo
@@ -1109,12 +1118,12 @@ def test_9_18_7_9_18_8_two_hits_destroy_a_pontoon_bridge() -> None:
     sc = scenario([("ger-mor", "DE-MOR", "0305", {"facing": "0405"}), ("sov-hq", "SU-HQ", "1010")],
                   terrain={"0505": "~"})  # fmt: skip
     g = game(sc, [1, 6, 6, 6, 6, 6, 6, 6] + [1, 6] + [6] * 20)
-    g.state.data["structures"]["pontoons"].append("0505")  # built by engineers (9.10)
+    D(g.state).structures.pontoons.append(P("0505"))  # built by engineers (9.10)
     assert P("0505") in ruleset().obstacles(g.state).pontoons
     events = play_round(g, ["fire ger-mor 0505"], [])
     assert "the pontoon bridge at 0505 takes 1 hit(s): 1 of 2" in event_texts(events)
     play_round(g, ["fire ger-mor 0505"], [])
-    assert g.state.data["structures"]["pontoons"] == [], "the second hit destroys it"
+    assert D(g.state).structures.pontoons == [], "the second hit destroys it"
     assert "rule 9.18.8" in refusal(g, "fire ger-mor 0505", "german"), "nothing left to fire at"
 
 
@@ -1133,7 +1142,7 @@ def test_9_15_4_airborne_landing_places_the_paratroopers_in_step_6() -> None:
     step6 = texts.index("Step 6: Assault and air strikes (rule 2.5)")
     assert texts.index("ger-fj lands at 0705 from ger-ju (rule 9.15.4)") > step6
     fj = g.state.units["ger-fj"]
-    assert fj.hex == P("0705") and not fj.status.get("airfield") and fj.steps == 3
+    assert fj.hex == P("0705") and not S(fj).airfield and fj.steps == 3
     assert "move ger-fj 0706" in [str(a) for a in g.legal_actions()], "on the board: it takes orders"
 
 

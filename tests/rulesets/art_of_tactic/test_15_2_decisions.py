@@ -1,8 +1,9 @@
 """15.2 item 4: decisions asked during the Execution Phase on the shared screen, naming the deciding side.
 
 A side that plays ``prompts on`` decides its execution choices itself; execution pauses at each with more than one
-legal option (``game.to_act`` is the deciding side, the legal actions ``choose KEY``, the preset's first). A side
-with ``prompts off`` (the default) gets the preset policies of the README. Choices that would reveal hidden
+legal option (``game.to_act`` is the deciding side, the legal actions ``choose KEY``, the preset's first), with its
+cursor in the state (the step, the frames of what is left of it, the question); the answer goes on from there. A
+side with ``prompts off`` (the default) gets the preset policies of the README. Choices that would reveal hidden
 information (a hidden ambusher, a concealed HQ, minefields) are never asked.
 """
 
@@ -18,13 +19,12 @@ from engine.actions import Action
 from engine.ai.planner import PlannerAgent
 from engine.dice import ScriptedDice
 from engine.errors import IllegalActionError
-from engine.rules import Transition
 from engine.rulesets.art_of_tactic.air import pair_duels
-from engine.rulesets.art_of_tactic.combat import take_losses
-from engine.rulesets.art_of_tactic.decisions import ASK, RUN, Pause
+from engine.rulesets.art_of_tactic.frames import Losses
+from engine.rulesets.art_of_tactic.records import Minefield
 from engine.state import GameState
 
-from .helpers import MAP_A, event_texts, game, rolls, ruleset, scenario
+from .helpers import MAP_A, D, P, S, event_texts, game, labels, rolls, ruleset, run_frame, scenario
 
 DICE = [1] * 60
 
@@ -101,12 +101,14 @@ def test_15_2_view_holds_the_decision_but_not_the_snapshot_or_the_other_switch()
     g.apply("commit", side="german")
     ev = g.apply("prompts on", side="soviet")
     assert ev[0].visible_to == ("soviet",), "the switch is the side's own secret"
-    assert "ask" not in g.view("german").data and g.view("soviet").data["ask"] == ["soviet"]
+    assert D(g.view("german")).ask == [] and D(g.view("soviet")).ask == ["soviet"]
     paused = _two_movers()
-    view = paused.view("german")
-    assert view.data["decisions"]["answered"] == 0
-    assert set(view.data["decisions"]) == {"pending", "answered"}, "no snapshot (dice, hidden units) in a view"
-    assert view.data["decisions"]["pending"]["side"] == "soviet"
+    cursor = D(paused.state).execution
+    assert cursor is not None and cursor.step == 10 and cursor.frames, "the state holds the cursor and its frames"
+    view = D(paused.view("german")).execution
+    assert view is not None and view.answered == 0 and view.step == 10
+    assert view.frames == [] and view.answer is None, "no frames (movers, hidden units, minefields) in a view"
+    assert view.pending is not None and view.pending.side == "soviet"
 
 
 def test_15_2_7_4_close_combat_target_is_chosen_by_the_defender() -> None:
@@ -165,14 +167,14 @@ def test_15_2_hidden_information_never_prompts() -> None:
         terrain={"0305": "b"},
     )
     g = game(sc, [6] * 80)
-    g.state.data["minefields"]["0403"] = {"owner": "soviet", "kind": "anti_personnel"}
+    D(g.state).minefields[P("0403")] = Minefield("soviet", "anti_personnel")
     g.apply("commit", side="german")
     g.apply("prompts on", side="soviet")
     g.apply("defend sov-hq 0504 2", side="soviet")
     g.apply("ambush sov-amb 0404 2", side="soviet")
     g.apply("commit", side="soviet")
     # Round 2: the ambusher is hidden; the Germans walk into both zones, one into the minefield.
-    assert g.state.units["sov-amb"].status.get("hidden") and g.state.turn == 2 and not event_texts(g.events, "decision")
+    assert S(g.state.units["sov-amb"]).hidden and g.state.turn == 2 and not event_texts(g.events, "decision")
     g.apply("move ger-a 0403", side="german")
     g.apply("move ger-b 0603", side="german")
     g.apply("commit", side="german")
@@ -194,8 +196,8 @@ def test_15_2_9_11_adjust_fire_may_be_declined() -> None:
              ("sov-inf", "SU-INF", "0505")]  # fmt: skip
     g = game(scenario(units), [6] * 8 + [6] * 8)
     hq = g.state.units["ger-hq"]
-    assert hq.status["concealed"], "while concealed its Adjust fire is never asked (15.2: it would name the HQ)"
-    hq.status.update(concealed=False, found_at="0304")  # found (9.11): now the question names it
+    assert S(hq).concealed, "while concealed its Adjust fire is never asked (15.2: it would name the HQ)"
+    S(hq).concealed, S(hq).found_at = False, P("0304")  # found (9.11): now the question names it
     g.apply("prompts on", side="german")
     g.apply("fire ger-mor sov-inf", side="german")
     g.apply("defend ger-hq 0404 1", side="german")
@@ -206,7 +208,7 @@ def test_15_2_9_11_adjust_fire_may_be_declined() -> None:
     events = g.apply("choose no")
     assert [len(d) for p, d in rolls(events) if "open fire" in p] == [], "the miss stands: no reroll"
     assert "ger-hq does not adjust ger-mor's fire (rule 9.11)" in event_texts(g.events)
-    assert not g.state.units["ger-hq"].status.get("adjust_used")
+    assert not S(g.state.units["ger-hq"]).adjust_used
 
 
 def test_15_2_6_6_group_fire_follow_up_targets_are_chosen() -> None:
@@ -239,14 +241,13 @@ def test_15_2_9_16_how_much_supply_to_take() -> None:
     g.apply("commit", side="soviet")
     assert [a.args[0] for a in g.legal_actions()] == ["4", "3", "2", "1"], "all it lacks first (the preset)"
     g.apply("choose 1")
-    assert g.state.units["ger-inf"].status["ammo"] == 3
-    assert g.state.units["ger-opel"].status["cargo_ammo"] == 29
+    assert S(g.state.units["ger-inf"]).ammo == 3
+    assert S(g.state.units["ger-opel"]).cargo_ammo == 29
 
 
-def _asking(st: GameState, side: str, answers: list[str]) -> Transition:
-    st.data[ASK] = [side]
-    st.data[RUN] = {"answers": answers, "at": 0}
-    return Transition(st)
+def _asking(st: GameState, side: str) -> GameState:
+    D(st).ask = [side]
+    return st
 
 
 def test_15_2_4_6_the_owner_splits_passenger_losses() -> None:
@@ -254,16 +255,19 @@ def test_15_2_4_6_the_owner_splits_passenger_losses() -> None:
                    ("sov-hq", "SU-HQ", "1010")])  # fmt: skip
     g = game(sc)
     st = g.state.clone()
-    st.units["ger-251"].status["carrying"] = ["ger-a", "ger-b"]
+    S(st.units["ger-251"]).carrying = ("ger-a", "ger-b")
     for p in ("ger-a", "ger-b"):
-        st.units[p].status["carried_by"] = "ger-251"
+        S(st.units[p]).carried_by = "ger-251"
     preset = st.clone()
-    take_losses(Transition(preset), preset, preset.units["ger-251"], 2, "test")
+    assert run_frame(preset, Losses("ger-251", 2, "test")) == [], "nobody asks"
     assert (preset.units["ger-a"].steps, preset.units["ger-b"].steps) == (4, 4), "preset: one each, by id"
-    with pytest.raises(Pause) as paused:
-        take_losses(_asking(st.clone(), "german", []), st, st.units["ger-251"], 2, "test")
-    assert [k for k, _ in paused.value.decision["options"]] == ["ger-a", "ger-b"]
-    take_losses(_asking(st, "german", ["ger-b", "ger-b"]), st, st.units["ger-251"], 2, "test")
+    waiting = _asking(st.clone(), "german")
+    [asked] = run_frame(waiting, Losses("ger-251", 2, "test"))
+    assert [k for k, _ in asked.options] == ["ger-a", "ger-b"] and asked.rule == "4.6"
+    assert waiting.units["ger-251"].steps == 3, "the transport's loss is taken before the question"
+    _asking(st, "german")
+    asked_twice = run_frame(st, Losses("ger-251", 2, "test"), ["ger-b", "ger-b"])
+    assert [q.kind for q in asked_twice] == ["passenger_loss", "passenger_loss"]
     assert (st.units["ger-a"].steps, st.units["ger-b"].steps) == (5, 3)
 
 
@@ -271,12 +275,12 @@ def test_15_2_9_16_the_owner_chooses_which_cargo_is_lost() -> None:
     """EX-11's truck (30 ammunition, 3 mines: 6 cargo units a loss): mines first loses all three mines."""
     sc = scenario([("ger-opel", "DE-OPEL", "0505"), ("sov-hq", "SU-HQ", "1010")])
     g = game(sc)
-    st = g.state.clone()
-    take_losses(_asking(st, "german", ["mines"]), st, st.units["ger-opel"], 1, "test")
-    assert (st.units["ger-opel"].status["cargo_ammo"], st.units["ger-opel"].status["cargo_mines"]) == (30, 0)
-    st = g.state.clone()
-    take_losses(_asking(st, "german", ["ammo"]), st, st.units["ger-opel"], 1, "test")
-    assert (st.units["ger-opel"].status["cargo_ammo"], st.units["ger-opel"].status["cargo_mines"]) == (24, 3)
+    st = _asking(g.state.clone(), "german")
+    run_frame(st, Losses("ger-opel", 1, "test"), ["mines"])
+    assert (S(st.units["ger-opel"]).cargo_ammo, S(st.units["ger-opel"]).cargo_mines) == (30, 0)
+    st = _asking(g.state.clone(), "german")
+    run_frame(st, Losses("ger-opel", 1, "test"), ["ammo"])
+    assert (S(st.units["ger-opel"]).cargo_ammo, S(st.units["ger-opel"]).cargo_mines) == (24, 3)
 
 
 def test_15_2_9_14_the_chooser_picks_its_opponent_in_air_combat() -> None:
@@ -346,6 +350,6 @@ def test_15_2_3_9_the_adjacent_smoke_hex_is_chosen_in_step_3() -> None:
     assert keys[0] == "0506" and sorted(keys[1:]) == ["0404", "0405", "0504", "0604", "0605"]
     assert "rule 3.9" in g.events[-1].text
     g.apply("choose 0604")
-    assert g.state.data["smoke"] == {"0505": 1, "0604": 1}
+    assert labels(D(g.state).smoke) == {"0505": 1, "0604": 1}
     assert "ger-mor lays smoke on 0505 and 0604 (rule 3.9)" in event_texts(g.events)
     assert "sov-mg is caught in smoke" not in " ".join(event_texts(g.events))

@@ -13,8 +13,10 @@ import pytest
 import engine
 from engine.actions import Action
 from engine.errors import IllegalActionError, InvalidActionError
+from engine.rulesets.art_of_tactic.records import Order
+from engine.typed import to_plain
 
-from .helpers import event_texts, game, play_round, rolls, ruleset, scenario
+from .helpers import D, P, S, event_texts, game, play_round, rolls, ruleset, scenario
 
 
 def _ambush(policy: str, inf_from: str = "0503", inf_to: str = "0504") -> tuple[engine.Game, list[str]]:
@@ -49,8 +51,8 @@ def test_15_2_3_11_ambush_hold_never_fires_and_stays_hidden() -> None:
     g, shots = _ambush(" hold", inf_from="0502", inf_to="0503")  # both movers stay 2 hexes away
     assert shots == []
     ger = g.state.units["ger-inf"]
-    assert ger.status.get("hidden"), "an ambusher that holds fire stays hidden"
-    assert ger.status["ammo"] == 6, "no ammunition spent"
+    assert S(ger).hidden, "an ambusher that holds fire stays hidden"
+    assert S(ger).ammo == 6, "no ammunition spent"
     assert g.view("soviet").units["ger-inf"].hex is None
     _g2, fired = _ambush("", inf_from="0502", inf_to="0503")
     assert len(fired) == 1, "the same movers draw fire without hold"
@@ -79,10 +81,10 @@ def test_15_2_3_6_defend_has_no_hold_policy() -> None:
 def test_15_2_orders_with_the_default_policy_are_the_orders_of_before() -> None:
     g = game(scenario([("ger-inf", "DE-INF", "0505"), ("sov-inf", "SU-INF", "0802")], terrain={"0505": "b"}))
     g.apply("ambush ger-inf 0504 2 first", side="german")
-    assert "policy" not in g.state.data["orders"]["german"]["ger-inf"]
+    assert D(g.state).orders["german"]["ger-inf"].policy is None
     g.apply("cancel ger-inf", side="german")
     g.apply("ambush ger-inf 0504 2 hold", side="german")
-    assert g.state.data["orders"]["german"]["ger-inf"]["policy"] == "hold"
+    assert D(g.state).orders["german"]["ger-inf"].policy == "hold"
     legal = [a for a in g.legal_actions() if a.verb in ("defend", "ambush")]
     assert legal == [] or all(len(a.args) == 3 for a in legal), "policies are typed, not legal_actions"
     g.apply("cancel ger-inf", side="german")
@@ -123,14 +125,15 @@ def test_15_1_15_2_the_other_side_sees_only_unit_n_ambush() -> None:
     rs = ruleset()
     g = game(scenario([("ger-inf", "DE-INF", "0505"), ("sov-inf", "SU-INF", "0802")], terrain={"0505": "b"}))
     st = g.state.clone()
-    st.data["active"] = {
-        "ger-inf": {"kind": "ambush", "notation": "ambush ger-inf 0504 2 prefer-tank", "facing_hex": "0504",
-                    "range": 2, "policy": "prefer-tank"},
-        "sov-inf": {"kind": "defend", "notation": "defend sov-inf 0801 1 prefer-infantry", "facing_hex": "0801",
-                    "range": 1, "policy": "prefer-infantry"},
+    D(st).active = {
+        "ger-inf": Order("ambush", "ambush ger-inf 0504 2 prefer-tank", facing_hex=P("0504"), range=2,
+                         policy="prefer-tank"),
+        "sov-inf": Order("defend", "defend sov-inf 0801 1 prefer-infantry", facing_hex=P("0801"), range=1,
+                         policy="prefer-infantry"),
     }  # fmt: skip
-    soviet = rs.view(st, "soviet").data["active"]
-    assert soviet["ger-inf"] == {"kind": "ambush", "notation": "ger-inf: Ambush"}
+    soviet = D(rs.view(st, "soviet")).active
+    assert soviet is not None and to_plain(soviet["ger-inf"]) == {"kind": "ambush", "notation": "ger-inf: Ambush"}
     assert "prefer" not in repr(soviet["ger-inf"])
-    assert rs.view(st, "german").data["active"]["ger-inf"]["policy"] == "prefer-tank", "the owner keeps it"
-    assert rs.view(st, "german").data["active"]["sov-inf"]["policy"] == "prefer-infantry", "Defend is revealed"
+    german = D(rs.view(st, "german")).active
+    assert german is not None and german["ger-inf"].policy == "prefer-tank", "the owner keeps it"
+    assert german["sov-inf"].policy == "prefer-infantry", "Defend is revealed"

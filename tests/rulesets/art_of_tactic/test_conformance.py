@@ -33,8 +33,9 @@ from engine.rulesets.art_of_tactic.data import load_tables
 from engine.rulesets.art_of_tactic.movement import Obstacles, step_rule
 from engine.rulesets.art_of_tactic.ruleset import ArtOfTactic
 from engine.state import GameState
+from engine.typed import field_values
 
-from .helpers import ruleset, scenario
+from .helpers import D, S, ruleset, scenario
 
 T = load_tables()
 RS = get_ruleset("art_of_tactic")
@@ -49,27 +50,27 @@ def check_invariants(game: engine.Game) -> None:
     for u in st.units.values():
         c = T.units[u.type]
         assert 0 <= u.steps <= c.size, f"{u.id} has size {u.steps}"
-        assert int(u.status.get("ammo", 0)) >= 0, f"{u.id} has negative ammunition"
+        assert S(u).ammo >= 0, f"{u.id} has negative ammunition"
         if u.hex is not None:
             assert u.hex in game.board, f"{u.id} is off the map"
             assert u.steps > 0, f"{u.id} is on the map with no size left"
-        carrier = u.status.get("carried_by")
+        carrier = S(u).carried_by
         if carrier:
-            assert st.units[carrier].steps > 0 and u.id in st.units[carrier].status.get("carrying", [])
+            assert st.units[carrier].steps > 0 and u.id in S(st.units[carrier]).carrying
     sides_in: dict[object, set[str]] = {}
     for u in st.units.values():
-        if u.hex is not None and u.steps > 0 and not u.status.get("carried_by"):
+        if u.hex is not None and u.steps > 0 and not S(u).carried_by:
             sides_in.setdefault(u.hex, set()).add(u.side)
     # 7.4, 15.2: execution paused at a defender's close-combat target stands between the assaulters' arrival and
     # the binding at the end of that close combat; the hex it names is checked once the step goes on.
-    run = st.data.get("decisions")
-    pending = run.get("pending") if isinstance(run, dict) else None
-    in_combat = str(pending["question"]) if isinstance(pending, dict) and pending.get("kind") == "close_combat" else ""
+    cursor = D(st).execution
+    pending = cursor.pending if cursor is not None else None
+    in_combat = pending.question if pending is not None and pending.kind == "close_combat" else ""
     for h, sides in sides_in.items():
         if len(sides) > 1 and f" at {game.board.label(h)}:" not in in_combat:
-            assert all(
-                u.status.get("bound") for u in st.units_at(h) if u.steps > 0 and not u.status.get("carried_by")
-            ), f"enemies share {game.board.label(h)} without being bound in close combat"
+            assert all(S(u).bound for u in st.units_at(h) if u.steps > 0 and not S(u).carried_by), (
+                f"enemies share {game.board.label(h)} without being bound in close combat"
+            )
     # 4.9: stacking is checked where a path ends at planning; a hex over the limit because movement was cut short
     # is tolerated, and the planning checks refuse any order that would add to it (tested in the rule tests).
 
@@ -89,7 +90,7 @@ def check_concealed_hqs(game: engine.Game, before: GameState, events: list[Event
             if st.phase == "setup":
                 continue  # 11.6: none of the other side's units is in the view yet
             seen = view.units[alias]
-            assert seen.type == "?" and seen.hex == (None if hq.status.get("hidden") else hq.hex), alias
+            assert seen.type == "?" and seen.hex == (None if S(hq).hidden else hq.hex), alias
     # Events: secret from the batch's start until found (a public "revealed" event), destroyed (its last loss
     # names it: a dead HQ is no longer concealed) or until concealed again.
     secret = {uid: (before.units[uid].side, alias) for uid, alias in aliases(RS, before).items()}
@@ -111,17 +112,17 @@ def check_concealed_hqs(game: engine.Game, before: GameState, events: list[Event
         elif e.kind == "concealed" and isinstance(uid, str):
             secret[uid] = (st.units[uid].side, aliases(RS, st).get(uid, ""))
     # Control (11.2): a hex newly controlled by a side holds one of its units in every other side's view.
-    old = before.data.get("control", {})
-    for label, side in st.data.get("control", {}).items():
-        if old.get(label) == side:
+    old = D(before).control
+    for h, side in D(st).control.items():
+        if old.get(h) == side:
             continue
-        h = game.board.parse(label)
+        label = game.board.label(h)
         for other in st.sides:
             if other == side:
                 continue
             view = game.view(other)
-            marks = view.data.get("last_seen", {})
-            assert any(u.side == side and (u.hex == h or marks.get(u.id) == label) for u in view.units.values()), (
+            marks = D(view).last_seen
+            assert any(u.side == side and (u.hex == h or marks.get(u.id) == h) for u in view.units.values()), (
                 f"{other} sees {side} take {label} with no {side} unit it can see there"
             )
 
@@ -140,22 +141,22 @@ def playout(scenario_id: str, seed: int) -> engine.Game:
         side = game.to_act
         if side is None:
             break
-        if side in asking and game.state.phase == "planning" and side not in game.state.data.get("ask", []):
+        if side in asking and game.state.phase == "planning" and side not in D(game.state).ask:
             events = game.apply("prompts on")
             assert [e.visible_to for e in events] == [(side,)], "the switch is secret"
             other = sides[sides.index(side) - 1]
-            assert side not in game.view(other).data.get("ask", []), "the other side does not see the switch"
+            assert side not in D(game.view(other)).ask, "the other side does not see the switch"
         for other in game.state.sides:
             if other != side:
                 view = game.view(other)
-                assert view.data["orders"].get(side, {}) == {}, f"{other} sees {side}'s orders while {side} plans"
+                assert D(view).orders.get(side, {}) == {}, f"{other} sees {side}'s orders while {side} plans"
                 for u in view.units.values():
-                    if u.side != other and u.status.get("hidden"):
+                    if u.side != other and S(u).hidden:
                         assert u.hex is None, f"{other} sees the hidden {u.id}"
                 if game.state.phase == "setup":
                     assert all(u.side == other for u in view.units.values()), f"{other} sees {side}'s set-up"
-                for label, field in view.data.get("minefields", {}).items():
-                    assert field["owner"] == other or field.get("revealed"), f"{other} sees the minefield {label}"
+                for h, field in D(view).minefields.items():
+                    assert field.owner == other or field.revealed, f"{other} sees the minefield {h}"
         actions = game.legal_actions()
         assert actions, "no legal action"
         action = rng.choice(actions)
@@ -170,7 +171,9 @@ def playout(scenario_id: str, seed: int) -> engine.Game:
             assert game.to_act in asking and all(a.verb == "choose" for a in game.legal_actions()), "15.2"
             for a in game.legal_actions():
                 assert game.parse(game.describe(a)) == a, f"describe and parse are inverses: {a}"
-            assert "snapshot" not in json.dumps({s: game.view(s).data.get("decisions") for s in game.state.sides})
+            for s in game.state.sides:  # 15.1: a view holds the question, none of the cursor's frames
+                cursor = D(game.view(s)).execution
+                assert cursor is not None and cursor.pending is not None and cursor.frames == []
     assert game.outcome is not None, "the game did not end"
     return game
 
@@ -186,7 +189,7 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     saves.save_game(game, path, players={"german": "human", "soviet": "human"})
     loaded = saves.load_game(path)
     assert loaded.state.to_dict() == game.state.to_dict()
-    assert loaded.view("german").data["orders"]["soviet"] == {}
+    assert D(loaded.view("german")).orders["soviet"] == {}
 
 
 def test_4_11_step_cache_never_answers_for_obstacles() -> None:
@@ -213,18 +216,33 @@ def test_clone_shares_no_container_with_its_state() -> None:
     before = copy.deepcopy(st.to_dict())  # not through copy_plain, which is under test
     clone = st.clone()
     assert clone.to_dict() == before and list(clone.units) == list(st.units)
-    for value in clone.data.values():
-        if isinstance(value, dict):
-            value["x"] = [1]
-            for inner in value.values():
-                if isinstance(inner, (dict, list)):
-                    inner.clear()
-        elif isinstance(value, list):
-            value.append("x")
+    _scribble(clone.data)
     for u in clone.units.values():
-        u.status["x"] = {"y": 1}
+        _scribble(u.status)
         u.steps = 0
     assert st.to_dict() == before
+
+
+def _scribble(value: object) -> None:
+    """Change every container of a record in place, at every depth (and every number and flag of its records)."""
+    if isinstance(value, dict):
+        for v in list(value.values()):
+            _scribble(v)
+        value["x"] = [1]
+    elif isinstance(value, list):
+        for v in list(value):
+            _scribble(v)
+        value.append("x")
+    elif isinstance(value, set):
+        value.add("x")
+    elif hasattr(value, "__dataclass_fields__"):
+        for name, v in field_values(value).items():
+            if isinstance(v, bool):
+                setattr(value, name, not v)
+            elif isinstance(v, int):
+                setattr(value, name, v + 7)
+            else:
+                _scribble(v)
 
 
 @pytest.mark.parametrize("scenario_id", SCENARIOS)

@@ -1,0 +1,74 @@
+"""Provides the AI's weights (``data/ai.toml``; not rules) and a scenario's ``[ai.<side>]`` values on top of them.
+
+A scenario may set some weights for one side, as a Wesnoth scenario sets its AI's aggression (P-1 and O-2 make the
+German attacker press on across the river); ``planspiel validate`` checks the table (:func:`check_overrides`) and the
+game keeps it in its data as ``ai`` (public, like the scenario file).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+
+from engine.state import GameState
+
+from .data import DATA, DataError
+from .gamedata import data
+
+__all__ = ["check_overrides", "side_weights", "weights"]
+
+
+@cache
+def weights() -> Mapping[str, float]:
+    """The weights of ``data/ai.toml`` (checked: every value a number)."""
+    path = DATA / "ai.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise DataError(f"{path.name}: cannot read it: {exc}") from exc
+    table = raw.get("ai")
+    if not isinstance(table, dict):
+        raise DataError(f"{path.name}: expected an [ai] table of weights")
+    out: dict[str, float] = {}
+    for k, v in table.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise DataError(f"{path.name}: ai.{k}: expected a number, got {v!r}")
+        out[k] = float(v)
+    return out
+
+
+def check_overrides(table: object, sides: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Problems (where, message) of a scenario's ``[ai.<side>]`` tables of weights (not rules: how the AI plays one
+    side of that scenario, the way a Wesnoth scenario sets its AI's aggression)."""
+    if not isinstance(table, dict):
+        return [("ai", "expected [ai.<side>] tables of AI weights (names as in data/ai.toml)")]
+    out: list[tuple[str, str]] = []
+    known = weights()
+    for side, over in table.items():
+        if side not in sides:
+            out.append((f"ai.{side}", f"unknown side {side!r} (expected one of {', '.join(sides)})"))
+            continue
+        if not isinstance(over, dict):
+            out.append((f"ai.{side}", "expected a table of weight = number"))
+            continue
+        for k, v in over.items():
+            if k not in known:
+                out.append((f"ai.{side}.{k}", f"unknown AI weight {k!r} (see data/ai.toml)"))
+            elif isinstance(v, bool) or not isinstance(v, (int, float)):
+                out.append((f"ai.{side}.{k}", f"expected a number, got {v!r}"))
+    return out
+
+
+@cache
+def _merged(over: tuple[tuple[str, float], ...]) -> Mapping[str, float]:
+    return {**weights(), **dict(over)}
+
+
+def side_weights(st: GameState, side: str) -> Mapping[str, float]:
+    """The weights the AI plays ``side`` with: ``data/ai.toml`` with the scenario's ``[ai.<side>]`` values on top
+    (kept in the game's data as ``ai``; public, like the scenario file)."""
+    over = data(st).ai.get(side)
+    if not over:
+        return weights()
+    return _merged(tuple(sorted((str(k), float(v)) for k, v in over.items())))

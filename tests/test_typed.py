@@ -819,7 +819,10 @@ def test_a_union_clone_copies_each_member_with_its_own_class() -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ({"steps": [{"kind": "fly", "to": "0101"}]}, "data.steps[0].kind: expected a kind of 'walk', 'shoot', got 'fly'"),
+        (
+            {"steps": [{"kind": "fly", "to": "0101"}]},
+            "data.steps[0].kind: expected a kind of 'walk', 'shoot', got 'fly'",
+        ),
         ({"steps": [{"to": "0101"}]}, "data.steps[0].kind: expected a kind of 'walk', 'shoot', got None"),
         ({"steps": ["walk"]}, "data.steps[0]: expected a dict (Walk or Shoot), got 'walk'"),
         ({"now": {"kind": "shoot", "at": 3}}, "data.now.at: expected str, got 3"),

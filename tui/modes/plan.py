@@ -13,9 +13,9 @@ and in the orders-given summary; only the next hexes it would take are marked ``
 the path's rules is not added: the engine's sentence says why.
 
 Keys it adds: ``y`` give the order, ``x`` take an order back (a :attr:`~engine.contract.Role.CANCEL` action),
-``z`` commit (the :attr:`~engine.contract.Role.END` action, after the summary), ``g`` the orders given, ``r``
-the last round again, ``P`` the side's switches (:attr:`engine.Waiting.switches`), Escape cancel, Backspace
-back one hex.
+``z`` commit (the :attr:`~engine.contract.Role.END` action, after the summary), ``g`` the orders given, ``P``
+the side's switches (:attr:`engine.Waiting.switches`), Escape cancel, Backspace back one hex. (``r``, the last
+round again, is the table's: it is offered wherever the ruleset reports its resolutions.)
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ from .base import Key, MapMode, PaletteCommand
 
 __all__ = ["PlanMode"]
 
-_NOT_WHILE_WRITING = frozenset({"direct_fire", "assault_list", "orders", "next_unit", "command", "hint", "play_hint"})
+_NOT_WHILE_WRITING = frozenset(
+    {"direct_fire", "assault_list", "orders", "next_unit", "command", "hint", "play_hint", "last_report"}
+)
 """Table keys that do nothing for the order being written (another unit, another decision): hidden from the
 footer and the help until it is given or cancelled, so that an 80-column footer shows the entry's own keys."""
 
@@ -56,9 +58,6 @@ class PlanMode(MapMode):
             "commit: your orders are written; the other side plans, then all are revealed (2.3, 2.4)"),
         Key("g", "summary", "Orders given", "tactic.summary",
             "the orders you have given this round (never the enemy's)"),
-        Key("r", "last_report", "Last round", "tactic.round",
-            "the last round again: the orders revealed, then the execution step by step (and the decision it waits "
-            "for, 15.2)"),
         Key("P", "switches", "Prompts", "tactic.prompts",
             "planning: decide during execution yourself (prompts on) or let the preset policies decide (prompts off, "
             "the default); free and secret (15.2)", key_display="P"),
@@ -77,11 +76,10 @@ class PlanMode(MapMode):
     | x | Take back the selected unit's order (cancel). |
     | z | Commit: your orders are written; the other side plans, then all are revealed. |
     | g | The orders you have given this round (never the enemy's). |
-    | r | The last round again: the orders revealed, then the execution step by step (and a decision it waits for). |
     | P | Planning: decide during execution yourself, or let the preset policies decide (prompts on/off, 15.2). |
 
-    While an order is being written the keys for other units and decisions (f, c, x, z, o, n, k, h, H, r) are
-    off until it is given (y) or cancelled (Escape).
+    While an order is being written the keys for other units and decisions (f, c, x, z, o, n, k, h, H, and the
+    table's r) are off until it is given (y) or cancelled (Escape).
     """
     key_words: ClassVar[dict[str, str]] = {
         "game.orders": "every legal decision now as a list: orders of every unit, take back, commit",
@@ -112,7 +110,7 @@ class PlanMode(MapMode):
     def check_key(self, name: str) -> bool | None:
         t = self.table
         writing = t.entry is not None
-        if writing and name in ("take_back", "commit_orders", "last_report"):
+        if writing and name in ("take_back", "commit_orders"):
             return False  # while an order is written: its keys (y, Backspace, Escape) show in the footer instead
         if name == "give":
             return True if t.entry is not None and t.entry.path else None
@@ -480,10 +478,6 @@ class PlanMode(MapMode):
         """The orders this side has given this round."""
         t = self.table
         t.show_lines(f"{t.info.side_name(t.client.side)} orders, round {t.now.view.turn}", self.summary_lines())
-
-    def key_last_report(self) -> None:
-        """The last executed round again, step by step."""
-        self.table.show_last_report()
 
     def _may_switch(self) -> bool:
         t = self.table

@@ -60,6 +60,21 @@ _NARROW = 120
 _EVERYTHING = ("content", "overlay", "panels", "status", "footer")
 """The parts of the screen that are computed from its state."""
 
+_DEPENDS: dict[str, tuple[str, ...]] = {
+    "now": _EVERYTHING,
+    "mode": ("overlay", "status", "footer"),
+    "selected": ("content", "overlay", "panels", "footer"),
+    "los_on": ("overlay", "panels"),
+    "command_on": ("overlay", "panels"),
+    "hint": ("overlay", "panels", "footer"),
+    "entry": ("overlay", "panels", "status", "footer"),
+    "busy": ("footer",),
+    "ai_side": ("footer",),
+    "hinting": ("footer",),
+}
+"""Each reactive attribute of the screen → the parts shown from it (its watcher marks them; the map's cursor marks
+the panels, and the overlay while it follows the cursor)."""
+
 
 class GameScreen(Screen[None]):
     """The table: map, unit and hex panels, event log, status bar and footer."""
@@ -82,9 +97,10 @@ class GameScreen(Screen[None]):
     | S | Save now (the game also autosaves after every action). |
     | i | Switch between the unit and hex panels (narrow terminals). |
     | Q | Back to the title screen (the game is saved). |
+    | r | The last round again, step by step, and the question it waits for (rulesets that report their rounds). |
 
     The modes the ruleset uses add their keys (:mod:`tui.modes`): select-and-act ``b x z`` and Escape, plan
-    ``y x z g r P``, Escape and Backspace.
+    ``y x z g P``, Escape and Backspace.
     """
 
     DEFAULT_CSS = """
@@ -172,6 +188,8 @@ class GameScreen(Screen[None]):
         self._selectable: list[str] = []
         self._dirty: set[str] = set()
         self._batching = 0
+        for name, parts in _DEPENDS.items():
+            self.watch(self, name, self._marks(parts), init=False)
 
     @property
     def host(self) -> Host:
@@ -286,41 +304,19 @@ class GameScreen(Screen[None]):
 
     # --- Watchers: what depends on what -----------------------------------------------------------------
 
-    def watch_now(self) -> None:
-        self._changed(*_EVERYTHING)
-
-    def watch_mode(self) -> None:
-        self._changed("overlay", "status", "footer")
-
-    def watch_selected(self) -> None:
-        self._changed("content", "overlay", "panels", "footer")
-
-    def watch_los_on(self) -> None:
-        self._changed("overlay", "panels")
-
-    def watch_command_on(self) -> None:
-        self._changed("overlay", "panels")
-
-    def watch_hint(self) -> None:
-        self._changed("overlay", "panels", "footer")
-
-    def watch_entry(self) -> None:
-        self._changed("overlay", "panels", "status", "footer")
-
-    def watch_busy(self) -> None:
-        self._changed("footer")
-
-    def watch_ai_side(self) -> None:
-        self._changed("footer")
-
-    def watch_hinting(self) -> None:
-        self._changed("footer")
-
     @on(HexMap.CursorMoved)
     def _cursor_moved(self, event: HexMap.CursorMoved) -> None:
         if self.los_on or (self.command_on and self.selected is None):
             self._changed("overlay")
         self._changed("panels")
+
+    def _marks(self, parts: tuple[str, ...]) -> Callable[[], None]:
+        """A watcher that marks ``parts``."""
+
+        def changed() -> None:
+            self._changed(*parts)
+
+        return changed
 
     def _changed(self, *parts: str) -> None:
         """Mark what must be shown again; shown at once, or at the end of the batch under way."""

@@ -50,11 +50,16 @@ _TABLE_KEYS: list[Binding] = [
     Binding("S", "key('table', 'save')", "Save", key_display="S", id="game.save"),
     Binding("i", "key('table', 'toggle_panel')", "Unit/hex panel", show=False, id="game.panel"),
     Binding("Q", "key('table', 'leave')", "Title", key_display="Q", id="game.leave"),
+    Binding("r", "key('table', 'last_report')", "Last round", id="tactic.round"),
 ]
 """The table's own keys, whatever the mode."""
 
-_KEY_ORDER = ["f", "c", "b", "x", "z", "o", "n", "v", "k", "h", "H", "u", "colon", "S", "escape", "backspace", "i", "Q"]
-"""The order of the keys in the footer and the help; the modes' other keys follow, in the registry's order."""
+_KEY_ORDER = (
+    *("f", "c", "b", "x", "z", "o", "n", "v", "k", "h", "H", "u", "colon", "S", "escape", "backspace", "i", "Q"),
+    *("y", "g", "r", "P"),
+)
+"""The order of the keys in the footer and the help; other keys follow, the table's first, then the modes' in the
+registry's order."""
 
 _ENGINE_KEYS = frozenset({"direct_fire", "assault_list", "orders", "next_unit", "undo", "hint", "play_hint"})
 """Table keys that act in the game: dimmed while the side on screen may not decide."""
@@ -73,6 +78,8 @@ KEY_HELP: dict[str, str] = {
     "game.save": "save now (the game also autosaves after every action)",
     "game.panel": "switch between the unit and hex panels (narrow terminals)",
     "game.leave": "back to the title screen (the game is saved)",
+    "tactic.round": "the last round again: the orders revealed, then the execution step by step (and the "
+    "decision it waits for, 15.2)",
     **{key.id: key.help for cls in reversed(MODES.values()) for key in cls.keys},
 }
 """Binding id → what the help screen says (the key of several modes: the first mode's words)."""
@@ -167,6 +174,7 @@ class TableKeys:
         "undo": lambda s: True if s.client.can_undo else None,
         "hint": lambda s: True if s.now.legal and not s.hinting else None,
         "play_hint": lambda s: True if s.hint is not None and s.hint in s.now.legal else None,
+        "last_report": lambda s: s.presenter.shows_reports,  # hidden (False) where the ruleset reports nothing
     }
     """The table's keys that are on only when the game allows them now (the others always are)."""
 
@@ -260,6 +268,10 @@ class TableKeys:
         pool = pool or s.now.actions(pick)
         if pool:
             s.decide(pool, title)
+
+    def key_last_report(self) -> None:
+        """The last resolution again, step by step (rulesets that report theirs)."""
+        self.screen.show_last_report()
 
     def key_orders(self) -> None:
         """Every legal decision, with explanations."""

@@ -71,7 +71,7 @@ class StatusBar(Static):
     }
     """
 
-    lines: var[tuple[Text, Text]] = var((Text(), Text()), init=False)
+    lines: var[tuple[Text, Text]] = var(lambda: (Text(), Text()), init=False)
     """The two lines (:func:`status_lines`)."""
     thinking: var[str | None] = var(None, init=False)
     """What the AI is doing (the second line, with a spinner) while it thinks."""

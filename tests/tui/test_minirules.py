@@ -7,10 +7,13 @@ reads the roles of its notation classes (``tests/minirules/notation.py``)."""
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 
+import pytest
 from textual.worker import WorkerCancelled
 
 from engine import Action
+from engine.contract import CHOOSE
 from tui.app import PlanspielApp, Start
 from tui.screens.dialogs import ChoiceDialog, ConfirmDialog
 from tui.screens.endgame import EndGameScreen
@@ -158,3 +161,22 @@ async def test_minirules_by_the_ai_against_a_human_in_the_tui() -> None:
             await settle(app, pilot)
         assert app.session.game.outcome is not None
         assert any(side == "blue" for side in app.session.actors), "the AI played Blue's decisions"
+
+
+async def test_a_mode_the_client_does_not_know_falls_back_to_a_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ruleset whose decisions use a mode this client has no class for (``facing``, to come with a new
+    ruleset): the table offers no mode's keys, and every decision is a list of the legal actions."""
+    from tests.minirules import RULESET  # noqa: PLC0415
+
+    real = RULESET.waiting
+    monkeypatch.setattr(RULESET, "modes", frozenset({"facing"}))
+    monkeypatch.setattr(RULESET, "waiting", lambda state, legal=None: replace(real(state, legal), mode="facing"))
+    app = make_app(DUEL)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        screen = table(app)
+        assert screen.client.waiting().mode == "facing" and screen.mode == CHOOSE
+        assert isinstance(app.screen, ChoiceDialog), "the list opens by itself"
+        assert screen.check_action("key", ("act", "finish")) is False  # no select-and-act keys on this table
+        await pick(app, pilot, "end")
+        assert app.session is not None and [str(a) for a in app.session.game.history] == ["end"]

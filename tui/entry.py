@@ -48,14 +48,30 @@ def labels(board: Board, hexes: tuple[Hex, ...]) -> list[str]:
     return [board.label(h) for h in hexes]
 
 
-def path_action(e: Entry, board: Board, extra: tuple[Hex, ...] = ()) -> Action:
-    """The order as written so far, with the plotted path (and ``extra`` hexes after it)."""
-    return Action(e.verb, (e.unit, *e.args, *labels(board, (*(e.path or ()), *extra))))
+def path_action(e: Entry, board: Board, extra: tuple[Hex, ...] = (), *, path: tuple[Hex, ...] | None = None) -> Action:
+    """The order as written so far, with the plotted path (or ``path``), and ``extra`` hexes after it."""
+    hexes = e.path if path is None else path
+    return Action(e.verb, (e.unit, *e.args, *labels(board, (*(hexes or ()), *extra))))
+
+
+class _Previews:
+    """The previews asked of one view, kept until another view is asked about (a view never changes, and plotting
+    a path asks about the same paths again and again: the status line and the hex panel both cost the path,
+    the overlay costs each next hex)."""
+
+    view: GameState | None = None
+    presenter: Presentation | None = None
+    found: dict[Action, PathPreview | None] = {}  # noqa: RUF012 - replaced, never shared
 
 
 def preview(presenter: Presentation, view: GameState, action: Action) -> PathPreview | None:
     """The engine's cost of a movement order's path from this side's view (None: no path to cost)."""
-    return presenter.path_preview(view, action)
+    memo = _Previews
+    if memo.view is not view or memo.presenter is not presenter:
+        memo.view, memo.presenter, memo.found = view, presenter, {}
+    if action not in memo.found:
+        memo.found[action] = presenter.path_preview(view, action)
+    return memo.found[action]
 
 
 def next_hexes(e: Entry, info: GameInfo) -> list[Hex]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
@@ -49,7 +50,7 @@ class Snapshot:
         legal = client.legal_actions()
         return cls(client, client.view(), legal, {a: client.action_info(a) for a in legal}, client.waiting())
 
-    @property
+    @cached_property
     def legal_infos(self) -> Legal:
         """The legal actions with what each means, in the engine's order."""
         return tuple(self.infos.items())

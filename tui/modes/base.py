@@ -7,7 +7,7 @@ mode the client does not know). A mode says:
 
 - what Enter on a hex does (:meth:`Mode.on_hex`) and which units may be selected (:meth:`Mode.selectable`);
 - the keys it adds to the table (:attr:`Mode.keys`, with their help rows), offered while the ruleset uses the
-  mode, and which of the table's own keys it holds back for now (:meth:`Mode.allows`);
+  mode, and which of the table's own keys it holds back for now (:meth:`Mode.held_back`);
 - its overlay and status note (:meth:`Mode.drawn`, :meth:`Mode.note`), and what Escape and Backspace do (as keys
   of its own).
 
@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from engine import Hex, Role
 
-from ..overlay import Drawn, Scene
+from ..overlay import Drawn
 from ..table import Table
 
 __all__ = ["SELECT_ROLES", "Key", "MapMode", "Mode", "PaletteCommand"]
@@ -86,13 +86,14 @@ class Mode:
         """What the status line says instead of the engine's sentence (empty: the engine's)."""
         return ""
 
-    def drawn(self, scene: Scene) -> Drawn | None:
-        """The map's overlay in this mode's own terms, or None for the table's (selection, targets, LOS...)."""
+    def drawn(self) -> Drawn | None:
+        """The map's overlay in this mode's own terms, or None for the table's (selection, targets, LOS...: the
+        screen draws :func:`tui.overlay.draw` of its scene)."""
         return None
 
-    def allows(self, table_key: str) -> bool:
-        """False holds back one of the table's own keys (by its action name) for now: hidden from the footer."""
-        return True
+    def held_back(self) -> frozenset[str]:
+        """The table's own keys (by name) this mode holds back for now: hidden from the footer, they do nothing."""
+        return frozenset()
 
     def check_key(self, name: str) -> bool | None:
         """One of this mode's keys: True (on), None (shown dim, does nothing) or False (hidden)."""

@@ -32,7 +32,7 @@ from engine.presentation import PathPreview
 from .. import entry as entries
 from ..client import LocalClient
 from ..entry import Entry
-from ..overlay import Drawn, Scene
+from ..overlay import Drawn
 from .base import Key, MapMode, PaletteCommand
 
 __all__ = ["PlanMode"]
@@ -94,18 +94,20 @@ class PlanMode(MapMode):
 
     def note(self) -> str:
         t = self.table
-        return entries.note(t.entry, t.info, t.presenter, t.now.view) if t.entry is not None else ""
+        e = t.entry
+        return entries.note(e, t.info, t.presenter, t.now.view) if e is not None else ""
 
-    def drawn(self, scene: Scene) -> Drawn | None:
-        e = self.table.entry
+    def drawn(self) -> Drawn | None:
+        t = self.table
+        e = t.entry
         if e is None:
             return None
-        t = self.table
-        assault = bool(e.actions) and t.now.info_of(e.actions[0]).is_assault
-        return entries.drawn(e, t.info, t.presenter, t.now.view, assault=assault)
+        now = t.now
+        assault = bool(e.actions) and now.info_of(e.actions[0]).is_assault
+        return entries.drawn(e, t.info, t.presenter, now.view, assault=assault)
 
-    def allows(self, table_key: str) -> bool:
-        return self.table.entry is None or table_key not in _NOT_WHILE_WRITING
+    def held_back(self) -> frozenset[str]:
+        return frozenset() if self.table.entry is None else _NOT_WHILE_WRITING
 
     def check_key(self, name: str) -> bool | None:
         t = self.table
@@ -363,22 +365,21 @@ class PlanMode(MapMode):
             # 4.1, 4.11: a path that breaks them breaks them however it goes on, so the hex is not added.
             t.report_error(f"{board.label(h)} not added to {e.unit}'s path: {cost.problem}")
             return
-        t.entry = self._checked(e.but(path=(*e.path, h)))
+        path = (*e.path, h)
+        t.entry = e.but(path=path, verdict=self._verdict(e, path))
 
-    def _checked(self, e: Entry) -> Entry:
-        """The entry with the engine's word on its path as plotted (nothing to say for an empty path)."""
+    def _verdict(self, e: Entry, path: tuple[Hex, ...]) -> str:
+        """The engine's word on the order with this path as plotted (nothing to say for an empty path)."""
         t = self.table
-        if not e.path:
-            return e.but(verdict="")
-        if not isinstance(t.client, LocalClient):
-            return e.but(verdict="")
+        if not path or not isinstance(t.client, LocalClient):
+            return ""
         try:
-            t.client.check(entries.path_action(e, t.info.board))
+            t.client.check(entries.path_action(e, t.info.board, path=path))
         except ActionError as err:
-            return e.but(verdict=f"not legal as plotted: {err}")
+            return f"not legal as plotted: {err}"
         except (PlanspielError, ValueError) as err:
-            return e.but(verdict=f"the engine could not check it: {err}")
-        return e.but(verdict="legal as plotted")
+            return f"the engine could not check it: {err}"
+        return "legal as plotted"
 
     def key_give(self) -> None:
         """Give the order along the plotted path (the engine decides; a refusal names the rule)."""
@@ -396,7 +397,8 @@ class PlanMode(MapMode):
         t = self.table
         e = t.entry
         if e is not None and e.path:
-            t.entry = self._checked(e.but(path=e.path[:-1]))
+            path = e.path[:-1]
+            t.entry = e.but(path=path, verdict=self._verdict(e, path))
             return
         self.key_cancel_entry()
 

@@ -340,18 +340,21 @@ class GameScreen(Screen[None]):
         if not self.is_mounted:
             return
         dirty, self._dirty = self._dirty, set()
+        view = self.now.view
         if "content" in dirty:
-            self.map.set_content(hex_content(self.now.view, self.presenter, self.info.board, self.selected))
+            self.map.set_content(hex_content(view, self.presenter, self.info.board, self.selected))
         if "overlay" in dirty:
-            scene = self.scene()
-            drawn = self.mode_now.drawn(scene) or draw(scene, ask(scene, self.client))
+            drawn = self.mode_now.drawn()
+            if drawn is None:
+                scene = self.scene()
+                drawn = draw(scene, ask(scene, self.client))
             self.notes = drawn.notes
             self.map.set_overlay(drawn.overlay)
         if "overlay" in dirty or "panels" in dirty:
             self._push_panels()
         if "status" in dirty:
             note = self.mode_now.note()
-            self.status_bar.lines = status_lines(self.now.view, self.presenter, self.client.side, self.info.turns, note)
+            self.status_bar.lines = status_lines(view, self.presenter, self.client.side, self.info.turns, note)
         if "footer" in dirty and self.keys.changed():
             self.refresh_bindings()
 
@@ -372,8 +375,8 @@ class GameScreen(Screen[None]):
         )
 
     def _push_panels(self) -> None:
-        view, pr = self.now.view, self.presenter
-        unit = self.now.unit(self.selected)
+        now, pr = self.now, self.presenter
+        view, unit = now.view, now.unit(self.selected)
         if unit is not None:
             stack = pr.stack_order(view.units_at(unit.hex)) if unit.hex is not None else [unit]
             self.unit_panel.card = UnitCard(view, pr, unit, stack, "Selected unit")

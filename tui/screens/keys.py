@@ -181,25 +181,38 @@ class TableKeys:
     def __init__(self, screen: _Screen) -> None:
         self.screen = screen
         self._state: tuple[bool | None, ...] | None = None
+        used = {name for name, mode in screen.modes.items() if mode in screen.key_modes}
+        self._shown = tuple((owner, name) for owner, name in _BOUND if owner == TABLE or owner in used)
+        """The keys that may show on this table (the table's, and those of the modes its ruleset uses)."""
 
     # --- Which keys are on ----------------------------------------------------------------------------
 
     def check(self, owner: str, name: str) -> bool | None:
         """True (on), None (shown dim, does nothing) or False (hidden)."""
+        return self._check(owner, name, self._held(), self.screen.to_decide())
+
+    def _held(self) -> frozenset[str]:
+        held: frozenset[str] = frozenset()
+        for m in self.screen.key_modes:
+            held |= m.held_back()
+        return held
+
+    def _check(self, owner: str, name: str, held: frozenset[str], deciding: bool) -> bool | None:
         s = self.screen
         if owner != TABLE:
             mode = s.modes.get(owner)
             return mode.check_key(name) if mode is not None and mode in s.key_modes else False
-        if not all(m.allows(name) for m in s.key_modes):
+        if name in held:
             return False
-        if name in _ENGINE_KEYS and not s.to_decide():
+        if name in _ENGINE_KEYS and not deciding:
             return None
         check = self._CHECKS.get(name)
         return check(s) if check is not None else True
 
     def changed(self) -> bool:
         """True if a key's state changed since the last call (the footer rebuilds itself: not cheap)."""
-        state = tuple(self.check(owner, name) for owner, name in _BOUND)
+        held, deciding = self._held(), self.screen.to_decide()
+        state = tuple(self._check(owner, name, held, deciding) for owner, name in self._shown)
         if state == self._state:
             return False
         self._state = state

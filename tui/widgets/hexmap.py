@@ -99,10 +99,11 @@ class HexMap(ScrollView, can_focus=True):
     }
     """
 
-    contents: var[Mapping[Hex, HexContent]] = var(dict, init=False)
+    contents: var[Mapping[Hex, HexContent]] = var(dict, init=False, always_update=True)
     """What stands in each hex (units, markers); a hex not in it is empty."""
-    overlay: var[Mapping[Hex, Overlay]] = var(dict, init=False)
-    """The overlays shown now (reachable hexes, targets, line of sight...)."""
+    overlay: var[Mapping[Hex, Overlay]] = var(dict, init=False, always_update=True)
+    """The overlays shown now (reachable hexes, targets, line of sight...). Both are compared hex by hex when set
+    (only the changed hexes are redrawn), not as a whole first."""
 
     class CursorMoved(Message):
         """Posted when the cursor moves to another hex."""

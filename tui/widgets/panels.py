@@ -228,6 +228,17 @@ class UnitCard:
     stack: Sequence[Unit] = ()
     title: str = "Unit"
 
+    def shows_as(self, other: UnitCard | None) -> bool:
+        """True if ``other`` shows the same: the same view (a view never changes) and the same units and title."""
+        return (
+            other is not None
+            and other.view is self.view
+            and other.presenter is self.presenter
+            and other.unit is self.unit
+            and other.title == self.title
+            and [u.id for u in other.stack] == [u.id for u in self.stack]
+        )
+
 
 class UnitPanel(_Panel):
     """The selected unit (or the top unit under the cursor): values, status, and its stack."""
@@ -241,10 +252,11 @@ class UnitPanel(_Panel):
     """
 
     card: var[UnitCard | None] = var(None, init=False)
-    """The unit to show (a new card is drawn; only the cells that changed are repainted)."""
+    """The unit to show (a card that shows what is shown already is not drawn again; of a new one only the cells
+    that changed are repainted)."""
 
-    def watch_card(self, card: UnitCard | None) -> None:
-        if card is not None:
+    def watch_card(self, old: UnitCard | None, card: UnitCard | None) -> None:
+        if card is not None and not card.shows_as(old):
             self.show_text(unit_text(card))
 
 
@@ -287,6 +299,16 @@ class HexCard:
     hex: Hex
     extra: Sequence[str] = field(default=())
 
+    def shows_as(self, other: HexCard | None) -> bool:
+        """True if ``other`` shows the same: the same view (a view never changes), hex and lines."""
+        return (
+            other is not None
+            and other.view is self.view
+            and other.presenter is self.presenter
+            and other.hex == self.hex
+            and list(other.extra) == list(self.extra)
+        )
+
 
 class HexPanel(_Panel):
     """The hex under the cursor: label, terrain, level, place, markers, control and what is there."""
@@ -300,10 +322,11 @@ class HexPanel(_Panel):
     """
 
     card: var[HexCard | None] = var(None, init=False)
-    """The hex to show (a new card is drawn; only the cells that changed are repainted)."""
+    """The hex to show (a card that shows what is shown already is not drawn again; of a new one only the cells
+    that changed are repainted)."""
 
-    def watch_card(self, card: HexCard | None) -> None:
-        if card is not None:
+    def watch_card(self, old: HexCard | None, card: HexCard | None) -> None:
+        if card is not None and not card.shows_as(old):
             self.show_text(hex_text(card))
 
 

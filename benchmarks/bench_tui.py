@@ -346,7 +346,7 @@ async def measure_order_entry(steps: int = 40) -> tuple[float, float, int]:
     Enter on a hex (the engine's check of the path, overlay, panels, status), then of its render, and the bytes
     written, alternating "add 0405" and Backspace after 0305."""
     from tui.app import PlanspielApp, Start  # noqa: PLC0415
-    from tui.screens.tactic import TacticScreen  # noqa: PLC0415
+    from tui.screens.game import GameScreen  # noqa: PLC0415
     from tui.settings import Settings  # noqa: PLC0415
 
     class MeteredGame(PlanspielApp):
@@ -363,14 +363,15 @@ async def measure_order_entry(steps: int = 40) -> tuple[float, float, int]:
             async with app.run_test(size=SIZE) as pilot:
                 await pilot.pause()
                 screen = app.screen
-                assert isinstance(screen, TacticScreen)
+                assert isinstance(screen, GameScreen)
                 screen.select_unit("ger-2-pz2")
-                screen._verb_chosen("ger-2-pz2", "march")
+                plan = screen.mode_now
+                plan._verb_chosen("ger-2-pz2", "march")  # type: ignore[attr-defined]
                 await pilot.pause()
                 screen.act_on_hex(screen.info.board.parse("0305"))
                 target = screen.info.board.parse("0405")
                 for _ in range(steps):
-                    for act in (lambda: screen.act_on_hex(target), screen.action_back):
+                    for act in (lambda: screen.act_on_hex(target), plan.key_back):  # type: ignore[attr-defined]
                         mark = METER.mark()
                         t0 = time.perf_counter()
                         act()

@@ -279,6 +279,12 @@ class Presentation:
         none or the ruleset resolves nothing that way (the base class)."""
         return None
 
+    @property
+    def shows_reports(self) -> bool:
+        """True if the ruleset shows its resolutions step by step (its presentation implements :meth:`report`):
+        a client then shows each side the last one and offers it again; False spares it reading the events."""
+        return type(self).report is not Presentation.report
+
     # --- Scores -----------------------------------------------------------------------------------------
 
     OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {

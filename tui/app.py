@@ -22,7 +22,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from engine.contract import PLAN
+from engine import Waiting
 from engine.errors import PlanspielError
 
 from . import output
@@ -36,11 +36,10 @@ from .screens.load import LoadScreen
 from .screens.newgame import NewGameScreen
 from .screens.rules import RulesScreen
 from .screens.settings import SettingsScreen
-from .screens.tactic import TacticScreen
 from .screens.title import TitleScreen
 from .session import Session, find_last_save, load_saves
 from .settings import Settings
-from .theme import THEMES, MapPalette, map_palette, textual_theme
+from .theme import THEME_NAMES, THEMES, MapPalette, map_palette, textual_theme
 
 __all__ = ["PlanspielApp", "Start", "run"]
 
@@ -273,8 +272,7 @@ class PlanspielApp(App[int]):
         self.session = session
         self._seen = {}
         self._end_shown = False
-        screen_class = TacticScreen if PLAN in session.info.modes else GameScreen
-        self.push_screen(screen_class(session))
+        self.push_screen(GameScreen(session))
 
     def new_game(
         self,
@@ -291,6 +289,9 @@ class PlanspielApp(App[int]):
             self.notify(str(err), title="Cannot start the game", severity="error", timeout=10)
             return False
         session.autosave()
+        if self.settings.last_ruleset != ruleset:
+            self.settings.last_ruleset = ruleset  # the new-game screen offers it first next time
+            self.save_settings()
         self.start_session(session)
         return True
 
@@ -323,12 +324,16 @@ class PlanspielApp(App[int]):
             return
         self.notify(f"Saved to {path}", title="Saved")
 
-    def needs_handoff(self, session: Session) -> bool:
-        """True if control passing between two humans needs the blank hand-off screen."""
+    def needs_handoff(self, session: Session, waiting: Waiting | None = None) -> bool:
+        """True if control passing between two humans needs the blank hand-off screen: as the settings say
+        (``always``, ``never``), else (``hidden``) when the next decision is secret (``waiting``, as the side taking
+        over sees it) or the game hides something from a side."""
         mode = self.settings.handoff
         if mode == "never" or len(session.humans) < 2:
             return False
-        return mode == "always" or session.has_hidden_information()
+        if mode == "always" or (waiting is not None and waiting.secret):
+            return True
+        return session.has_hidden_information()
 
     def push_handoff(self, session: Session, side: str, callback: Callable[[str], None]) -> None:
         """Show the hand-off screen for ``side``, then call ``callback(side)``."""
@@ -360,32 +365,12 @@ class PlanspielApp(App[int]):
         yield SystemCommand("Rules reference", "Read the ruleset's README", self.open_rules)
         yield SystemCommand("Settings", "Theme, hand-off, AI pace, key bindings", self.open_settings)
         yield SystemCommand("Help", "The keys of this screen", self.action_help)
-        for name in ("default", "monochrome", "colour-blind"):
+        for name in THEME_NAMES:
             yield SystemCommand(f"Theme: {name}", f"Use the {name} theme", lambda n=name: self._set_theme(n))
-        if isinstance(screen, GameScreen):
-            session = screen.session
-            yield SystemCommand("Save game", "Save the game now", lambda: self.save_game(session))
-            for action, title, text in (
-                ("fire", "Fire", "fire with the selected unit, odds first"),
-                ("assault", "Close combat", "assault with the selected unit"),
-                ("barrage", "Barrage", "artillery or Stuka on a hex"),
-                ("stop", "Stop unit", "end the selected unit's move"),
-                ("end", "End activation", "end the activation"),
-                ("orders", "Choices", "every legal decision with explanations"),
-                ("next_unit", "Next unit", "select the next unit that can act"),
-                ("los", "Line of sight", "from the selected unit to the cursor"),
-                ("command", "Command range", "the HQ's command range and units out of command (k)"),
-                ("hint", "Hint", "ask the AI for your best action now (h); H plays it"),
-                ("play_hint", "Play hint", "play the action the AI suggested (H)"),
-                ("undo", "Undo", "take back your last action"),
-                ("prompt", "Notation prompt", "type an action in notation"),
-                ("leave", "Back to title", "the game is saved"),
-            ):
-                yield SystemCommand(title, text, getattr(screen, f"action_{action}"))
-            extra = getattr(screen, "palette_commands", None)
-            if callable(extra):  # a ruleset's screen adds its own (Art of Tactic: decide during execution)
-                for title, text, callback in extra():
-                    yield SystemCommand(title, text, callback)
+        commands = getattr(screen, "palette_commands", None)
+        if callable(commands):  # the game screen's: save, its keys, its modes' own commands
+            for title, text, callback in commands():
+                yield SystemCommand(title, text, callback)
 
     def _set_theme(self, name: str) -> None:
         self.settings.theme = name

@@ -141,8 +141,9 @@ def _add_game_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     nw = sub.add_parser(
         "new",
         help="start a game at once: new RULESET SCENARIO --SIDE human|ai:LEVEL ...",
-        description="Start a new game, e.g. planspiel new blitzkrieg1940 hannut --german human --french ai:normal "
-        "(levels: easy, normal, hard; sides not given are human).",
+        description="Start a new game: planspiel new RULESET SCENARIO --SIDE PLAYER ..., one --SIDE per side (its "
+        "id, in lower case) with human or ai:LEVEL (levels: easy, normal, hard; sides not given are human); "
+        "planspiel list shows the rulesets and their scenarios.",
     )
     nw.add_argument("ruleset")
     nw.add_argument("scenario")

@@ -15,7 +15,7 @@ from typing import Any
 
 import platformdirs
 
-from .theme import THEME_NAMES
+from .theme import DEFAULT_THEME, THEME_NAMES
 
 __all__ = ["HANDOFF_MODES", "Settings", "config_dir"]
 
@@ -39,7 +39,7 @@ def config_dir() -> Path:
 class Settings:
     """What a player can change in the settings screen."""
 
-    theme: str = "default"
+    theme: str = DEFAULT_THEME
     """One of :data:`~tui.theme.THEME_NAMES`."""
     handoff: str = "hidden"
     """One of :data:`HANDOFF_MODES`; the default follows DESIGN §6: a hand-off only with hidden information."""
@@ -47,6 +47,8 @@ class Settings:
     """Seconds to pause after each AI action so that a player can follow it."""
     keymap: dict[str, str] = field(default_factory=dict)
     """Binding id → keys (comma-separated), e.g. ``{"game.fire": "f,F"}``."""
+    last_ruleset: str = ""
+    """The ruleset of the last new game started (the new-game screen offers it first); empty: none yet."""
     note: str = ""
     """Why the file could not be read (not saved)."""
 
@@ -69,6 +71,8 @@ class Settings:
             s.handoff = raw["handoff"]
         if isinstance(raw.get("ai_delay"), (int, float)) and 0 <= raw["ai_delay"] <= 5:
             s.ai_delay = float(raw["ai_delay"])
+        if isinstance(raw.get("last_ruleset"), str):
+            s.last_ruleset = raw["last_ruleset"]
         keymap = raw.get("keymap")
         if isinstance(keymap, dict):
             s.keymap = {str(k): str(v) for k, v in keymap.items() if isinstance(v, str) and v.strip()}

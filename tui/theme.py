@@ -16,6 +16,7 @@ from rich.style import Style
 from textual.theme import Theme
 
 __all__ = [
+    "DEFAULT_THEME",
     "THEMES",
     "THEME_NAMES",
     "MapPalette",
@@ -24,17 +25,19 @@ __all__ = [
     "textual_theme",
 ]
 
-THEME_NAMES: tuple[str, ...] = ("default", "monochrome", "colour-blind")
+DEFAULT_THEME = "default"
+"""The theme a player starts with (its name is the word the settings file and the command palette use)."""
+THEME_NAMES: tuple[str, ...] = (DEFAULT_THEME, "monochrome", "colour-blind")
 """The themes a player can pick in the settings."""
 
 
 def default_theme_name() -> str:
     """``monochrome`` when ``NO_COLOR`` is set (https://no-color.org), else ``default``."""
-    return "monochrome" if os.environ.get("NO_COLOR") is not None else "default"
+    return "monochrome" if os.environ.get("NO_COLOR") is not None else DEFAULT_THEME
 
 
 THEMES: dict[str, Theme] = {
-    "default": Theme(
+    DEFAULT_THEME: Theme(
         name="planspiel",
         primary="#c8a45a",
         secondary="#7fa7d9",
@@ -83,7 +86,7 @@ THEMES: dict[str, Theme] = {
 
 def textual_theme(name: str) -> Theme:
     """The Textual theme for a Planspiel theme name (``default`` if unknown)."""
-    return THEMES.get(name, THEMES["default"])
+    return THEMES.get(name, THEMES[DEFAULT_THEME])
 
 
 def _shade(hex_colour: str, level: int) -> str:
@@ -141,8 +144,8 @@ def _hex_style(palette: MapPalette, terrain: str, level: int) -> Style:
 
 
 _PALETTES: dict[str, MapPalette] = {
-    "default": MapPalette(
-        name="default",
+    DEFAULT_THEME: MapPalette(
+        name=DEFAULT_THEME,
         terrain_bg={
             "open": "#39462b",
             "village": "#6a5646",
@@ -233,4 +236,4 @@ _PALETTES: dict[str, MapPalette] = {
 
 def map_palette(name: str) -> MapPalette:
     """The map palette of a Planspiel theme (``default`` if unknown)."""
-    return _PALETTES.get(name, _PALETTES["default"])
+    return _PALETTES.get(name, _PALETTES[DEFAULT_THEME])

@@ -2,7 +2,8 @@
 
 Rules M1–M5 are in this folder's README.md. It is the worked example of typed ruleset state: ``MiniData`` (the
 state's data) and ``MiniStatus`` (a unit's status) are records (:mod:`engine.typed`), read through ``data`` and
-``status`` below.
+``status`` below; and of typed notation: ``notation.NOTATIONS`` gives each verb's arguments and roles, from
+which the engine tells clients what an action means (the TUI and the AI play it without knowing a verb).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from engine.pathing import WeightFn
 from engine.rules import Transition
 from engine.scenario import Scenario
 from engine.typed import from_plain, record, state_of, status_of
+
+from .notation import NOTATIONS
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -75,6 +78,7 @@ class MiniRules(Ruleset):
     id = "minirules"
     title = "Mini rules (tests only)"
     version = "1"
+    notations = NOTATIONS
     state_type: ClassVar[type[MiniData]] = MiniData
     status_type: ClassVar[type[MiniStatus]] = MiniStatus
     verbs: ClassVar[Mapping[str, str]] = {

@@ -55,6 +55,6 @@ def play_quietly(app: PlanspielApp, side: str, *notations: str) -> GameScreen:
     screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
     if isinstance(app.screen, ChoiceDialog):
         app.pop_screen()
-    screen._busy = False
+    screen.busy = False
     screen.refresh_view()
     return screen

@@ -112,14 +112,14 @@ async def test_a_whole_activation_by_keyboard() -> None:
         assert session.game.to_act == "german"
         assert isinstance(app.screen, GameScreen), app.screen_stack
         assert screen.client.side == "german"
-        if screen.selected and screen.check_action("stop", ()):
+        if screen.selected and screen.check_action("key", ("act", "stop_unit")):
             await pilot.press("x")
             await _pause(pilot, app)
         for _ in range(12):
-            if screen.selected and screen._unit_actions(screen.selected, lambda i: i.verb == "fire"):
+            if screen.selected and screen.now.unit_actions(screen.selected, lambda i: i.verb == "fire"):
                 break
             await pilot.press("n")
-        assert screen.check_action("fire", ()) is True
+        assert screen.check_action("key", ("table", "direct_fire")) is True
         await pilot.press("f")
         await _pause(pilot, app)
         if isinstance(app.screen, ChoiceDialog):
@@ -179,7 +179,7 @@ async def test_undo_until_dice_are_rolled() -> None:
         screen = _game_screen(app)
         await choose(pilot, app, lambda a: str(a) == "keep ger-i-35-pzr")
         await pilot.press("m")
-        assert screen.check_action("undo", ()) is True
+        assert screen.check_action("key", ("table", "undo")) is True
         await pilot.press("u")
         await _pause(pilot, app)
         assert [str(a) for a in session.game.history] == ["default", "default"]  # the keep and what followed

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 from textual.worker import WorkerCancelled
 
-import tui.screens.game as game_module
+import tui.screens.thinking as thinking_module
 import tui.session as session_module
 from engine import Action, GameState
 from engine.ai import GreedyAgent, PlayerView, Progress
 from tui.app import PlanspielApp
 from tui.client import LocalClient
+from tui.overlay import hint_hexes
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
@@ -80,7 +81,7 @@ async def test_hint_from_the_sides_own_client_then_h_plays_it(monkeypatch: pytes
             asked.append(view)
             return super().choose(view, budget_s, progress)
 
-    monkeypatch.setattr(game_module, "make_agent", lambda level, seed=0: Recording(seed))
+    monkeypatch.setattr(thinking_module, "make_agent", lambda level, seed=0: Recording(seed))
     app = make_app(hannut())
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
@@ -97,7 +98,7 @@ async def test_hint_from_the_sides_own_client_then_h_plays_it(monkeypatch: pytes
         line = next(x for x in screen.log_widget.lines_written if x.startswith("→ hint: "))
         assert german.describe(hint) in line
         marked = [h for h, o in screen.map.overlay.items() if o.text == "HINT"]
-        hexes = screen._hint_hexes(hint)
+        hexes = hint_hexes(screen.scene(), screen.now.info_of(hint))
         assert set(hexes) - {h for h, o in screen.map.overlay.items() if o.kind == "select"} <= set(marked)
         played = len(session.game.history)
         await pilot.press("H")
@@ -116,7 +117,7 @@ async def test_hint_is_ignored_by_playing_something_else() -> None:
         await pilot.press("h")
         await settle(pilot, app)
         assert screen.hint is not None
-        other = next(a for a in screen._legal if a != screen.hint)
+        other = next(a for a in screen.now.legal if a != screen.hint)
         screen.play(other)
         await settle(pilot, app)
         assert screen.hint is None

@@ -36,7 +36,7 @@ async def test_k_shows_the_command_range_of_the_units_hq_with_distances() -> Non
         if isinstance(app.screen, ChoiceDialog):
             await pilot.press("m")  # look at the map
         screen = game_screen(app)
-        view = screen._view
+        view = screen.now.view
         unit = view.units["ger-i12schr-sch-1"]
         hq = view.units["ger-i12schr-hq"]
         assert unit.hex is not None and hq.hex is not None
@@ -61,7 +61,7 @@ async def test_k_marks_units_out_of_command() -> None:
         await settle(pilot, app)
         screen = game_screen(app)
         assert app.session is not None
-        unit = screen._view.units["ger-i12schr-mgg"]
+        unit = screen.now.view.units["ger-i12schr-mgg"]
         assert unit.hex is not None
         asked: list[str | None] = []
         real = screen.client.overlays
@@ -74,7 +74,7 @@ async def test_k_marks_units_out_of_command() -> None:
         screen.client.overlays = overlays  # type: ignore[method-assign]
         screen.refresh_view()
         assert screen.map.overlay.get(unit.hex) is None or screen.map.overlay[unit.hex].text != "OOC"
-        screen.action_command()
+        screen.keys.key_command()
         assert screen.map.overlay[unit.hex].text == "OOC"
         assert "unit out of command" in screen.query_one("#hex").text  # type: ignore[attr-defined]
 
@@ -92,7 +92,7 @@ async def test_the_passive_player_sees_the_barrage_target_and_observer() -> None
         board = screen.info.board
         overlay = screen.map.overlay
         assert overlay[board.parse("1202")].text == "◎◎◎"
-        observer = screen._view.units["ger-ii12schr-hq"].hex
+        observer = screen.now.view.units["ger-ii12schr-hq"].hex
         assert observer is not None and overlay[observer].text == "OBS"
         if isinstance(app.screen, ChoiceDialog):
             await pilot.press("m")

@@ -61,7 +61,7 @@ async def test_title_screen_menu_and_keys() -> None:
 
 
 async def test_new_game_screen_starts_a_game_with_the_chosen_players() -> None:
-    app = make_app()
+    app = make_app(last_ruleset="blitzkrieg1940")  # the screen offers the ruleset played last
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("n")
         screen = app.screen
@@ -102,9 +102,9 @@ async def test_thinking_indicator_while_the_ai_works() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        assert screen._ai_side == "german"
+        assert screen.ai_side == "german"
         assert "German AI is thinking" in screen_text(app)
-        assert screen.check_action("end", ()) is None  # the human's keys are dimmed meanwhile
+        assert screen.check_action("key", ("act", "finish")) is None  # the human's keys are dimmed meanwhile
 
 
 async def test_hot_seat_hand_off_screen_is_blank_then_summarises() -> None:
@@ -296,10 +296,10 @@ async def test_a_long_group_picked_from_the_choices_list_is_listed_in_full() -> 
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot, app)
         screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        unit = next(iter(screen._view.units))
+        unit = next(iter(screen.now.view.units))
         many = [engine.Action("move", (unit, f"{col:02d}01")) for col in range(1, 21)]
         other = [engine.Action("move", ("other-unit", f"{col:02d}02")) for col in range(1, 3)]
-        items = screen._choice_items([*many, *other])
+        items = screen.words().items([*many, *other])
         group = next(v for v, _ in items if isinstance(v, list))
         assert group == many
         screen._chosen(group)

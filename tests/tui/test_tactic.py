@@ -12,9 +12,10 @@ from textual.worker import WorkerCancelled
 
 from tui.app import PlanspielApp, Start
 from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, TooSmallScreen
+from tui.screens.game import GameScreen
 from tui.screens.handoff import HandoffScreen
 from tui.screens.help import HelpScreen
-from tui.screens.tactic import ExecutionScreen, OrdersSummaryScreen, TacticScreen
+from tui.screens.resolution import ExecutionScreen, OrdersSummaryScreen
 from tui.widgets.panels import UnitPanel
 
 from .conftest import make_app, screen_text
@@ -34,8 +35,8 @@ async def settle(app: PlanspielApp, pilot: object) -> None:
             await app.workers.wait_for_complete()
 
 
-def table(app: PlanspielApp) -> TacticScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TacticScreen))
+def table(app: PlanspielApp) -> GameScreen:
+    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
 
 
 async def goto(app: PlanspielApp, pilot: object, label: str) -> None:
@@ -58,7 +59,7 @@ async def test_unit_panel_shows_the_card_and_the_order_given() -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
         screen = table(app)
-        assert isinstance(app.screen, TacticScreen)
+        assert isinstance(app.screen, GameScreen)
         await goto(app, pilot, "0205")
         text = screen.query_one("#unit", UnitPanel).text
         for part in (
@@ -96,11 +97,11 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog)
         verbs = [v for v, _ in dialog.items]
-        legal = {a.verb for a in screen._legal if a.args and a.args[0] == "ger-2-pz2"}
+        legal = {a.verb for a in screen.now.legal if a.args and a.args[0] == "ger-2-pz2"}
         assert set(verbs) == legal and "march" in verbs and "commit" not in verbs
         await pilot.press(str(verbs.index("march") + 1))
         await pilot.pause()
-        assert screen.entry is not None and screen.entry.path == []
+        assert screen.entry is not None and screen.entry.path == ()
         for label in ("0305", "0405", "0404"):
             await goto(app, pilot, label)
             await pilot.press("enter")
@@ -113,7 +114,7 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
         status = screen.query_one("#status").text  # type: ignore[attr-defined]
         assert "legal as plotted" in status
         assert "2 hexes, cost 2 of 3 + 2 road, 3 left · path 0305 0405" in status  # 4.3: along the road
-        assert "path: 2 hexes, cost 2 of movement range 3 + 2 road bonus, 3 left (4.11)" in screen._los_lines
+        assert "path: 2 hexes, cost 2 of movement range 3 + 2 road bonus, 3 left (4.11)" in screen.notes
         await pilot.press("y")
         await settle(app, pilot)
         assert screen.entry is None
@@ -186,7 +187,7 @@ async def test_4_11_the_field_penalty_shows_while_plotting_and_in_the_summary() 
         await pilot.press("enter")
         await pilot.pause()
         assert "1 hex, cost 2 of 2, 0 left · path 0306" in screen.query_one("#status").text  # type: ignore[attr-defined]
-        assert any("cost 2 of movement range 2" in line for line in screen._los_lines)
+        assert any("cost 2 of movement range 2" in line for line in screen.notes)
         await pilot.press("y")
         await settle(app, pilot)
         await pilot.press("g")
@@ -213,7 +214,7 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
         assert [v for v, _ in app.screen.items] == ["1", "2", "3"]
         await pilot.press("escape")  # Escape at the range: the order is not given
         await pilot.pause()
-        assert screen.entry is None and isinstance(app.screen, TacticScreen)
+        assert screen.entry is None and isinstance(app.screen, GameScreen)
         await goto(app, pilot, "0205")
         await pilot.press("enter")
         await pilot.pause()
@@ -405,7 +406,7 @@ async def test_4_11_the_cost_fits_the_status_line_of_an_80_column_terminal() -> 
         assert "y Give order" in footer and "Fire" not in footer, footer  # the entry's keys, not the others
         await pilot.press("z")  # no commit in the middle of a path
         await pilot.pause()
-        assert isinstance(app.screen, TacticScreen) and table(app).entry is not None
+        assert isinstance(app.screen, GameScreen) and table(app).entry is not None
         await pilot.press("y")
         await settle(app, pilot)
         footer = screen_text(app).splitlines()[-1]
@@ -444,7 +445,7 @@ async def give_by_keys(app: PlanspielApp, pilot: object, side: str, action: obje
     on the map (Enter on the hex), from a list, or hex by hex along the path, and y."""
     screen = table(app)
     verb, args = action.verb, list(action.args)  # type: ignore[attr-defined]
-    unit = screen._view.units[args[0]]
+    unit = screen.now.view.units[args[0]]
     await goto(app, pilot, screen.info.board.label(unit.hex))
     await pilot.press("enter")  # type: ignore[attr-defined]
     await pilot.pause()  # type: ignore[attr-defined]
@@ -466,11 +467,12 @@ async def give_by_keys(app: PlanspielApp, pilot: object, side: str, action: obje
         if isinstance(app.screen, ChoiceDialog):
             app.screen.dismiss(value)
         elif e.path is not None or e.targets:
-            h = screen._arg_hex(value)
+            h = screen.mode_now._arg_hex(value)  # type: ignore[attr-defined]
             assert h is not None
             await goto(app, pilot, screen.info.board.label(h))
             await pilot.press("enter")  # type: ignore[attr-defined]
         await pilot.pause()  # type: ignore[attr-defined]
+        e = screen.entry or e  # the entry as it is now (an entry is replaced, never changed in place)
         if isinstance(app.screen, ChoiceDialog) and e.targets == {} and e.path is None:
             continue
         if isinstance(app.screen, ChoiceDialog) and value not in [v for v, _ in app.screen.items]:
@@ -496,7 +498,7 @@ async def _every_verb(scenario: str, side: str, expected: set[str]) -> None:
             session.client("german").apply("commit")
             table(app).after_change()
             await settle(app, pilot)
-            while not isinstance(app.screen, TacticScreen) or table(app).client.side != side:
+            while not isinstance(app.screen, GameScreen) or table(app).client.side != side:
                 await pilot.press("enter")
                 await settle(app, pilot)
         screen = table(app)
@@ -607,7 +609,7 @@ async def test_4_11_item_7_the_assault_route_costs_the_hexes_before_the_target()
         app.session.client("german").apply("commit")  # type: ignore[union-attr]
         table(app).after_change()
         await settle(app, pilot)
-        while not isinstance(app.screen, TacticScreen) or table(app).client.side != "soviet":
+        while not isinstance(app.screen, GameScreen) or table(app).client.side != "soviet":
             await pilot.press("enter")
             await settle(app, pilot)
         screen = table(app)
@@ -685,22 +687,22 @@ async def test_v_says_clear_once_in_the_engines_words() -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(app, pilot)
         screen = table(app)
-        unit = next(u for u in screen._view.units.values() if u.side == "german" and u.hex is not None)
+        unit = next(u for u in screen.now.view.units.values() if u.side == "german" and u.hex is not None)
         assert unit.hex is not None
         screen.select_unit(unit.id)
-        board = screen._view.board
+        board = screen.now.view.board
         src = board.label(unit.hex)
         far = [h for h in board.cells if distance(h, unit.hex) >= 2]
         seen = next(h for h in far if screen.client.line_of_sight(src, board.label(h)).visible)
         await goto(app, pilot, board.label(seen))
         await pilot.press("v")
         await pilot.pause()
-        line = next(x for x in screen._los_lines if x.startswith("LOS from"))
+        line = next(x for x in screen.notes if x.startswith("LOS from"))
         assert line.startswith(f"LOS from {src}: clear"), line
         assert "clear: clear" not in line, line
 
 
-async def _assaults_on_sov_23_inf(app: PlanspielApp, pilot: object) -> TacticScreen:
+async def _assaults_on_sov_23_inf(app: PlanspielApp, pilot: object) -> GameScreen:
     """P-1 hot seat, the board changed for the test: ger-5-inf (1003) and ger-2-pz2 (1103) both assault sov-23-inf
     at 1104; the German player commits and hands the seat to the Soviet player."""
     await settle(app, pilot)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import App
 
 from engine.presentation import Report as RoundReport
-from tui.screens.tactic import ExecutionScreen
+from tui.screens.resolution import ExecutionScreen
 
 
 class Host(App[None]):

@@ -6,13 +6,13 @@ from typing import Any
 
 from tui.app import PlanspielApp
 from tui.screens.dialogs import ChoiceDialog
-from tui.screens.tactic import TacticScreen
+from tui.screens.game import GameScreen
 
 from .conftest import make_app
 from .test_tactic import goto, order_list, p1, settle, table
 
 
-async def defend_facing(app: PlanspielApp, pilot: Any) -> TacticScreen:
+async def defend_facing(app: PlanspielApp, pilot: Any) -> GameScreen:
     """P-1: the Pz II at 0205 is given Defend facing 0305; the range list comes next."""
     await settle(app, pilot)
     screen = table(app)
@@ -39,7 +39,7 @@ async def test_15_2_defend_policy_is_picked_from_a_list_after_the_range() -> Non
         assert "rule 15.2" in app.screen.title_text
         await pilot.press(str(values.index("prefer-tank") + 1))
         await settle(app, pilot)
-        assert isinstance(app.screen, TacticScreen) and screen.entry is None
+        assert isinstance(app.screen, GameScreen) and screen.entry is None
         view = app.session.client("german").view()  # type: ignore[union-attr]
         assert view.data.orders["german"]["ger-2-pz2"].notation == "defend ger-2-pz2 0305 2 prefer-tank"
 
@@ -53,6 +53,6 @@ async def test_15_2_escape_at_the_policy_gives_no_order() -> None:
         assert isinstance(app.screen, ChoiceDialog)
         await pilot.press("escape")
         await pilot.pause()
-        assert screen.entry is None and isinstance(app.screen, TacticScreen)
+        assert screen.entry is None and isinstance(app.screen, GameScreen)
         view = app.session.client("german").view()  # type: ignore[union-attr]
         assert "ger-2-pz2" not in view.data.orders["german"]

@@ -12,8 +12,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from ..host import Host
+
 if TYPE_CHECKING:
-    from ..app import PlanspielApp
     from ..session import Session
 
 __all__ = ["EndGameScreen", "score_chart"]
@@ -71,8 +72,8 @@ class EndGameScreen(Screen[None]):
         self.session = session
 
     @property
-    def planspiel(self) -> PlanspielApp:
-        """The app (typed)."""
+    def planspiel(self) -> Host:
+        """The app (as the screens use it)."""
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,10 +14,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..host import Host
 from ..session import load_saves
-
-if TYPE_CHECKING:
-    from ..app import PlanspielApp
 
 __all__ = ["LoadScreen", "list_games"]
 
@@ -78,8 +76,8 @@ class LoadScreen(Screen[None]):
         self.games = list_games()
 
     @property
-    def planspiel(self) -> PlanspielApp:
-        """The app (typed)."""
+    def planspiel(self) -> Host:
+        """The app (as the screens use it)."""
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:

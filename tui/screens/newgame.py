@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -17,8 +17,7 @@ import engine
 from engine.ai import AI_LEVELS
 from engine.errors import PlanspielError
 
-if TYPE_CHECKING:
-    from ..app import PlanspielApp
+from ..host import Host
 
 __all__ = ["PLAYER_CHOICES", "NewGameScreen"]
 
@@ -83,16 +82,20 @@ class NewGameScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.rulesets = [r for r in engine.ruleset_names() if engine.scenario_ids(r)]
-        self.ruleset = "blitzkrieg1940" if "blitzkrieg1940" in self.rulesets else (self.rulesets or [""])[0]
+        self.ruleset = (self.rulesets or [""])[0]
+        """The ruleset offered first: the last one played (settings), else the first with scenarios."""
         self.scenario: engine.Scenario | None = None
         self.players: dict[str, str] = {}
 
     @property
-    def planspiel(self) -> PlanspielApp:
-        """The app (typed)."""
+    def planspiel(self) -> Host:
+        """The app (as the screens use it)."""
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
+        last = self.planspiel.settings.last_ruleset
+        if last in self.rulesets:
+            self.ruleset = last
         with Horizontal(id="new-body"):
             with Vertical(id="new-left"):
                 yield Static("Ruleset", classes="title")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -11,11 +11,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, RadioButton, RadioSet, Select, Static
 
+from ..host import Host
 from ..settings import HANDOFF_MODES
 from ..theme import THEME_NAMES
-
-if TYPE_CHECKING:
-    from ..app import PlanspielApp
 
 __all__ = ["SettingsScreen", "remappable_bindings"]
 
@@ -27,12 +25,18 @@ def remappable_bindings() -> list[tuple[str, str, str]]:
     from ..widgets.hexmap import HexMap  # noqa: PLC0415
     from .game import GameScreen  # noqa: PLC0415
 
-    out = []
+    out: dict[str, tuple[str, str, str]] = {}
     for cls in (HexMap, GameScreen):
         for b in cls.BINDINGS:
-            if isinstance(b, Binding) and b.id:
-                out.append((b.id, b.key, getattr(cls, "KEY_HELP", {}).get(b.id, b.description)))
-    return out
+            if not isinstance(b, Binding) or not b.id:
+                continue
+            if b.id in out:  # one binding split per key, or the same id in two modes: all its keys, once
+                bid, keys, text = out[b.id]
+                if b.key not in keys.split(","):
+                    out[b.id] = (bid, f"{keys},{b.key}", text)
+                continue
+            out[b.id] = (b.id, b.key, getattr(cls, "KEY_HELP", {}).get(b.id, b.description))
+    return list(out.values())
 
 
 class SettingsScreen(Screen[None]):
@@ -80,8 +84,8 @@ class SettingsScreen(Screen[None]):
         self.editing: str | None = None
 
     @property
-    def planspiel(self) -> PlanspielApp:
-        """The app (typed)."""
+    def planspiel(self) -> Host:
+        """The app (as the screens use it)."""
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,10 +14,8 @@ from textual.widgets.option_list import Option
 
 import engine
 
+from ..host import Host
 from ..session import LastSave, find_last_save
-
-if TYPE_CHECKING:
-    from ..app import PlanspielApp
 
 __all__ = ["TitleScreen"]
 
@@ -37,7 +35,7 @@ class TitleScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "choose('continue')", "Continue", id="title.continue"),
         Binding("n", "choose('new')", "New game", id="title.new"),
-        Binding("l", "choose('load')", "Load", id="title.load"),
+        Binding("l", "choose('open')", "Load", id="title.load"),
         Binding("r", "choose('rules')", "Rules", id="title.rules"),
         Binding("s", "choose('settings')", "Settings", id="title.settings"),
         Binding("q", "choose('quit')", "Quit", id="title.quit"),
@@ -79,8 +77,8 @@ class TitleScreen(Screen[None]):
         self.last: LastSave | None = None
 
     @property
-    def planspiel(self) -> PlanspielApp:
-        """The app (typed)."""
+    def planspiel(self) -> Host:
+        """The app (as the screens use it)."""
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
@@ -112,7 +110,7 @@ class TitleScreen(Screen[None]):
             menu.add_option(Option(Text("Continue — no saved game yet", style="dim"), id="continue", disabled=True))
         for oid, text in (
             ("new", "New game"),
-            ("load", "Load a saved game"),
+            ("open", "Load a saved game"),
             ("rules", "Rules reference"),
             ("settings", "Settings"),
             ("quit", "Quit"),
@@ -137,7 +135,7 @@ class TitleScreen(Screen[None]):
             app.load_game(self.last.path)
         elif what == "new":
             app.open_new_game()
-        elif what == "load":
+        elif what == "open":
             app.open_load()
         elif what == "rules":
             app.open_rules()

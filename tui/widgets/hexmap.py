@@ -22,7 +22,6 @@ two rows from the cache and refreshes only the hex's region, so moving the curso
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -31,13 +30,15 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
+from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from engine import Board, Hex
 from engine.hexgrid import DIRECTION_NAMES, DIRECTIONS, hex_to_offset, offset_to_hex
 
-from ..theme import MapPalette, map_palette
+from ..marks import HexContent, Overlay, UnitMark
+from ..theme import DEFAULT_THEME, MapPalette, map_palette
 
 __all__ = ["CELL", "HexContent", "HexMap", "Overlay", "UnitMark"]
 
@@ -52,41 +53,6 @@ _UNDERLINE = Style(underline=True)
 _SIDE_FEATURES = ("rivers", "streams", "walls")
 """Hexside features the map draws, the strongest first."""
 _SIDE_GLYPHS = {"rivers": "≈", "streams": "~", "walls": "#"}
-
-
-@dataclass(frozen=True, slots=True)
-class UnitMark:
-    """The top unit of a hex as the map shows it."""
-
-    side: int
-    """Index of the unit's side in the scenario (its colour)."""
-    label: str
-    """Three cells: side letter, type glyph, steps (``GT2``)."""
-    flags: str = ""
-    """Marker glyphs of the unit (``N``, ``C``, ``O``...)."""
-
-
-@dataclass(frozen=True, slots=True)
-class HexContent:
-    """What stands in a hex: its top unit, how many units, and a hex marker."""
-
-    unit: UnitMark | None = None
-    count: int = 0
-    marker: str = ""
-    """One glyph: objective, minefield, fortification..."""
-    marker_side: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Overlay:
-    """An overlay on a hex's floor row: ``kind`` is reach, step, target, los, block, command, alert or select.
-
-    The text says what it is in glyphs too (never colour alone): ``»`` steps, ``◎`` targets, ``·`` line of sight,
-    ``✗`` its blocker, ``┆2┆`` command range, ``OOC``, ``◎◎◎`` barrage target, ``OBS`` observer, ``HINT``.
-    """
-
-    kind: str
-    text: str = ""
 
 
 class HexMap(ScrollView, can_focus=True):
@@ -133,6 +99,12 @@ class HexMap(ScrollView, can_focus=True):
     }
     """
 
+    contents: var[Mapping[Hex, HexContent]] = var(dict, init=False, always_update=True)
+    """What stands in each hex (units, markers); a hex not in it is empty."""
+    overlay: var[Mapping[Hex, Overlay]] = var(dict, init=False, always_update=True)
+    """The overlays shown now (reachable hexes, targets, line of sight...). Both are compared hex by hex when set
+    (only the changed hexes are redrawn), not as a whole first."""
+
     class CursorMoved(Message):
         """Posted when the cursor moves to another hex."""
 
@@ -172,14 +144,14 @@ class HexMap(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.board = board
         self.terrain_glyphs = dict(terrain_glyphs or {})
-        self.palette = palette or map_palette("default")
+        self.palette = palette or map_palette(DEFAULT_THEME)
         self.cols, self.rows = board.cols, board.rows
         self.label_width = len(str(self.rows)) + 1
         self.map_width = STEP * self.cols + 1
         self.map_height = 2 * self.rows + 2
         self.cursor: Hex = offset_to_hex(1, 1)
-        self._content: dict[Hex, HexContent] = {}
-        self._overlay: dict[Hex, Overlay] = {}
+        self._content: Mapping[Hex, HexContent] = {}
+        self._overlay: Mapping[Hex, Overlay] = {}
         self._rows: dict[int, Strip] = {}
         self._roads: set[Hex] = {h for h in board if any(board.has_road(h, n) for n in h.neighbours() if n in board)}
         self._sides: dict[frozenset[Hex], str] = {}
@@ -244,21 +216,20 @@ class HexMap(ScrollView, can_focus=True):
         self.refresh()
 
     def set_content(self, content: Mapping[Hex, HexContent]) -> None:
-        """Show units and markers; only hexes whose content changed are redrawn."""
-        changed = [h for h in set(self._content) | set(content) if self._content.get(h) != content.get(h)]
-        self._content = dict(content)
-        self._invalidate(changed)
+        """Show units and markers (:attr:`contents`); only hexes whose content changed are redrawn."""
+        self.contents = dict(content)
 
     def set_overlay(self, overlay: Mapping[Hex, Overlay]) -> None:
-        """Show overlays (reachable hexes, targets, line of sight); only changed hexes are redrawn."""
-        changed = [h for h in set(self._overlay) | set(overlay) if self._overlay.get(h) != overlay.get(h)]
-        self._overlay = dict(overlay)
-        self._invalidate(changed)
+        """Show overlays (:attr:`overlay`); only changed hexes are redrawn."""
+        self.overlay = dict(overlay)
 
-    @property
-    def overlay(self) -> Mapping[Hex, Overlay]:
-        """The overlays shown now."""
-        return self._overlay
+    def watch_contents(self, old: Mapping[Hex, HexContent], new: Mapping[Hex, HexContent]) -> None:
+        self._content = new
+        self._invalidate(h for h in set(old) | set(new) if old.get(h) != new.get(h))
+
+    def watch_overlay(self, old: Mapping[Hex, Overlay], new: Mapping[Hex, Overlay]) -> None:
+        self._overlay = new
+        self._invalidate(h for h in set(old) | set(new) if old.get(h) != new.get(h))
 
     def content(self, h: Hex) -> HexContent | None:
         """What the map shows in a hex."""

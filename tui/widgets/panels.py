@@ -1,44 +1,62 @@
 """Provides the game screen's panels: the status bar, the unit panel, the hex panel and the event log.
 
-Panels are given a side's view and the ruleset's presenter and render text; they never ask the engine.
+The screen pushes what a panel shows into its reactive attributes (:attr:`StatusBar.lines`, :attr:`UnitPanel.card`,
+:attr:`HexPanel.card`: a side's view and the ruleset's presenter with the unit or hex to show); the panel renders
+text from them and never asks the engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
+from textual.reactive import var
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
-from engine import Event, GameState, Hex, Odds, Unit
+from engine import Event, GameState, Hex, Unit
 from engine.presentation import Presentation
 
-__all__ = ["EventLog", "HexPanel", "StatusBar", "UnitPanel", "effect_chance", "odds_lines"]
+from ..choices import odds_lines
+from ..overlay import effect_chance
+
+__all__ = [
+    "EventLog",
+    "HexCard",
+    "HexPanel",
+    "StatusBar",
+    "UnitCard",
+    "UnitPanel",
+    "effect_chance",
+    "odds_lines",
+    "status_lines",
+]
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
-def effect_chance(odds: Odds) -> float:
-    """The probability that a chance action achieves anything (results worth more than nothing)."""
-    return float(sum(e.probability for e in odds.entries if e.value > 0))
-
-
-def odds_lines(odds: Odds, width: int = 20) -> list[Text]:
-    """The exact odds as lines with bars: ``step loss   41.7% ████████``."""
-    out = []
-    for e in odds.entries:
-        p = float(e.probability)
-        bar = "█" * round(p * width)
-        line = Text(f"{e.result:<14} {p:6.1%} ")
-        line.append(bar, style="bold" if e.value > 0 else "dim")
-        line.append(f"  ({e.probability.numerator}/{e.probability.denominator})", style="dim")
-        out.append(line)
-    return out
+def status_lines(view: GameState, presenter: Presentation, you: str, turns: int, note: str = "") -> tuple[Text, Text]:
+    """The status bar's two lines: a view's turn, phase, the ruleset's items and who is to act (``you`` is the side
+    reading the screen); then ``note``, or what the engine is waiting for."""
+    info = presenter.info
+    line = Text()
+    line.append(f"Turn {view.turn}/{turns}", style="bold")
+    line.append(f" · {view.phase}")
+    for item in presenter.status_items(view):
+        line.append(f" · {item}")
+    to_act = view.to_act if view.outcome is None else None
+    line.append("  │ ")
+    if to_act is None:
+        line.append("game over", style="bold")
+    else:
+        line.append(f"{info.side_name(to_act)} to act", style="bold reverse")
+    line.append(f"  │ you: {info.side_name(you)}")
+    return line, Text(note or presenter.waiting_for(view), style="italic")
 
 
 class StatusBar(Static):
@@ -53,33 +71,28 @@ class StatusBar(Static):
     }
     """
 
+    lines: var[tuple[Text, Text]] = var(lambda: (Text(), Text()), init=False)
+    """The two lines (:func:`status_lines`)."""
+    thinking: var[str | None] = var(None, init=False)
+    """What the AI is doing (the second line, with a spinner) while it thinks."""
+    checking: var[str | None] = var(None, init=False)
+    """A background check under way (end of the first line, with a spinner): the save's replay check."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
-        self._line1 = Text()
-        self._line2 = Text()
-        self.thinking: str | None = None
-        """What the AI is doing (the second line, with a spinner) while it thinks."""
-        self.checking: str | None = None
-        """A background check under way (end of the first line, with a spinner): the save's replay check."""
         self._tick = 0
 
     def show(self, view: GameState, presenter: Presentation, you: str, turns: int, note: str = "") -> None:
         """Show a view's turn, phase and decision; ``you`` is the side reading the screen."""
-        info = presenter.info
-        line = Text()
-        line.append(f"Turn {view.turn}/{turns}", style="bold")
-        line.append(f" · {view.phase}")
-        for item in presenter.status_items(view):
-            line.append(f" · {item}")
-        to_act = view.to_act if view.outcome is None else None
-        line.append("  │ ")
-        if to_act is None:
-            line.append("game over", style="bold")
-        else:
-            line.append(f"{info.side_name(to_act)} to act", style="bold reverse")
-        line.append(f"  │ you: {info.side_name(you)}")
-        self._line1 = line
-        self._line2 = Text(note or presenter.waiting_for(view), style="italic")
+        self.lines = status_lines(view, presenter, you, turns, note)
+
+    def watch_lines(self) -> None:
+        self._render_text()
+
+    def watch_thinking(self) -> None:
+        self._render_text()
+
+    def watch_checking(self) -> None:
         self._render_text()
 
     def tick(self) -> None:
@@ -89,7 +102,7 @@ class StatusBar(Static):
 
     def _render_text(self) -> None:
         spin = SPINNER[self._tick % len(SPINNER)]
-        first, second = self._line1, self._line2
+        first, second = self.lines
         if self.checking:
             first = first.copy()
             first.append(f"  │ {spin} {self.checking}", style="italic")
@@ -106,8 +119,8 @@ class StatusBar(Static):
     @property
     def text(self) -> str:
         """The plain text shown (for tests)."""
-        first = self._line1.plain + (f"  │ {self.checking}" if self.checking else "")
-        return f"{first}\n{self._line2.plain}"
+        first = self.lines[0].plain + (f"  │ {self.checking}" if self.checking else "")
+        return f"{first}\n{self.lines[1].plain}"
 
 
 class _Panel(Widget):
@@ -205,6 +218,28 @@ class _Panel(Widget):
         return self._shown.plain if self._shown is not None else ""
 
 
+@dataclass(frozen=True, eq=False)
+class UnitCard:
+    """What the unit panel shows: one unit (or none) of a side's view and the units stacked with it."""
+
+    view: GameState
+    presenter: Presentation
+    unit: Unit | None
+    stack: Sequence[Unit] = ()
+    title: str = "Unit"
+
+    def shows_as(self, other: UnitCard | None) -> bool:
+        """True if ``other`` shows the same: the same view (a view never changes) and the same units and title."""
+        return (
+            other is not None
+            and other.view is self.view
+            and other.presenter is self.presenter
+            and other.unit is self.unit
+            and other.title == self.title
+            and [u.id for u in other.stack] == [u.id for u in self.stack]
+        )
+
+
 class UnitPanel(_Panel):
     """The selected unit (or the top unit under the cursor): values, status, and its stack."""
 
@@ -216,35 +251,63 @@ class UnitPanel(_Panel):
     }
     """
 
-    def show(
-        self, view: GameState, presenter: Presentation, unit: Unit | None, stack: Iterable[Unit], title: str
-    ) -> None:
-        """Show one unit and the units stacked with it."""
-        t = Text()
-        t.append(f"{title}\n", style="bold underline")
-        if unit is None:
-            t.append("no unit here\n", style="dim")
-        else:
-            t.append(f"{unit.id}", style="bold")
-            t.append(f"  {presenter.info.side_name(unit.side)}\n")
-            order = presenter.unit_order(view, unit)
-            if order is not None:
-                t.append(f"{'order':>9} ", style="dim")
-                t.append(f"{order}\n", style="bold")
-            for name, value in presenter.unit_facts(unit):
-                t.append(f"{name:>9} ", style="dim")
-                t.append(f"{value}\n")
-            markers = presenter.unit_markers(unit)
-            if markers:
-                t.append(f"{'status':>9} ", style="dim")
-                t.append("; ".join(f"{m.glyph} {m.text}" for m in markers) + "\n")
-        others = [u for u in stack if unit is None or u.id != unit.id]
-        if others:
-            t.append("stack\n", style="bold")
-            for u in others:
-                flags = "".join(m.glyph for m in presenter.unit_markers(u))
-                t.append(f" {presenter.unit_label(u)} {u.id} {flags}\n")
-        self.show_text(t)
+    card: var[UnitCard | None] = var(None, init=False)
+    """The unit to show (a card that shows what is shown already is not drawn again; of a new one only the cells
+    that changed are repainted)."""
+
+    def watch_card(self, old: UnitCard | None, card: UnitCard | None) -> None:
+        if card is not None and not card.shows_as(old):
+            self.show_text(unit_text(card))
+
+
+def unit_text(card: UnitCard) -> Text:
+    """The unit panel's text: one unit's id, side, order, values and markers, then the units stacked with it."""
+    view, presenter, unit = card.view, card.presenter, card.unit
+    t = Text()
+    t.append(f"{card.title}\n", style="bold underline")
+    if unit is None:
+        t.append("no unit here\n", style="dim")
+    else:
+        t.append(f"{unit.id}", style="bold")
+        t.append(f"  {presenter.info.side_name(unit.side)}\n")
+        order = presenter.unit_order(view, unit)
+        if order is not None:
+            t.append(f"{'order':>9} ", style="dim")
+            t.append(f"{order}\n", style="bold")
+        for name, value in presenter.unit_facts(unit):
+            t.append(f"{name:>9} ", style="dim")
+            t.append(f"{value}\n")
+        markers = presenter.unit_markers(unit)
+        if markers:
+            t.append(f"{'status':>9} ", style="dim")
+            t.append("; ".join(f"{m.glyph} {m.text}" for m in markers) + "\n")
+    others = [u for u in card.stack if unit is None or u.id != unit.id]
+    if others:
+        t.append("stack\n", style="bold")
+        for u in others:
+            flags = "".join(m.glyph for m in presenter.unit_markers(u))
+            t.append(f" {presenter.unit_label(u)} {u.id} {flags}\n")
+    return t
+
+
+@dataclass(frozen=True, eq=False)
+class HexCard:
+    """What the hex panel shows: one hex of a side's view, and lines about it (line of sight, range...)."""
+
+    view: GameState
+    presenter: Presentation
+    hex: Hex
+    extra: Sequence[str] = field(default=())
+
+    def shows_as(self, other: HexCard | None) -> bool:
+        """True if ``other`` shows the same: the same view (a view never changes), hex and lines."""
+        return (
+            other is not None
+            and other.view is self.view
+            and other.presenter is self.presenter
+            and other.hex == self.hex
+            and list(other.extra) == list(self.extra)
+        )
 
 
 class HexPanel(_Panel):
@@ -258,35 +321,45 @@ class HexPanel(_Panel):
     }
     """
 
-    def show(self, view: GameState, presenter: Presentation, h: Hex, extra: Iterable[str] = ()) -> None:
-        """Show one hex (``extra`` lines: line of sight, range...)."""
-        board = view.board
-        cell = board.cells[h]
-        t = Text()
-        t.append(f"Hex {board.label(h)}", style="bold underline")
-        place = board.place_of(h)
-        if place:
-            t.append(f"  {place}", style="bold")
-        t.append("\n")
-        glyph = presenter.terrain_glyph(cell.terrain)
-        t.append(f"{'terrain':>9} ", style="dim")
-        t.append(f"{cell.terrain} {glyph}".rstrip() + f" (code {cell.code})\n")
-        t.append(f"{'level':>9} ", style="dim")
-        t.append(f"{cell.level}\n")
-        roads = sorted({str(board.hexside(h, n).get("roads")) for n in h.neighbours() if board.has_road(h, n)})
-        if roads:
-            t.append(f"{'road':>9} ", style="dim")
-            t.append(", ".join(roads) + "\n")
-        for m in presenter.hex_markers(view, h):
-            t.append(f"{'marker':>9} ", style="dim")
-            t.append(f"{m.glyph} {m.text}\n")
-        units = presenter.stack_order(view.units_at(h))
-        if units:
-            t.append(f"{'units':>9} ", style="dim")
-            t.append(", ".join(f"{presenter.unit_label(u)} {u.id}" for u in units) + "\n")
-        for line in extra:
-            t.append(f"{line}\n", style="italic")
-        self.show_text(t)
+    card: var[HexCard | None] = var(None, init=False)
+    """The hex to show (a card that shows what is shown already is not drawn again; of a new one only the cells
+    that changed are repainted)."""
+
+    def watch_card(self, old: HexCard | None, card: HexCard | None) -> None:
+        if card is not None and not card.shows_as(old):
+            self.show_text(hex_text(card))
+
+
+def hex_text(card: HexCard) -> Text:
+    """The hex panel's text: label, place, terrain, level, roads, markers, units, then the extra lines."""
+    view, presenter, h = card.view, card.presenter, card.hex
+    board = view.board
+    cell = board.cells[h]
+    t = Text()
+    t.append(f"Hex {board.label(h)}", style="bold underline")
+    place = board.place_of(h)
+    if place:
+        t.append(f"  {place}", style="bold")
+    t.append("\n")
+    glyph = presenter.terrain_glyph(cell.terrain)
+    t.append(f"{'terrain':>9} ", style="dim")
+    t.append(f"{cell.terrain} {glyph}".rstrip() + f" (code {cell.code})\n")
+    t.append(f"{'level':>9} ", style="dim")
+    t.append(f"{cell.level}\n")
+    roads = sorted({str(board.hexside(h, n).get("roads")) for n in h.neighbours() if board.has_road(h, n)})
+    if roads:
+        t.append(f"{'road':>9} ", style="dim")
+        t.append(", ".join(roads) + "\n")
+    for m in presenter.hex_markers(view, h):
+        t.append(f"{'marker':>9} ", style="dim")
+        t.append(f"{m.glyph} {m.text}\n")
+    units = presenter.stack_order(view.units_at(h))
+    if units:
+        t.append(f"{'units':>9} ", style="dim")
+        t.append(", ".join(f"{presenter.unit_label(u)} {u.id}" for u in units) + "\n")
+    for line in card.extra:
+        t.append(f"{line}\n", style="italic")
+    return t
 
 
 class EventLog(RichLog):

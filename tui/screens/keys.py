@@ -1,0 +1,374 @@
+"""Provides the game screen's keys: the table's own and those of the interaction modes the ruleset uses.
+
+Every key is bound to one action, ``key(OWNER, NAME)``: ``table`` for the table's own keys (run here), or a
+mode's name for the keys a mode adds (:attr:`tui.modes.Mode.keys`, run by the mode). A key is shown while its
+owner is the table or a mode the ruleset uses, and the modes may hold the table's keys back for a while (an
+order being written); it is dimmed while the game does not allow it now. The help screen's words, the footer's
+order and the command palette's commands come from here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from textual.actions import parse as parse_action
+from textual.binding import Binding, BindingType
+from textual.suggester import SuggestFromList
+from textual.widgets import Input
+
+from engine import Action
+from engine.errors import ActionError
+
+from ..modes import MODES, Key, Mode, PaletteCommand
+from ..table import Pick, Table
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ..host import Host
+    from ..widgets.hexmap import HexMap
+    from ..widgets.panels import EventLog
+    from .thinking import Thinking
+
+__all__ = ["TABLE", "TableKeys", "bindings"]
+
+TABLE = "table"
+"""The owner of the table's own keys (the modes' keys are owned by the mode's name)."""
+
+_TABLE_KEYS: list[Binding] = [
+    Binding("f", "key('table', 'direct_fire')", "Fire", id="game.fire"),
+    Binding("c", "key('table', 'assault_list')", "Assault", id="game.assault"),
+    Binding("o", "key('table', 'orders')", "Choices", id="game.orders"),
+    Binding("n", "key('table', 'next_unit')", "Next", id="game.next"),
+    Binding("v", "key('table', 'los')", "LOS", id="game.los"),
+    Binding("k", "key('table', 'command')", "Command", id="game.command"),
+    Binding("h", "key('table', 'hint')", "Hint", id="game.hint"),
+    Binding("H", "key('table', 'play_hint')", "Play hint", key_display="H", id="game.play_hint"),
+    Binding("u", "key('table', 'undo')", "Undo", id="game.undo"),
+    Binding("colon", "key('table', 'prompt')", "Notation", key_display=":", id="game.prompt"),
+    Binding("S", "key('table', 'save')", "Save", key_display="S", id="game.save"),
+    Binding("i", "key('table', 'toggle_panel')", "Unit/hex panel", show=False, id="game.panel"),
+    Binding("Q", "key('table', 'leave')", "Title", key_display="Q", id="game.leave"),
+    Binding("r", "key('table', 'last_report')", "Last round", id="tactic.round"),
+]
+"""The table's own keys, whatever the mode."""
+
+_KEY_ORDER = (
+    *("f", "c", "b", "x", "z", "o", "n", "v", "k", "h", "H", "u", "colon", "S", "escape", "backspace", "i", "Q"),
+    *("y", "g", "r", "P"),
+)
+"""The order of the keys in the footer and the help; other keys follow, the table's first, then the modes' in the
+registry's order."""
+
+_ENGINE_KEYS = frozenset({"direct_fire", "assault_list", "orders", "next_unit", "undo", "hint", "play_hint"})
+"""Table keys that act in the game: dimmed while the side on screen may not decide."""
+
+KEY_HELP: dict[str, str] = {
+    "game.fire": "fire with the selected unit: its targets with the exact odds, then confirm",
+    "game.assault": "close combat (assault) with the selected unit",
+    "game.orders": "every legal decision now, with the engine's explanation (chits, reactions...)",
+    "game.next": "select the next unit that can act",
+    "game.los": "line of sight and range from the selected unit to the cursor",
+    "game.command": "command range of the selected unit's HQ (┆n┆: hexes from it), units out of command (OOC)",
+    "game.hint": "ask the AI for a hint: the best action for your side now, explained and marked HINT on the map",
+    "game.play_hint": "play the hinted action (any other action ignores the hint)",
+    "game.undo": "undo your last action (until dice are rolled or hidden information is revealed)",
+    "game.prompt": "type an action in notation (fire ger-1 fra-3)",
+    "game.save": "save now (the game also autosaves after every action)",
+    "game.panel": "switch between the unit and hex panels (narrow terminals)",
+    "game.leave": "back to the title screen (the game is saved)",
+    "tactic.round": "the last round again: the orders revealed, then the execution step by step (and the "
+    "decision it waits for, 15.2)",
+    **{key.id: key.help for cls in reversed(MODES.values()) for key in cls.keys},
+}
+"""Binding id → what the help screen says (the key of several modes: the first mode's words)."""
+
+_PALETTE: tuple[tuple[str, str, str], ...] = (
+    ("direct_fire", "Fire", "fire with the selected unit, odds first"),
+    ("assault_list", "Close combat", "assault with the selected unit"),
+    ("game.barrage", "Barrage", "artillery or Stuka on a hex"),
+    ("game.stop", "Stop unit", "end the selected unit's move"),
+    ("game.end", "End activation", "end the activation"),
+    ("orders", "Choices", "every legal decision with explanations"),
+    ("next_unit", "Next unit", "select the next unit that can act"),
+    ("los", "Line of sight", "from the selected unit to the cursor"),
+    ("command", "Command range", "the HQ's command range and units out of command (k)"),
+    ("hint", "Hint", "ask the AI for your best action now (h); H plays it"),
+    ("play_hint", "Play hint", "play the action the AI suggested (H)"),
+    ("undo", "Undo", "take back your last action"),
+    ("prompt", "Notation prompt", "type an action in notation"),
+    ("leave", "Back to title", "the game is saved"),
+)
+"""The table's commands in the palette: a table key by name, or a mode's key by binding id."""
+
+
+def _mode_binding(mode: str, key: Key) -> Binding:
+    return Binding(
+        key.keys, f"key({mode!r}, {key.name!r})", key.label, show=key.show, key_display=key.key_display, id=key.id
+    )
+
+
+def bindings() -> list[BindingType]:
+    """The table's keys and every mode's, one binding per key, in footer order."""
+    mode_keys = [_mode_binding(name, key) for name, cls in MODES.items() for key in cls.keys]
+    found = list(Binding.make_bindings([*_TABLE_KEYS, *mode_keys]))
+    rank = {k: i for i, k in enumerate(_KEY_ORDER)}
+    return sorted(found, key=lambda b: rank.get(b.key, len(rank)))  # stable: each key's modes in registry order
+
+
+_BOUND: tuple[tuple[str, str], ...] = tuple(
+    dict.fromkeys(
+        (str(p[0]), str(p[1])) for b in bindings() if isinstance(b, Binding) for p in [parse_action(b.action)[2]]
+    )
+)
+"""(owner, name) of every key of the table, once each."""
+
+
+class _Screen(Table, Protocol):
+    """The game screen as its keys use it."""
+
+    los_on: bool
+    command_on: bool
+    hint: Action | None
+    hinting: bool
+    busy: bool
+    modes: Mapping[str, Mode]
+    key_modes: list[Mode]
+    thinking: Thinking
+    log_widget: EventLog
+
+    @property
+    def host(self) -> Host: ...
+
+    @property
+    def map(self) -> HexMap: ...
+
+    def selectable(self) -> list[str]: ...
+
+    def advance(self) -> None: ...
+
+    def undone(self) -> None: ...
+
+    def query_one(self, selector: str, expect_type: Any = None) -> Any: ...
+
+    def has_class(self, name: str) -> bool: ...
+
+    def add_class(self, *names: str) -> Any: ...
+
+    def remove_class(self, *names: str) -> Any: ...
+
+
+class TableKeys:
+    """The keys of one game screen: which are on, what they do, what the help and the palette say.
+
+    Args:
+        screen: the game screen.
+    """
+
+    _CHECKS: ClassVar[dict[str, Callable[[_Screen], bool | None]]] = {
+        "direct_fire": lambda s: _attacks(s, lambda i: i.is_direct_fire),
+        "assault_list": lambda s: _attacks(s, lambda i: i.is_assault),
+        "orders": lambda s: True if s.now.legal else None,
+        "next_unit": lambda s: True if s.selectable() else None,
+        "undo": lambda s: True if s.client.can_undo else None,
+        "hint": lambda s: True if s.now.legal and not s.hinting else None,
+        "play_hint": lambda s: True if s.hint is not None and s.hint in s.now.legal else None,
+        "last_report": lambda s: s.presenter.shows_reports,  # hidden (False) where the ruleset reports nothing
+    }
+    """The table's keys that are on only when the game allows them now (the others always are)."""
+
+    def __init__(self, screen: _Screen) -> None:
+        self.screen = screen
+        self._state: tuple[bool | None, ...] | None = None
+        used = {name for name, mode in screen.modes.items() if mode in screen.key_modes}
+        self._shown = tuple((owner, name) for owner, name in _BOUND if owner == TABLE or owner in used)
+        """The keys that may show on this table (the table's, and those of the modes its ruleset uses)."""
+
+    # --- Which keys are on ----------------------------------------------------------------------------
+
+    def check(self, owner: str, name: str) -> bool | None:
+        """True (on), None (shown dim, does nothing) or False (hidden)."""
+        return self._check(owner, name, self._held(), self.screen.to_decide())
+
+    def _held(self) -> frozenset[str]:
+        held: frozenset[str] = frozenset()
+        for m in self.screen.key_modes:
+            held |= m.held_back()
+        return held
+
+    def _check(self, owner: str, name: str, held: frozenset[str], deciding: bool) -> bool | None:
+        s = self.screen
+        if owner != TABLE:
+            mode = s.modes.get(owner)
+            return mode.check_key(name) if mode is not None and mode in s.key_modes else False
+        if name in held:
+            return False
+        if name in _ENGINE_KEYS and not deciding:
+            return None
+        check = self._CHECKS.get(name)
+        return check(s) if check is not None else True
+
+    def changed(self) -> bool:
+        """True if a key's state changed since the last call (the footer rebuilds itself: not cheap)."""
+        held, deciding = self._held(), self.screen.to_decide()
+        state = tuple(self._check(owner, name, held, deciding) for owner, name in self._shown)
+        if state == self._state:
+            return False
+        self._state = state
+        return True
+
+    def run(self, owner: str, name: str) -> None:
+        """Press a key."""
+        if owner == TABLE:
+            getattr(self, f"key_{name}")()
+        else:
+            self.screen.modes[owner].run_key(name)
+
+    # --- The help and the palette ---------------------------------------------------------------------
+
+    def help(self, binding: Binding) -> str:
+        """What the help screen says about a key: the mode's words for its own keys and for the table's keys it
+        words differently, else the table's."""
+        _, action, parameters = parse_action(binding.action)
+        cls = MODES.get(str(parameters[0])) if action == "key" and len(parameters) == 2 else None
+        key = next((k for k in cls.keys if k.name == parameters[1]), None) if cls is not None else None
+        if key is not None:
+            return key.help
+        for m in self.screen.key_modes:
+            if binding.id in m.key_words:
+                return m.key_words[binding.id]
+        return KEY_HELP.get(binding.id or "", binding.description)
+
+    def table_name(self) -> str:
+        """What the help screen calls this table (``game``, or what a mode of the ruleset calls it)."""
+        return next((m.table_name for m in self.screen.key_modes if m.table_name), "game")
+
+    def palette(self) -> list[PaletteCommand]:
+        """The commands of the table for the command palette (the modes' keys run in the ruleset's terms)."""
+        s = self.screen
+        commands: list[PaletteCommand] = [("Save game", "Save the game now", lambda: s.host.save_game(s.session))]
+        for target, title, text in _PALETTE:
+            run = getattr(self, f"key_{target}", None) or (lambda bid=target: self._run_id(bid))
+            commands.append((title, text, run))
+        for m in s.key_modes:
+            commands += m.palette()
+        return commands
+
+    def _run_id(self, binding_id: str) -> None:
+        """Run the key with this binding id of the first mode of the ruleset that has one."""
+        for m in self.screen.key_modes:
+            key = next((k for k in m.keys if k.id == binding_id), None)
+            if key is not None:
+                m.run_key(key.name)
+                return
+
+    # --- The table's keys -----------------------------------------------------------------------------
+
+    def key_direct_fire(self) -> None:
+        """Fire: the selected unit's targets (or every shot possible) with their odds."""
+        self._attack(lambda i: i.is_direct_fire, "Fire at which target?")
+
+    def key_assault_list(self) -> None:
+        """Close combat: the selected unit's assaults."""
+        self._attack(lambda i: i.is_assault, "Assault which hex?")
+
+    def _attack(self, pick: Pick, title: str) -> None:
+        s = self.screen
+        if not s.can_decide():
+            return
+        pool = s.now.unit_actions(s.selected, pick) if s.selected else []
+        pool = pool or s.now.actions(pick)
+        if pool:
+            s.decide(pool, title)
+
+    def key_last_report(self) -> None:
+        """The last resolution again, step by step (rulesets that report theirs)."""
+        self.screen.show_last_report()
+
+    def key_orders(self) -> None:
+        """Every legal decision, with explanations."""
+        self.screen.open_choices()
+
+    def key_next_unit(self) -> None:
+        """Select the next unit that can act."""
+        s = self.screen
+        ids = s.selectable()
+        if ids:
+            s.select_unit(ids[(ids.index(s.selected) + 1) % len(ids)] if s.selected in ids else ids[0])
+
+    def key_los(self) -> None:
+        """Show or hide the line of sight from the selected unit to the cursor."""
+        s = self.screen
+        s.los_on = not s.los_on
+        if s.los_on and s.selected is None:
+            s.notify("Select a unit first (enter or n): the line runs from it to the cursor.")
+
+    def key_command(self) -> None:
+        """Show or hide command ranges (of the selected unit's HQ) and units out of command."""
+        s = self.screen
+        s.command_on = not s.command_on
+        if s.command_on and not any(o.kind == "command" for o in s.map.overlay.values()):
+            s.notify("No command range here: select a unit of a formation with an HQ (enter or n).")
+
+    def key_hint(self) -> None:
+        """Ask the AI (the opponent's level, or normal) for this side's best action, from this side's view only."""
+        self.screen.thinking.ask_hint()
+
+    def key_play_hint(self) -> None:
+        """Play the hinted action."""
+        s = self.screen
+        hint = s.hint
+        if hint is None or not s.can_decide():
+            return
+        s.hint = None
+        if hint not in s.now.legal:
+            s.report_error("the hinted action is no longer legal")
+            return
+        s.play(hint, confirmed=True)
+
+    def key_undo(self) -> None:
+        """Take back your last action (refused once dice were rolled)."""
+        s = self.screen
+        if s.ai_side is not None or s.busy:
+            return
+        try:
+            undone = s.client.undo()
+        except ActionError as err:
+            s.report_error(str(err))
+            return
+        s.log_widget.add("undo", f"undone: {s.client.describe(undone)}")
+        s.undone()
+
+    def key_prompt(self) -> None:
+        """Open the notation prompt, with the legal actions as suggestions."""
+        s = self.screen
+        prompt = s.query_one("#prompt", Input)
+        prompt.suggester = SuggestFromList([s.client.describe(a) for a in s.now.legal], case_sensitive=False)
+        prompt.add_class("visible")
+        prompt.value = ""
+        prompt.focus()
+
+    def key_save(self) -> None:
+        """Save now."""
+        self.screen.host.save_game(self.screen.session)
+
+    def key_toggle_panel(self) -> None:
+        """Switch between the unit and hex panels on narrow terminals."""
+        s = self.screen
+        if s.has_class("show-unit"):
+            s.remove_class("show-unit")
+            s.add_class("show-hex")
+        else:
+            s.remove_class("show-hex")
+            s.add_class("show-unit")
+
+    def key_leave(self) -> None:
+        """Back to the title screen (after saving)."""
+        self.screen.session.autosave()
+        self.screen.host.back_to_title()
+
+
+def _attacks(s: _Screen, pick: Pick) -> bool | None:
+    """On if the selected unit (or, with none selected, any unit) has such an attack."""
+    return True if (s.now.unit_actions(s.selected, pick) if s.selected else s.now.actions(pick)) else None

@@ -83,7 +83,7 @@ class Game:
         self._history: list[Action] = []
         self._events: list[tuple[Event, ...]] = []
         self._undo_floor = 0
-        self._views: dict[tuple[int, str], GameState] = {}
+        self._views: dict[str, tuple[GameState, GameState]] = {}
 
     def __repr__(self) -> str:
         return f"<Game {self.scenario.ruleset}/{self.scenario.id} seed={self.seed} actions={len(self._history)}>"
@@ -244,11 +244,14 @@ class Game:
         """The current state as ``side`` may see it."""
         if side not in self.state.sides:
             raise InvalidActionError(f"unknown side {side!r} (sides: {', '.join(self.state.sides)})")
-        key = (len(self._states), side)
-        v = self._views.get(key)
-        if v is None:
-            v = self.ruleset.view(self.state, side)
-            self._views = {key: v, **{k: x for k, x in self._views.items() if k[0] == key[0]}}
+        state = self.state
+        got = self._views.get(side)
+        if got is not None and got[0] is state:
+            return got[1]
+        v = self.ruleset.view(state, side)
+        # One view per side, of the current state only (compared by identity: after an undo and another action the
+        # history has the same length but the state is another one).
+        self._views = {side: (state, v), **{k: x for k, x in self._views.items() if x[0] is state}}
         return v
 
     def _scoped(self, side: str | None) -> GameState:

@@ -332,3 +332,19 @@ def test_a_dice_pool_roll_counts_successes(duel: engine.Scenario) -> None:
     (ev,) = tr.events
     assert ev.text == "fire: rolled 1 4 3 6: 2 at 3 or less"
     assert ev.data["hits"] == 2 and ev.data["pool"] == 3 and ev.data["dice"] == [1, 4, 3, 6]
+
+
+def test_view_after_an_undo_and_another_action_is_of_the_new_position(duel: engine.Scenario) -> None:
+    """The view cache is keyed by the state itself: undo, then a different action, then view() shows the new
+    position (it once returned the view cached before the undo, the history having the same length again)."""
+    game = engine.new_game(duel, seed=1)
+    side = game.to_act
+    assert side is not None
+    first, second = [a for a in game.legal_actions() if a.verb == "move"][:2]
+    game.apply(first)
+    before = game.view(side)
+    game.undo()
+    game.apply(second)
+    after = game.view(side)
+    assert after is not before
+    assert after.to_dict() == game.ruleset.view(game.state, side).to_dict()

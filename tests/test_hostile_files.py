@@ -274,7 +274,16 @@ def test_stonne_french_exclusion_with_a_bad_hex_is_a_problem(tmp_path: Path) -> 
     assert engine.validate_path(str(path)), "passes validation, and fails five actions into play"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 item 5: o4-brueckenkopf columns are not checked by art_of_tactic")
 def test_brueckenkopf_columns_that_overflow_are_a_problem(tmp_path: Path) -> None:
+    """Art of Tactic 11.2: a side's initial columns must be whole map columns (1e999 raised OverflowError in play)."""
     path = scenario_copy(tmp_path, "art_of_tactic", "o4-brueckenkopf", "columns = [1, 7]", "columns = [1, 1e999]")
-    assert engine.validate_path(str(path)), "passes validation, and raises OverflowError in play"
+    problems = engine.validate_path(str(path))
+    assert [p.where for p in problems] == ["control.german.columns"], problems
+    assert "map columns 1 to 11" in problems[0].message
+
+
+def test_control_hexes_off_the_map_are_a_problem(tmp_path: Path) -> None:
+    """Art of Tactic 11.2: a side's initial hexes must be on the map."""
+    path = scenario_copy(tmp_path, "art_of_tactic", "o4-brueckenkopf", "columns = [8, 11]", 'hexes = "0801 9999"')
+    problems = engine.validate_path(str(path))
+    assert [p.where for p in problems] == ["control.soviet.hexes"], problems

@@ -225,10 +225,31 @@ def _victory(rs: Rules, sc: Scenario) -> Found:
 
 
 def _control_found(rs: Rules, sc: Scenario) -> Found:
+    """11.2: each side's initial hexes: ``columns = [first, last]`` within the map and/or ``hexes`` on it."""
     control = sc.raw.get("control", {})
-    if not isinstance(control, dict) or any(s not in sc.side_ids() for s in control):
+    if not isinstance(control, dict) or any(
+        s not in sc.side_ids() or not isinstance(v, dict) for s, v in control.items()
+    ):
         return [("control", "expected [control.<side>] tables with columns = [first, last] and/or hexes")]
-    return []
+    out: Found = []
+    width = sc.map.cols
+    for side, spec in control.items():
+        cols = spec.get("columns")
+        if cols is not None and not (
+            isinstance(cols, list)
+            and len(cols) == 2
+            and all(type(c) is int and 1 <= c <= width for c in cols)
+            and cols[0] <= cols[1]
+        ):
+            out.append((f"control.{side}.columns", f"expected columns = [first, last], map columns 1 to {width}"))
+        for label in hex_list(spec.get("hexes")):
+            try:
+                h = parse_hex(label)
+            except ValueError:
+                h = None
+            if h is None or h not in sc.map.terrain:
+                out.append((f"control.{side}.hexes", f"{label!r} is not a hex of the map (rule 11.2)"))
+    return out
 
 
 def _ai(rs: Rules, sc: Scenario) -> Found:

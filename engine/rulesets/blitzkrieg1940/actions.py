@@ -16,7 +16,7 @@ a movement window for the passive side.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
@@ -303,6 +303,8 @@ def _step_problem(
     action that starts the move (``mf`` moves with half MP)."""
     moving = status(u).moving
     label = st.board.label(b)
+    if a is not None and distance(a, b) != 1:
+        return f"{label} is not adjacent to {_label(st, a)}: a move enters one adjacent hex at a time (rule 7.1)"
     if enemies is None:
         enemies = movement.enemy_hexes(rs.tables, st, u.side)
     if b in enemies:
@@ -602,7 +604,8 @@ def _barrage_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Actio
 
 def _observer_problem(rs: Rules, st: GameState, obs: Unit, h: Hex) -> str | None:
     """8.6.1 [P]: an HQ with LOS to the hex and at least one visible enemy unit in it."""
-    assert obs.hex is not None
+    if obs.hex is None:
+        return f"{obs.id} is not on the map and cannot observe (rule 8.6.1)"
     enemies = [u for u in st.units_at(h) if u.side != obs.side]
     if not enemies:
         return f"no enemy unit at {st.board.label(h)} (rule 8.6.1)"
@@ -803,8 +806,11 @@ class ActivationHandler(UnitFrameHandler[ActivationFrame]):
         return _candidate_actions(rs, st, f, typed)
 
     def accepts(self, rs: Rules, st: GameState, f: ActivationFrame, typed: Notation, legal: list[Action]) -> bool:
-        # A path: the first step must be legal; the rest is checked as the unit goes.
+        # A path: the first step must be legal and every hex adjacent to the one before (7.1); the rest is checked
+        # as the unit goes.
         if not isinstance(typed, N.Move | N.Road | N.MoveFire) or len(typed.path) < 2:
+            return False
+        if _path_gap(st, typed.path) is not None:
             return False
         first = (typed.unit, st.board.label(typed.path[0]))
         return (
@@ -920,16 +926,25 @@ def _unit_refusal(
 
 
 def _move_refusal(rs: Rules, st: GameState, u: Unit, typed: N.Move | N.Road | N.MoveFire) -> str | None:
-    """Why the first step of a move is refused (7, 8.4)."""
+    """Why the first step of a move, or the shape of its path, is refused (7, 8.4)."""
     b = typed.path[0]
     if status(u).neutralised and not _is_hq(rs, u):
         return f"Cannot move {u.id}: a neutralised unit cannot move (rule 8.4)"
-    a = u.hex
-    if a is not None and distance(a, b) != 1:
-        return f"Cannot move {u.id}: {st.board.label(b)} is not adjacent to {_label(st, a)}"
-    why = _step_problem(rs, st, u, a, b, isinstance(typed, N.Road), typed.verb)
+    why = _step_problem(rs, st, u, u.hex, b, isinstance(typed, N.Road), typed.verb) or _path_gap(st, typed.path)
     if why:
         return f"Cannot move {u.id}: {why}"
+    return None
+
+
+def _path_gap(st: GameState, path: Sequence[Hex]) -> str | None:
+    """7.1: why a path is not a chain of adjacent hexes (each hex entered is adjacent to the one before), or
+    None."""
+    for a, b in pairwise(path):
+        if distance(a, b) != 1:
+            return (
+                f"{st.board.label(b)} is not adjacent to {st.board.label(a)}: a move enters one adjacent hex at a "
+                "time (rule 7.1)"
+            )
     return None
 
 

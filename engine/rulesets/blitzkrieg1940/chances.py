@@ -34,7 +34,9 @@ def _test_odds(action: Action, target: int, success: str, failure: str, value: f
 
 
 def _shot(rs: Rules, st: GameState, action: Action, shooter: Unit, target: Unit, reduced: bool) -> Odds | None:
-    if shooter.hex is None or target.hex is None:
+    """The odds of one direct shot; None when no shot is possible (a unit off the map, or in the firer's own
+    hex: direct fire is at distance 1 or more, 8.2.4)."""
+    if shooter.hex is None or target.hex is None or shooter.hex == target.hex:
         return None
     factor = actions.factor(rs, st, shooter, target, "direct", reduced)
     if factor.column is None:
@@ -63,7 +65,8 @@ def _reaction_shot(rs: Rules, st: GameState, action: Action, shooter: Unit, targ
 
 def _barrage(rs: Rules, st: GameState, action: Action, typed: N.Salvo | N.Stuka) -> Odds | None:
     """8.6.1: one 2d6 roll for every unit in the hex, each on its own column; observed artillery first needs
-    the transmission roll (automatic when the observer is adjacent). Outcomes name each unit's result."""
+    the transmission roll (automatic when the observer is adjacent). Outcomes name each unit's result. None for
+    a calibre that is not one (8.6.1) or an observer that is not on the map."""
     h = typed.hex
     side = st.to_act
     units = [u for u in st.units_at(h) if not status(u).carried_by]
@@ -72,9 +75,11 @@ def _barrage(rs: Rules, st: GameState, action: Action, typed: N.Salvo | N.Stuka)
         p_through = Fraction(1)
         note = f"Stuka attack {attack} (rule 8.6.1)"
     else:
-        attack = rs.tables.artillery.calibres[typed.calibre].attack
-        observer = st.units[typed.observer]
-        assert observer.hex is not None
+        calibre = rs.tables.artillery.calibres.get(typed.calibre)
+        observer = st.units.get(typed.observer)
+        if calibre is None or observer is None or observer.hex is None:
+            return None
+        attack = calibre.attack
         if distance(observer.hex, h) == 1:
             p_through = Fraction(1)
             note = f"{typed.calibre} attack {attack}; observer adjacent: transmission automatic (rule 8.6.1)"

@@ -41,7 +41,10 @@ def _shot(rs: Rules, st: GameState, action: Action, shooter: Unit, target: Unit,
     factor = actions.factor(rs, st, shooter, target, "direct", reduced)
     if factor.column is None:
         return None
-    return Odds(action, tuple(combat.odds_entries(rs.tables, factor.column, target)), note=factor.explain())
+    panic = combat.panic_chance(rs.tables, st, target)
+    entries = combat.odds_entries(rs.tables, factor.column, target, panic[0] if panic else None)
+    note = factor.explain() + (f"; {panic[1]}" if panic else "")
+    return Odds(action, entries, note=note)
 
 
 def _reaction_shot(rs: Rules, st: GameState, action: Action, shooter: Unit, target: Unit) -> Odds | None:
@@ -92,27 +95,49 @@ def _barrage(rs: Rules, st: GameState, action: Action, typed: N.Salvo | N.Stuka)
     for u in units:
         f = combat.attack_factor(rs.tables, st, None, u, fire="indirect", attack_value=attack)
         columns[u.id] = f.column
+    panics = {u.id: combat.panic_chance(rs.tables, st, u) for u in units}
+    if any(panics.values()):
+        note += "; units already neutralised take the panic test on an N (rule 8.4)"
     outcome: dict[str, Fraction] = defaultdict(Fraction)
     values: dict[str, float] = {}
     for roll, q in TWO_D6.items():
-        parts = []
-        value = 0.0
+        # Every unit's result on this roll; an N on a unit already neutralised branches on its panic test.
+        branches: list[tuple[tuple[str, ...], Fraction, float]] = [((), q * p_through, 0.0)]
         for u in units:
             col = columns[u.id]
             res = "-" if col is None else combat.resolve(rs.tables, col, roll, u)
-            if res != "-":
-                parts.append(f"{u.id} {combat.RESULT_NAMES[res]}")
-                sign = 1.0 if u.side != side else -1.0
-                value += sign * combat.RESULT_VALUES[res]
-        key = ", ".join(parts) or "no effect"
-        outcome[key] += q * p_through
-        values[key] = value
+            branches = [
+                ((*parts, text) if text else parts, p * po, value + vo)
+                for parts, p, value in branches
+                for text, po, vo in _unit_outcomes(u, res, panics[u.id], 1.0 if u.side != side else -1.0)
+                if po
+            ]
+        for parts, p, value in branches:
+            key = ", ".join(parts) or "no effect"
+            outcome[key] += p
+            values[key] = value
     entries = [OddsEntry("transmission fails", 1 - p_through, 0.0)] if p_through < 1 else []
     entries += [OddsEntry(k, p, values[k]) for k, p in sorted(outcome.items(), key=lambda kv: -kv[1]) if p > 0]
     count = typed.count or 1
     if count > 1:
         note += f"; first of {count} attacks shown"
     return Odds(action, tuple(entries), note=note)
+
+
+def _unit_outcomes(
+    u: Unit, res: str, panic: tuple[Fraction, str] | None, sign: float
+) -> list[tuple[str | None, Fraction, float]]:
+    """What result ``res`` of a barrage does to ``u``: (text or None for nothing, probability, value for the
+    firer); an N on a unit already neutralised is its panic test (8.4)."""
+    if res in ("n", "red_n") and panic is not None:
+        step = sign * combat.RESULT_VALUES["step"]
+        return [
+            (f"{u.id} {combat.RESULT_NAMES['step']}", panic[0], step),
+            (f"{u.id} {combat.PANIC_PASSED}", 1 - panic[0], 0.0),
+        ]
+    if res == "-":
+        return [(None, Fraction(1), 0.0)]
+    return [(f"{u.id} {combat.RESULT_NAMES[res]}", Fraction(1), sign * combat.RESULT_VALUES[res])]
 
 
 def odds(rs: Rules, st: GameState, action: Action, typed: Notation) -> Odds | None:

@@ -806,3 +806,35 @@ def test_12_1_a_mounted_company_cannot_act_on_its_own() -> None:
     retreat = next(a for a in legal if a.startswith(f"retreat {APC} "))
     s.apply(retreat)
     assert s.state.units[APC].hex == s.state.units[RIDER].hex == s.state.board.parse(retreat.split()[-1])
+
+
+# --- 8.4 the panic test in the odds (issue 16 item 11) -------------------------------------------------------------
+
+PZ4, PZ_HQ = "ger-i5pzr-pz4", "ger-i5pzr-hq"  # I/5 PzR: PZ4 7/5
+
+
+def test_8_4_odds_against_a_neutralised_target_include_the_panic_test() -> None:
+    """8.4: an N on a unit already neutralised is a panic test (2d6 above its FF: a step lost, the marker off).
+    A PZ4 at an adjacent DRG in the open (column 7): a step loss on 6/36, an N (red or black) on 15/36; against a
+    neutralised DRG (FF 8: a step lost on 9 or more, 10/36) the step loss is 6/36 + 15/36 × 10/36 = 61/216, about
+    28 % (the odds said 16.7 %), and the other N results change nothing. The AI reads these odds: the shot's
+    expected value is the step loss alone. Barrage odds branch on each neutralised unit's panic test too."""
+    places = {PZ4: "0512", PZ_HQ: "0513", DRG: "0511", RDP_HQ: "0509"}
+    fresh = skirmish("ger-i-5-pzr", places)
+    shaken = skirmish("ger-i-5-pzr", places, status={DRG: {"neutralised": True}})
+    before = fresh.ruleset.odds(fresh.state, fresh.parse(f"fire {PZ4} {DRG}"))
+    after = shaken.ruleset.odds(shaken.state, shaken.parse(f"fire {PZ4} {DRG}"))
+    assert before is not None and after is not None
+    assert before.probability("step loss") == Fraction(6, 36)
+    assert before.probability("N") + before.probability("red N") == Fraction(15, 36)
+    assert after.probability("step loss") == Fraction(61, 216)
+    assert after.probability("N, no loss") == Fraction(15, 36) * Fraction(26, 36)
+    assert after.probability("N") == after.probability("red N") == 0
+    assert after.expected == pytest.approx(61 / 216) and "panic test" in after.note and "rule 8.4" in after.note
+    stuka = shaken.ruleset.odds(shaken.state, Action("stuka", ("0511",)))
+    assert stuka is not None
+    loss = sum(e.probability for e in stuka.entries if f"{DRG} step loss" in e.result)
+    plain = skirmish("ger-i-5-pzr", places).ruleset.odds(fresh.state, Action("stuka", ("0511",)))
+    assert plain is not None
+    assert loss > sum(e.probability for e in plain.entries if f"{DRG} step loss" in e.result)
+    assert sum(e.probability for e in stuka.entries) == 1 and "rule 8.4" in stuka.note

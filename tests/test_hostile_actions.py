@@ -166,17 +166,11 @@ SCENARIOS = [(r, s) for r in engine.ruleset_names() for s in engine.scenario_ids
 DEPTHS = (0, 4, 25, 80, 200)
 _positions: dict[tuple[str, str, int], engine.Game] = {}
 
-KNOWN: dict[tuple[str, str, type[Exception]], str] = {
-    ("blitzkrieg1940", "move", ValueError): "item 7: a move with a step that is not adjacent",
-    ("blitzkrieg1940", "road", ValueError): "item 7: a move with a step that is not adjacent",
-    ("blitzkrieg1940", "mf", ValueError): "item 7: a move with a step that is not adjacent",
-    ("blitzkrieg1940", "salvo", AttributeError): "item 8: salvo typed during a formation activation",
-    ("blitzkrieg1940", "stuka", AttributeError): "item 8: stuka typed during a formation activation",
-    ("blitzkrieg1940", "salvo", KeyError): "item 8: odds of a salvo whose calibre is not one",
-    ("blitzkrieg1940", "opp", ValueError): "item 7: odds of fire at a unit in the same hex",
-}
-"""Ruleset-internal bugs (``engine/rulesets/blitzkrieg1940``, being rewritten elsewhere): (ruleset, verb, exception)
-→ the issue item. Each has a strict expected failure below."""
+KNOWN: dict[tuple[str, str, type[Exception]], str] = {}
+"""Ruleset-internal bugs still open: (ruleset, verb, exception) → the issue item, each with a strict expected
+failure below. The Blitzkrieg ones of issue 16 (items 7 and 8: a move with a step that is not adjacent, salvo and
+stuka typed during a formation's activation, odds of a salvo whose calibre is not one and of fire at a unit in the
+firer's own hex) are fixed, and their tests below pass."""
 
 
 def position(ruleset: str, scenario: str, depth: int) -> engine.Game:
@@ -293,14 +287,26 @@ def only_action_errors(game: engine.Game, query: Callable[[Action], object], act
         query(action)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason="issue 16 item 7: Blitzkrieg move with a non-adjacent step")
 def test_blitzkrieg_a_move_with_a_step_that_is_not_adjacent_is_refused() -> None:
+    """Issue 16 item 7, rule 7.1: a path is a chain of adjacent hexes; a step that is not adjacent (first or later)
+    is refused with an action error citing 7.1, and nothing moves (it raised ValueError, or moved the unit one hex
+    and dropped the rest)."""
+    checked = 0
     for game in blitzkrieg_positions():
         for move in [a for a in game.legal_actions() if a.verb == "move"][:3]:
-            first = game.board.parse(move.args[1])
+            uid, first_label = move.args
+            first = game.board.parse(first_label)
             far = next(h for h in game.board if distance(first, h) == 2)
-            copy = engine.Game.restore(game.scenario, game.seed, game.history, game.state)
-            only_action_errors(copy, copy.apply, Action("move", (*move.args[:2], game.board.label(far))))
+            here = game.state.units[uid].hex
+            for path in ((first_label, game.board.label(far)), (game.board.label(far),)):
+                if here is not None and distance(here, game.board.parse(path[0])) == 1 and len(path) == 1:
+                    continue
+                copy = engine.Game.restore(game.scenario, game.seed, game.history, game.state)
+                with pytest.raises(IllegalActionError, match=r"not adjacent .*\(rule 7\.1\)"):
+                    copy.apply(Action("move", (uid, *path)))
+                assert copy.history == game.history
+                checked += 1
+    assert checked > 100
 
 
 @pytest.mark.parametrize("verb", ["salvo", "stuka"])
@@ -312,11 +318,10 @@ def test_blitzkrieg_salvo_and_stuka_during_a_formation_activation_are_refused(ve
             only_action_errors(game, game.apply, Action(verb, args))
 
 
-@pytest.mark.xfail(strict=True, raises=(KeyError, ValueError), reason="issue 16 items 7, 8: odds of refused actions")
 @pytest.mark.parametrize("verb", ["salvo", "opp"])
 def test_blitzkrieg_odds_of_malformed_salvo_and_fire_in_the_same_hex(verb: str) -> None:
-    """``odds`` of a salvo whose calibre is a unit id (KeyError), of opportunity fire at a unit in the firer's
-    own hex (ValueError, rule 8.2.4): the rules should refuse them as they refuse to play them."""
+    """``odds`` of a salvo whose calibre is a unit id (was KeyError), of opportunity fire at a unit in the firer's
+    own hex (was ValueError, rule 8.2.4): no odds (None) or an action error, as the rules refuse to play them."""
     for game in blitzkrieg_positions():
         units = [u for u in game.state.units.values() if u.hex is not None]
         if verb == "salvo":

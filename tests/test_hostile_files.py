@@ -255,7 +255,7 @@ def test_validate_never_fails_inside_on_random_bytes(tmp_path: Path, capsys: pyt
         run_validate(capsys, path)
 
 
-# --- Item 5, ruleset-specific parts: strict expected failures that flip when the rulesets check these values ------
+# --- Item 5, ruleset-specific parts (a strict expected failure flips when the ruleset checks the value) ----------
 
 
 def scenario_copy(tmp_path: Path, ruleset: str, scenario: str, old: str, new: str) -> Path:
@@ -268,10 +268,13 @@ def scenario_copy(tmp_path: Path, ruleset: str, scenario: str, old: str, new: st
     return tmp_path / f"{scenario}.toml"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 item 5: stonne french_exclusion 'of' is not checked by blitzkrieg1940")
 def test_stonne_french_exclusion_with_a_bad_hex_is_a_problem(tmp_path: Path) -> None:
+    """Issue 16 item 5: it passed validation and failed five actions into play (the test of the Blitzkrieg keys'
+    hex lists and numbers is tests/rulesets/blitzkrieg1940/test_12_scenarios.py)."""
     path = scenario_copy(tmp_path, "blitzkrieg1940", "stonne", 'of = "0108 0112 0114 0401"', 'of = "0108 01 0114 0401"')
-    assert engine.validate_path(str(path)), "passes validation, and fails five actions into play"
+    problems = engine.validate_path(str(path))
+    assert [p.where for p in problems] == ["line 73, special.french_exclusion.of"], problems
+    assert "'01'" in problems[0].message and "hex list" in problems[0].message
 
 
 def test_brueckenkopf_columns_that_overflow_are_a_problem(tmp_path: Path) -> None:

@@ -118,7 +118,9 @@ def test_play_kill_continue(home: Path) -> None:
         term.wait_for("ger-i12schr-apc")
         term.keys("q")  # cursor north-west
         time.sleep(1.0)  # let the map take the cursor move before Enter, also on a busy machine
-        term.keys("Enter")  # move there
+        term.keys("Enter")  # act there: the mounted pair may move or move and fire (12.1), so the choice is asked
+        term.wait_for("1. move ger-i12schr-apc 1507")
+        term.keys("1")  # move
         screen = term.wait_for("French player: press Enter")
         assert "ger-" not in screen  # the hand-off screen hides the table
     finally:

@@ -16,7 +16,7 @@ a movement window for the passive side.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
@@ -134,7 +134,7 @@ def fire_problem(
     if target.side == shooter.side:
         return f"{target.id} is not an enemy unit"
     d = distance(shooter.hex, target.hex)
-    printed = int(t.range or 0)
+    printed = _printed_range(rs, st, shooter)
     neutralised = bool(status(shooter).neutralised)
     limited = neutralised or (mode == "opportunity" and _demoralised(st, shooter))
     if d > max(1, printed):
@@ -152,6 +152,12 @@ def fire_problem(
     if fac.column is None:
         return f"final attack factor {fac.final} is below the lowest column (rule 8.2)"
     return None
+
+
+def _printed_range(rs: Rules, st: GameState, shooter: Unit) -> int:
+    """4.2: the firer's printed range; a mounted APC pair fires at its company's range (12.1 [P])."""
+    carried = _carried(st, shooter)
+    return int(_t(rs, carried if carried is not None else shooter).range or 0)
 
 
 def factor(rs: Rules, st: GameState, shooter: Unit, target: Unit, fire: str, reduced: bool) -> Any:
@@ -303,6 +309,8 @@ def _step_problem(
     action that starts the move (``mf`` moves with half MP)."""
     moving = status(u).moving
     label = st.board.label(b)
+    if a is not None and distance(a, b) != 1:
+        return f"{label} is not adjacent to {_label(st, a)}: a move enters one adjacent hex at a time (rule 7.1)"
     if enemies is None:
         enemies = movement.enemy_hexes(rs.tables, st, u.side)
     if b in enemies:
@@ -524,8 +532,10 @@ def _unit_actions(rs: Rules, st: GameState, f: ActivationFrame, u: Unit, target:
     out += _load_options(rs, st, f, u)
     if not _is_hq(rs, u):
         out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
-        if not neutralised and not status(u).carrying:
-            out += _assault_options(rs, st, u)
+        if not neutralised:
+            if not status(u).carrying:
+                out += _assault_options(rs, st, u)  # 9.1.1 [P]: a mounted pair must unload first
+            # 12.1 [P]: the mounted pair may move and fire, with the APC's MP and the combined reduced value.
             out += _step_options(rs, st, u, "mf")
             out += [Action("fm", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
     return out
@@ -602,7 +612,8 @@ def _barrage_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Actio
 
 def _observer_problem(rs: Rules, st: GameState, obs: Unit, h: Hex) -> str | None:
     """8.6.1 [P]: an HQ with LOS to the hex and at least one visible enemy unit in it."""
-    assert obs.hex is not None
+    if obs.hex is None:
+        return f"{obs.id} is not on the map and cannot observe (rule 8.6.1)"
     enemies = [u for u in st.units_at(h) if u.side != obs.side]
     if not enemies:
         return f"no enemy unit at {st.board.label(h)} (rule 8.6.1)"
@@ -613,12 +624,16 @@ def _observer_problem(rs: Rules, st: GameState, obs: Unit, h: Hex) -> str | None
 
 # --- Checks ------------------------------------------------------------------------------------------------
 
+_UnitAction = N.Fire | N.FireMove | N.Move | N.Road | N.MoveFire | N.Stop | N.Assault | N.Load | N.Unload
+"""The actions of one unit in an activation (6.1), each naming the unit that acts first."""
+
 
 class NChoiceHandler(UnitFrameHandler[NChoiceFrame]):
     """``n_choice`` (a unit's owner): accept a Neutralised result or take a step loss instead (8.3)."""
 
     kind = "n_choice"
     rule = "8.3"
+    forms = (N.Accept, N.StepLoss)
 
     def actions(self, rs: Rules, st: GameState, f: NChoiceFrame) -> list[Action]:
         return [Action("accept", (f.unit,)), Action("steploss", (f.unit,))]
@@ -660,6 +675,7 @@ class PairLossHandler(UnitFrameHandler[PairLossFrame]):
 
     kind = combat.PAIR_LOSS
     rule = "12.1"
+    forms = (N.Lose,)
 
     def actions(self, rs: Rules, st: GameState, f: PairLossFrame) -> list[Action]:
         return [Action("lose", (uid,)) for uid in f.units if st.units[uid].hex is not None]
@@ -698,6 +714,7 @@ class WindowHandler(UnitFrameHandler[WindowFrame]):
 
     kind = "window"
     rule = "6.3.4"
+    forms = (N.Opportunity, N.ReturnFire, N.Retreat, N.Close)
 
     def actions(self, rs: Rules, st: GameState, f: WindowFrame) -> list[Action]:
         return _window_actions(rs, st, f)
@@ -736,6 +753,9 @@ def _window_refusal(rs: Rules, st: GameState, w: WindowFrame, typed: Notation) -
         return f"no unit {typed.unit!r}"
     if u.side != w.side:
         return f"{u.id} is not a unit of the passive side (rule 6.3)"
+    if status(u).carried_by:
+        apc = status(u).carried_by
+        return f"{u.id} rides {apc} and cannot react on its own: the APC reacts for the pair (rule 12.1)"
     if u.id in w.reacted:
         return f"{u.id} has already reacted in this window: one reaction per unit per window (rule 6.3.4)"
     active = st.units.get(w.active) if w.active else None
@@ -794,6 +814,8 @@ class ActivationHandler(UnitFrameHandler[ActivationFrame]):
 
     kind = "activation"
     rule = "6.1"
+    forms = (N.Fire, N.FireMove, N.Move, N.Road, N.MoveFire, N.Stop, N.Assault, N.Load, N.Unload, N.Stack, N.End,
+             N.Salvo, N.Stuka)  # fmt: skip
 
     def actions(self, rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
         return _activation_actions(rs, st, f)
@@ -803,8 +825,11 @@ class ActivationHandler(UnitFrameHandler[ActivationFrame]):
         return _candidate_actions(rs, st, f, typed)
 
     def accepts(self, rs: Rules, st: GameState, f: ActivationFrame, typed: Notation, legal: list[Action]) -> bool:
-        # A path: the first step must be legal; the rest is checked as the unit goes.
+        # A path: the first step must be legal and every hex adjacent to the one before (7.1); the rest is checked
+        # as the unit goes.
         if not isinstance(typed, N.Move | N.Road | N.MoveFire) or len(typed.path) < 2:
+            return False
+        if _path_gap(st, typed.path) is not None:
             return False
         first = (typed.unit, st.board.label(typed.path[0]))
         return (
@@ -860,6 +885,8 @@ def _candidate_actions(rs: Rules, st: GameState, f: ActivationFrame, typed: Nota
     u = st.units.get(uid) if uid is not None else None
     if u is None or u.side != f.side or u.formation not in f.formations or status(u).acted:
         return []
+    if status(u).carried_by:
+        return []  # 12.1 [P]: a mounted company cannot act on its own; its APC acts for the pair
     moving = _moving_unit(st, f)
     if moving is not None and len(_stack_members(st, moving)) > 1:
         return [a for a in _activation_actions(rs, st, f) if a.args[:1] == (u.id,)]
@@ -871,65 +898,163 @@ def _candidate_actions(rs: Rules, st: GameState, f: ActivationFrame, typed: Nota
 
 def _activation_refusal(rs: Rules, st: GameState, f: ActivationFrame, action: Action, typed: Notation) -> str | None:
     """Why a unit action or a barrage is refused in an activation, if a rule says more than "not legal now"."""
-    if isinstance(typed, N.Fire | N.FireMove | N.Move | N.Road | N.MoveFire | N.Stop):
+    if isinstance(typed, _UnitAction):
         return _unit_refusal(rs, st, f, action, typed)
     if isinstance(typed, N.Stack):
         why = _stack_refusal(rs, st, f, typed)
         return f"Cannot {action}: {why}" if why else None
     if isinstance(typed, N.Salvo | N.Stuka):
-        if not f.salvos:
-            return "Cannot fire a barrage: no artillery or Stuka chit is active (rule 8.6)"
-        if isinstance(typed, N.Salvo) and typed.observer in st.units:
-            why = _observer_problem(rs, st, st.units[typed.observer], typed.hex)
-            if why:
-                return f"Cannot fire the salvo: {why}"
+        why = _barrage_refusal(rs, st, f, typed)
+        return f"Cannot {action}: {why}" if why else None
+    if isinstance(typed, N.End):
+        moving = _moving_unit(st, f)
+        if moving is not None:
+            return f"Cannot end the activation: {moving.id} must finish its action first (rule 6.1 [P])"
     return None
 
 
-def _unit_refusal(
-    rs: Rules,
-    st: GameState,
-    f: ActivationFrame,
-    action: Action,
-    typed: N.Fire | N.FireMove | N.Move | N.Road | N.MoveFire | N.Stop,
-) -> str | None:
-    """Why one unit's fire, move or stop is refused (5.2, 6.1, 7, 8)."""
-    u = st.units.get(typed.unit)
+def _barrage_refusal(rs: Rules, st: GameState, f: ActivationFrame, typed: N.Salvo | N.Stuka) -> str | None:
+    """Why a salvo or a Stuka attack is refused (8.6), or None if no specific reason is found."""
+    salvos = f.salvos or []
+    if not salvos:
+        return "no artillery or Stuka chit is active (rule 8.6)"
+    moving = _moving_unit(st, f)
+    if moving is not None:
+        return f"{moving.id} must finish its action first (rule 6.1 [P])"
+    kind = "stuka" if isinstance(typed, N.Stuka) else typed.calibre
+    if kind not in salvos:
+        left = ", ".join(sorted(set(salvos))) or "none"
+        return f"no {kind} attack is left in this activation (left: {left}) (rule 8.6.1)"
+    count = typed.count if typed.count is not None else 1
+    if not 1 <= count <= salvos.count(kind):
+        return f"{salvos.count(kind)} {kind} attack(s) are left to declare on one hex, not {count} (rule 8.6.2)"
+    if not any(u.side != f.side for u in st.units_at(typed.hex)):
+        return f"no enemy unit at {st.board.label(typed.hex)} (rule 8.6.1)"
+    if isinstance(typed, N.Salvo):
+        obs = st.units.get(typed.observer)
+        if obs is None or obs.side != f.side or not _is_hq(rs, obs):
+            return f"{typed.observer} is not a {f.side} HQ: every salvo needs a friendly HQ as observer (rule 8.6.1)"
+        return _observer_problem(rs, st, obs, typed.hex)
+    return None
+
+
+def _unit_refusal(rs: Rules, st: GameState, f: ActivationFrame, action: Action, typed: _UnitAction) -> str | None:
+    """Why one unit's action (6.1: move, fire, move and fire, close combat, load or unload, stop) is refused
+    (5.2, 6.1, 6.2, 7, 8, 9.1.1, 12.1), or None if no specific reason is found."""
+    uid = named_unit(typed.verb, typed)
+    u = st.units.get(uid) if uid is not None else None
     if u is None:
-        return f"no unit {typed.unit!r}"
+        return f"no unit {uid!r}"
     if u.side != f.side or u.formation not in f.formations:
         return f"Cannot {action}: {u.id} is not in the activated formation (rule 5.2)"
+    apc = status(u).carried_by
+    if apc:
+        return f"Cannot {action}: {u.id} rides {apc} and cannot act on its own: the APC acts for the pair (rule 12.1)"
     if status(u).acted:
         return f"Cannot {action}: {u.id} has already acted in this activation (rule 6.1)"
-    moving = next((x for x in st.iter_units(f.side) if status(x).moving), None)
-    if moving is not None and moving.id != u.id:
+    moving = _moving_unit(st, f)
+    if moving is not None and moving.id != u.id and moving not in _stack_members(st, u):
         return f"Cannot {action}: {moving.id} must finish its action first (rule 6.1 [P])"
-    if isinstance(typed, N.Fire | N.FireMove) and typed.target in st.units:
-        why = fire_problem(rs, st, u, st.units[typed.target], "active", isinstance(typed, N.FireMove))
-        if why:
-            return f"Cannot fire: {why}"
-        if status(u).neutralised and isinstance(typed, N.FireMove):
-            return f"Cannot {action}: a neutralised unit cannot move (rule 8.4)"
+    if u.hex is None and not isinstance(typed, N.Move):
+        return f"Cannot {action}: {u.id} is not on the map (rule 12.2)"
+    if isinstance(typed, N.Fire | N.FireMove):
+        return _fire_refusal(rs, st, u, action, typed)
     if isinstance(typed, N.Move | N.Road | N.MoveFire):
         return _move_refusal(rs, st, u, typed)
-    if isinstance(typed, N.Stop):
-        why = _stop_problem(rs, st, u)
-        if why and Action("stop", (u.id,)) not in _unit_actions(rs, st, f, u):
-            return f"Cannot stop {u.id}: {why}"
+    if isinstance(typed, N.Assault):
+        return _assault_refusal(rs, st, u, action, typed)
+    if isinstance(typed, N.Load | N.Unload):
+        return _load_refusal(rs, st, f, u, action, typed)
+    why = _stop_problem(rs, st, u) if u.hex is not None else None
+    if why and Action("stop", (u.id,)) not in _unit_actions(rs, st, f, u):
+        return f"Cannot stop {u.id}: {why}"
+    if status(u).moving is None:
+        return f"Cannot stop {u.id}: it has not started an action (rule 6.1)"
+    return None
+
+
+def _fire_refusal(rs: Rules, st: GameState, u: Unit, action: Action, typed: N.Fire | N.FireMove) -> str | None:
+    """Why a unit's fire (6.1 items 2, 3 and 5, 8.1) is refused."""
+    target = st.units.get(typed.target)
+    if target is not None and status(target).carried_by:
+        return f"Cannot {action}: {target.id} rides {status(target).carried_by}: fire at the pair's APC (rule 12.1)"
+    if target is not None:
+        why = fire_problem(rs, st, u, target, "active", isinstance(typed, N.FireMove))
+        if why:
+            return f"Cannot fire: {why}"
+    m = status(u).moving
+    if isinstance(typed, N.FireMove):
+        if status(u).neutralised:
+            return f"Cannot {action}: a neutralised unit cannot move (rule 8.4)"
+        if m is not None:
+            return f"Cannot {action}: {u.id} has already started its action; fire and move is a whole action (rule 6.1)"
+    elif m is not None and (m.action not in ("mf", "load") or m.fired or (m.action == "load" and m.moved)):
+        return f"Cannot {action}: {u.id} is moving; it fires only in a move-and-fire or after loading (rule 6.1)"
+    return None
+
+
+def _assault_refusal(rs: Rules, st: GameState, u: Unit, action: Action, typed: N.Assault) -> str | None:
+    """Why entering an enemy-occupied hex for close combat is refused (6.1 item 4, 6.2, 8.4, 9.1.1, 12.1)."""
+    assert u.hex is not None
+    m = status(u).moving
+    if m is not None and m.action != "move":
+        return f"Cannot {action}: close combat is part of a move, not of a {m.action} (rule 6.1)"
+    mp = float(m.mp) if m else float(movement.mp_allowance(rs.tables, st, u, action="move"))
+    mp_left = mp - (float(m.spent) if m else 0.0)
+    verdict = movement.can_close_combat(
+        rs.tables, st, u, u.hex, typed.hex, mp_left=mp_left, moved=m is not None and m.moved > 0
+    )
+    return None if verdict else f"Cannot {action}: {verdict.reason}"
+
+
+def _load_refusal(
+    rs: Rules, st: GameState, f: ActivationFrame, apc: Unit, action: Action, typed: N.Load | N.Unload
+) -> str | None:
+    """Why loading or unloading is refused (6.1 item 5, 12.1)."""
+    if _t(rs, apc).kind != "apc":
+        return f"Cannot {action}: {apc.id} is not an APC (rule 12.1)"
+    if apc.side != "german":
+        return f"Cannot {action}: only German units load and unload (rule 6.1)"
+    if status(apc).neutralised:
+        return f"Cannot {action}: {apc.id} is neutralised (rule 8.4)"
+    if status(apc).moving is not None:
+        return f"Cannot {action}: {apc.id} has already started its action (rule 6.1)"
+    carried = status(apc).carrying
+    if isinstance(typed, N.Unload):
+        return None if carried else f"Cannot {action}: {apc.id} carries no company (rule 12.1)"
+    if carried:
+        return f"Cannot {action}: {apc.id} already carries {carried} (rule 12.1 [P]: one company at a time)"
+    c = st.units.get(typed.company)
+    if c is None or c.hex != apc.hex or c.formation != apc.formation or _t(rs, c).category != "infantry":
+        return (
+            f"Cannot {action}: {typed.company} is not an infantry company of {apc.id}'s battalion in its hex "
+            "(rule 12.1 [P])"
+        )
+    if status(c).acted or status(c).neutralised:
+        return f"Cannot {action}: {c.id} has acted or is neutralised (rules 6.1, 8.4)"
     return None
 
 
 def _move_refusal(rs: Rules, st: GameState, u: Unit, typed: N.Move | N.Road | N.MoveFire) -> str | None:
-    """Why the first step of a move is refused (7, 8.4)."""
+    """Why the first step of a move, or the shape of its path, is refused (7, 8.4)."""
     b = typed.path[0]
     if status(u).neutralised and not _is_hq(rs, u):
         return f"Cannot move {u.id}: a neutralised unit cannot move (rule 8.4)"
-    a = u.hex
-    if a is not None and distance(a, b) != 1:
-        return f"Cannot move {u.id}: {st.board.label(b)} is not adjacent to {_label(st, a)}"
-    why = _step_problem(rs, st, u, a, b, isinstance(typed, N.Road), typed.verb)
+    why = _step_problem(rs, st, u, u.hex, b, isinstance(typed, N.Road), typed.verb) or _path_gap(st, typed.path)
     if why:
         return f"Cannot move {u.id}: {why}"
+    return None
+
+
+def _path_gap(st: GameState, path: Sequence[Hex]) -> str | None:
+    """7.1: why a path is not a chain of adjacent hexes (each hex entered is adjacent to the one before), or
+    None."""
+    for a, b in pairwise(path):
+        if distance(a, b) != 1:
+            return (
+                f"{st.board.label(b)} is not adjacent to {st.board.label(a)}: a move enters one adjacent hex at a "
+                "time (rule 7.1)"
+            )
     return None
 
 
@@ -1266,8 +1391,8 @@ def _window_actions(rs: Rules, st: GameState, w: WindowFrame, include_close: boo
     if w.trigger in ("move", "fire") and step <= 1 and active_ok and active is not None:
         targets = _window_targets(st, w, active)
         for u in st.iter_units(side):
-            if u.id in reacted or status(u).opp_used or _is_hq(rs, u):
-                continue
+            if u.id in reacted or status(u).opp_used or _is_hq(rs, u) or status(u).carried_by:
+                continue  # 12.1 [P]: a mounted company fires only with its APC, as the pair
             for t in targets:
                 if fire_problem(rs, st, u, t, "opportunity", False) is None:
                     out.append(Action("opp", (u.id, t.id)))
@@ -1296,8 +1421,8 @@ def _retreat_candidates(rs: Rules, st: GameState, w: WindowFrame, active: Unit |
     side = w.side
     out = []
     for u in st.iter_units(side):
-        if status(u).retreated or u.hex is None:
-            continue
+        if status(u).retreated or u.hex is None or status(u).carried_by:
+            continue  # 12.1 [P]: a mounted company retreats only with its APC
         if w.trigger == "indirect":
             ok = st.board.label(u.hex) in w.hexes
         elif w.trigger == "fire":
@@ -1349,8 +1474,11 @@ def _reaction_retreat(rs: Rules, tr: Transition, u: Unit, dest: Hex) -> None:
     if path is None:
         tr.emit("retreat", f"{u.id} cannot retreat to {st.board.label(dest)} (rule 6.3.3)")
         return
+    company = _carried(st, u)
     for h in path:
         u.hex = h
+        if company is not None and status(company).carried_by == u.id:
+            company.hex = h  # 12.1 [P]: the mounted pair retreats together
         label = st.board.label(h)
         mine_side = data(st).mines.get(label)
         if mine_side is not None and mine_side != u.side:
@@ -1358,7 +1486,7 @@ def _reaction_retreat(rs: Rules, tr: Transition, u: Unit, dest: Hex) -> None:
             if u.hex is None:
                 break
     tr.emit("retreat", f"{u.id} retreats to {_label(st, u.hex)} (rule 6.3.3)")
-    command_check(rs, tr, [u])
+    command_check(rs, tr, [u] if company is None or company.hex is None else [u, company])
 
 
 _UNIT_VERBS: dict[type[Notation], Callable[[Rules, Transition, ActivationFrame, Notation], None]] = {

@@ -34,12 +34,17 @@ def _test_odds(action: Action, target: int, success: str, failure: str, value: f
 
 
 def _shot(rs: Rules, st: GameState, action: Action, shooter: Unit, target: Unit, reduced: bool) -> Odds | None:
-    if shooter.hex is None or target.hex is None:
+    """The odds of one direct shot; None when no shot is possible (a unit off the map, or in the firer's own
+    hex: direct fire is at distance 1 or more, 8.2.4)."""
+    if shooter.hex is None or target.hex is None or shooter.hex == target.hex:
         return None
     factor = actions.factor(rs, st, shooter, target, "direct", reduced)
     if factor.column is None:
         return None
-    return Odds(action, tuple(combat.odds_entries(rs.tables, factor.column, target)), note=factor.explain())
+    panic = combat.panic_chance(rs.tables, st, target)
+    entries = combat.odds_entries(rs.tables, factor.column, target, panic[0] if panic else None)
+    note = factor.explain() + (f"; {panic[1]}" if panic else "")
+    return Odds(action, entries, note=note)
 
 
 def _reaction_shot(rs: Rules, st: GameState, action: Action, shooter: Unit, target: Unit) -> Odds | None:
@@ -63,7 +68,8 @@ def _reaction_shot(rs: Rules, st: GameState, action: Action, shooter: Unit, targ
 
 def _barrage(rs: Rules, st: GameState, action: Action, typed: N.Salvo | N.Stuka) -> Odds | None:
     """8.6.1: one 2d6 roll for every unit in the hex, each on its own column; observed artillery first needs
-    the transmission roll (automatic when the observer is adjacent). Outcomes name each unit's result."""
+    the transmission roll (automatic when the observer is adjacent). Outcomes name each unit's result. None for
+    a calibre that is not one (8.6.1) or an observer that is not on the map."""
     h = typed.hex
     side = st.to_act
     units = [u for u in st.units_at(h) if not status(u).carried_by]
@@ -72,9 +78,11 @@ def _barrage(rs: Rules, st: GameState, action: Action, typed: N.Salvo | N.Stuka)
         p_through = Fraction(1)
         note = f"Stuka attack {attack} (rule 8.6.1)"
     else:
-        attack = rs.tables.artillery.calibres[typed.calibre].attack
-        observer = st.units[typed.observer]
-        assert observer.hex is not None
+        calibre = rs.tables.artillery.calibres.get(typed.calibre)
+        observer = st.units.get(typed.observer)
+        if calibre is None or observer is None or observer.hex is None:
+            return None
+        attack = calibre.attack
         if distance(observer.hex, h) == 1:
             p_through = Fraction(1)
             note = f"{typed.calibre} attack {attack}; observer adjacent: transmission automatic (rule 8.6.1)"
@@ -87,27 +95,49 @@ def _barrage(rs: Rules, st: GameState, action: Action, typed: N.Salvo | N.Stuka)
     for u in units:
         f = combat.attack_factor(rs.tables, st, None, u, fire="indirect", attack_value=attack)
         columns[u.id] = f.column
+    panics = {u.id: combat.panic_chance(rs.tables, st, u) for u in units}
+    if any(panics.values()):
+        note += "; units already neutralised take the panic test on an N (rule 8.4)"
     outcome: dict[str, Fraction] = defaultdict(Fraction)
     values: dict[str, float] = {}
     for roll, q in TWO_D6.items():
-        parts = []
-        value = 0.0
+        # Every unit's result on this roll; an N on a unit already neutralised branches on its panic test.
+        branches: list[tuple[tuple[str, ...], Fraction, float]] = [((), q * p_through, 0.0)]
         for u in units:
             col = columns[u.id]
             res = "-" if col is None else combat.resolve(rs.tables, col, roll, u)
-            if res != "-":
-                parts.append(f"{u.id} {combat.RESULT_NAMES[res]}")
-                sign = 1.0 if u.side != side else -1.0
-                value += sign * combat.RESULT_VALUES[res]
-        key = ", ".join(parts) or "no effect"
-        outcome[key] += q * p_through
-        values[key] = value
+            branches = [
+                ((*parts, text) if text else parts, p * po, value + vo)
+                for parts, p, value in branches
+                for text, po, vo in _unit_outcomes(u, res, panics[u.id], 1.0 if u.side != side else -1.0)
+                if po
+            ]
+        for parts, p, value in branches:
+            key = ", ".join(parts) or "no effect"
+            outcome[key] += p
+            values[key] = value
     entries = [OddsEntry("transmission fails", 1 - p_through, 0.0)] if p_through < 1 else []
     entries += [OddsEntry(k, p, values[k]) for k, p in sorted(outcome.items(), key=lambda kv: -kv[1]) if p > 0]
     count = typed.count or 1
     if count > 1:
         note += f"; first of {count} attacks shown"
     return Odds(action, tuple(entries), note=note)
+
+
+def _unit_outcomes(
+    u: Unit, res: str, panic: tuple[Fraction, str] | None, sign: float
+) -> list[tuple[str | None, Fraction, float]]:
+    """What result ``res`` of a barrage does to ``u``: (text or None for nothing, probability, value for the
+    firer); an N on a unit already neutralised is its panic test (8.4)."""
+    if res in ("n", "red_n") and panic is not None:
+        step = sign * combat.RESULT_VALUES["step"]
+        return [
+            (f"{u.id} {combat.RESULT_NAMES['step']}", panic[0], step),
+            (f"{u.id} {combat.PANIC_PASSED}", 1 - panic[0], 0.0),
+        ]
+    if res == "-":
+        return [(None, Fraction(1), 0.0)]
+    return [(f"{u.id} {combat.RESULT_NAMES[res]}", Fraction(1), sign * combat.RESULT_VALUES[res])]
 
 
 def odds(rs: Rules, st: GameState, action: Action, typed: Notation) -> Odds | None:

@@ -883,6 +883,7 @@ class CloseCombatHandler(UnitFrameHandler[CloseCombatFrame]):
 
     kind = "cc"
     rule = "9.1"
+    forms = (N.CloseFire, N.Exchange, N.Fallback, N.Stay, N.Withdraw, N.CloseOn)
 
     def actions(self, rs: Rules, st: GameState, f: CloseCombatFrame) -> list[Action]:
         return cc_actions(rs, st, f)

@@ -51,6 +51,7 @@ __all__ = [
     "CARRIED_BY",
     "CARRYING",
     "FIRE_KINDS",
+    "PANIC_PASSED",
     "RESULT_NAMES",
     "RESULT_VALUES",
     "Factor",
@@ -69,6 +70,7 @@ __all__ = [
     "mount_partner",
     "neutralise",
     "odds_entries",
+    "panic_chance",
     "rally_roll",
     "resolve",
     "roll_fire",
@@ -527,12 +529,42 @@ def fire_odds(tables: Tables, column: int | None, target: Unit) -> dict[str, Fra
     return out
 
 
-def odds_entries(tables: Tables, column: int | None, target: Unit) -> tuple[OddsEntry, ...]:
+PANIC_PASSED: Final = "N, no loss"
+"""The odds entry of an N on a unit already neutralised whose panic test is passed (8.4): nothing changes."""
+
+
+def odds_entries(
+    tables: Tables, column: int | None, target: Unit, panic: Fraction | None = None
+) -> tuple[OddsEntry, ...]:
     """:class:`~engine.odds.OddsEntry` values of :func:`fire_odds` (possible results only), valued with
-    :data:`RESULT_VALUES`."""
-    return tuple(
-        OddsEntry(RESULT_NAMES[r], p, RESULT_VALUES[r]) for r, p in fire_odds(tables, column, target).items() if p
-    )
+    :data:`RESULT_VALUES`.
+
+    ``panic`` (see :func:`panic_chance`): the target is already neutralised, so an N (red or black, where it
+    affects the target) means the panic test of 8.4: a step loss with that probability (counted in the step
+    loss entry), else no change (:data:`PANIC_PASSED`, worth nothing).
+    """
+    odds = fire_odds(tables, column, target)
+    if panic is not None:
+        n = odds.pop("n") + odds.pop("red_n")
+        odds["step"] += n * panic
+        entries = {r: (RESULT_NAMES[r], p, RESULT_VALUES[r]) for r, p in odds.items()}
+        entries["panic"] = (PANIC_PASSED, n * (1 - panic), 0.0)
+        return tuple(OddsEntry(name, p, value) for name, p, value in entries.values() if p)
+    return tuple(OddsEntry(RESULT_NAMES[r], p, RESULT_VALUES[r]) for r, p in odds.items() if p)
+
+
+def panic_chance(tables: Tables, st: GameState, target: Unit) -> tuple[Fraction, str] | None:
+    """The chance that an N costs ``target`` a step through the panic test (8.4), and the test in words; None
+    when an N would simply neutralise it (not neutralised yet), or has no effect (an HQ, 3.2 [P]), or the unit
+    has no formation (no FF)."""
+    if not status(target).neutralised or _is_hq(_type(tables, target)):
+        return None
+    found = _formation_of(st, target)
+    if found is None:
+        return None
+    ff, ff_text = _ff(tables, found[1])
+    test = tables.ff_tests["panic"]
+    return test.chance(ff), f"already neutralised: an N means a panic test, a step lost above {ff_text} (rule 8.4)"
 
 
 # --- State changes ---------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from .model import data, status
 from .victory import hannut_objectives, victory_kind
 
 if TYPE_CHECKING:
+    from .data import UnitType
     from .model import Rules
 
 __all__ = ["WIN", "evaluate", "goals"]
@@ -181,6 +182,17 @@ def _objectives(rs: Rules, st: GameState, side: str, kind: str, units: Mapping[s
     return score
 
 
+def _fire_power(st: GameState, e: Unit, units_t: Mapping[str, UnitType]) -> tuple[int, int]:
+    """The printed range and full attack value a unit fires with: a mounted APC pair's are its company's range
+    and the sum of both values (12.1 [P])."""
+    t = units_t[e.type]
+    rider = status(e).carrying
+    c = units_t[st.units[rider].type] if rider and rider in st.units else None
+    if c is None:
+        return t.range or 0, t.attack_full or 0
+    return c.range or 0, (t.attack_full or 0) + (c.attack_full or 0)
+
+
 def _threats(rs: Rules, st: GameState, side: str, units: Mapping[str, list[Unit]]) -> float:
     """Threats against ``side``'s units minus threats against the opponent's (positive: worse for ``side``)."""
     policy = rs.los_policy(st)
@@ -192,17 +204,13 @@ def _threats(rs: Rules, st: GameState, side: str, units: Mapping[str, list[Unit]
         sign = 1.0 if s == side else -1.0
         enemies = tuple(
             sorted(
-                (
-                    e.hex.q,
-                    e.hex.r,
-                    min(THREAT_RANGE, units_t[e.type].range or 0),
-                    units_t[e.type].attack_full or 0,
-                    e.hex,
-                )
+                (e.hex.q, e.hex.r, min(THREAT_RANGE, rng), attack, e.hex)
                 for o in st.sides
                 if o != s
                 for e in units.get(o, [])
-                if e.hex is not None and not status(e).carried_by and units_t[e.type].range
+                if e.hex is not None and not status(e).carried_by
+                for rng, attack in (_fire_power(st, e, units_t),)
+                if rng
             )
         )
         if not enemies:

@@ -15,6 +15,7 @@ in the module of its rules (the set-up in :mod:`.deployment`, arrivals in :mod:`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
 from engine.actions import Action
 from engine.contract import CHOOSE
 from engine.errors import IllegalActionError, InvalidActionError
-from engine.notation import Notation
+from engine.notation import Arg, Notation, slots
 from engine.rules import Transition
 from engine.state import GameState
 
@@ -32,7 +33,7 @@ from .verbs import UNIT
 if TYPE_CHECKING:
     from .model import Rules
 
-__all__ = ["FrameHandler", "UnitFrameHandler", "named_unit"]
+__all__ = ["FrameHandler", "UnitFrameHandler", "named_unit", "unknown_unit"]
 
 
 class _Decision(Protocol):
@@ -41,6 +42,12 @@ class _Decision(Protocol):
     @property
     def side(self) -> str: ...
 
+
+_CITES = re.compile(r"\brules? \d")
+"""A sentence that already cites a rule."""
+
+_UNIT_ARGS = frozenset({Arg.ACTOR, Arg.UNIT, Arg.TARGET})
+"""The argument kinds that name a unit."""
 
 F = TypeVar("F", bound=_Decision)
 """The frame record class a handler handles (one of :data:`.model.Frame`)."""
@@ -97,14 +104,34 @@ def named_unit(verb: str, typed: Notation) -> str | None:
     return first if isinstance(first, str) else None
 
 
+def unknown_unit(typed: Notation, st: GameState) -> str | None:
+    """Why a unit action names no unit of the state (its acting unit, a partner, an observer, a target), or None;
+    the verbs of the set-up and of the sequence of play name formations and chits too, and are not looked at."""
+    if typed.verb not in UNIT:
+        return None
+    for slot in slots(type(typed)):
+        if slot.kind in _UNIT_ARGS:
+            value = getattr(typed, slot.name)
+            if isinstance(value, str) and value not in st.units:
+                return f"{typed.verb}: no unit {value!r} ({slot.words})"
+    return None
+
+
 class UnitFrameHandler(FrameHandler[F]):
     """A frame whose actions name units (unit actions, reactions, choices, close combat): an unknown unit is
     refused first, then an action that is not legal with the most precise reason found (:meth:`refusal`)."""
+
+    forms: ClassVar[tuple[type[Notation], ...]] = ()
+    """The notation forms this frame decides: every unit they name must be a unit of the state (another verb is
+    refused for being out of turn, whatever it names after its acting unit)."""
 
     def check(self, rs: Rules, st: GameState, f: F, action: Action, typed: Notation) -> None:
         uid = named_unit(action.verb, typed)
         if uid is not None and uid not in st.units:
             raise InvalidActionError(f"no unit {uid!r}")
+        unknown = unknown_unit(typed, st) if isinstance(typed, self.forms) else None
+        if unknown is not None:
+            raise InvalidActionError(unknown)
         legal = self.candidates(rs, st, f, typed)
         if action in legal or self.accepts(rs, st, f, typed, legal):
             return
@@ -119,10 +146,15 @@ class UnitFrameHandler(FrameHandler[F]):
         return False
 
     def refuse(self, rs: Rules, st: GameState, f: F, action: Action, typed: Notation, legal: list[Action]) -> None:
-        """Raise :class:`IllegalActionError` saying why ``action`` is refused."""
-        raise IllegalActionError(self.refusal(rs, st, f, action, typed, legal))
+        """Raise :class:`IllegalActionError` saying why ``action`` is refused; a reason that names no rule cites
+        the frame's (:attr:`rule`)."""
+        why = self.refusal(rs, st, f, action, typed, legal)
+        raise IllegalActionError(why, rule=None if _CITES.search(why) else self.rule)
 
     def refusal(self, rs: Rules, st: GameState, f: F, action: Action, typed: Notation, legal: list[Action]) -> str:
-        """Why ``action`` is refused (the default: what the game waits for, and the legal actions)."""
+        """Why ``action`` is refused (the default: what the game waits for, and the legal actions; the frame's
+        rule is cited by :meth:`refuse`)."""
+        if not legal:
+            return f"Cannot {action} now: {self.waiting_for(st, f)}"
         choices = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
         return f"Cannot {action} now: {self.waiting_for(st, f)}; legal now: {choices}"

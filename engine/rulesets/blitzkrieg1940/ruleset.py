@@ -44,7 +44,7 @@ from .model import (
 )
 from .notation import NOTATIONS
 from .overlays import overlays
-from .setup import check_setup, scenario_consistency
+from .setup import check_keys, check_setup, scenario_consistency
 from .sight import SightRules, los_policy
 from .victory import victory_check
 
@@ -86,9 +86,17 @@ class Blitzkrieg1940(Ruleset):
         return self.tables.terrain.classes[terrain_class].entry_cost(t.move_class) is not None
 
     def validate_scenario(self, scenario: Scenario) -> list[Problem]:
-        """Formations, chits and setup checked against the rule tables (12, 13.7)."""
+        """The hex lists and numbers of the Blitzkrieg keys (12, 13.9), then formations, chits and setup checked
+        against the rule tables (12, 13.7). Where a key is malformed, a later check that trips over it adds
+        nothing: the key's problem says what is wrong."""
         board = Board(scenario.map, self.terrain_codes)
-        return [*check_setup(scenario, self.tables, board), *scenario_consistency(scenario, self.tables)]
+        keys = check_keys(scenario, board)
+        try:
+            return [*keys, *check_setup(scenario, self.tables, board), *scenario_consistency(scenario, self.tables)]
+        except Exception:
+            if keys:
+                return keys
+            raise
 
     # --- Setup ------------------------------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
 """Provides the Blitzkrieg 1940 scenario checks: setup legality and agreement with the rule tables.
 
-Two checks, each returning :class:`~engine.errors.Problem` objects that name the scenario file, the line and key,
+Three checks, each returning :class:`~engine.errors.Problem` objects that name the scenario file, the line and key,
 and what was expected:
 
+- :func:`check_keys` — every hex list and whole number of the Blitzkrieg keys that the rules read in play is a
+  hex list of the map or a number in its range (so that a file never passes validation to fail in play).
 - :func:`check_setup` — every default position of a scenario is legal: inside its setup zone (12.1, 12.2, 13.9),
   on terrain its movement class may enter (7.3 [P]), at most 3 non-HQ units per hex (7.3), within the doctrine
   distance of its HQ (3.4), outside the French exclusion ring of Stonne (12.2 [P]); mounted companies on their
@@ -27,14 +29,17 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.board import Board
-from engine.errors import Problem
+from engine.errors import Problem, StateError
 from engine.hexgrid import Hex, distance, hex_label, parse_hex
 from engine.scenario import Scenario, UnitSpec, _Locator
+from engine.typed import from_plain
 
 from .data import CHIT_KINDS, ChitSet, Tables
+from .model import DeployStep
 
 __all__ = [
     "MARKER_KINDS",
+    "check_keys",
     "check_setup",
     "chits_in_play",
     "marker_zone_hexes",
@@ -210,6 +215,91 @@ def _unit_index(scenario: Scenario) -> dict[str, int]:
 
 def _labels(hexes: Iterable[Hex]) -> str:
     return " ".join(sorted(hex_label(h) for h in hexes))
+
+
+# --- Hex lists and numbers of the scenario keys ------------------------------------------------------------------
+
+_HEX_LISTS: tuple[tuple[str, ...], ...] = (
+    ("special", "french_exclusion", "of"),
+    ("victory", "hexes"),
+    ("victory", "objectives"),
+)
+"""Hex lists the rules read (``"0108 0112"``, commas, or a TOML list of labels); zones and markers are checked
+with their tables below."""
+
+_TURNS = -1
+"""An upper bound meaning the scenario's number of turns."""
+
+_NUMBERS: tuple[tuple[tuple[str, ...], int, int], ...] = (
+    (("special", "french_exclusion", "within"), 0, 99),
+    (("special", "turn1_kept_chits", "*"), 0, 9),
+    (("special", "setup_losses", "steps"), 0, 99),
+    (("special", "optional_mounted", "companies"), 0, 9),
+    (("special", "marker_counts", "*"), 0, 99),
+    (("victory", "turn"), 1, _TURNS),
+    (("chits", "[]", "count"), 1, 99),
+    (("chits", "[]", "turn"), 1, _TURNS),
+    (("schedule", "[]", "turn"), 1, _TURNS),
+    (("schedule", "[]", "add", "*"), 1, 99),
+    (("formations", "[]", "ff"), 2, 12),
+    (("formations", "[]", "arrives"), 1, _TURNS),
+    (("formations", "[]", "leaves"), 1, _TURNS),
+    (("formations", "[]", "setup_step_losses"), 0, 99),
+)
+"""Whole numbers the rules read, with their range: ``"*"`` is every key of a table, ``"[]"`` every table of an
+array (``turn1_kept_chits.side`` is a word, not a number: it is left to the comparison with chits.toml)."""
+
+_WORDS = frozenset({("special", "turn1_kept_chits", "side")})
+"""Keys that a ``"*"`` of :data:`_NUMBERS` would take in but that are not numbers."""
+
+
+def _found(value: Any, path: tuple[str, ...], at: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """The values at ``path`` in the plain data ``value``, each with its full key path."""
+    if not path:
+        return [(at, value)]
+    head, rest = path[0], path[1:]
+    if head == "[]":
+        items = list(enumerate(value)) if isinstance(value, list) else []
+        return [x for i, v in items if isinstance(v, Mapping) for x in _found(v, rest, (*at, i))]
+    if not isinstance(value, Mapping):
+        return []
+    keys = sorted(str(k) for k in value) if head == "*" else [head] if head in value else []
+    return [x for k in keys for x in _found(value[k], rest, (*at, k))]
+
+
+def check_keys(scenario: Scenario, board: Board) -> list[Problem]:
+    """Check every hex list and number of the scenario's Blitzkrieg keys that the rules read in play (12, 13.9):
+    hex labels on the map, whole numbers in range, the set-up sequence's tables; each problem names file, line
+    and key, and what was expected. (A bad value here used to pass validation and fail actions into the game.)"""
+    rep = _Report(scenario)
+    raw = scenario.raw
+    for path in _HEX_LISTS:
+        for at, value in _found(raw, path):
+            bad = _bad_labels(value)
+            off = [h for h in _labels_to_hexes(value) if h not in board]
+            if bad or not _labels_to_hexes(value):
+                shown = ", ".join(repr(b) for b in bad[:5]) or "no hex"
+                rep.add(f'expected a hex list "CCRR CCRR ..." (hex labels of the map), got {shown}', *at)
+            elif off:
+                rep.add(f"hexes off the {board.id} map: {_labels(off)} (expected hexes of the map)", *at)
+    for path, lo, hi in _NUMBERS:
+        top = scenario.turns if hi == _TURNS else hi
+        for at, value in _found(raw, path):
+            if tuple(str(p) for p in at) in _WORDS:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= top:
+                shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+                rep.add(f"expected a whole number from {lo} to {top}, got {shown}", *at)
+    sequence = _table(raw, "special").get("setup_sequence", [])
+    if not isinstance(sequence, list):
+        rep.add("expected [[special.setup_sequence]] tables (side, formations, markers)", "special", "setup_sequence")
+    else:
+        for i, step in enumerate(sequence):
+            try:
+                from_plain(DeployStep, step, where=f"special.setup_sequence[{i}]")
+            except StateError as err:
+                rep.add(f"expected a set-up step (side, formations, markers): {err}", "special", "setup_sequence", i)
+    return rep.problems
 
 
 # --- Setup legality ----------------------------------------------------------------------------------------------

@@ -54,6 +54,8 @@ from engine.rulesets.blitzkrieg1940.movement import (
 from engine.scenario import parse_map
 from engine.state import GameState, Unit
 
+from .helpers import refusal, skirmish
+
 MAPS = Path(__file__).resolve().parents[3] / "scenarios" / "blitzkrieg1940"
 T = load_tables()
 
@@ -715,3 +717,21 @@ def test_reachable_hexes_agrees_with_independent_search(
             assert c is not None and doctrine_allows(T, s, u, a, b)
             total += c
         assert total == r.cost
+
+
+# --- 7.1 a move enters adjacent hexes one after another (issue 16 item 7) -----------------------------------------
+
+
+def test_7_1_a_path_is_a_chain_of_adjacent_hexes() -> None:
+    """7.1: a unit enters one adjacent hex after another. A path with a hex that is not adjacent to the one before
+    (first step or later) is refused citing 7.1 and nothing moves; an adjacent path is followed."""
+    pz4, hq = "ger-i5pzr-pz4", "ger-i5pzr-hq"
+    s = skirmish("ger-i-5-pzr", {pz4: "0512", hq: "0512"})
+    before = s.state
+    for path in ("0510", "0511 0609", "0511 0511", "0511 0510 0612"):
+        text = refusal(s, f"move {pz4} {path}", "7.1")
+        assert "not adjacent" in text
+        assert s.state is before and s.state.units[pz4].hex == H("0512")
+    assert "not adjacent" in refusal(s, f"stack {pz4} {hq} 0510", "7.1")
+    s.apply(f"move {pz4} 0511 0510")
+    assert s.state.units[pz4].hex == H("0510")

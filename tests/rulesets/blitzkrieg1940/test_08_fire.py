@@ -57,6 +57,8 @@ from engine.rulesets.blitzkrieg1940.sight import SightRules, can_see
 from engine.scenario import parse_map
 from engine.state import GameState, Unit
 
+from .helpers import event_texts, refusal, skirmish
+
 MAPS = Path(__file__).resolve().parents[3] / "scenarios" / "blitzkrieg1940"
 T = load_tables()
 
@@ -739,3 +741,100 @@ def test_12_1_mounted_pair_owner_chooses_which_half_loses_a_step() -> None:
     s2 = game(*mounted(unit("apc", "APC", "german", OPEN_B), unit("sch-m", "SCH", "german", OPEN_B)))
     step_loss(Transition(s2), T, s2.units["apc"], "close combat", owner_choice=False)
     assert s2.units["apc"].steps == 1 and not bk.data(s2).frames
+
+
+# --- 12.1 [P] the mounted APC pair in play (issue 16 items 9 and 10) ----------------------------------------------
+
+APC, RIDER, SCH_HQ = "ger-i12schr-apc", "ger-i12schr-sch-1", "ger-i12schr-hq"  # I/12 SchR: APC (2/1, range 0), SCH 6/4
+DRG, RDP_HQ = "fra-ii11rdp-drg-1", "fra-ii11rdp-hq"  # II/11 RDP dragoons (infantry 6/4, range 2, MP 3)
+PAIR = {APC: {"carrying": RIDER}, RIDER: {"carried_by": APC}}
+
+
+def pair_fight(active: str, drg: str = "0510", **kw: Any) -> Any:
+    """The I/12 APC with its company on board at 0512 (open, Hannut), their HQ at 0513; the French dragoons at
+    ``drg`` with their HQ at 0509; formation ``active`` is activated."""
+    return skirmish(active, {APC: "0512", RIDER: "0512", SCH_HQ: "0513", DRG: drg, RDP_HQ: "0509"}, status=PAIR, **kw)
+
+
+def test_ac75_12_1_the_mounted_pair_fires_at_the_company_range_and_may_move_and_fire() -> None:
+    """AC-75, 12.1 [P]: the pair fires with the company's value plus the APC's (full or reduced alike) at the
+    company's range (2), and may move and fire; only close combat needs it to unload first (9.1.1). The APC's own
+    printed range of 0 kept it from ever firing actively."""
+    s = pair_fight("ger-i-12-schr")
+    legal = s.legal()
+    assert distance(s.state.board.parse("0512"), s.state.board.parse("0510")) == 2
+    assert f"fire {APC} {DRG}" in legal and f"fm {APC} {DRG}" in legal
+    assert any(a.startswith(f"mf {APC} ") for a in legal)
+    full = s.ruleset.odds(s.state, s.parse(f"fire {APC} {DRG}"))
+    reduced = s.ruleset.odds(s.state, s.parse(f"fm {APC} {DRG}"))
+    assert full is not None and reduced is not None
+    assert "combined full value 8" in full.note and "= 7 → column 7" in full.note  # 6 + 2, −1 range
+    assert "combined reduced value Y 5" in reduced.note and "= 4 → column 4" in reduced.note  # 4 + 1, −1 range
+    s.script(1, 1).apply(f"fire {APC} {DRG}")
+    assert any(f"{APC} fires at {DRG}" in t for t in event_texts(s.events))
+    # Move and fire: the pair moves with half the APC's MP (6 → 3), the company with it, then fires reduced.
+    s = pair_fight("ger-i-12-schr")
+    s.apply(f"mf {APC} 0511")
+    assert s.state.units[RIDER].hex == s.state.units[APC].hex == s.state.board.parse("0511")
+
+
+def test_12_1_the_mounted_pair_returns_and_opportunity_fires_at_the_company_range() -> None:
+    """12.1 [P], 6.3.1, 6.3.2: fired at from 2 hexes, the pair may return fire (it could only at range 1); a
+    French unit moving 2 hexes away may be opportunity-fired by the pair."""
+    s = pair_fight("fra-ii-11-rdp")
+    s.script(1, 1).apply(f"fire {DRG} {APC}")  # 2: no effect
+    assert s.to_act == "german" and f"retfire {APC} {DRG}" in s.legal()
+    s = pair_fight("fra-ii-11-rdp", drg="0509")
+    s.apply(f"move {DRG} 0510")
+    assert f"opp {APC} {DRG}" in s.legal()
+
+
+def test_12_1_a_mounted_company_cannot_act_on_its_own() -> None:
+    """12.1 [P] (issue 16 items 10 and 12): the company on board acts only as the pair, through its APC: its own
+    fire, move-and-fire, move or close combat is refused citing 12.1 (fire and fm were accepted, a move cited
+    "8.4, 6.2"); no reaction window offers it opportunity fire or a retreat of its own, and the pair retreats
+    together."""
+    s = pair_fight("ger-i-12-schr", drg="0511")
+    for notation in (f"fire {RIDER} {DRG}", f"fm {RIDER} {DRG}", f"move {RIDER} 0612", f"mf {RIDER} 0612"):
+        refusal(s, notation, "12.1")
+    assert not any(a.split()[1] == RIDER for a in s.legal() if len(a.split()) > 1)
+    s = pair_fight("fra-ii-11-rdp", drg="0509")
+    s.apply(f"move {DRG} 0510")
+    legal = s.legal()
+    assert f"opp {APC} {DRG}" in legal and not any(RIDER in a for a in legal)
+    refusal(s, f"opp {RIDER} {DRG}", "12.1")
+    retreat = next(a for a in legal if a.startswith(f"retreat {APC} "))
+    s.apply(retreat)
+    assert s.state.units[APC].hex == s.state.units[RIDER].hex == s.state.board.parse(retreat.split()[-1])
+
+
+# --- 8.4 the panic test in the odds (issue 16 item 11) -------------------------------------------------------------
+
+PZ4, PZ_HQ = "ger-i5pzr-pz4", "ger-i5pzr-hq"  # I/5 PzR: PZ4 7/5
+
+
+def test_8_4_odds_against_a_neutralised_target_include_the_panic_test() -> None:
+    """8.4: an N on a unit already neutralised is a panic test (2d6 above its FF: a step lost, the marker off).
+    A PZ4 at an adjacent DRG in the open (column 7): a step loss on 6/36, an N (red or black) on 15/36; against a
+    neutralised DRG (FF 8: a step lost on 9 or more, 10/36) the step loss is 6/36 + 15/36 × 10/36 = 61/216, about
+    28 % (the odds said 16.7 %), and the other N results change nothing. The AI reads these odds: the shot's
+    expected value is the step loss alone. Barrage odds branch on each neutralised unit's panic test too."""
+    places = {PZ4: "0512", PZ_HQ: "0513", DRG: "0511", RDP_HQ: "0509"}
+    fresh = skirmish("ger-i-5-pzr", places)
+    shaken = skirmish("ger-i-5-pzr", places, status={DRG: {"neutralised": True}})
+    before = fresh.ruleset.odds(fresh.state, fresh.parse(f"fire {PZ4} {DRG}"))
+    after = shaken.ruleset.odds(shaken.state, shaken.parse(f"fire {PZ4} {DRG}"))
+    assert before is not None and after is not None
+    assert before.probability("step loss") == Fraction(6, 36)
+    assert before.probability("N") + before.probability("red N") == Fraction(15, 36)
+    assert after.probability("step loss") == Fraction(61, 216)
+    assert after.probability("N, no loss") == Fraction(15, 36) * Fraction(26, 36)
+    assert after.probability("N") == after.probability("red N") == 0
+    assert after.expected == pytest.approx(61 / 216) and "panic test" in after.note and "rule 8.4" in after.note
+    stuka = shaken.ruleset.odds(shaken.state, Action("stuka", ("0511",)))
+    assert stuka is not None
+    loss = sum(e.probability for e in stuka.entries if f"{DRG} step loss" in e.result)
+    plain = skirmish("ger-i-5-pzr", places).ruleset.odds(fresh.state, Action("stuka", ("0511",)))
+    assert plain is not None
+    assert loss > sum(e.probability for e in plain.entries if f"{DRG} step loss" in e.result)
+    assert sum(e.probability for e in stuka.entries) == 1 and "rule 8.4" in stuka.note

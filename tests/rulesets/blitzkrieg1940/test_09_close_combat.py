@@ -33,6 +33,8 @@ from engine.rulesets.blitzkrieg1940.ruleset import Blitzkrieg1940
 from engine.scenario import parse_map
 from engine.state import GameState, Unit
 
+from .helpers import refusal, skirmish
+
 MAPS = Path(__file__).resolve().parents[3] / "scenarios" / "blitzkrieg1940"
 T = load_tables()
 _RS = engine.get_ruleset("blitzkrieg1940")
@@ -602,3 +604,33 @@ def test_target_choice_odds_and_waiting_text() -> None:
     assert err.value.rule == "9.1.2" and "owner" in str(err.value)
     with pytest.raises(IllegalActionError):
         p.apply("ccfire fra-fin ger-pz3")
+
+
+# --- Refusals cite their rule (issue 16 item 12) ----------------------------------------------------------------
+
+SCH, SCH_HQ = "ger-i12schr-sch-2", "ger-i12schr-hq"  # Hannut: German Schützen company (MP 3, foot)
+DRG, RDP_HQ = "fra-ii11rdp-drg-1", "fra-ii11rdp-hq"  # Hannut: French dragoons
+
+
+def test_6_2_an_out_of_command_unit_may_not_start_a_close_combat_and_the_refusal_says_so() -> None:
+    """6.2, 9.1.1: the refusal of an out-of-command unit's assault cites 6.2 (it was a generic sentence)."""
+    s = skirmish(
+        "ger-i-12-schr", {SCH: "0512", SCH_HQ: "0513", DRG: "0511", RDP_HQ: "0509"}, status={SCH: {"ooc": True}}
+    )
+    text = refusal(s, f"assault {SCH} 0511", "6.2")
+    assert "out-of-command" in text
+
+
+def test_9_1_1_close_combat_entry_needs_the_mp_and_the_refusal_says_so() -> None:
+    """9.1.1: entering an enemy hex costs ⌈MP/4⌉ + the terrain (3 MP Schützen in the open: 1 + 1 = 2); with 1 MP
+    left after moving the assault is refused citing 9.1.1 (it was a generic sentence)."""
+    s = skirmish("ger-i-12-schr", {SCH: "0513", SCH_HQ: "0612", DRG: "0510", RDP_HQ: "0509"})
+    s.apply(f"move {SCH} 0512")
+    while s.to_act == "french":
+        s.apply("close")
+    s.apply(f"move {SCH} 0511")
+    while s.to_act == "french":
+        s.apply("close")
+    assert s.state.units[SCH].hex == parse_hex("0511")
+    text = refusal(s, f"assault {SCH} 0510", "9.1.1")
+    assert "MP" in text

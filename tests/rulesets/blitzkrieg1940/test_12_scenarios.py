@@ -38,7 +38,7 @@ from engine.rulesets.blitzkrieg1940.victory import (
     victory_kind,
     vp_track,
 )
-from engine.scenario import Scenario, parse_scenario
+from engine.scenario import Scenario, parse_scenario, validate_path
 from engine.state import GameState, Outcome, Unit
 
 SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios" / "blitzkrieg1940"
@@ -635,3 +635,57 @@ def test_ac_74_reinforcement_entries_and_withdrawal(stonne: Scenario) -> None:
     pzr = [u for u in stonne.units if u.formation == "ger-ii-pzr"]
     assert pzr
     assert all(u.hex is not None for u in pzr)
+
+
+# --- The hex lists and numbers of the scenario keys (issue 16 item 5) ---------------------------------------------
+
+BAD_KEYS = [
+    ("stonne", None, 'of = "0108 0112 0114 0401"', 'of = "0108 01 0114 0401"', "special.french_exclusion.of"),
+    ("stonne", None, 'of = "0108 0112 0114 0401"', 'of = "0108 0112 0114 9999"', "special.french_exclusion.of"),
+    ("stonne", None, "within = 2", "within = 1e999", "special.french_exclusion.within"),
+    ("stonne", None, "within = 2", 'within = "2"', "special.french_exclusion.within"),
+    ("stonne", None, 'hexes = "0708 0709"', 'hexes = "0708 07x9"', "victory.hexes"),
+    ("stonne", None, "turn = 10", "turn = 11", "victory.turn"),
+    ("stonne", None, "minefield = 4 }", "minefield = -4 }", "special.marker_counts.minefield"),
+    ("stonne", "[[chits]]", "count = 1", "count = 99999999999", "chits[0].count"),
+    ("stonne", "[[schedule]]", "turn = 2", "turn = 0", "schedule[0].turn"),
+    ("stonne", "add = { artillery = 1 }", "artillery = 1", "artillery = 1.5", "schedule[2].add.artillery"),
+    ("stonne", 'id = "fra-6-grdi"', "arrives = 2", "arrives = true", "formations[5].arrives"),
+    ("stonne", None, "leaves = 3", "leaves = 1e999", "formations[17].leaves"),
+    ("hannut", None, 'objectives = "0403', 'objectives = "0403 x403', "victory.objectives"),
+    ("hannut", None, "stuka = 1,", "stuka = 1.0,", "special.turn1_kept_chits.stuka"),
+    ("hannut", None, "steps = 4 }", "steps = 1e999 }", "special.setup_losses.steps"),
+    ("hannut", None, "companies = 1 }", 'companies = "one" }', "special.optional_mounted.companies"),
+    ("hannut", "[[special.setup_sequence]]", 'side = "french"', "side = 1", "special.setup_sequence[0]"),
+]
+
+
+def scenario_file(tmp_path: Path, name: str, after: str | None, old: str, new: str) -> Path:
+    """A copy of a scenario (with its maps) where the first ``old`` after the text ``after`` is ``new``."""
+    for other in SCENARIOS.glob("*.map"):
+        (tmp_path / other.name).write_text(other.read_text(encoding="utf-8"), encoding="utf-8")
+    text = (SCENARIOS / f"{name}.toml").read_text(encoding="utf-8")
+    start = text.index(after) if after is not None else 0
+    at = text.index(old, start)
+    assert after is not None or text.count(old) == 1, old
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text[:at] + new + text[at + len(old) :], encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("name", "after", "old", "new", "key"), BAD_KEYS, ids=[k[-1] + "=" + k[3] for k in BAD_KEYS])
+def test_12_every_hex_list_and_number_of_the_scenario_keys_is_checked(
+    tmp_path: Path, name: str, after: str | None, old: str, new: str, key: str
+) -> None:
+    """12, 13.9 (issue 16 item 5): a bad hex list or number in the Blitzkrieg keys is a validation problem that
+    names the file, the line and the key, and says what was expected (Stonne's french_exclusion "0108 01 ..."
+    passed and raised ValueError five actions into play)."""
+    path = scenario_file(tmp_path, name, after, old, new)
+    problems = validate_path(str(path))
+    mine = [p for p in problems if p.where.endswith(key)]
+    assert mine, problems
+    lines = path.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if new in text)
+    table = max(i for i, text in enumerate(lines[:line], 1) if text.startswith("["))  # a table's problem: its header
+    assert mine[0].file == str(path) and mine[0].where in (f"line {line}, {key}", f"line {table}, {key}")
+    assert "expected" in mine[0].message

@@ -38,6 +38,9 @@ def check_invariants(game: engine.Game) -> None:
             assert bk.status(u).arrives is not None or bk.status(u).carried_by, f"{u.id} vanished"
         if bk.status(u).neutralised or bk.status(u).opp_used:
             assert u.hex is not None, f"{u.id} carries markers off the map"
+        apc = bk.status(u).carried_by
+        if apc:  # 12.1 [P]: a mounted company goes where its APC goes (a reaction retreat split the pair)
+            assert bk.status(st.units[apc]).carrying == u.id and st.units[apc].hex == u.hex, f"{u.id} left {apc}"
     if not moving:
         for h in hexes:
             assert stack_count(st, h, T) <= T.sequence.stacking_limit, f"overstacked at {game.board.label(h)}"

@@ -15,8 +15,7 @@ its first hex is, provided every hex of its path is adjacent to the one before.
 The refusals met on the way (the ``IllegalActionError`` of every random illegal action) must cite a rule
 (``"(rule 6.2)"``, ``"(rules 8.4, 9.1.1)"``): the player reads why, and where the rule is.
 
-Art of Tactic is being changed by other work: the disagreements found there are one strict expected failure that
-names them, so that it shows when they are fixed (its refusals all cite a rule). ``make soak`` runs more seeds.
+``make soak`` runs more seeds.
 """
 
 from __future__ import annotations
@@ -206,12 +205,6 @@ def test_blitzkrieg_every_refusal_names_its_rule(scenario: str) -> None:
     assert not found.no_rule, report(found.no_rule)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 16 item 10, Art of Tactic (changed by other work): check accepts orders legal_actions does not "
-    "list: a march, deploy or withdraw to another hex than the ones listed, an airstrike or a patrol with another "
-    "entry hex or centre, a fire-and-move from the firer's own hex",
-)
 def test_art_of_tactic_check_agrees_with_legal_actions() -> None:
     """Issue 16 item 10 over every Art of Tactic scenario."""
     problems = [p for scenario in ART_OF_TACTIC for p in examine("art_of_tactic", scenario, range(SEEDS)).problems()]
@@ -229,5 +222,4 @@ def test_art_of_tactic_every_refusal_names_its_rule() -> None:
 def test_soak_check_agrees_with_legal_actions(ruleset: str, scenario: str) -> None:
     found = examine(ruleset, scenario, range(SEEDS, SEEDS + SOAK_SEEDS))
     assert not found.no_rule, report(found.no_rule)
-    if ruleset == "blitzkrieg1940":
-        assert not found.problems(), report(found.problems())
+    assert not found.problems(), report(found.problems())

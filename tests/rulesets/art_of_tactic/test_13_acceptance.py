@@ -768,6 +768,34 @@ def test_9_3_withdraw_into_an_adjacent_hex_then_move() -> None:
     g.apply("move ger-mg 0507", side="german")
 
 
+def test_9_3_withdraw_names_its_own_hex_only_by_leaving_it_out() -> None:
+    """9.3: the destination is the unit's hex or an adjacent one; the bare order stays where it stands, so the hex
+    written is an adjacent one (one way to write each order, as legal_actions lists it)."""
+    sc = scenario([("ger-mg", "DE-MG", "0505", {"facing": "0504"}), ("sov-hq", "SU-HQ", "1010")])
+    g = game(sc)
+    assert "rule 9.3" in refusal(g, "withdraw ger-mg 0505", "german")
+    assert "rule 9.3" in refusal(g, "withdraw ger-mg 0507", "german"), "two hexes away"
+    listed = {a.notation for a in g.legal_actions("german") if a.verb == "withdraw"}
+    assert listed == {"withdraw ger-mg"} | {f"withdraw ger-mg {g.board.label(n)}" for n in P("0505").neighbours()}
+
+
+def test_9_2_deploy_into_an_adjacent_hex_is_listed_with_every_facing() -> None:
+    """9.2: Deploy names the hex the unit moves into (its own or an adjacent one) and a facing hex next to it; every
+    such order check accepts is listed, so that the AI and the order entry can choose it."""
+    sc = scenario([("ger-mg", "DE-MG", "0505", {"facing": "0504"}), ("sov-hq", "SU-HQ", "1010")])
+    g = game(sc)
+    play_round(g, ["withdraw ger-mg"], [])
+    assert S(g.state.units["ger-mg"]).deployed is False
+    listed = {a.notation for a in g.legal_actions("german") if a.verb == "deploy"}
+    assert "deploy ger-mg 0507 0506" in listed, "move to 0506, facing 0507"
+    assert "deploy ger-mg 0504" in listed, "where it stands"
+    for text in sorted(listed):
+        g.check(text, side="german")
+    assert "rule 9.2" in refusal(g, "deploy ger-mg 0504 0505", "german"), "its own hex: leave it out"
+    play_round(g, ["deploy ger-mg 0507 0506"], [])
+    assert g.state.units["ger-mg"].hex == P("0506")
+
+
 def test_9_6_engineers_take_a_mine_from_a_truck() -> None:
     sc = scenario([("ger-pio", "DE-PIO", "0505"), ("ger-opel", "DE-OPEL", "0505"), ("sov-hq", "SU-HQ", "1010")])
     g = game(sc)

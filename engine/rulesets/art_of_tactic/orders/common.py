@@ -176,9 +176,11 @@ def stack_ok(rs: Rules, st: GameState, u: Unit, end: Hex) -> None:
 def relocation(rs: Rules, st: GameState, u: Unit, to: Hex, rule: str) -> Hex:
     """9.2, 9.3 PROPOSED: the unit's own hex or an adjacent hex it may enter, with no enemy and no smoke."""
     assert u.hex is not None
-    if to == u.hex:
-        return to
     label = st.board.label(to)
+    if to == u.hex:
+        # The bare order is the one that stays: one way to write each order, as legal_actions lists it.
+        verb = "deploy" if rule == "9.2" else "withdraw"
+        raise refuse(f"{u.id} is in {label} already: write {verb} without a hex to stay there", rule)
     if distance(to, u.hex) != 1:
         raise refuse(f"{label} must be {u.id}'s hex or next to it", rule)
     step = step_rule(rs.tables, st.board, card(rs.tables, u).move_as, u.hex, to, "cautious", obstacles(st))
@@ -188,6 +190,16 @@ def relocation(rs: Rules, st: GameState, u: Unit, to: Hex, rule: str) -> Hex:
         raise refuse(f"{label} holds an enemy unit", rule)
     stack_ok(rs, st, u, to)
     return to
+
+
+def relocations(rs: Rules, st: GameState, u: Unit, around: Around, rule: str) -> Iterator[Hex]:
+    """The adjacent hexes ``u`` may relocate to with Deploy (9.2) or Withdraw (9.3), in ``around``'s order."""
+    for to in around.neighbours:
+        try:
+            relocation(rs, st, u, to, rule)
+        except IllegalActionError:
+            continue
+        yield to
 
 
 def refusal_for(u: Unit, err: IllegalActionError) -> IllegalActionError:

@@ -43,7 +43,7 @@ from ..notation import (
 )
 from ..records import Order, status
 from ..sight import facing_of, in_field_of_fire, line_of_sight
-from .common import Around, OrderType, relocation, target
+from .common import Around, OrderType, relocation, relocations, target
 from .verbs import MINE_KINDS
 
 __all__ = [
@@ -589,14 +589,17 @@ class _Deploy(_Facing):
         return Order(self.kind, notation, facing_hex=typed.facing_hex, to=typed.hex)
 
     def candidates(self, rs: Rules, st: GameState, u: Unit, around: Around) -> Iterator[Notation]:
-        if around.card.can_order(self.kind):
-            for n in around.neighbours:
-                yield Deploy(u.id, n)
+        if around.card.can_order(self.kind) and not status(u).deployed:
+            yield from self.towed(rs, st, u, around)
 
     def towed(self, rs: Rules, st: GameState, u: Unit, around: Around) -> Iterator[Notation]:
-        """9.9: a towed unit's only order is Take position (deploy), facing any neighbour."""
+        """9.2: Deploy where the unit stands facing any neighbour, or first moving to an adjacent hex it may enter
+        and facing any neighbour of that hex; 9.9: a towed unit's Take position is the same order."""
         for n in around.neighbours:
             yield Deploy(u.id, n)
+        for to in relocations(rs, st, u, around, "9.2"):
+            for n in (x for x in to.neighbours() if x in st.board.cells):
+                yield Deploy(u.id, n, to)
 
 
 class _Withdraw(OrderType):
@@ -618,8 +621,8 @@ class _Withdraw(OrderType):
     def candidates(self, rs: Rules, st: GameState, u: Unit, around: Around) -> Iterator[Notation]:
         if around.card.can_order(self.kind):
             yield Withdraw(u.id)
-            for n in around.neighbours:
-                yield Withdraw(u.id, n)
+            for to in relocations(rs, st, u, around, "9.3"):
+                yield Withdraw(u.id, to)
 
 
 HOLD = _Hold()

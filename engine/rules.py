@@ -50,6 +50,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+READ_CACHE_SIZE = 20_000
+"""Actions read per map and ruleset kept by :meth:`Ruleset.read` (then the cache starts again)."""
 BUILTIN_RULESETS = ("art_of_tactic", "behind_omaha", "blitzkrieg1940", "hacse", "wiener")
 """Ruleset packages under ``engine.rulesets`` (each is loaded if it is present)."""
 
@@ -272,10 +274,28 @@ class Ruleset:
         Raises:
             InvalidActionError: an unknown verb, or arguments that do not fit the verb's notation.
         """
+        board = state.board
+        key = ("read", self.id)
+        known: dict[Action, Notation] | None = board.cache.get(key)
+        if known is None:
+            known = board.cache[key] = {}
+        try:
+            return known[action]
+        except KeyError:
+            pass
+        except TypeError:  # an action built in code with an argument that cannot be hashed: read, not kept
+            known = None
         forms = self.notations.get(action.verb)
         if not forms:
             raise InvalidActionError(f"unknown verb {action.verb!r}: {self.id} knows {', '.join(sorted(self.verbs))}")
-        return read(forms, action, state.board)
+        typed = read(forms, action, board)
+        if known is not None:
+            # A reading depends only on the action and the map, and a typed notation is frozen: kept per map, for
+            # check, apply, odds and action_info of the same action (bounded: hostile input cannot grow it).
+            if len(known) >= READ_CACHE_SIZE:
+                known.clear()
+            known[action] = typed
+        return typed
 
     def action_info(self, state: GameState, action: Action) -> ActionInfo:
         """What ``action`` means in ``state`` (a side's view): its roles, the unit that acts, the units and hexes

@@ -8,6 +8,7 @@ import random
 import pytest
 
 import engine
+import engine.rules as engine_rules
 from engine import Action, IllegalActionError, InvalidActionError, ScriptedDice
 
 
@@ -348,3 +349,21 @@ def test_view_after_an_undo_and_another_action_is_of_the_new_position(duel: engi
     after = game.view(side)
     assert after is not before
     assert after.to_dict() == game.ruleset.view(game.state, side).to_dict()
+
+
+def test_readings_are_kept_per_map_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ruleset.read keeps what it read per map (check, apply, odds and action_info read the same action), gives the
+    same typed action as a fresh reading, and keeps at most READ_CACHE_SIZE of them: random notation cannot grow
+    it without bound."""
+    monkeypatch.setattr(engine_rules, "READ_CACHE_SIZE", 3)
+    game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=1)
+    engine.take_scenario_setup(game)
+    rs, st = game.ruleset, game.state
+    moves = [a for a in game.legal_actions() if a.verb in rs.notations][:5]
+    assert len(moves) == 5
+    first = rs.read(st, moves[0])
+    assert rs.read(st, Action(moves[0].verb, moves[0].args)) is first, "an equal action is read once"
+    for a in moves:
+        assert rs.read(st, a) == type(rs.read(st, a)).read(a, st.board)
+    kept = st.board.cache[("read", rs.id)]
+    assert 0 < len(kept) <= 3

@@ -52,18 +52,6 @@ class ArtOfTactic(Ruleset):
     default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"control", "structures", "purchase", "ai"})
 
-    _last_read: tuple[Board, Action, Notation] | None = None
-
-    def read(self, state: GameState, action: Action) -> Notation:
-        """The action read into its typed notation; the last one read is kept, since ``check`` and ``apply`` read
-        the same action in turn (a typed notation is frozen, so it may be shared)."""
-        last = self._last_read
-        if last is not None and last[0] is state.board and last[1] == action:
-            return last[2]
-        typed = super().read(state, action)
-        self._last_read = (state.board, action, typed)
-        return typed
-
     @cached_property
     def tables(self) -> Tables:
         """Every table of ``data/*.toml``, checked."""

@@ -62,7 +62,6 @@ class Blitzkrieg1940(Ruleset):
     default_setup_verb: ClassVar[str | None] = "default"
     scenario_keys = frozenset({"chits", "schedule", "zones", "markers", "special"})
 
-    _last_read: tuple[Action, Board, Notation] | None = None
     state_type: ClassVar[type[Data]] = Data
     status_type: ClassVar[type[Status]] = Status
 
@@ -241,16 +240,6 @@ class Blitzkrieg1940(Ruleset):
     def odds(self, state: GameState, action: Action) -> Odds | None:
         typed = self._typed(state, action)
         return None if typed is None else odds(self, state, action, typed)
-
-    def read(self, state: GameState, action: Action) -> Notation:
-        """The action read into its notation; the last reading is kept, since ``check`` and ``apply`` read the
-        same action object on the same map one after the other."""
-        last = self._last_read
-        if last is not None and last[0] is action and last[1] is state.board:
-            return last[2]
-        typed = super().read(state, action)
-        self._last_read = (action, state.board, typed)
-        return typed
 
     def _typed(self, state: GameState, action: Action) -> Notation | None:
         """The action read into its notation, or None if it does not read (a query answers nothing then)."""

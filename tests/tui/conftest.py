@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.worker import WorkerCancelled
 
 from tui.app import PlanspielApp, Start
 from tui.screens.dialogs import ChoiceDialog
@@ -58,3 +60,17 @@ def play_quietly(app: PlanspielApp, side: str, *notations: str) -> GameScreen:
     screen.busy = False
     screen.refresh_view()
     return screen
+
+
+async def settle(pilot: object, app: PlanspielApp, rounds: int = 3) -> None:
+    """Let the workers finish and the screen catch up."""
+    for _ in range(rounds):
+        await pilot.pause()  # type: ignore[attr-defined]
+        with contextlib.suppress(WorkerCancelled):
+            await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def table(app: PlanspielApp) -> GameScreen:
+    """The game screen on the app's stack (under any dialog)."""
+    return next(s for s in app.screen_stack if isinstance(s, GameScreen))

@@ -3,12 +3,10 @@ side's own client, the hint is shown in notation with the engine's explanation a
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from typing import Any
 
 import pytest
-from textual.worker import WorkerCancelled
 
 import tui.screens.thinking as thinking_module
 import tui.session as session_module
@@ -22,15 +20,7 @@ from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.panels import StatusBar
 
-from .conftest import hannut, make_app, play_quietly, screen_text
-
-
-async def settle(pilot: object, app: PlanspielApp, rounds: int = 3) -> None:
-    for _ in range(rounds):
-        await pilot.pause()  # type: ignore[attr-defined]
-        with contextlib.suppress(WorkerCancelled):
-            await app.workers.wait_for_complete()
-    await pilot.pause()  # type: ignore[attr-defined]
+from .conftest import hannut, make_app, play_quietly, screen_text, settle
 
 
 def game_screen(app: PlanspielApp) -> GameScreen:

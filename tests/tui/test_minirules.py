@@ -6,34 +6,20 @@ reads the roles of its notation classes (``tests/minirules/notation.py``)."""
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import replace
 
 import pytest
-from textual.worker import WorkerCancelled
 
 from engine import Action
 from engine.contract import CHOOSE
 from tui.app import PlanspielApp, Start
 from tui.screens.dialogs import ChoiceDialog, ConfirmDialog
 from tui.screens.endgame import EndGameScreen
-from tui.screens.game import GameScreen
 from tui.screens.handoff import HandoffScreen
 
-from .conftest import make_app, screen_text
+from .conftest import make_app, screen_text, settle, table
 
 DUEL = Start("new", "minirules", "duel", {"red": "human", "blue": "human"}, 7)
-
-
-async def settle(app: PlanspielApp, pilot: object) -> None:
-    for _ in range(2):
-        await pilot.pause()  # type: ignore[attr-defined]
-        with contextlib.suppress(WorkerCancelled):
-            await app.workers.wait_for_complete()
-
-
-def table(app: PlanspielApp) -> GameScreen:
-    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
 
 
 async def enter_on(app: PlanspielApp, pilot: object, label: str) -> None:
@@ -41,7 +27,7 @@ async def enter_on(app: PlanspielApp, pilot: object, label: str) -> None:
     screen = table(app)
     screen.map.move_cursor(screen.info.board.parse(label))
     await pilot.press("enter")  # type: ignore[attr-defined]
-    await settle(app, pilot)
+    await settle(pilot, app)
 
 
 async def pick(app: PlanspielApp, pilot: object, notation: str) -> None:
@@ -51,7 +37,7 @@ async def pick(app: PlanspielApp, pilot: object, notation: str) -> None:
     values = [str(v) for v, _ in dialog.items]
     assert notation in values, values
     await pilot.press(str(values.index(notation) + 1))  # type: ignore[attr-defined]
-    await settle(app, pilot)
+    await settle(pilot, app)
 
 
 async def hand_over(app: PlanspielApp, pilot: object, side: str) -> None:
@@ -59,7 +45,7 @@ async def hand_over(app: PlanspielApp, pilot: object, side: str) -> None:
     assert isinstance(app.screen, HandoffScreen), app.screen_stack
     assert f"{side.title()} player: press Enter" in screen_text(app)
     await pilot.press("enter", "enter")  # type: ignore[attr-defined]
-    await settle(app, pilot)
+    await settle(pilot, app)
     assert table(app).client.side == side
 
 
@@ -76,13 +62,13 @@ async def end_turns_to_the_end(app: PlanspielApp, pilot: object) -> None:
         else:
             assert app.screen is screen, app.screen_stack
             await pilot.press("z")  # type: ignore[attr-defined]
-        await settle(app, pilot)
+        await settle(pilot, app)
 
 
 async def test_a_minirules_duel_by_keys_from_the_first_decision_to_the_end_screen() -> None:
     app = make_app(DUEL)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert app.session is not None
         screen = table(app)
         assert app.screen is screen and screen.client.side == "red" and screen.mode == "act"
@@ -109,7 +95,7 @@ async def test_a_minirules_duel_by_keys_from_the_first_decision_to_the_end_scree
         assert "Exact odds" in screen_text(app) and "1d6 needs" in screen_text(app)
         before = len(app.session.game.history)
         await pilot.press("enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert len(app.session.game.history) == before + 1
         assert "blue-tank-1 fires at red-tank-1" in "\n".join(screen.log_widget.lines_written)
 
@@ -117,20 +103,20 @@ async def test_a_minirules_duel_by_keys_from_the_first_decision_to_the_end_scree
         await hand_over(app, pilot, "red")
         assert screen.check_action("key", ("act", "finish")) is True
         await pilot.press("z")
-        await settle(app, pilot)
+        await settle(pilot, app)
         await hand_over(app, pilot, "blue")
 
         # M2: f fires with the selected unit: the odds first, Enter confirms.
         assert app.session.game.state.units["red-tank-1"].hex is not None  # seed 7: the reaction missed
         screen.select_unit("blue-tank-1")
         await pilot.press("f")
-        await settle(app, pilot)
+        await settle(pilot, app)
         if isinstance(app.screen, ChoiceDialog):
             await pick(app, pilot, "fire blue-tank-1 red-tank-1")
         assert isinstance(app.screen, ConfirmDialog), app.screen_stack
         assert "Exact odds" in screen_text(app)
         await pilot.press("enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert str(app.session.game.history[-1]) == "fire blue-tank-1 red-tank-1"
 
         # M5: each side ends its turns (z), the seat changing behind the hand-off, until the game is over.
@@ -145,7 +131,7 @@ async def test_minirules_by_the_ai_against_a_human_in_the_tui() -> None:
     """Blue is the AI (greedy): it plays its turns and reactions in a worker; the human's table stays Red's."""
     app = make_app(Start("new", "minirules", "duel", {"red": "human", "blue": "ai:greedy"}, 3))
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert app.session is not None
         screen = table(app)
         for _ in range(60):
@@ -158,7 +144,7 @@ async def test_minirules_by_the_ai_against_a_human_in_the_tui() -> None:
                 end = screen.now.end_action()
                 assert end == Action("end")
                 await pilot.press("z")
-            await settle(app, pilot)
+            await settle(pilot, app)
         assert app.session.game.outcome is not None
         assert any(side == "blue" for side in app.session.actors), "the AI played Blue's decisions"
 
@@ -173,7 +159,7 @@ async def test_a_mode_the_client_does_not_know_falls_back_to_a_list(monkeypatch:
     monkeypatch.setattr(RULESET, "waiting", lambda state, legal=None: replace(real(state, legal), mode="facing"))
     app = make_app(DUEL)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         assert screen.client.waiting().mode == "facing" and screen.mode == CHOOSE
         assert isinstance(app.screen, ChoiceDialog), "the list opens by itself"

@@ -3,10 +3,6 @@ and observer on the passive player's map (6.3.4, 8.6.1). The engine says which h
 
 from __future__ import annotations
 
-import contextlib
-
-from textual.worker import WorkerCancelled
-
 from engine import Action, Hex
 from engine.hexgrid import distance
 from tui.app import PlanspielApp
@@ -14,15 +10,7 @@ from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
 
-from .conftest import hannut, make_app, play_quietly, screen_text
-
-
-async def settle(pilot: object, app: PlanspielApp, rounds: int = 3) -> None:
-    for _ in range(rounds):
-        await pilot.pause()  # type: ignore[attr-defined]
-        with contextlib.suppress(WorkerCancelled):
-            await app.workers.wait_for_complete()
-    await pilot.pause()  # type: ignore[attr-defined]
+from .conftest import hannut, make_app, play_quietly, screen_text, settle
 
 
 def game_screen(app: PlanspielApp) -> GameScreen:

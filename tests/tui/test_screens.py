@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 
 import pytest
 from textual.widgets import OptionList, RadioSet, Select
-from textual.worker import WorkerCancelled
 
 import engine
 import saves
-from tui.app import PlanspielApp, Start
+from tui.app import Start
 from tui.screens.dialogs import ChoiceDialog, TooSmallScreen
 from tui.screens.endgame import EndGameScreen, score_chart
 from tui.screens.game import GameScreen
@@ -26,16 +24,7 @@ from tui.screens.title import TitleScreen
 from tui.session import Session
 from tui.settings import Settings
 
-from .conftest import hannut, make_app, play_quietly, screen_text
-
-
-async def settle(pilot: object, app: PlanspielApp, rounds: int = 3) -> None:
-    """Let workers finish and the screen catch up."""
-    for _ in range(rounds):
-        await pilot.pause()  # type: ignore[attr-defined]
-        with contextlib.suppress(WorkerCancelled):
-            await app.workers.wait_for_complete()
-    await pilot.pause()  # type: ignore[attr-defined]
+from .conftest import hannut, make_app, play_quietly, screen_text, settle
 
 
 async def test_title_screen_menu_and_keys() -> None:

@@ -3,12 +3,10 @@ hex), the orders-given summary, the hot-seat hand-off of secret planning, the re
 
 from __future__ import annotations
 
-import contextlib
 import io
 
 from rich.console import Console
 from textual.widgets import Static
-from textual.worker import WorkerCancelled
 
 from tui.app import PlanspielApp, Start
 from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, TooSmallScreen
@@ -18,7 +16,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.resolution import ExecutionScreen, OrdersSummaryScreen
 from tui.widgets.panels import UnitPanel
 
-from .conftest import make_app, screen_text
+from .conftest import make_app, screen_text, settle, table
 
 HOT = {"german": "human", "soviet": "human"}
 
@@ -26,17 +24,6 @@ HOT = {"german": "human", "soviet": "human"}
 def p1(**players: str) -> Start:
     """P-1 Grenzgefecht, hot-seat unless players are given."""
     return Start("new", "art_of_tactic", "p1-grenzgefecht", {**HOT, **players}, 7)
-
-
-async def settle(app: PlanspielApp, pilot: object) -> None:
-    for _ in range(2):
-        await pilot.pause()  # type: ignore[attr-defined]
-        with contextlib.suppress(WorkerCancelled):
-            await app.workers.wait_for_complete()
-
-
-def table(app: PlanspielApp) -> GameScreen:
-    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
 
 
 async def goto(app: PlanspielApp, pilot: object, label: str) -> None:
@@ -57,7 +44,7 @@ async def order_list(app: PlanspielApp, pilot: object, label: str) -> list[str]:
 async def test_unit_panel_shows_the_card_and_the_order_given() -> None:
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         assert isinstance(app.screen, GameScreen)
         await goto(app, pilot, "0205")
@@ -89,7 +76,7 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
     one back, the status shows the path, the card's allowance and the engine's verdict); y gives the order."""
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         await goto(app, pilot, "0205")
         await pilot.press("enter")
@@ -116,7 +103,7 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
         assert "2 hexes, cost 2 of 3 + 2 road, 3 left · path 0305 0405" in status  # 4.3: along the road
         assert "path: 2 hexes, cost 2 of movement range 3 + 2 road bonus, 3 left (4.11)" in screen.notes
         await pilot.press("y")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert screen.entry is None
         view = app.session.client("german").view()  # type: ignore[union-attr]
         assert view.data.orders["german"]["ger-2-pz2"].notation == "march ger-2-pz2 0305 0405"
@@ -128,7 +115,7 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
 async def test_a_hex_not_next_to_the_path_is_refused_and_escape_cancels() -> None:
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("move") + 1))
@@ -149,7 +136,7 @@ async def test_4_11_a_hex_over_the_range_is_refused_with_the_engines_rule() -> N
     and the engine's sentence says why (rule 4.11); the path stays to be given."""
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("move") + 1))
@@ -168,7 +155,7 @@ async def test_4_11_a_hex_over_the_range_is_refused_with_the_engines_rule() -> N
         assert not any(o.text in ("·", "»") for o in screen.map.overlay.values())  # 0 left: no hex is marked as allowed
         assert "2 hexes, cost 2 of 2, 0 left · path 0305 0405" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await pilot.press("y")
-        await settle(app, pilot)
+        await settle(pilot, app)
         view = app.session.client("german").view()  # type: ignore[union-attr]
         assert view.data.orders["german"]["ger-2-pz2"].notation == "move ger-2-pz2 0305 0405"
 
@@ -177,7 +164,7 @@ async def test_4_11_the_field_penalty_shows_while_plotting_and_in_the_summary() 
     """A field costs the light tank 2 (10.9): the status, the hex panel and the orders-given summary say so."""
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("move") + 1))
@@ -189,7 +176,7 @@ async def test_4_11_the_field_penalty_shows_while_plotting_and_in_the_summary() 
         assert "1 hex, cost 2 of 2, 0 left · path 0306" in screen.query_one("#status").text  # type: ignore[attr-defined]
         assert any("cost 2 of movement range 2" in line for line in screen.notes)
         await pilot.press("y")
-        await settle(app, pilot)
+        await settle(pilot, app)
         await pilot.press("g")
         await pilot.pause()
         assert isinstance(app.screen, OrdersSummaryScreen)
@@ -200,7 +187,7 @@ async def test_4_11_the_field_penalty_shows_while_plotting_and_in_the_summary() 
 async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list() -> None:
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("defend") + 1))
@@ -234,7 +221,7 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
         await pilot.press("2")
         await pilot.pause()
         await pilot.press("enter")  # the reaction policy (15.2): Enter keeps the default
-        await settle(app, pilot)
+        await settle(pilot, app)
         view = app.session.client("german").view()  # type: ignore[union-attr]
         assert view.data.orders["german"]["ger-2-pz2"].notation == "defend ger-2-pz2 0305 2"
         await pilot.press("g")
@@ -245,7 +232,7 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
         await pilot.pause()
         screen.select_unit("ger-2-pz2")
         await pilot.press("x")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert app.session.client("german").view().data.orders["german"] == {}  # type: ignore[union-attr]
 
 
@@ -254,7 +241,7 @@ async def test_hot_seat_hand_off_hides_the_orders_then_reveal_and_steps() -> Non
     (summary, unit panel, log); the Soviet commit reveals both sides' orders, then step N of 12 one at a time."""
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         app.session.client("german").apply("march ger-2-pz2 0305 0405")  # type: ignore[union-attr]
         screen.refresh_view()
@@ -263,14 +250,14 @@ async def test_hot_seat_hand_off_hides_the_orders_then_reveal_and_steps() -> Non
         assert isinstance(app.screen, ConfirmDialog)
         assert "march ger-2-pz2 0305 0405" in screen_text(app)
         await pilot.press("enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert isinstance(app.screen, HandoffScreen)
         assert "ger-2-pz2" not in screen_text(app) and "0305" not in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
         assert "march" not in screen_text(app)
         await pilot.press("enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert app.screen is screen and screen.client.side == "soviet"
         written = screen.log_widget.lines_written
         shown = written[max(i for i, line in enumerate(written) if "Soviet view" in line) :]  # after the reload
@@ -289,7 +276,7 @@ async def test_hot_seat_hand_off_hides_the_orders_then_reveal_and_steps() -> Non
         await pilot.press("z")
         await pilot.pause()
         await pilot.press("enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         ex = app.screen
         assert isinstance(ex, ExecutionScreen)
         assert "orders revealed" in ex.text
@@ -305,14 +292,14 @@ async def test_hot_seat_hand_off_hides_the_orders_then_reveal_and_steps() -> Non
         assert "step 12 of 12" in ex.text and "ger-2-pz2 moves to 0405" in ex.text
         assert ex.text.count(ex.report.steps[-1][0]) == 1, ex.text
         await pilot.press("enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         # Round 2: the German player takes the seat behind the hand-off, then sees the round carried out too.
         assert isinstance(app.screen, HandoffScreen)
         await pilot.press("enter", "enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert isinstance(app.screen, ExecutionScreen)
         await pilot.press("escape")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert app.screen is screen and screen.client.side == "german"
         await pilot.press("r")
         await pilot.pause()
@@ -322,7 +309,7 @@ async def test_hot_seat_hand_off_hides_the_orders_then_reveal_and_steps() -> Non
 async def test_help_lists_the_order_keys() -> None:
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
@@ -357,7 +344,7 @@ async def test_question_mark_shows_the_keys_on_every_screen_of_the_table() -> No
     hold back the app's own ?): each lists its own keys, then the screen is still there."""
     app = make_app(p1())
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         await goto(app, pilot, "0205")
         await pilot.press("enter")
         await pilot.pause()
@@ -365,7 +352,7 @@ async def test_question_mark_shows_the_keys_on_every_screen_of_the_table() -> No
         assert "Look at the map" in await help_text(app, pilot)
         assert isinstance(app.screen, ChoiceDialog)
         await pilot.press("1")  # Hold
-        await settle(app, pilot)
+        await settle(pilot, app)
         await pilot.press("g")
         await pilot.pause()
         assert isinstance(app.screen, OrdersSummaryScreen) and "?: keys" in screen_text(app)
@@ -377,12 +364,12 @@ async def test_question_mark_shows_the_keys_on_every_screen_of_the_table() -> No
         assert isinstance(app.screen, ConfirmDialog)
         assert "Confirm" in await help_text(app, pilot)
         await pilot.press("enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         await pilot.press("enter", "enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         app.session.client("soviet").apply("commit")  # type: ignore[union-attr]
         table(app).after_change()
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert isinstance(app.screen, ExecutionScreen), app.screen_stack
         assert "?: keys" in screen_text(app)
         text = await help_text(app, pilot)
@@ -394,7 +381,7 @@ async def test_4_11_the_cost_fits_the_status_line_of_an_80_column_terminal() -> 
     """80×24: the path's cost leads the status line, and the footer shows the keys of the order being written."""
     app = make_app(p1())
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         verbs = await order_list(app, pilot, "0205")
         await pilot.press(str(verbs.index("march") + 1))
         for label in ("0305", "0405", "0505"):
@@ -408,7 +395,7 @@ async def test_4_11_the_cost_fits_the_status_line_of_an_80_column_terminal() -> 
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and table(app).entry is not None
         await pilot.press("y")
-        await settle(app, pilot)
+        await settle(pilot, app)
         footer = screen_text(app).splitlines()[-1]
         assert table(app).entry is None and "z Commit" in footer, footer
 
@@ -426,13 +413,13 @@ async def test_against_the_ai_the_round_is_shown_after_the_commit() -> None:
     German player is shown the reveal and the steps."""
     app = make_app(p1(soviet="ai:random"))
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         app.session.client("german").apply("hold ger-2-pz2")  # type: ignore[union-attr]
         screen.refresh_view()
         await pilot.press("z", "enter")
         for _ in range(40):
-            await settle(app, pilot)
+            await settle(pilot, app)
             if isinstance(app.screen, ExecutionScreen):
                 break
         assert isinstance(app.screen, ExecutionScreen), app.screen_stack
@@ -491,16 +478,16 @@ async def give_by_keys(app: PlanspielApp, pilot: object, side: str, action: obje
 async def _every_verb(scenario: str, side: str, expected: set[str]) -> None:
     app = make_app(Start("new", "art_of_tactic", scenario, HOT, 7))
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         session = app.session
         assert session is not None
         if side == "soviet":
             session.client("german").apply("commit")
             table(app).after_change()
-            await settle(app, pilot)
+            await settle(pilot, app)
             while not isinstance(app.screen, GameScreen) or table(app).client.side != side:
                 await pilot.press("enter")
-                await settle(app, pilot)
+                await settle(pilot, app)
         screen = table(app)
         screen.refresh_view()
         client = session.client(side)
@@ -519,7 +506,7 @@ async def _every_verb(scenario: str, side: str, expected: set[str]) -> None:
             action = min(todo, key=lambda a: counts[a.verb])
             done.add(action.verb)
             await give_by_keys(app, pilot, side, action)
-            await settle(app, pilot)
+            await settle(pilot, app)
             order = client.view().data.orders[side].get(action.args[0])
             given = order.notation if order is not None else None
             assert given == str(action), (str(action), given, screen.log_widget.lines_written[-3:])
@@ -577,11 +564,11 @@ async def test_the_second_player_at_80_columns_reads_whose_seat_it_is() -> None:
     """Hot seat at 80×24: after the German commit the Soviet status line still ends in "you: Soviet"."""
     app = make_app(p1())
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         await pilot.press("z", "enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         await pilot.press("enter", "enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert table(app).client.side == "soviet"
         first = screen_text(app).splitlines()[0]
         assert "committed: German" in first and "you: Soviet" in first, first
@@ -605,13 +592,13 @@ async def test_4_11_item_7_the_assault_route_costs_the_hexes_before_the_target()
     into the target's hex is named apart as the assault step; the summary says the same."""
     app = make_app(Start("new", "art_of_tactic", "o4-brueckenkopf", HOT, 7))
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         app.session.client("german").apply("commit")  # type: ignore[union-attr]
         table(app).after_change()
-        await settle(app, pilot)
+        await settle(pilot, app)
         while not isinstance(app.screen, GameScreen) or table(app).client.side != "soviet":
             await pilot.press("enter")
-            await settle(app, pilot)
+            await settle(pilot, app)
         screen = table(app)
         verbs = await order_list(app, pilot, "1005")
         await pilot.press(str(verbs.index("assault") + 1))
@@ -635,7 +622,7 @@ async def test_4_11_item_7_the_assault_route_costs_the_hexes_before_the_target()
             screen.query_one("#status").text  # type: ignore[attr-defined]
         )
         await pilot.press("y")
-        await settle(app, pilot)
+        await settle(pilot, app)
         await pilot.press("g")
         await pilot.pause()
         assert "(2 hexes + the assault step, cost 2 of assault distance 2, 0 left)" in " ".join(
@@ -648,7 +635,7 @@ async def test_4_11_the_choices_list_shows_each_paths_cost() -> None:
     with the engine's cost against its range."""
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         await pilot.press("o")
         await pilot.pause()
         dialog = app.screen
@@ -685,7 +672,7 @@ async def test_v_says_clear_once_in_the_engines_words() -> None:
 
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         unit = next(u for u in screen.now.view.units.values() if u.side == "german" and u.hex is not None)
         assert unit.hex is not None
@@ -705,7 +692,7 @@ async def test_v_says_clear_once_in_the_engines_words() -> None:
 async def _assaults_on_sov_23_inf(app: PlanspielApp, pilot: object) -> GameScreen:
     """P-1 hot seat, the board changed for the test: ger-5-inf (1003) and ger-2-pz2 (1103) both assault sov-23-inf
     at 1104; the German player commits and hands the seat to the Soviet player."""
-    await settle(app, pilot)
+    await settle(pilot, app)
     screen = table(app)
     game = app.session.game  # type: ignore[union-attr]
     board = game.board
@@ -717,9 +704,9 @@ async def _assaults_on_sov_23_inf(app: PlanspielApp, pilot: object) -> GameScree
     german.apply("assault ger-2-pz2 sov-23-inf 1104")
     screen.refresh_view()
     await pilot.press("z", "enter")  # type: ignore[attr-defined]
-    await settle(app, pilot)
+    await settle(pilot, app)
     await pilot.press("enter", "enter")  # type: ignore[attr-defined]
-    await settle(app, pilot)
+    await settle(pilot, app)
     assert app.screen is screen and screen.client.side == "soviet"
     return screen
 
@@ -732,12 +719,12 @@ async def test_15_2_the_deciding_side_is_asked_on_the_shared_execution_screen() 
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await _assaults_on_sov_23_inf(app, pilot)
         await pilot.press("P")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert app.session.client("soviet").view().data.ask == ["soviet"]  # type: ignore[union-attr]
         assert app.session.client("german").view().data.ask == []  # type: ignore[union-attr]
         assert "you decide in execution" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await pilot.press("z", "enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         ex = app.screen
         assert isinstance(ex, ExecutionScreen) and ex.decision is not None
         await pilot.press("e")
@@ -752,7 +739,7 @@ async def test_15_2_the_deciding_side_is_asked_on_the_shared_execution_screen() 
         await pilot.pause()
         assert app.screen is ex
         await pilot.press("2")
-        await settle(app, pilot)
+        await settle(pilot, app)
         more = app.screen
         assert isinstance(more, ExecutionScreen) and more is not ex
         assert "soviet chooses: ger-5-inf" in more.text
@@ -770,17 +757,17 @@ async def test_15_2_enter_takes_the_preset_and_escape_leaves_the_question_for_r(
         app.session.client("soviet").apply("prompts on")  # type: ignore[union-attr]
         screen.refresh_view()
         await pilot.press("z", "enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         await pilot.press("e", "escape")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert app.screen is screen, "the table, the decision waiting"
         assert "r shows it" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await pilot.press("r")
-        await settle(app, pilot)
+        await settle(pilot, app)
         ex = app.screen
         assert isinstance(ex, ExecutionScreen) and "SOVIET decides" in ex.text
         await pilot.press("enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert "soviet chooses: ger-2-pz2" in app.screen.text  # type: ignore[attr-defined]
 
 
@@ -808,7 +795,7 @@ async def test_15_2_the_other_sides_decision_is_asked_without_changing_seats() -
     side, and the table stays the Soviet player's (15.2: public, no hand-off)."""
     app = make_app(p1())
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot, app)
         screen = table(app)
         game = app.session.game  # type: ignore[union-attr]
         for uid, label in (("ger-5-inf", "0805"), ("sov-23-inf", "0903"), ("sov-24-inf", "1106")):
@@ -819,23 +806,23 @@ async def test_15_2_the_other_sides_decision_is_asked_without_changing_seats() -
         german.apply("defend ger-5-inf 0905 2")
         screen.refresh_view()
         await pilot.press("z", "enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         await pilot.press("enter", "enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert screen.client.side == "soviet"
         soviet = app.session.client("soviet")  # type: ignore[union-attr]
         soviet.apply("move sov-23-inf 0904")
         soviet.apply("move sov-24-inf 1005")
         screen.refresh_view()
         await pilot.press("z", "enter")
-        await settle(app, pilot)
+        await settle(pilot, app)
         ex = app.screen
         assert isinstance(ex, ExecutionScreen)
         await pilot.press("e")
         await pilot.pause()
         assert "GERMAN decides (rule 3.6, 15.2): ger-5-inf on Defend at 0805 fires once" in ex.text
         await pilot.press("2")
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert "german chooses: sov-24-inf" in app.screen.text  # type: ignore[attr-defined]
         assert "defend fire: ger-5-inf at sov-24-inf" in app.screen.text  # type: ignore[attr-defined]
         assert screen.client.side == "soviet" and not isinstance(app.screen, HandoffScreen)

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from .board import EDGE_NAMES, HEXSIDE_FEATURES, LINE_FEATURES, Board, MapData
-from .errors import Problem, ScenarioError
+from .errors import PlanspielError, Problem, ScenarioError
 from .hexgrid import Hex, distance, hex_label, offset_to_hex, parse_hex
-from .rules import Ruleset, get_ruleset
+from .rules import Ruleset, get_ruleset, ruleset_names
 from .specs import Scenario, SideSpec, UnitSpec
 
 __all__ = [
@@ -641,7 +641,8 @@ def _parse_unit(
     on_map: Callable[[Hex], bool],
     seen: dict[str, int],
 ) -> UnitSpec | None:
-    """The ``i``-th ``[[units]]`` table, or None (reported) if its id, type, side or hex is wrong.
+    """The ``i``-th ``[[units]]`` table, or None if its id, type, side or hex is wrong; every problem of the table
+    is reported, not only the first.
 
     ``seen`` maps the unit ids read so far to their index; this unit's id is added to it.
     """
@@ -649,42 +650,45 @@ def _parse_unit(
         report.add("expected a table", "units", i)
         return None
     uid = _unit_id(u, i, report, seen)
-    if uid is None:
-        return None
+    name = uid or f"units[{i}]"
     utype = u.get("type")
     unit_types = ruleset.unit_types
+    bad = uid is None
     if not isinstance(utype, str) or utype not in unit_types:
         shown = ", ".join(sorted(unit_types)[:12]) + (" ..." if len(unit_types) > 12 else "")
-        report.add(f"unit {uid}: unknown unit type {_shown(utype)} (expected one of {shown})", "units", i, "type")
-        return None
+        report.add(f"unit {name}: unknown unit type {_shown(utype)} (expected one of {shown})", "units", i, "type")
+        bad = True
     side = u.get("side")
     if not (isinstance(side, str) and side in side_ids):
         report.add(
-            f"unit {uid}: side must be one of {', '.join(sorted(side_ids))}, got {_shown(side)}", "units", i, "side"
+            f"unit {name}: side must be one of {', '.join(sorted(side_ids))}, got {_shown(side)}", "units", i, "side"
         )
-        return None
+        bad = True
     h: Hex | None = None
     if "hex" in u:
         before = len(report.problems)
         hs = _hexes(u["hex"], report, on_map, "units", i, "hex")
-        if len(hs) != 1:
+        if len(hs) == 1:
+            h = hs[0]
+        else:
             if len(report.problems) == before:  # not already reported as off the map or malformed
-                report.add(f"unit {uid}: expected one hex, got {_shown(u['hex'])}", "units", i, "hex")
-            return None
-        h = hs[0]
+                report.add(f"unit {name}: expected one hex, got {_shown(u['hex'])}", "units", i, "hex")
+            bad = True
     arrives = u.get("arrives")
     if arrives is not None and not _count(arrives, 1, MAX_TURNS):
         report.add(
-            f"unit {uid}: arrives must be a turn number from 1 to {MAX_TURNS}, got {_shown(arrives)}",
+            f"unit {name}: arrives must be a turn number from 1 to {MAX_TURNS}, got {_shown(arrives)}",
             "units",
             i,
             "arrives",
         )
         arrives = None
     entry = _hexes(u.get("entry", ""), report, on_map, "units", i, "entry") if "entry" in u else ()
-    if h is None and arrives is None:
-        report.add(f'unit {uid}: expected hex = "CCRR" or arrives = <turn>', "units", i)
-    steps, status = _unit_steps_and_status(u, uid, i, report)
+    if "hex" not in u and arrives is None:
+        report.add(f'unit {name}: expected hex = "CCRR" or arrives = <turn>', "units", i)
+    steps, status = _unit_steps_and_status(u, name, i, report)
+    if bad or uid is None or not isinstance(utype, str) or not isinstance(side, str):
+        return None
     formation = u.get("formation")
     return UnitSpec(
         uid, utype, side, h, formation if isinstance(formation, str) else None, steps, status, arrives, entry
@@ -809,6 +813,18 @@ def load_scenario(ruleset_or_path: str | Path, scenario_id: str | None = None) -
     return parse_scenario(text, str(path))
 
 
+def _codes_for_map(path: Path) -> Mapping[str, str] | None:
+    """The terrain codes of the ruleset whose scenario folder (``scenarios/<ruleset>/``, or a folder named after
+    the ruleset) holds a map file, so that its codes are checked; None where no ruleset can be told."""
+    folder = path.resolve().parent.name
+    if folder not in ruleset_names():
+        return None
+    try:
+        return get_ruleset(folder).terrain_codes
+    except (LookupError, PlanspielError):
+        return None
+
+
 def validate_path(target: str) -> list[Problem]:
     """Check a scenario or map file (a path, or ``RULESET/ID``); the problems found (empty if none).
 
@@ -833,7 +849,7 @@ def validate_path(target: str) -> list[Problem]:
         return [Problem(str(path), "", f"cannot be read: {err}")]
     try:
         if path.suffix == ".map":
-            parse_map(text, str(path))
+            parse_map(text, str(path), _codes_for_map(path))
         else:
             parse_scenario(text, str(path))
     except ScenarioError as err:

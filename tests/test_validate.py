@@ -415,3 +415,29 @@ def test_unknown_map_key(tmp_path: Path) -> None:
     assert p.file == str(tmp_path / "duel.map")
     assert p.where == f"line {line_of(tmp_path / 'duel.map', 'roadz')}, roadz"
     assert p.message.startswith("unknown key 'roadz' (expected one of edges, id, north, places, rails, ")
+
+
+def test_every_problem_of_a_unit_is_reported(tmp_path: Path) -> None:
+    """Issue 18 item 9: validate reported only the first problem of a unit (its type), then left it out."""
+    path = write_duel(
+        tmp_path,
+        scenario=[('type = "tank"\nside = "blue"', 'type = "panzer"\nside = "green"')],
+    )
+    messages = [p.message for p in problems_of(path)]
+    assert any("unknown unit type 'panzer'" in m for m in messages), messages
+    assert any("blue-tank-1: side must be one of" in m and "'green'" in m for m in messages), messages
+
+
+def test_a_map_alone_is_checked_against_the_codes_of_its_rulesets_folder(tmp_path: Path) -> None:
+    """Issue 18 item 9: ``planspiel validate`` of a ``.map`` alone did not check its terrain codes. A map in a
+    ruleset's scenario folder (``scenarios/<ruleset>/``) is checked against that ruleset's codes."""
+    text = (DUEL / "duel.map").read_text(encoding="utf-8")
+    text = _edit(text, "c0 c0 x0 c0 w0 c0 c0 c0", "c0 c0 q0 c0 w0 c0 c0 c0")
+    folder = tmp_path / "minirules"
+    folder.mkdir()
+    (folder / "duel.map").write_text(text, encoding="utf-8")
+    problems = engine.validate_path(str(folder / "duel.map"))
+    known = ", ".join(sorted(engine.get_ruleset("minirules").terrain_codes))
+    assert [p.message for p in problems] == [f"hex 0304: unknown terrain code 'q' (the ruleset knows {known})"]
+    (tmp_path / "duel.map").write_text(text, encoding="utf-8")
+    assert engine.validate_path(str(tmp_path / "duel.map")) == [], "no ruleset to tell: the grammar only"

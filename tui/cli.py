@@ -312,6 +312,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader stopped reading (`planspiel saves show FILE | head`): what it wanted was written; the rest
+        # goes nowhere, and the flush at exit must not complain either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except (PlanspielError, OSError) as err:
         print(f"planspiel: {err}", file=sys.stderr)
         return 1

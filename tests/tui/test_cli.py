@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -53,3 +54,25 @@ def test_bad_new_and_load_are_sentences_without_textual(tmp_path: Path) -> None:
 
 def test_no_arguments_opens_the_title_screen() -> None:
     assert cli.build_parser().parse_args([]).func is cli._cmd_play
+
+
+@pytest.mark.parametrize("command", [["saves", "show"], ["saves", "verify"], ["list"]])
+def test_a_reader_that_stops_reading_gets_no_broken_pipe_message(command: list[str]) -> None:
+    """Issue 18 item 9: ``planspiel saves show FILE | head`` ended with "Broken pipe". The pipe's reading end is
+    closed before the command writes, so that every write fails."""
+    fixture = Path(__file__).resolve().parents[1] / "saves" / "fixtures" / "format1_hannut.planspiel"
+    argv = [*command, str(fixture)] if command[0] == "saves" else command
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", f"import sys; from tui import cli; sys.exit(cli.main({argv!r}))"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert "Broken pipe" not in out.stderr and "Errno" not in out.stderr, out.stderr
+    assert out.returncode == 0

@@ -88,6 +88,10 @@ class GameClient(Protocol):
         """A sentence saying what the action does."""
         ...
 
+    def check(self, action: Action) -> None:
+        """Raise the engine's refusal (citing its rule) if ``action`` is not legal for this side now."""
+        ...
+
     def odds(self, action: Action) -> Odds | None:
         """Exact odds of a chance action, from this side's view."""
         ...

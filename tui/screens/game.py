@@ -83,7 +83,7 @@ class GameScreen(Screen[None]):
     """
     | Key(s) | Description |
     | :- | :- |
-    | enter, space | Select a unit, then a hex: move there one hex, fire at it, or choose among the actions there. |
+    | enter, space | Select a unit, then a hex: move there (step by step along the route), fire at it, or choose. |
     | f | Fire with the selected unit: its targets with the exact odds, then confirm. |
     | c | Close combat (assault) with the selected unit. |
     | o | Every legal decision now, with the engine's explanation (chits, reactions, …). |

@@ -1,0 +1,131 @@
+"""Issue 18 item 2: Enter on a reachable hex moves the selected unit along the route the map shows, one step at a
+time under the rules; where a reaction window, a minefield or a rule stops it, the player reads where and why, and
+Enter on the hex again goes on."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Action, distance
+from engine.pathing import Route
+from tui.app import PlanspielApp
+from tui.screens.dialogs import ChoiceDialog
+from tui.screens.game import GameScreen
+
+from .conftest import hannut, make_app, play_quietly, settle, table
+
+OPENING = ("keep ger-i-12-schr", "first ger-i-12-schr")
+
+
+async def _activate(app: PlanspielApp, pilot: object) -> GameScreen:
+    """German keeps and activates I/12 SchR (chits 2.8), then it is German's move on the map."""
+    await settle(pilot, app)
+    screen = play_quietly(app, "german", *OPENING)
+    assert app.session is not None
+    activate = next(a for a in app.session.client("german").legal_actions() if a.verb == "activate")
+    screen = play_quietly(app, "german", str(activate))
+    await settle(pilot, app)
+    return screen
+
+
+def _far_hex(screen: GameScreen, unit: str) -> str:
+    """A reachable hex two or more hexes from the unit that no legal action names (so Enter there used to say
+    "has no order")."""
+    client = screen.client
+    here = screen.now.view.units[unit].hex
+    assert here is not None
+    board = screen.info.board
+    named = {h for a in screen.now.unit_actions(unit) for h in screen.now.info_of(a).hexes}
+    reach = client.reachable(unit)
+    far = sorted(
+        (cost, label)
+        for label, cost in reach.items()
+        if distance(board.parse(label), here) >= 2 and board.parse(label) not in named
+    )
+    assert far, reach
+    return far[-1][1]
+
+
+async def _enter_on(app: PlanspielApp, pilot: object, label: str) -> None:
+    screen = table(app)
+    screen.map.move_cursor(screen.info.board.parse(label))
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await settle(pilot, app)
+
+
+async def _pick(app: PlanspielApp, pilot: object, verb: str) -> Action:
+    """In the open list, the first action of ``verb``."""
+    dialog = app.screen
+    assert isinstance(dialog, ChoiceDialog), app.screen_stack
+    index = next(i for i, (v, _) in enumerate(dialog.items) if isinstance(v, Action) and v.verb == verb)
+    await pilot.press(str(index + 1))  # type: ignore[attr-defined]
+    await settle(pilot, app)
+    return dialog.items[index][0]  # type: ignore[return-value]
+
+
+async def test_enter_on_a_far_reachable_hex_walks_the_route_step_by_step() -> None:
+    app = make_app(hannut(), handoff="never")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await _activate(app, pilot)
+        await pilot.press("n")  # type: ignore[attr-defined]
+        unit = screen.selected
+        assert unit is not None
+        goal = _far_hex(screen, unit)
+        route = screen.client.route(unit, goal)
+        assert route is not None
+        before = len(app.session.game.history)  # type: ignore[union-attr]
+        await _enter_on(app, pilot, goal)
+        if isinstance(app.screen, ChoiceDialog):
+            await _pick(app, pilot, "move")
+        game = app.session.game  # type: ignore[union-attr]
+        steps = [a for a in game.history[before:] if a.args and a.args[0] == unit]
+        assert len(steps) >= 2 or game.to_act != "german", steps
+        board = screen.info.board
+        walked = [board.parse(a.args[-1]) for a in steps]
+        assert walked == list(route.path[1 : 1 + len(walked)]), "the steps follow the route shown"
+        assert all(len(a.args) == 2 for a in steps), "one hex at a time: each step a legal action of its own"
+        where = game.state.units[unit].hex
+        assert where != board.parse(goal) and game.to_act == "french", "this opening: the French may react at once"
+        # Stopped short: the player is told where and why.
+        note = " ".join(str(n.message) for n in app._notifications)
+        assert f"{unit} stops at {board.label(where)}, short of {goal}: French may react" in note, note
+        assert "Enter on the hex again to go on" in note
+
+        # The French let it pass (close, 6.3.4); Enter on the goal again goes on from where it stopped.
+        await _pick(app, pilot, "close")
+        while game.to_act == "german" and game.state.units[unit].hex != board.parse(goal):
+            done = len(game.history)
+            screen = table(app)
+            screen.select_unit(unit)
+            await _enter_on(app, pilot, goal)
+            if isinstance(app.screen, ChoiceDialog) and game.to_act == "german":
+                await _pick(app, pilot, "move")
+            assert len(game.history) > done, [n.message for n in app._notifications]
+            if game.to_act == "french":
+                await _pick(app, pilot, "close")
+        assert game.state.units[unit].hex == board.parse(goal)
+        walked = [board.parse(a.args[-1]) for a in game.history[before:] if a.args and a.args[0] == unit]
+        assert walked == list(route.path[1:])
+
+
+async def test_a_step_the_rules_refuse_stops_the_walk_with_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The route is the map's cheapest (terrain costs); a step the rules refuse there stops the walk before it, and
+    the player reads the engine's refusal with its rule. Here the route handed to the table skips a hex (a step of
+    two hexes), which rule 7.1 refuses."""
+    app = make_app(hannut(), handoff="never")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await _activate(app, pilot)
+        await pilot.press("n")  # type: ignore[attr-defined]
+        unit = screen.selected
+        assert unit is not None
+        goal = _far_hex(screen, unit)
+        board = screen.info.board
+        here = screen.now.view.units[unit].hex
+        assert here is not None
+        monkeypatch.setattr(screen.client, "route", lambda u, g: Route(2.0, (here, board.parse(goal))))
+        before = len(app.session.game.history)  # type: ignore[union-attr]
+        await _enter_on(app, pilot, goal)
+        assert len(app.session.game.history) == before  # type: ignore[union-attr]
+        note = " ".join(str(n.message) for n in app._notifications)
+        assert f"{unit} stops at {board.label(here)}, short of {goal}: " in note, note
+        assert "(rule 7.1)" in note, note

@@ -1097,11 +1097,18 @@ def _apply_move(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) 
     elif isinstance(typed, N.Move) and moving.column:
         moving.column = False  # 7.2.1: it stops using the road; column ends
         status(u).column = False
-    for i, h in enumerate(typed.path):
-        if i > 0 and _step_problem(rs, st, u, u.hex, h, road) is not None:
-            tr.emit("move", f"{u.id} stops at {_label(st, u.hex)}: it cannot go on to {st.board.label(h)}")
+    path = typed.path
+    for i, h in enumerate(path):
+        if i > 0 and (problem := _step_problem(rs, st, u, u.hex, h, road)) is not None:
+            tr.emit("move", f"{u.id} stops at {_label(st, u.hex)}: it cannot go on to {st.board.label(h)}: {problem}")
             break
         if not _enter(rs, tr, u, h, column=road):
+            rest = path[i + 1 :]
+            if rest and u.hex == h and status(u).moving:
+                # 6.3.4, 7.1: a window (or what stopped the step) cuts a path given whole; the rest is not lost
+                # silently: the player gives it again once the window is over.
+                left = " ".join(st.board.label(x) for x in rest)
+                tr.emit("move", f"{u.id} stops at {_label(st, h)} on its path; still to go: {left} (rule 6.3.4)")
             break
     _maybe_finish(rs, tr, u)
 

@@ -735,3 +735,17 @@ def test_7_1_a_path_is_a_chain_of_adjacent_hexes() -> None:
     assert "not adjacent" in refusal(s, f"stack {pz4} {hq} 0510", "7.1")
     s.apply(f"move {pz4} 0511 0510")
     assert s.state.units[pz4].hex == H("0510")
+
+
+def test_6_3_4_a_path_cut_by_a_window_says_what_is_left_and_goes_on_when_given_again() -> None:
+    """6.3.4, 7.1: a move given with its whole path stops where a movement window opens (the passive side may
+    react); the log says where it stopped and which hexes are still to go (it stopped silently before), and the
+    rest of the path given again after the window goes on (issue 18 item 2)."""
+    pz4, hq, at = "ger-i5pzr-pz4", "ger-i5pzr-hq", "fra-11rdp-at25"
+    s = skirmish("ger-i-5-pzr", {pz4: "0512", hq: "0512", at: "0410"})
+    events = s.apply(f"move {pz4} 0511 0510 0509")
+    assert s.state.units[pz4].hex == H("0511") and s.state.to_act == "french"
+    assert f"{pz4} stops at 0511 on its path; still to go: 0510 0509 (rule 6.3.4)" in [e.text for e in events]
+    s.apply("close")
+    s.apply(f"move {pz4} 0510")
+    assert s.state.units[pz4].hex == H("0510")

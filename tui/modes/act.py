@@ -217,6 +217,18 @@ class ActMode(MapMode):
             found = t.now.end_action() is not None
         return True if found else None
 
+    def why_not(self, name: str) -> str:
+        t = self.table
+        if not t.to_decide():
+            return "Not your decision now"
+        if name == "barrages":
+            return "No artillery or Stuka barrage can be called now"
+        if name == "stop_unit":
+            if not t.selected:
+                return "Select the unit that is moving first: x stops its move"
+            return f"{t.selected} is not moving: there is no move to stop"
+        return "There is no activation of yours to end now"
+
     def key_barrages(self) -> None:
         """Artillery and Stukas: target hexes with observers (those at the cursor first)."""
         t = self.table

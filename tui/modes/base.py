@@ -99,6 +99,10 @@ class Mode:
         """One of this mode's keys: True (on), None (shown dim, does nothing) or False (hidden)."""
         return True
 
+    def why_not(self, name: str) -> str:
+        """One line saying why one of this mode's keys does nothing now (it is dimmed)."""
+        return "Not possible now"
+
     def run_key(self, name: str) -> None:
         """Press one of this mode's keys."""
         getattr(self, f"key_{name}")()

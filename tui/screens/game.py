@@ -632,8 +632,15 @@ class GameScreen(Screen[None]):
         self.map.focus()
 
     def on_key(self, event: Any) -> None:
-        """Escape in the prompt closes it."""
+        """Escape in the prompt closes it; a key that cannot act now says why in one line (issue 18 item 3)."""
         prompt = self.query_one("#prompt", Input)
-        if event.key == "escape" and prompt.has_focus:
+        if prompt.has_focus:
+            if event.key == "escape":
+                event.stop()
+                self._close_prompt()
+            return
+        why = self.keys.why_not(event.key)
+        if why:
             event.stop()
-            self._close_prompt()
+            event.prevent_default()
+            self.notify(why, severity="warning", timeout=5)

@@ -17,8 +17,9 @@ from textual.binding import Binding, BindingType
 from textual.suggester import SuggestFromList
 from textual.widgets import Input
 
-from engine import Action
+from engine import Action, Role, distance
 from engine.errors import ActionError
+from engine.notation import Arg
 
 from ..modes import MODES, Key, Mode, PaletteCommand
 from ..table import Pick, Table
@@ -117,6 +118,11 @@ def bindings() -> list[BindingType]:
     return sorted(found, key=lambda b: rank.get(b.key, len(rank)))  # stable: each key's modes in registry order
 
 
+_KEYED: tuple[tuple[str, str, str], ...] = tuple(
+    (b.key, str(p[0]), str(p[1])) for b in bindings() if isinstance(b, Binding) for p in [parse_action(b.action)[2]]
+)
+"""(key, owner, name) of every binding of the table."""
+
 _BOUND: tuple[tuple[str, str], ...] = tuple(
     dict.fromkeys(
         (str(p[0]), str(p[1])) for b in bindings() if isinstance(b, Binding) for p in [parse_action(b.action)[2]]
@@ -208,6 +214,69 @@ class TableKeys:
             return None
         check = self._CHECKS.get(name)
         return check(s) if check is not None else True
+
+    # --- Why a key does nothing now -------------------------------------------------------------------
+
+    def why_not(self, key: str) -> str | None:
+        """One line saying why ``key`` does nothing now (it is dimmed), or None if it acts, is hidden or is not a
+        key of the table."""
+        s = self.screen
+        held, deciding = self._held(), s.to_decide()
+        states = [
+            (owner, name, self._check(owner, name, held, deciding))
+            for k, owner, name in _KEYED
+            if k == key and (owner, name) in self._shown
+        ]
+        if any(state is True for _, _, state in states):
+            return None
+        dim = [(owner, name) for owner, name, state in states if state is None]
+        if not dim:
+            return None
+        owner, name = dim[0]
+        if owner != TABLE:
+            return s.modes[owner].why_not(name)
+        if name in _ENGINE_KEYS and not deciding:
+            return self._not_yours()
+        reason = self._REASONS.get(name)
+        return reason(self) if reason is not None else "Not possible now"
+
+    def _not_yours(self) -> str:
+        """Why the keys that act do nothing: another side decides, the AI thinks, or the game is over."""
+        s = self.screen
+        if s.ai_side is not None:
+            return f"Wait: the AI is thinking for {s.info.side_name(s.ai_side)}"
+        view = s.client.view()
+        return f"Not your decision now: {s.presenter.waiting_for(view)}"
+
+    def _no_attack(self, pick: Pick, what: str) -> str:
+        """Why fire (or close combat) is not possible: the engine's refusal, with its rule, of such an attack by
+        the selected unit at the enemy under the cursor (or the nearest one)."""
+        s = self.screen
+        unit = s.now.unit(s.selected)
+        if unit is None or unit.hex is None:
+            return f"No unit of yours can {what} now; select one (enter or n) to see why"
+        refusal = _attack_refusal(s, unit.id, unit.hex, pick)
+        if not refusal:
+            return f"{unit.id} has no target it can {what} now"
+        return refusal if refusal.lower().startswith("cannot") else f"Cannot {what}: {refusal}"
+
+    _REASONS: ClassVar[dict[str, Callable[[TableKeys], str]]] = {
+        "direct_fire": lambda k: k._no_attack(lambda i: i.is_direct_fire, "fire"),
+        "assault_list": lambda k: k._no_attack(lambda i: i.is_assault, "assault"),
+        "orders": lambda k: "Nothing to decide now",
+        "next_unit": lambda k: "No unit of yours can act now",
+        "undo": lambda k: (
+            "Nothing to undo: dice were rolled or hidden information was revealed since your last "
+            "action, or the last action was not yours"
+        ),
+        "hint": lambda k: "A hint is being worked out" if k.screen.hinting else "Nothing to decide now",
+        "play_hint": lambda k: (
+            "No hint to play: press h for one first"
+            if k.screen.hint is None
+            else "The hinted action is no longer legal: press h again"
+        ),
+    }
+    """Why a table key is dimmed, when the side on screen decides."""
 
     def changed(self) -> bool:
         """True if a key's state changed since the last call (the footer rebuilds itself: not cheap)."""
@@ -372,3 +441,32 @@ class TableKeys:
 def _attacks(s: _Screen, pick: Pick) -> bool | None:
     """On if the selected unit (or, with none selected, any unit) has such an attack."""
     return True if (s.now.unit_actions(s.selected, pick) if s.selected else s.now.actions(pick)) else None
+
+
+def _attack_refusal(s: _Screen, unit_id: str, here: Any, pick: Pick) -> str | None:
+    """The engine's refusal of an attack by ``unit_id`` (of the kind ``pick`` accepts) at the enemy unit under the
+    cursor, else at the nearest one in view: each verb whose notation is a unit and a target is tried (orders
+    before reactions), and the first refusal is returned."""
+    view = s.now.view
+    me = view.units[unit_id]
+    enemies = [u for u in view.units.values() if u.side != me.side and u.hex is not None]
+    at_cursor = [u for u in enemies if u.hex == s.cursor]
+    targets = at_cursor or sorted(enemies, key=lambda e: (distance(e.hex, here), e.id))[:1]
+    found: list[tuple[int, str]] = []
+    for verb, forms in s.info.forms.items():
+        slots = forms[0] if forms else ()
+        if len(slots) < 2 or slots[0].kind is not Arg.ACTOR or slots[1].kind is not Arg.TARGET:
+            continue
+        for target in targets:
+            action = Action(verb, (unit_id, target.id))
+            try:
+                info = s.client.action_info(action)
+            except ActionError:
+                continue
+            if not pick(info):
+                continue
+            try:
+                s.client.check(action)
+            except ActionError as err:
+                found.append((0 if Role.ORDER in info.roles else 1, str(err)))
+    return min(found)[1] if found else None

@@ -8,13 +8,13 @@ from tui.app import PlanspielApp
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
 
-from .conftest import make_app
-from .test_tactic import goto, order_list, p1, settle, table
+from .conftest import make_app, settle, table
+from .test_tactic import goto, order_list, p1
 
 
 async def defend_facing(app: PlanspielApp, pilot: Any) -> GameScreen:
     """P-1: the Pz II at 0205 is given Defend facing 0305; the range list comes next."""
-    await settle(app, pilot)
+    await settle(pilot, app)
     screen = table(app)
     verbs = await order_list(app, pilot, "0205")
     await pilot.press(str(verbs.index("defend") + 1))
@@ -38,7 +38,7 @@ async def test_15_2_defend_policy_is_picked_from_a_list_after_the_range() -> Non
         assert "hold" not in values, "3.6: Defend opens fire automatically, no hold fire"
         assert "rule 15.2" in app.screen.title_text
         await pilot.press(str(values.index("prefer-tank") + 1))
-        await settle(app, pilot)
+        await settle(pilot, app)
         assert isinstance(app.screen, GameScreen) and screen.entry is None
         view = app.session.client("german").view()  # type: ignore[union-attr]
         assert view.data.orders["german"]["ger-2-pz2"].notation == "defend ger-2-pz2 0305 2 prefer-tank"

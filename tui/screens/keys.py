@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from rich.text import Text
 from textual.actions import parse as parse_action
 from textual.binding import Binding, BindingType
 from textual.suggester import SuggestFromList
@@ -21,6 +22,7 @@ from engine import Action, Role, distance
 from engine.errors import ActionError
 from engine.notation import Arg
 
+from ..legend import legend, ordered
 from ..modes import MODES, Key, Mode, PaletteCommand
 from ..table import Pick, Table
 
@@ -52,12 +54,13 @@ _TABLE_KEYS: list[Binding] = [
     Binding("i", "key('table', 'toggle_panel')", "Unit/hex panel", show=False, id="game.panel"),
     Binding("Q", "key('table', 'leave')", "Title", key_display="Q", id="game.leave"),
     Binding("r", "key('table', 'last_report')", "Last round", id="tactic.round"),
+    Binding("l", "key('table', 'legend')", "Legend", id="game.legend"),
 ]
 """The table's own keys, whatever the mode."""
 
 _KEY_ORDER = (
     *("f", "c", "b", "x", "z", "o", "n", "v", "k", "h", "H", "u", "colon", "S", "escape", "backspace", "i", "Q"),
-    *("y", "g", "r", "P"),
+    *("y", "g", "r", "P", "l"),
 )
 """The order of the keys in the footer and the help; other keys follow, the table's first, then the modes' in the
 registry's order."""
@@ -79,6 +82,7 @@ KEY_HELP: dict[str, str] = {
     "game.save": "save now (the game also autosaves after every action)",
     "game.panel": "switch between the unit and hex panels (narrow terminals)",
     "game.leave": "back to the title screen (the game is saved)",
+    "game.legend": "the legend: what every glyph on the map means now (counters, markers, terrain, overlays)",
     "tactic.round": "the last round again: the orders revealed, then the execution step by step (and the "
     "decision it waits for, 15.2)",
     **{key.id: key.help for cls in reversed(MODES.values()) for key in cls.keys},
@@ -99,6 +103,7 @@ _PALETTE: tuple[tuple[str, str, str], ...] = (
     ("play_hint", "Play hint", "play the action the AI suggested (H)"),
     ("undo", "Undo", "take back your last action"),
     ("prompt", "Notation prompt", "type an action in notation"),
+    ("legend", "Legend", "what every glyph on the map means now (l)"),
     ("leave", "Back to title", "the game is saved"),
 )
 """The table's commands in the palette: a table key by name, or a mode's key by binding id."""
@@ -431,6 +436,20 @@ class TableKeys:
         else:
             s.remove_class("show-hex")
             s.add_class("show-unit")
+
+    def key_legend(self) -> None:
+        """The legend: what each glyph in view means, by group."""
+        s = self.screen
+        lines: list[Text | str] = []
+        group = ""
+        for e in ordered(legend(s.now.view, s.presenter, s.info.board, s.map.overlay)):
+            if e.group != group:
+                group = e.group
+                lines.append(Text(group.capitalize(), style="bold underline"))
+            line = Text(f"  {e.glyph:>5}  ", style="bold")
+            line.append(e.meaning)
+            lines.append(line)
+        s.show_lines("Legend: what the map shows", lines)
 
     def key_leave(self) -> None:
         """Back to the title screen (after saving)."""

@@ -268,6 +268,8 @@ def unit_text(card: UnitCard) -> Text:
     if unit is None:
         t.append("no unit here\n", style="dim")
     else:
+        # The counter as the map draws it, so that its letters read with the side and type below (issue 18 4).
+        t.append(f"{presenter.unit_label(unit)} ")
         t.append(f"{unit.id}", style="bold")
         t.append(f"  {presenter.info.side_name(unit.side)}\n")
         order = presenter.unit_order(view, unit)

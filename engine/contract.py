@@ -163,3 +163,8 @@ class Waiting:
     """The decision is secret from the other side (two players at one screen change seats behind a hand-off)."""
     switches: tuple[Switch, ...] = field(default=())
     """The deciding side's standing settings (for its own view only)."""
+    react_to: tuple[str, ...] = field(default=())
+    """In a reaction window: the enemy units whose move or fire opened it (a client's standing reaction orders
+    weigh a retreat by them)."""
+    struck: tuple[str, ...] = field(default=())
+    """In a reaction window: the deciding side's units just attacked (a retreat of theirs is worth asking)."""

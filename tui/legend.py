@@ -72,7 +72,7 @@ def _unit_entries(view: GameState, presenter: Presentation, units: Sequence[Unit
         here = [x for x in units if x.hex == u.hex]
         if len(here) > 1:
             out.setdefault(
-                ("stack", "+"),
+                ("count", "+"),
                 Entry(
                     "+1",
                     "after the top counter: how many more units share the hex "

@@ -23,6 +23,7 @@ from engine.ai import Agent, make_agent, parse_player
 from engine.presentation import Presentation
 
 from .client import Change, LocalClient
+from .standing import Standing
 
 __all__ = ["LastSave", "Session", "find_last_save", "load_saves", "parse_players"]
 
@@ -129,6 +130,8 @@ class Session:
             kind, level = parse_player(self.players[side])
             if kind == "ai" and level is not None:
                 self.agents[side] = make_agent(level, seed=game.seed * 31 + i)
+        self.standing: dict[str, Standing] = {}
+        """Standing reaction orders of the human sides (:mod:`tui.standing`), set by the table."""
         self.scores: dict[int, dict[str, int]] = {}
         self._replaying = threading.Lock()
         """One background replay at a time (the save check, the score chart): the UI thread keeps its share."""

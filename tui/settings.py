@@ -47,6 +47,10 @@ class Settings:
     """Seconds to pause after each AI action so that a player can follow it."""
     keymap: dict[str, str] = field(default_factory=dict)
     """Binding id → keys (comma-separated), e.g. ``{"game.fire": "f,F"}``."""
+    reactions: str = "worth"
+    """Standing reaction orders of a human side in a new game (:data:`tui.standing.ORDERS`)."""
+    reaction_threshold: float = 0.10
+    """The chance of an effect from which a reaction is worth it (standing orders)."""
     last_ruleset: str = ""
     """The ruleset of the last new game started (the new-game screen offers it first); empty: none yet."""
     note: str = ""
@@ -71,6 +75,11 @@ class Settings:
             s.handoff = raw["handoff"]
         if isinstance(raw.get("ai_delay"), (int, float)) and 0 <= raw["ai_delay"] <= 5:
             s.ai_delay = float(raw["ai_delay"])
+        if raw.get("reactions") in ("ask", "worth", "auto", "never"):
+            s.reactions = raw["reactions"]
+        threshold = raw.get("reaction_threshold")
+        if isinstance(threshold, (int, float)) and 0 <= threshold <= 1:
+            s.reaction_threshold = float(threshold)
         if isinstance(raw.get("last_ruleset"), str):
             s.last_ruleset = raw["last_ruleset"]
         keymap = raw.get("keymap")

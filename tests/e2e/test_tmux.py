@@ -99,9 +99,12 @@ def home(tmp_path: Path) -> Iterator[Path]:
 
 
 def test_play_kill_continue(home: Path) -> None:
-    # Blitzkrieg hides nothing, so the default ("hidden") would skip the hand-off: ask for it every time.
+    # Blitzkrieg hides nothing, so the default ("hidden") would skip the hand-off: ask for it every time; and the
+    # French standing reaction orders ask in every window (the default lets a window without a worthwhile
+    # reaction pass by itself).
     (home / "config").mkdir()
-    (home / "config" / "settings.json").write_text(json.dumps({"handoff": "always"}), encoding="utf-8")
+    settings = {"handoff": "always", "reactions": "ask"}
+    (home / "config" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     term = Terminal(
         home,
         [str(PLANSPIEL), "new", "blitzkrieg1940", "hannut", "--german", "human", "--french", "human", "--seed", "7"],

@@ -58,7 +58,7 @@ def _game_screen(app: PlanspielApp) -> GameScreen:
 
 
 async def test_a_whole_activation_by_keyboard() -> None:
-    app = make_app(hannut(), handoff="always")
+    app = make_app(hannut(), handoff="always", reactions="ask")  # every window asked: this test reacts
     async with app.run_test(size=(120, 40)) as pilot:
         await _pause(pilot, app)
         session = app.session

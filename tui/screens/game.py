@@ -41,6 +41,7 @@ from ..entry import Entry
 from ..host import Host
 from ..modes import MODES, Mode, PaletteCommand, mode_class
 from ..overlay import Scene, ask, draw, hex_content
+from ..standing import Standing, decide
 from ..table import Snapshot
 from ..widgets.hexmap import HexMap
 from ..widgets.panels import EventLog, HexCard, HexPanel, StatusBar, UnitCard, UnitPanel, status_lines
@@ -558,6 +559,8 @@ class GameScreen(Screen[None]):
         if not self.session.is_human(to_act):
             self.thinking.start_ai(to_act)
             return
+        if self._standing_orders(to_act):
+            return
         if to_act != self.client.side:
             if self.host.needs_handoff(self.session, self.session.client(to_act).waiting()):
                 self.busy = True
@@ -566,6 +569,36 @@ class GameScreen(Screen[None]):
             self.switch_side(to_act)
         if not self.mode_now.on_map and self.now.legal:
             self.open_choices()
+
+    def standing_of(self, side: str) -> Standing:
+        """A human side's standing reaction orders (the settings' for a side that has none yet)."""
+        got = self.session.standing.get(side)
+        if got is None:
+            settings = self.host.settings
+            got = self.session.standing[side] = Standing(settings.reactions, settings.reaction_threshold)
+        return got
+
+    def _standing_orders(self, side: str) -> bool:
+        """A reaction window that the side's standing orders answer (:mod:`tui.standing`): play the answer for it,
+        as an action played for the side (an undo passes over it), and go on; False: the player decides."""
+        client = self.session.client(side)
+        legal = client.legal_actions()
+        if len(legal) < 2:
+            return False
+        infos = tuple((a, client.action_info(a)) for a in legal)
+        names = {s.id: s.name for s in self.info.sides}
+        verdict = decide(self.standing_of(side), client.view(), side, infos, client.odds, names, client.waiting())
+        if verdict.action is None:
+            return False
+        try:
+            client.apply(verdict.action, auto=True)
+        except ActionError as err:  # the engine refused: the player decides
+            self.report_error(str(err))
+            return False
+        if side == self.client.side:
+            self.log_widget.add("auto", verdict.line)  # the other side only sees the engine's events
+        self.after_change()
+        return True
 
     def _handed_off(self, side: str) -> None:
         self.busy = False

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ..host import Host
+    from ..standing import Standing
     from ..widgets.hexmap import HexMap
     from ..widgets.panels import EventLog
     from .thinking import Thinking
@@ -55,12 +56,13 @@ _TABLE_KEYS: list[Binding] = [
     Binding("Q", "key('table', 'leave')", "Title", key_display="Q", id="game.leave"),
     Binding("r", "key('table', 'last_report')", "Last round", id="tactic.round"),
     Binding("l", "key('table', 'legend')", "Legend", id="game.legend"),
+    Binding("R", "key('table', 'standing')", "Reactions", key_display="R", show=False, id="game.reactions"),
 ]
 """The table's own keys, whatever the mode."""
 
 _KEY_ORDER = (
     *("f", "c", "b", "x", "z", "o", "n", "v", "k", "h", "H", "u", "colon", "S", "escape", "backspace", "i", "Q"),
-    *("y", "g", "r", "P", "l"),
+    *("y", "g", "r", "P", "l", "R"),
 )
 """The order of the keys in the footer and the help; other keys follow, the table's first, then the modes' in the
 registry's order."""
@@ -82,6 +84,8 @@ KEY_HELP: dict[str, str] = {
     "game.save": "save now (the game also autosaves after every action)",
     "game.panel": "switch between the unit and hex panels (narrow terminals)",
     "game.leave": "back to the title screen (the game is saved)",
+    "game.reactions": "standing reaction orders: when your side's reaction windows ask you, react by themselves "
+    "or pass (for the side, or the selected unit)",
     "game.legend": "the legend: what every glyph on the map means now (counters, markers, terrain, overlays)",
     "tactic.round": "the last round again: the orders revealed, then the execution step by step (and the "
     "decision it waits for, 15.2)",
@@ -104,6 +108,7 @@ _PALETTE: tuple[tuple[str, str, str], ...] = (
     ("undo", "Undo", "take back your last action"),
     ("prompt", "Notation prompt", "type an action in notation"),
     ("legend", "Legend", "what every glyph on the map means now (l)"),
+    ("standing", "Reaction orders", "when reaction windows ask you, react by themselves or pass (R)"),
     ("leave", "Back to title", "the game is saved"),
 )
 """The table's commands in the palette: a table key by name, or a mode's key by binding id."""
@@ -156,6 +161,8 @@ class _Screen(Table, Protocol):
     def map(self) -> HexMap: ...
 
     def selectable(self) -> list[str]: ...
+
+    def standing_of(self, side: str) -> Standing: ...
 
     def advance(self) -> None: ...
 
@@ -255,19 +262,19 @@ class TableKeys:
 
     def _no_attack(self, pick: Pick, what: str) -> str:
         """Why fire (or close combat) is not possible: the engine's refusal, with its rule, of such an attack by
-        the selected unit at the enemy under the cursor (or the nearest one)."""
+        the selected unit at the enemy under the cursor (or the nearest one); ``what`` names the attack."""
         s = self.screen
         unit = s.now.unit(s.selected)
         if unit is None or unit.hex is None:
-            return f"No unit of yours can {what} now; select one (enter or n) to see why"
+            return f"No {what} for a unit of yours now; select one (enter or n) to see why"
         refusal = _attack_refusal(s, unit.id, unit.hex, pick)
         if not refusal:
-            return f"{unit.id} has no target it can {what} now"
-        return refusal if refusal.lower().startswith("cannot") else f"Cannot {what}: {refusal}"
+            return f"No {what} for {unit.id} now: no target"
+        return refusal if refusal.lower().startswith("cannot") else f"No {what}: {refusal}"
 
     _REASONS: ClassVar[dict[str, Callable[[TableKeys], str]]] = {
-        "direct_fire": lambda k: k._no_attack(lambda i: i.is_direct_fire, "fire"),
-        "assault_list": lambda k: k._no_attack(lambda i: i.is_assault, "assault"),
+        "direct_fire": lambda k: k._no_attack(lambda i: i.is_direct_fire, "direct fire"),
+        "assault_list": lambda k: k._no_attack(lambda i: i.is_assault, "close combat"),
         "orders": lambda k: "Nothing to decide now",
         "next_unit": lambda k: "No unit of yours can act now",
         "undo": lambda k: (
@@ -451,6 +458,44 @@ class TableKeys:
             lines.append(line)
         s.show_lines("Legend: what the map shows", lines)
 
+    def key_standing(self) -> None:
+        """Standing reaction orders of the side on screen: for all its units, or for the selected one."""
+        s = self.screen
+        side = s.client.side
+        if not s.session.is_human(side):
+            s.notify("Standing orders are for a human side")
+            return
+        orders = s.standing_of(side)
+        items: list[tuple[Any, Text | str]] = []
+        for choice, words in _STANDING_CHOICES:
+            now = orders.order == choice[0] and (choice[1] is None or abs(orders.threshold - choice[1]) < 1e-9)
+            items.append((("side", *choice), f"{'• ' if now else '  '}All units: {words}"))
+        unit = s.now.unit(s.selected)
+        if unit is not None and unit.side == side:
+            own = orders.units.get(unit.id)
+            for order, words in (("", "as the side"), ("ask", "always ask"), ("never", "never react")):
+                mark = "• " if (own or "") == order else "  "
+                items.append((("unit", unit.id, order), f"{mark}{unit.id}: {words}"))
+
+        def chosen(value: Any) -> None:
+            if value is None:
+                return
+            if value[0] == "side":
+                orders.order = value[1]
+                if value[2] is not None:
+                    orders.threshold = value[2]
+                said = f"All units: {dict(_STANDING_CHOICES)[(value[1], value[2])]}"
+            else:
+                if value[2]:
+                    orders.units[value[1]] = value[2]
+                else:
+                    orders.units.pop(value[1], None)
+                said = f"{value[1]}: {value[2] or 'as the side'}"
+            s.notify(f"Standing reaction orders: {said}")
+            s.advance()
+
+        s.choose(f"Standing reaction orders of {s.info.side_name(side)}", items, chosen)
+
     def key_leave(self) -> None:
         """Back to the title screen (after saving)."""
         self.screen.session.autosave()
@@ -460,6 +505,16 @@ class TableKeys:
 def _attacks(s: _Screen, pick: Pick) -> bool | None:
     """On if the selected unit (or, with none selected, any unit) has such an attack."""
     return True if (s.now.unit_actions(s.selected, pick) if s.selected else s.now.actions(pick)) else None
+
+
+_STANDING_CHOICES: tuple[tuple[tuple[str, float | None], str], ...] = (
+    (("ask", None), "ask in every reaction window"),
+    (("worth", 0.10), "ask when a reaction has a 10 % chance of an effect or more; the rest pass (the default)"),
+    (("worth", 0.25), "ask when a reaction has 25 % or more; the rest pass"),
+    (("auto", 0.25), "react by themselves with the best reaction of 25 % or more (retreats are asked)"),
+    (("never", None), "never react: every window passes by itself"),
+)
+"""The side's standing orders offered by R: (order, threshold or None to keep it) → what they do."""
 
 
 def _attack_refusal(s: _Screen, unit_id: str, here: Any, pick: Pick) -> str | None:

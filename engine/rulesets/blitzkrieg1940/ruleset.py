@@ -33,6 +33,7 @@ from .model import (
     DeployFrame,
     Formation,
     Status,
+    WindowFrame,
     data,
     formation,
     formation_units,
@@ -232,7 +233,17 @@ class Blitzkrieg1940(Ruleset):
         if f is None or side is None:
             return Waiting(side)
         actions_now = self.legal_actions(state) if legal is None else legal
-        return Waiting(side, handler(f).mode(self, state, f, actions_now))
+        mode = handler(f).mode(self, state, f, actions_now)
+        if isinstance(f, WindowFrame):
+            # 6.3.3: a unit may retreat from a moving enemy it sees, one that moves next to it, or after being
+            # fired at; a barrage's window offers the retreats of the units in its hexes (6.3.4).
+            react_to = tuple(u for u in (f.active, *(f.group or ())) if u)
+            struck = [f.fired_at] if f.fired_at else []
+            if not react_to:
+                where = {u.id: u.hex for u in state.units.values() if u.side == side}
+                struck += sorted(u for u, h in where.items() if h is not None and state.board.label(h) in f.hexes)
+            return Waiting(side, mode, react_to=react_to, struck=tuple(dict.fromkeys(struck)))
+        return Waiting(side, mode)
 
     def explain(self, state: GameState, action: Action) -> str:
         return explain(self, state, action, self._typed(state, action))

@@ -746,6 +746,8 @@ def test_6_3_4_a_path_cut_by_a_window_says_what_is_left_and_goes_on_when_given_a
     events = s.apply(f"move {pz4} 0511 0510 0509")
     assert s.state.units[pz4].hex == H("0511") and s.state.to_act == "french"
     assert f"{pz4} stops at 0511 on its path; still to go: 0510 0509 (rule 6.3.4)" in [e.text for e in events]
+    waiting = s.ruleset.waiting(s.state)
+    assert waiting.react_to == (pz4,) and waiting.struck == (), "6.3.3: the window reacts to the moving unit"
     s.apply("close")
     s.apply(f"move {pz4} 0510")
     assert s.state.units[pz4].hex == H("0510")

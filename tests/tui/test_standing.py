@@ -1,0 +1,147 @@
+"""Issue 18 item 1: standing reaction orders. A reaction window that no unit of the side would use (by its orders)
+passes by itself and the log says so; a reaction with a real chance is never skipped without the player's order."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine import Role
+from tui.client import LocalClient
+from tui.overlay import effect_chance
+from tui.screens.dialogs import ChoiceDialog
+from tui.settings import Settings
+from tui.standing import Standing, decide, window_pass
+
+from .conftest import hannut, make_app, play_quietly, settle
+
+
+def _window(seed: int = 1) -> tuple[engine.Game, LocalClient]:
+    """A Hannut position where the French may react to a German move (6.3.4), found by a seeded random game."""
+    game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=seed)
+    engine.take_scenario_setup(game)
+    rng = random.Random(seed)
+    for _ in range(400):
+        client = LocalClient(game, game.to_act) if game.to_act else None
+        if client is not None:
+            legal = tuple((a, client.action_info(a)) for a in client.legal_actions())
+            attacks = [a for a, i in legal if i.has(Role.REACT) and i.has(Role.ATTACK)]
+            if window_pass(legal) is not None and attacks:
+                return game, client
+        game.apply(rng.choice(game.legal_actions()))
+    raise AssertionError("no window with an attack in 400 actions")
+
+
+def _legal(client: LocalClient) -> tuple:  # type: ignore[type-arg]
+    return tuple((a, client.action_info(a)) for a in client.legal_actions())
+
+
+def test_a_window_is_a_decision_of_reactions_and_one_pass() -> None:
+    _, client = _window()
+    legal = _legal(client)
+    passing = window_pass(legal)
+    assert passing is not None and client.action_info(passing).has(Role.PASS)
+    game2 = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=1)
+    assert window_pass(_legal(LocalClient(game2, game2.to_act))) is None, "the set-up is no window"
+
+
+def test_worth_asks_when_an_attack_reaches_the_threshold_and_passes_below_it() -> None:
+    _, client = _window()
+    legal = _legal(client)
+    side, view = client.side, client.view()
+    chances = [effect_chance(o) for a, i in legal if i.has(Role.ATTACK) and (o := client.odds(a)) is not None]
+    best = max(chances)
+    assert best > 0
+    asked = decide(Standing("worth", best), view, side, legal, client.odds)
+    retreats_near = asked.action is None
+    assert asked.action is None, "a reaction at the threshold is asked"
+    above = decide(Standing("worth", min(1.0, best + 0.01)), view, side, legal, client.odds)
+    if above.action is not None:
+        assert above.action == window_pass(legal)
+        assert "lets it pass (no reaction with" in above.line
+    else:
+        # Something else is worth asking about: a retreat with an enemy next to the unit.
+        assert retreats_near and any(i.has(Role.RETREAT) for _, i in legal)
+
+
+def test_never_passes_and_ask_asks_and_a_unit_may_differ() -> None:
+    _, client = _window()
+    legal = _legal(client)
+    side, view = client.side, client.view()
+    never = decide(Standing("never"), view, side, legal, client.odds)
+    assert never.action == window_pass(legal) and "never react" in never.line
+    assert decide(Standing("ask"), view, side, legal, client.odds).action is None
+    unit = next(i.unit for _, i in legal if i.has(Role.ATTACK))
+    assert unit is not None
+    assert decide(Standing("never", units={unit: "ask"}), view, side, legal, client.odds).action is None
+
+
+def test_react_plays_the_best_attack_but_never_a_retreat() -> None:
+    _, client = _window()
+    legal = _legal(client)
+    side, view = client.side, client.view()
+    no_retreats = {i.unit: "never" for _, i in legal if i.has(Role.RETREAT) and i.unit}
+    verdict = decide(Standing("auto", 0.0, units=no_retreats), view, side, legal, client.odds)
+    assert verdict.action is not None and client.action_info(verdict.action).has(Role.ATTACK)
+    best = max(effect_chance(o) for a, i in legal if i.has(Role.ATTACK) and (o := client.odds(a)) is not None)
+    assert effect_chance(client.odds(verdict.action)) == pytest.approx(best)  # type: ignore[arg-type]
+    assert "standing orders react" in verdict.line
+
+
+async def test_a_window_no_unit_would_use_passes_by_itself_in_the_tui() -> None:
+    """Hot-seat Hannut with the French set to never react: a German move's window passes by itself (the French
+    are not asked, the log says so); with ask, the French are asked."""
+    app = make_app(hannut(), handoff="never")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        screen = play_quietly(app, "german", "keep ger-i-12-schr", "first ger-i-12-schr")
+        session = app.session
+        assert session is not None
+        activate = next(a for a in session.client("german").legal_actions() if a.verb == "activate")
+        screen = play_quietly(app, "german", str(activate))
+        screen.standing_of("french").order = "never"
+        game = session.game
+        move = next(a for a in session.client("german").legal_actions() if a.verb == "move")
+        screen.play(move)
+        await settle(pilot, app)
+        assert game.to_act == "german", "the French window passed by itself"
+        assert game.history[-1].verb == "close" and game.history[-2] == move
+        # The same with ask: the French are asked at the unit's next step.
+        screen.standing_of("french").order = "ask"
+        step = next(
+            a for a in session.client("german").legal_actions() if a.verb == "move" and a.args[0] == move.args[0]
+        )
+        screen.play(step)
+        await settle(pilot, app)
+        assert game.history[-1] == step and game.to_act == "french", "asked: the window waits for the French"
+
+
+async def test_r_sets_the_standing_orders_of_the_side_on_screen() -> None:
+    app = make_app(hannut(), handoff="never")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        screen = play_quietly(app, "german", "keep ger-i-12-schr")
+        await pilot.press("R")  # type: ignore[attr-defined]
+        await settle(pilot, app)
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog), app.screen_stack
+        labels = [str(label) for _, label in dialog.items]
+        assert any(label.startswith("• All units: ask when a reaction has a 10 %") for label in labels), labels
+        index = next(i for i, label in enumerate(labels) if "never react" in label)
+        await pilot.press(str(index + 1))  # type: ignore[attr-defined]
+        await settle(pilot, app)
+        assert screen.standing_of(screen.client.side).order == "never"
+
+
+def test_the_settings_file_gives_the_default_orders(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"reactions": "ask", "reaction_threshold": 0.3}), encoding="utf-8")
+    s = Settings.load(path)
+    assert (s.reactions, s.reaction_threshold) == ("ask", 0.3)
+    path.write_text(json.dumps({"reactions": "sometimes", "reaction_threshold": 7}), encoding="utf-8")
+    s = Settings.load(path)
+    assert (s.reactions, s.reaction_threshold) == ("worth", 0.10), "bad values: the defaults"

@@ -1,0 +1,155 @@
+"""Provides standing reaction orders: what a human side's reaction windows do without asking.
+
+A reaction window is a decision in which every legal action is a reaction (:data:`~engine.Role.REACT`) of one of
+the side's units, or the one action that lets the moment pass (:data:`~engine.Role.PASS`, no unit): opportunity
+fire, return fire, a retreat, a counter-move, in any ruleset. A side's standing orders (per side, and per unit
+where the player wants another) say, in the manner of the reaction fire settings of computer wargames:
+
+- ``ask``: ask in every window;
+- ``worth`` (the default): ask only when some reaction is worth it, else let the moment pass by itself and say
+  so in the log;
+- ``auto``: react by itself with the reaction worth most, when one is worth it, else let the moment pass;
+- ``never``: never react.
+
+A reaction is worth it when the engine's odds give it at least the side's threshold of an effect (an attack);
+a retreat is worth it when the unit was just attacked (and, if the player says so, when it stands next to an enemy
+unit the window reacts to; the engine names both in :class:`~engine.Waiting`, and a ruleset that names neither
+gets the cautious reading: next to any enemy unit); a reaction the engine gives no odds for always
+is (the player is asked). Only the player's own orders decide: the program never chooses a reaction the orders
+do not name, and a reaction worth it under ``worth`` or ``ask`` is always asked. Pure functions of the side's
+view and legal actions, tested without Textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from engine import Action, ActionInfo, GameState, Odds, Role, Waiting, distance
+
+from .overlay import Legal, effect_chance
+
+__all__ = ["DEFAULT_THRESHOLD", "ORDERS", "RETREATS", "Standing", "Verdict", "decide", "window_pass"]
+
+ORDERS: dict[str, str] = {
+    "ask": "ask in every reaction window",
+    "worth": "ask only when a reaction is worth it; let the other windows pass by themselves",
+    "auto": "react by itself with the reaction worth most, when one is worth it",
+    "never": "never react: every window passes by itself",
+}
+"""Standing orders → what they do."""
+
+RETREATS: dict[str, str] = {
+    "struck": "a retreat is worth asking only for a unit just attacked",
+    "near": "also for a unit next to an enemy unit whose move or fire opened the window",
+}
+"""When a retreat is worth asking → what it means."""
+
+DEFAULT_THRESHOLD = 0.10
+"""The chance of an effect from which an attack in a reaction window is worth asking about (10 %)."""
+
+
+@dataclass
+class Standing:
+    """One side's standing reaction orders."""
+
+    order: str = "worth"
+    """One of :data:`ORDERS` for every unit of the side without an order of its own."""
+    threshold: float = DEFAULT_THRESHOLD
+    """The chance of an effect that makes an attack worth it."""
+    units: dict[str, str] = field(default_factory=dict)
+    """Unit id → its own order (one of :data:`ORDERS`)."""
+    retreats: str = "struck"
+    """When a retreat is worth asking (:data:`RETREATS`)."""
+
+    def order_of(self, unit: str | None) -> str:
+        """The order that applies to a unit."""
+        return self.units.get(unit, self.order) if unit is not None else self.order
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the standing orders do in a window: play ``action`` and log ``line``, or ask (``action`` None)."""
+
+    action: Action | None
+    line: str = ""
+
+
+ASK = Verdict(None)
+
+
+def window_pass(legal: Legal) -> Action | None:
+    """The action that lets the moment pass, if the decision is a reaction window (else None)."""
+    passes = [a for a, i in legal if i.has(Role.PASS) and i.unit is None]
+    if len(passes) != 1 or len(legal) < 2:
+        return None
+    if all(i.has(Role.REACT) or a == passes[0] for a, i in legal):
+        return passes[0]
+    return None
+
+
+def _worth(
+    info: ActionInfo, odds: Odds | None, view: GameState, side: str, waiting: Waiting | None, retreats: str
+) -> float | None:
+    """How much a reaction is worth: its chance of an effect; for a retreat 1 when the unit was just attacked or
+    stands next to an enemy unit the window reacts to (:attr:`~engine.Waiting.struck`,
+    :attr:`~engine.Waiting.react_to`; next to any enemy where the ruleset names neither), else 0; None when the
+    engine gives nothing to judge it by (always asked)."""
+    if info.has(Role.RETREAT):
+        me = view.units.get(info.unit or "")
+        if me is None or me.hex is None:
+            return None
+        if waiting is not None and me.id in waiting.struck:
+            return 1.0
+        if retreats == "struck" and waiting is not None and (waiting.react_to or waiting.struck):
+            return 0.0
+        named = waiting is not None and bool(waiting.react_to or waiting.struck)
+        threats = [view.units.get(u) for u in waiting.react_to] if waiting is not None and named else []
+        if not named:
+            threats = [u for u in view.units.values() if u.side != side]
+        near = any(u is not None and u.hex is not None and distance(u.hex, me.hex) <= 1 for u in threats)
+        return 1.0 if near else 0.0
+    if odds is not None:
+        return effect_chance(odds)
+    return None
+
+
+def decide(
+    standing: Standing,
+    view: GameState,
+    side: str,
+    legal: Legal,
+    odds: Callable[[Action], Odds | None],
+    names: Mapping[str, str] | None = None,
+    waiting: Waiting | None = None,
+) -> Verdict:
+    """What ``side``'s standing orders do now: :data:`ASK` unless the decision is a reaction window that the orders
+    answer (pass, or react by themselves); ``names`` are the sides' names for the log line, ``waiting`` what the
+    engine says of the window (whom it reacts to)."""
+    passing = window_pass(legal)
+    if passing is None:
+        return ASK
+    best: tuple[float, Action] | None = None
+    for action, info in legal:
+        if action == passing:
+            continue
+        order = standing.order_of(info.unit)
+        if order == "never":
+            continue
+        if order == "ask":
+            return ASK
+        worth = _worth(info, odds(action) if info.has(Role.CHANCE) else None, view, side, waiting, standing.retreats)
+        if worth is None:
+            return ASK
+        if worth < standing.threshold or worth <= 0:
+            continue
+        if order == "worth" or not info.has(Role.ATTACK):
+            return ASK  # worth it, and the orders leave it to the player (a retreat is never taken by itself)
+        if best is None or worth > best[0]:
+            best = (worth, action)
+    who = (names or {}).get(side, side.title())
+    if best is not None:
+        return Verdict(best[1], f"{who}'s standing orders react: {best[1]} ({best[0]:.0%} chance of an effect)")
+    limit = f"{standing.threshold:.0%}"
+    why = "standing orders: never react" if standing.order == "never" else f"no reaction with {limit} or more"
+    return Verdict(passing, f"{who} lets it pass ({why}; R changes the standing orders)")

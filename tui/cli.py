@@ -220,7 +220,8 @@ def _cmd_saves_verify(args: argparse.Namespace) -> int:
         report = saves.verify_save(target)
         if report.ok:
             actions = report.header.actions if report.header is not None else 0
-            print(f"ok   {target}: {actions} actions replay to the saved position ({report.seconds:.2f} s)")
+            what = "action replays" if actions == 1 else "actions replay"
+            print(f"ok   {target}: {actions} {what} to the saved position ({report.seconds:.2f} s)")
             continue
         failed += 1
         print(f"FAIL {target}: {report.problems[0]}")

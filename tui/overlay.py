@@ -309,7 +309,8 @@ def los_lines(board: Board, los: LosResult, src: Hex, cursor: Hex, overlay: dict
     else:
         why = f": {los.reason}" if los.reason else ""
     rule = f" (rule {los.rule})" if los.rule and f"rule {los.rule}" not in los.reason else ""
-    return [f"LOS from {board.label(src)}: {verdict}{why}{rule}", f"range {distance(src, cursor)} hexes"]
+    d = distance(src, cursor)
+    return [f"LOS from {board.label(src)}: {verdict}{why}{rule}", f"range {d} {'hex' if d == 1 else 'hexes'}"]
 
 
 def _rule_marks(scene: Scene, answers: Answers, overlay: dict[Hex, Overlay]) -> list[str]:

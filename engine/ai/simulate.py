@@ -215,7 +215,8 @@ def play_game(ruleset: str, scenario: str, a: str, b: str, seed: int, index: int
         seconds = time.perf_counter() - start
         return GameResult(index, gseed, outcome.winner, game.state.turn, decisions, times, seconds=seconds)
     except Exception as err:  # a failed game is reported, never raised (the run goes on)
-        where = f" at turn {game.state.turn}, after {len(game.history)} actions" if game is not None else ""
+        n = len(game.history) if game is not None else 0
+        where = f" at turn {game.state.turn}, after {n} action{'' if n == 1 else 's'}" if game is not None else ""
         return GameResult(index, gseed, None, 0, 0, times, f"{type(err).__name__}: {err}{where}")
 
 

@@ -68,6 +68,10 @@ def test_line_of_sight_is_marked_and_said_in_the_engines_words() -> None:
     assert draw(scene, Answers(los=clear)).notes[0] == "LOS from 0104: clear (rule M2)"
     off = _scene(game, pr, selected="red-tank-1", cursor=cursor)
     assert draw(off, Answers(los=los)).notes == ()  # v off: the answer is not drawn
+    next_door = H(game, "0204")
+    near = _scene(game, pr, selected="red-tank-1", cursor=next_door, los_on=True)
+    one = LosResult(True, (src, next_door), None, "clear", "M2")
+    assert draw(near, Answers(los=one)).notes[1] == "range 1 hex", "issue 18 item 9: not '1 hexes'"
 
 
 def test_command_ranges_are_drawn_only_on_demand_and_alerts_always() -> None:

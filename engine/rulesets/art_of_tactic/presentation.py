@@ -321,7 +321,7 @@ class ArtOfTacticPresentation(Presentation):
         return ORDER_NAMES.get(verb, verb)
 
     def argument_label(self, verb: str, slot: str, value: str) -> str:
-        return f"range {value} hexes" if slot == "range" else value
+        return f"range {value} {'hex' if value == '1' else 'hexes'}" if slot == "range" else value
 
     def argument_options(self, verb: str, slot: str) -> list[tuple[str, str]]:
         """15.2 item 4: the reaction policies of Defend and Ambush, the default (``first``) first."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from engine import Action, ActionInfo, GameState, Odds, Role, distance
+from engine.notation import Arg
 from engine.presentation import GameInfo, Presentation
 
 from .client import GameClient
@@ -65,11 +66,14 @@ class Words:
         note = self.presenter.action_note(self.view, action)
         if note:
             text.append(f"  ({note})", style="italic")
+        extra = self._argument_words(action)
+        if extra:
+            text.append(f"  {extra}", style="italic")
         explanation = explanation or self.info.verb_help(action.verb)
         if explanation:
             text.append(f"  {explanation}")
         info = self.info_of(action)
-        if info.is_direct_fire:
+        if info.is_direct_fire or info.is_assault or info.is_barrage:
             odds = self.client.odds(action)
             if odds is not None:
                 text.append(f"  [effect {effect_chance(odds):.0%}]", style="bold")
@@ -77,7 +81,27 @@ class Words:
             obs = self.view.units[info.units[0]]
             if obs.hex is not None:
                 text.append(f"  observer {obs.id} at {self.info.board.label(obs.hex)}", style="italic")
+        if info.is_barrage and info.hexes:
+            there = [u for u in self.view.units_at(info.hexes[0]) if u.side != self.client.side]
+            if there:
+                shown = ", ".join(self.presenter.unit_label(u) for u in self.presenter.stack_order(there))
+                text.append(f"  in the hex: {shown}", style="italic")
         return text
+
+    def _argument_words(self, action: Action) -> str:
+        """What the numbers and words of an action stand for (``stuka 1202 2``: its ``count`` 2), in the ruleset's
+        words where it has them (:meth:`~engine.presentation.Presentation.argument_label`)."""
+        for slots in self.info.forms.get(action.verb, ()):
+            required = sum(1 for x in slots if not x.optional)
+            if not required <= len(action.args) <= len(slots) or any(x.kind is Arg.PATH for x in slots):
+                continue
+            words = []
+            for slot, value in zip(slots, action.args, strict=False):
+                if slot.kind in (Arg.INT, Arg.WORD, Arg.CHOICE):
+                    label = self.presenter.argument_label(action.verb, slot.name, value)
+                    words.append(label if label != value else f"{slot.words} {value}")
+            return ", ".join(words)
+        return ""
 
     def items(self, actions: Sequence[Action]) -> list[Item]:
         """Items of a choice list: passing first in a long list; one line per unit and verb when very long.
@@ -122,10 +146,10 @@ class Words:
             los = self.client.line_of_sight(board.label(shooter.hex), board.label(target.hex))
             path = " ".join(board.label(h) for h in los.path)
             if los.visible:
-                lines.append(f"Range {distance(shooter.hex, target.hex)} hexes · line of sight clear ({path})")
+                lines.append(f"Range {_hexes(distance(shooter.hex, target.hex))} · line of sight clear ({path})")
             else:
                 where = board.label(los.blocker) if los.blocker else "?"
-                lines.append(f"Range {distance(shooter.hex, target.hex)} hexes · terrain line blocked at {where}")
+                lines.append(f"Range {_hexes(distance(shooter.hex, target.hex))} · terrain line blocked at {where}")
         lines.append(Text("Exact odds:", style="bold"))
         lines.extend(odds_lines(odds))
         if odds.note:
@@ -141,3 +165,7 @@ class Words:
             flags = " ".join(m.glyph for m in pr.unit_markers(u))
             out.append((uid, Text(f"{pr.unit_label(u)}  {uid}  {pr.unit_name(u)} {flags}".rstrip())))
         return out
+
+
+def _hexes(n: int) -> str:
+    return f"{n} hex" if n == 1 else f"{n} hexes"

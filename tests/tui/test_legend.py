@@ -3,9 +3,12 @@ what the glyphs of the hex under the cursor mean."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engine
+from tui.choices import Words
 from tui.client import LocalClient
 from tui.legend import GROUPS, hex_legend, legend, ordered
 from tui.overlay import hex_content
@@ -68,3 +71,20 @@ async def test_l_shows_the_legend() -> None:
         text = screen_text(app)
         assert "Legend: what the map shows" in text
         assert "first letter of a counter: German" in text and "terrain: woods" in text
+
+
+def test_choice_lines_say_what_numbers_stand_for_and_give_barrage_odds() -> None:
+    """Issue 18 item 9: ``stuka 1202 2`` said nothing of the 2; barrage and assault choices showed no odds, and a
+    barrage's list not what stands in the target hex."""
+    game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=3)
+    engine.take_scenario_setup(game)
+    rng = random.Random(3)
+    while not any(a.verb == "stuka" for a in game.legal_actions()):
+        game.apply(rng.choice(game.legal_actions()))
+    client = LocalClient(game, game.to_act)
+    presenter = engine.get_ruleset("blitzkrieg1940").presentation(client.info)
+    words = Words(client, presenter, client.info, client.view(), client.action_info)
+    pair = next(a for a in client.legal_actions() if a.verb == "stuka" and len(a.args) == 2)
+    line = words.label(pair).plain
+    assert f"{pair.args[1]} Stuka attacks together (8.6.2)" in line, line
+    assert "[effect " in line and "in the hex: " in line, line

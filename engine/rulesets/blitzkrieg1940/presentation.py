@@ -157,6 +157,15 @@ class BlitzkriegPresentation(Presentation):
             items.append(f"German VP {score['german']}")
         return items
 
+    def argument_label(self, verb: str, slot: str, value: str) -> str:
+        """8.6.2: the count of a Stuka attack or a salvo is how many concentrate on the hex; a salvo's calibre."""
+        if slot == "count":
+            what = "Stuka attacks" if verb == "stuka" else "salvos"
+            return f"{value} {what} together (8.6.2)"
+        if slot == "calibre":
+            return f"{value} mm"
+        return value
+
     def action_note(self, view: GameState, action: Action) -> str:
         chits = data(view).chits
         formations = data(view).formations

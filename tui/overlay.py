@@ -332,7 +332,9 @@ def _rule_marks(scene: Scene, answers: Answers, overlay: dict[Hex, Overlay]) -> 
             current = overlay.get(h)
             if kind == "command":
                 text = glyphs if len(glyphs) > 1 or centre is None else f"{glyphs}{distance(h, centre)}{glyphs}"
-                if current is None or current.kind in ("los", "command"):
+                # Asked for with k, the range shows over the movement costs (issue 18 item 9), not over steps
+                # and targets.
+                if current is None or current.kind in ("los", "command", "reach"):
                     overlay[h] = Overlay(kind, text)
             elif current is None or current.kind in ("command", "reach", "los"):
                 overlay[h] = Overlay(kind, glyphs)

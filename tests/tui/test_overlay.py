@@ -84,6 +84,10 @@ def test_command_ranges_are_drawn_only_on_demand_and_alerts_always() -> None:
     assert on.overlay[near] == Overlay("command", "┆1┆") and on.overlay[hq] == Overlay("command", "[HQ]")
     assert any(n.startswith("┆ within command distance") and "(for red-inf-1)" in n for n in on.notes)
     assert draw(_scene(game, pr, cursor=hq, command_on=True), Answers(marks=None)).notes == ()  # no answer
+    # With a unit selected, k's marks show over its movement costs (they hid under them, issue 18 item 9).
+    chosen = _scene(game, pr, selected="red-tank-1", cursor=hq, command_on=True)
+    drawn = draw(chosen, Answers(reach={"0104": 0.0, "0303": 2.0, "0304": 3.0}, marks=marks))
+    assert drawn.overlay[near] == Overlay("command", "┆1┆")
 
 
 def test_the_hint_marks_its_hexes_and_a_written_path_is_numbered() -> None:

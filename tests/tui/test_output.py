@@ -15,7 +15,7 @@ from textual.strip import Strip
 from tui import output
 from tui.app import PlanspielApp
 from tui.screens.game import GameScreen
-from tui.widgets.panels import HexPanel, UnitPanel
+from tui.widgets.panels import EventLog, HexPanel, UnitPanel
 
 from .conftest import hannut
 from .conftest import make_app as _make_app
@@ -85,3 +85,33 @@ def test_partial_updates_are_cropped_on_both_sides() -> None:
         assert update.render_segments(console).endswith("abcdefghijKLMNO")  # Textual's own: from the left edge
     finally:
         output.install()
+
+
+async def test_the_log_keeps_its_place_while_read_and_says_what_waits_below() -> None:
+    """Issue 18 item 9: scrolled up to read, the log does not jump; its border says how many new lines wait below,
+    and at the end it follows again."""
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield EventLog(id="log")
+
+    app = One()
+    async with app.run_test(size=(60, 20)) as pilot:
+        log = app.query_one(EventLog)
+        for i in range(40):
+            log.add("move", f"line {i}")
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y and not log.border_title
+        log.scroll_home(animate=False)
+        await pilot.pause()
+        log.add("move", "news 1")
+        log.add("move", "news 2")
+        await pilot.pause()
+        assert log.scroll_y == 0, "the reader's place is kept"
+        assert log.border_title == "▼ 2 new lines below (End)"
+        log.scroll_end(animate=False)
+        await pilot.pause()
+        assert not log.border_title and log.waiting_below == 0
+        log.add("move", "news 3")
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y, "at the end it follows again"

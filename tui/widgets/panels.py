@@ -397,14 +397,31 @@ class EventLog(RichLog):
         super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=2000)
         self.lines_written: list[str] = []
         """Plain text of every line written (tests read it)."""
+        self.waiting_below = 0
+        """Lines written while the player had scrolled up to read (shown on the log's border)."""
+        self.reading = False
+        """True while the player has scrolled up from the end (a write does not move the log then)."""
 
     def add(self, kind: str, text: str) -> None:
-        """Write one line."""
+        """Write one line; the log follows it unless the player has scrolled up to read, in which case its
+        border says how many new lines wait below (issue 18 item 9)."""
         line = Text(self.KIND_GLYPHS.get(kind, "· ") + text, style=self.KIND_STYLES.get(kind, ""))
         if kind == "error":
             line.stylize("bold red")
         self.lines_written.append(line.plain)
-        self.write(line)
+        self.write(line, scroll_end=not self.reading)
+        if self.reading:
+            self.waiting_below += 1
+            n = self.waiting_below
+            self.border_title = f"▼ {n} new line{'s' if n != 1 else ''} below (End)"
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """The player scrolled: up from the end, the log keeps their place; back at the end, it follows again."""
+        super().watch_scroll_y(old_value, new_value)
+        self.reading = new_value < self.max_scroll_y - 1
+        if not self.reading and self.waiting_below:
+            self.waiting_below = 0
+            self.border_title = ""
 
     def add_events(self, events: Iterable[Event]) -> None:
         """Write events."""

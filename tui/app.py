@@ -347,6 +347,12 @@ class PlanspielApp(App[int]):
             lambda result: callback(result or side),
         )
 
+    def handed_on(self, session: Session, side: str) -> None:
+        """Control left ``side`` without a hand-off screen: its next hand-off summary starts here (it listed every
+        event since the set-up when the hand-off was switched on mid-game, issue 18 item 9)."""
+        if session.is_human(side):
+            self._seen[side] = session.client(side).event_count
+
     def show_end(self, session: Session) -> None:
         """The end-of-game screen (once per game)."""
         if self._end_shown:

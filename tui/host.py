@@ -90,6 +90,10 @@ class Host(Protocol):
         """Show the hand-off screen for ``side``, then call ``callback(side)``."""
         ...
 
+    def handed_on(self, session: Session, side: str) -> None:
+        """Control left ``side`` without a hand-off screen: its next hand-off summary starts here."""
+        ...
+
     def show_end(self, session: Session) -> None:
         """The end-of-game screen (once per game)."""
         ...

@@ -14,6 +14,7 @@ from engine import Role
 from tui.client import LocalClient
 from tui.overlay import effect_chance
 from tui.screens.dialogs import ChoiceDialog
+from tui.screens.handoff import HandoffScreen
 from tui.settings import Settings
 from tui.standing import Standing, decide, window_pass
 
@@ -145,3 +146,33 @@ def test_the_settings_file_gives_the_default_orders(tmp_path: Path) -> None:
     path.write_text(json.dumps({"reactions": "sometimes", "reaction_threshold": 7}), encoding="utf-8")
     s = Settings.load(path)
     assert (s.reactions, s.reaction_threshold) == ("worth", 0.10), "bad values: the defaults"
+
+
+async def test_a_hand_off_switched_on_mid_game_sums_up_since_the_sides_last_decision() -> None:
+    """Issue 18 item 9: after a switch to hand-off "always", the summary listed every event since the set-up."""
+    app = make_app(hannut(), handoff="never", reactions="ask")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        screen = play_quietly(app, "german", "keep ger-i-12-schr", "first ger-i-12-schr")
+        session = app.session
+        assert session is not None
+        activate = next(a for a in session.client("german").legal_actions() if a.verb == "activate")
+        screen = play_quietly(app, "german", str(activate))
+        move = next(a for a in session.client("german").legal_actions() if a.verb == "move")
+        screen.play(move)
+        await settle(pilot, app)
+        assert session.game.to_act == "french" and isinstance(app.screen, ChoiceDialog)
+        index = next(i for i, (v, _) in enumerate(app.screen.items) if getattr(v, "verb", "") == "close")
+        await pilot.press(str(index + 1))  # type: ignore[attr-defined]
+        await settle(pilot, app)
+        french_seen = session.client("french").event_count
+        app.settings.handoff = "always"
+        step = next(
+            a for a in session.client("german").legal_actions() if a.verb == "move" and a.args[0] == move.args[0]
+        )
+        screen.play(step)
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandoffScreen), app.screen_stack
+        since = session.client("french").events_since(french_seen)
+        assert app.screen.summary == since, "only what happened since the French closed their last window"
+        assert len(since) < french_seen

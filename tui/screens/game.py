@@ -610,6 +610,7 @@ class GameScreen(Screen[None]):
         """Show the game as ``side`` sees it (hot-seat)."""
         if side == self.client.side:
             return
+        self.host.handed_on(self.session, self.client.side)
         self.client = self.session.client(side)
         with self._batch():
             self.selected = None

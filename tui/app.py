@@ -69,7 +69,7 @@ class PlanspielApp(App[int]):
     ENABLE_COMMAND_PALETTE = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?", id="app.help"),
-        Binding("p", "command_palette", "Commands", show=False, id="app.palette"),
+        Binding("p,ctrl+p", "command_palette", "Commands", show=False, id="app.palette"),
     ]
     """
     | Key(s) | Description |
@@ -367,13 +367,14 @@ class PlanspielApp(App[int]):
         yield from super().get_system_commands(screen)
         yield SystemCommand("New game", "Start a new game", self.open_new_game)
         yield SystemCommand("Load game", "Continue a saved game", self.open_load)
-        yield SystemCommand("Continue", "Continue the last game", self.continue_game)
+        commands = getattr(screen, "palette_commands", None)
+        if not callable(commands):  # at the table, the last game is the one being played (issue 18 item 9)
+            yield SystemCommand("Continue", "Continue the last game", self.continue_game)
         yield SystemCommand("Rules reference", "Read the ruleset's README", self.open_rules)
         yield SystemCommand("Settings", "Theme, hand-off, AI pace, key bindings", self.open_settings)
         yield SystemCommand("Help", "The keys of this screen", self.action_help)
         for name in THEME_NAMES:
             yield SystemCommand(f"Theme: {name}", f"Use the {name} theme", lambda n=name: self._set_theme(n))
-        commands = getattr(screen, "palette_commands", None)
         if callable(commands):  # the game screen's: save, its keys, its modes' own commands
             for title, text, callback in commands():
                 yield SystemCommand(title, text, callback)

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.command import CommandPalette
 from textual.widgets import OptionList, RadioSet, Select
 
 import engine
@@ -296,3 +297,19 @@ async def test_a_long_group_picked_from_the_choices_list_is_listed_in_full() -> 
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog)
         assert [v for v, _ in dialog.items] == many
+
+
+async def test_ctrl_p_opens_the_palette_and_the_table_offers_no_continue() -> None:
+    """Issue 18 item 9: ctrl+p did not open the palette (only p), and inside a game it offered "Continue the last
+    game"."""
+    app = make_app(hannut())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        titles = [c.title for c in app.get_system_commands(game)]
+        assert "Continue" not in titles and "Save game" in titles
+        await pilot.press("m")  # close the first list of choices: the table
+        await settle(pilot, app)
+        await pilot.press("ctrl+p")
+        await settle(pilot, app)
+        assert isinstance(app.screen, CommandPalette), app.screen_stack

@@ -313,3 +313,23 @@ async def test_ctrl_p_opens_the_palette_and_the_table_offers_no_continue() -> No
         await pilot.press("ctrl+p")
         await settle(pilot, app)
         assert isinstance(app.screen, CommandPalette), app.screen_stack
+
+
+async def test_the_new_game_form_is_usable_at_80x24() -> None:
+    """Issue 18 item 7: at 80×24 the New game form's Start button was never visible and Tab moved the focus off
+    the screen; every field now scrolls into view when it takes the focus."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.push_screen(NewGameScreen())
+        await settle(pilot, app)
+        seen = set()
+        for _ in range(8):
+            await pilot.press("tab")
+            await pilot.pause()
+            focused = app.focused
+            assert focused is not None
+            region = focused.region
+            assert region.y >= 0 and region.bottom <= 23, f"{focused.id} at {region}: off the screen"
+            seen.add(focused.id)
+        assert {"start", "setup", "p-german"} <= seen, seen

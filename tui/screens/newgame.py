@@ -97,7 +97,7 @@ class NewGameScreen(Screen[None]):
         if last in self.rulesets:
             self.ruleset = last
         with Horizontal(id="new-body"):
-            with Vertical(id="new-left"):
+            with VerticalScroll(id="new-left"):  # every field reachable at 80×24: focus scrolls it into view
                 yield Static("Ruleset", classes="title")
                 yield Select(
                     [(f"{engine.get_ruleset(r).title}", r) for r in self.rulesets],

@@ -110,9 +110,18 @@ TERRAIN_GLYPHS: Mapping[str, str] = {
     "forest": "♣",
     "hill": "^",
     "marsh": "≈",
+    "swamp": "≈",
     "water": "~",
+    "river": "~",
+    "plain": "",
+    "field": "≡",
+    "bushes": "*",
+    "light_woods": "♧",
+    "ford": "≃",
+    "bridge": "Ξ",
 }
-"""Terrain class → the glyph that marks it on the map (besides its colour)."""
+"""Terrain class → the glyph that marks it on the map (besides its colour): every class of every ruleset has one
+(open ground excepted), so that the map reads in the monochrome theme too."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -218,7 +218,7 @@ class GameScreen(Screen[None]):
                 yield self.hex_panel
         yield self.log_widget
         yield Input(placeholder="notation, e.g. fire ger-1 fra-3 (enter: play, escape: close)", id="prompt")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)  # p and ctrl+p open it; the table keys need the room
 
     def on_mount(self) -> None:
         self.map.set_palette(self.host.palette)

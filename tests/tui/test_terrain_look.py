@@ -1,0 +1,34 @@
+"""Issue 18 item 5: every terrain class of every ruleset has a glyph and a colour of its own (Art of Tactic's
+river, field, bushes, light woods, swamp, ford and bridge were grey and blank), and still reads without colour."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine.presentation import TERRAIN_GLYPHS
+from tui.theme import THEME_NAMES, map_palette
+
+OPEN = {"open", "plain"}
+"""Open ground: no glyph (most hexes are open; a glyph in each would be noise)."""
+
+
+@pytest.mark.parametrize("ruleset", engine.ruleset_names())
+def test_every_terrain_class_has_a_glyph(ruleset: str) -> None:
+    classes = set(engine.get_ruleset(ruleset).terrain_codes.values())
+    missing = sorted(c for c in classes - OPEN if not TERRAIN_GLYPHS.get(c))
+    assert not missing, f"{ruleset}: terrain without a glyph: {missing}"
+
+
+@pytest.mark.parametrize("theme", [t for t in THEME_NAMES if t != "monochrome"])
+@pytest.mark.parametrize("ruleset", engine.ruleset_names())
+def test_every_terrain_class_has_its_own_colour(ruleset: str, theme: str) -> None:
+    palette = map_palette(theme)
+    classes = sorted(set(engine.get_ruleset(ruleset).terrain_codes.values()))
+    looks = {c: (palette.terrain_bg.get(c, palette.terrain_bg.get("*")), TERRAIN_GLYPHS.get(c, "")) for c in classes}
+    unknown = [c for c in classes if c not in palette.terrain_bg]
+    assert not unknown, f"{ruleset} in {theme}: drawn in the fallback grey: {unknown}"
+    seen: dict[tuple[str | None, str], str] = {}
+    for c, look in looks.items():
+        assert look not in seen or {c, seen[look]} <= OPEN | {"village", "town"}, f"{c} looks like {seen.get(look)}"
+        seen[look] = c

@@ -333,3 +333,14 @@ async def test_the_new_game_form_is_usable_at_80x24() -> None:
             assert region.y >= 0 and region.bottom <= 23, f"{focused.id} at {region}: off the screen"
             seen.add(focused.id)
         assert {"start", "setup", "p-german"} <= seen, seen
+
+
+async def test_the_game_footer_shows_help_at_80x24() -> None:
+    """Issue 18 item 7: at 80×24 the footer was cut before its help key ("k Comman")."""
+    app = make_app(hannut())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("m")  # the table, not the first list
+        await settle(pilot, app)
+        footer = screen_text(app).splitlines()[-1]
+        assert "? Help" in footer, footer

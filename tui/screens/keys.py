@@ -41,6 +41,7 @@ TABLE = "table"
 """The owner of the table's own keys (the modes' keys are owned by the mode's name)."""
 
 _TABLE_KEYS: list[Binding] = [
+    Binding("question_mark", "app.help", "Help", key_display="?", id="game.help"),
     Binding("f", "key('table', 'direct_fire')", "Fire", id="game.fire"),
     Binding("c", "key('table', 'assault_list')", "Assault", id="game.assault"),
     Binding("o", "key('table', 'orders')", "Choices", id="game.orders"),
@@ -61,7 +62,27 @@ _TABLE_KEYS: list[Binding] = [
 """The table's own keys, whatever the mode."""
 
 _KEY_ORDER = (
-    *("f", "c", "b", "x", "z", "o", "n", "v", "k", "h", "H", "u", "colon", "S", "escape", "backspace", "i", "Q"),
+    *(
+        "question_mark",
+        "f",
+        "c",
+        "b",
+        "x",
+        "z",
+        "o",
+        "n",
+        "v",
+        "k",
+        "h",
+        "H",
+        "u",
+        "colon",
+        "S",
+        "escape",
+        "backspace",
+        "i",
+        "Q",
+    ),
     *("y", "g", "r", "P", "l", "R"),
 )
 """The order of the keys in the footer and the help; other keys follow, the table's first, then the modes' in the
@@ -129,15 +150,14 @@ def bindings() -> list[BindingType]:
 
 
 _KEYED: tuple[tuple[str, str, str], ...] = tuple(
-    (b.key, str(p[0]), str(p[1])) for b in bindings() if isinstance(b, Binding) for p in [parse_action(b.action)[2]]
+    (b.key, str(p[0]), str(p[1]))
+    for b in bindings()
+    if isinstance(b, Binding) and b.action.startswith("key(")
+    for p in [parse_action(b.action)[2]]
 )
-"""(key, owner, name) of every binding of the table."""
+"""(key, owner, name) of every key of the table (the help key, the app's, left out)."""
 
-_BOUND: tuple[tuple[str, str], ...] = tuple(
-    dict.fromkeys(
-        (str(p[0]), str(p[1])) for b in bindings() if isinstance(b, Binding) for p in [parse_action(b.action)[2]]
-    )
-)
+_BOUND: tuple[tuple[str, str], ...] = tuple(dict.fromkeys((owner, name) for _, owner, name in _KEYED))
 """(owner, name) of every key of the table, once each."""
 
 

@@ -50,6 +50,9 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+_NEEDS = {"at_most": "needs {} or less", "at_least": "needs {} or more", "above": "happens above {}"}
+"""How a roll's log line says what it must meet (:meth:`Transition.roll`'s ``compare``)."""
+
 READ_CACHE_SIZE = 20_000
 """Actions read per map and ruleset kept by :meth:`Ruleset.read` (then the cache starts again)."""
 BUILTIN_RULESETS = ("art_of_tactic", "behind_omaha", "blitzkrieg1940", "hacse", "wiener")
@@ -85,12 +88,15 @@ class Transition:
         shifts: Sequence[Modifier] = (),
         visible_to: Sequence[str] | None = None,
         pool: int | None = None,
+        compare: str | None = None,
     ) -> tuple[int, ...]:
         """Roll the game's dice and record the roll with its purpose, target or column and modifiers.
 
         ``modifiers`` are added to the roll; ``shifts`` are the modifiers that chose the ``column`` (recorded
         for the log, not added to the roll). ``pool``: a dice pool, where each die at or under it succeeds on its
-        own; the record counts the successes instead of adding the dice.
+        own; the record counts the successes instead of adding the dice. ``compare``: how the roll meets the
+        ``target``, ``at_most`` ("needs 8 or less"), ``at_least`` ("needs 8 or more") or ``above`` ("happens above 8");
+        None says "needs 8".
         """
         values, self.state.dice = self.state.dice.roll(sides, count)
         self.rolled = True
@@ -111,7 +117,7 @@ class Transition:
                 if shifts:
                     text += " (" + ", ".join(f"{m.value:+d} {m.reason}" for m in shifts) + ")"
             if target is not None:
-                text += f", needs {target}"
+                text += ", " + _NEEDS.get(compare or "", "needs {}").format(target)
         self.emit(
             "roll",
             text,

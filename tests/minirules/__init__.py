@@ -365,7 +365,7 @@ class MiniRules(Ruleset):
             status(shooter).hidden = False
             tr.reveal()
             tr.emit("reveal", f"{shooter.id} reveals itself by firing (M4)")
-        (die,) = tr.roll(6, 1, f"{shooter.id} fires at {target.id}", target=need, modifiers=())
+        (die,) = tr.roll(6, 1, f"{shooter.id} fires at {target.id}", target=need, modifiers=(), compare="at_least")
         if die >= need:
             target.steps -= 1
             text = f"hit: {target.id} loses a step" + (" and is eliminated" if target.steps == 0 else "")

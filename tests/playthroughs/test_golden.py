@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 import pytest
 
@@ -19,3 +20,14 @@ def test_golden_transcript(ruleset: str, scenario: str, seed: int) -> None:
             "the game no longer plays as recorded; if the change is deliberate, regenerate with "
             "`.venv/bin/python -m tests.playthroughs.golden` and review the diff:\n" + diff[:4000]
         )
+
+
+@pytest.mark.parametrize(("ruleset", "scenario", "seed"), GAMES)
+def test_no_line_cites_a_rule_twice(ruleset: str, scenario: str, seed: int) -> None:
+    """Issue 18 item 9: "heavy attack on 0907 (rule 8.6.1) (rule 8.6.1)"."""
+    twice = [
+        line
+        for line in path_of(ruleset, scenario, seed).read_text(encoding="utf-8").splitlines()
+        if len(cites := re.findall(r"\(rules? [^)]*\)", line)) != len(set(cites))
+    ]
+    assert not twice, twice[:5]

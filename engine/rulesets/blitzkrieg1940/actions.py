@@ -1375,7 +1375,9 @@ def _reaction_test(rs: Rules, tr: Transition, u: Unit, trigger: Unit | None, wha
     st = tr.state
     value = reaction_value(rs, st, u)
     mods = reaction_mods(rs, st, u, trigger)
-    roll = sum(tr.roll(6, 2, f"{u.id} reaction test: {what} (rule 6.4)", target=value, modifiers=mods))
+    roll = sum(
+        tr.roll(6, 2, f"{u.id} reaction test: {what} (rule 6.4)", target=value, modifiers=mods, compare="at_most")
+    )
     ok = roll + sum(m.value for m in mods) <= value
     tr.emit("reaction", f"{u.id} {'passes' if ok else 'fails'} its reaction test (rule 6.4)")
     return ok

@@ -599,7 +599,7 @@ def _demoralisation_check(tr: Transition, tables: Tables, fid: str, rec: Formati
     ff, ff_text = _ff(tables, rec)
     name = rec.name or fid
     purpose = f"{name} demoralisation test, {lost} of {total} steps lost (rule 8.5): demoralised above {ff_text}"
-    roll = sum(tr.roll(6, 2, purpose, target=test.target(ff)))
+    roll = sum(tr.roll(6, 2, purpose, target=test.target(ff), compare=test.compare))
     if test.happens(ff, roll):
         rec.demoralised = True
         tr.emit("demoralised", f"{name} is demoralised: Demoralised marker on its HQ (rule 8.5)", formation=fid)
@@ -701,7 +701,7 @@ def neutralise(tr: Transition, tables: Tables, unit: Unit, cause: str) -> None:
     test = tables.ff_tests["panic"]
     ff, ff_text = _ff(tables, found[1])
     purpose = f"{unit.id} panic test, neutralised again ({cause}) (rule 8.4): a step is lost above {ff_text}"
-    roll = sum(tr.roll(6, 2, purpose, target=test.target(ff)))
+    roll = sum(tr.roll(6, 2, purpose, target=test.target(ff), compare=test.compare))
     if test.happens(ff, roll):
         status(unit).neutralised = False
         partner = mount_partner(tr.state, unit)
@@ -760,7 +760,11 @@ def rally_roll(tr: Transition, tables: Tables, unit: Unit) -> bool:
     test = tables.ff_tests["rally"]
     ff, ff_text = _ff(tables, found[1])
     target = test.target(ff)
-    roll = sum(tr.roll(6, 2, f"{unit.id} rally (rule 8.4): {target} or less with {ff_text}", target=target))
+    roll = sum(
+        tr.roll(
+            6, 2, f"{unit.id} rally (rule 8.4): {target} or less with {ff_text}", target=target, compare=test.compare
+        )
+    )
     if test.happens(ff, roll):
         status(unit).neutralised = False
         tr.emit("rally", f"{unit.id} rallies: its Neutralised marker is removed (rule 8.4)", unit=unit.id)
@@ -884,7 +888,14 @@ def transmit(tr: Transition, tables: Tables, observer: Unit, target_hex: Hex) ->
     mods = (
         [Modifier(t.neutralised_observer, "observer neutralised (rule 8.6.1)")] if status(observer).neutralised else []
     )
-    values = tr.roll(6, 2, f"{observer.id} transmits fire on {where} (rule 8.6.1)", target=t.target, modifiers=mods)
+    values = tr.roll(
+        6,
+        2,
+        f"{observer.id} transmits fire on {where} (rule 8.6.1)",
+        target=t.target,
+        modifiers=mods,
+        compare="at_most",
+    )
     net = sum(values) + sum(m.value for m in mods)
     if net <= t.target:
         tr.emit("transmission", f"{observer.id} transmits the coordinates of {where} (rule 8.6.1)")
@@ -921,7 +932,8 @@ def indirect_attack(
     factors = {u.id: attack_factor(tables, st, None, u, fire="indirect", attack_value=attack_value) for u in targets}
     columns = ", ".join(f"{uid} {f.column if f.column is not None else 'none'}" for uid, f in factors.items())
     # Blitzkrieg 8.6.1: one roll for all units in the hex, each read in its own column.
-    roll = sum(tr.roll(6, 2, f"{purpose} (rule 8.6.1)", column=columns))
+    cite = "" if "(rule 8.6.1)" in purpose else " (rule 8.6.1)"  # cited once (issue 18 item 9)
+    roll = sum(tr.roll(6, 2, f"{purpose}{cite}", column=columns))
     results: dict[str, str] = {}
     for u in targets:
         f = factors[u.id]

@@ -243,7 +243,7 @@ def recovery_test(rs: Rules, tr: Transition, fid: str) -> bool:
     st = tr.state
     f = formation(st, fid)
     target = ff_now(st, fid, rs) + rs.tables.ff_test_offset("recovery")
-    roll = sum(tr.roll(6, 2, f"{f.name} recovery test (rule 8.5.1)", target=target))
+    roll = sum(tr.roll(6, 2, f"{f.name} recovery test (rule 8.5.1)", target=target, compare="at_most"))
     if roll <= target:
         f.demoralised = False
         tr.emit("recover", f"{f.name} recovers its morale (rule 8.5.1)", formation=fid)
@@ -554,7 +554,7 @@ class CancelHandler(_SequenceHandler[CancelFrame]):
             p.general, p.general_free = None, False
             limit = rs.tables.cancel_max_roll
             purpose = f"{side.title()} General: cancel {chit_name(st, f.chit)} (rule 5.5)"
-            (die,) = tr.roll(6, 1, purpose, target=limit)
+            (die,) = tr.roll(6, 1, purpose, target=limit, compare="at_most")
             if die <= limit:
                 tr.emit("cancel", f"{chit_name(st, f.chit)} is cancelled (rule 5.5)", chit=f.chit)
                 _cancelled(rs, tr, f)
@@ -807,7 +807,7 @@ def _exhaustion_test(rs: Rules, tr: Transition, fid: str) -> None:
     st = tr.state
     f = formation(st, fid)
     target = int(f.ff) + rs.tables.ff_test_offset("exhaustion")
-    roll = sum(tr.roll(6, 2, f"{f.name} exhaustion test (rule 5.4)", target=target))
+    roll = sum(tr.roll(6, 2, f"{f.name} exhaustion test (rule 5.4)", target=target, compare="at_most"))
     if roll <= target:
         f.exhausted = False
         tr.emit("exhaustion", f"{f.name} shakes off its exhaustion (rule 5.4)")

@@ -404,7 +404,7 @@ def _recon_detection(x: Run) -> None:
         centre, r = air.target, air.radius
         need = card(x.rs.tables, u).detection[r]
         text = f"recon: {u.id} searches within {r} of {st.board.label(centre)} (rule 9.15.3)"
-        if tr.roll(6, 1, text, target=need)[0] > need:
+        if tr.roll(6, 1, text, target=need, compare="at_most")[0] > need:
             continue
         for e in sorted(st.units.values(), key=lambda v: v.id):
             if e.side == u.side or not is_on_board(e) or e.hex is None or distance(e.hex, centre) > r:

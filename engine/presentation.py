@@ -185,6 +185,11 @@ class Presentation:
         """The type's display name."""
         return str(self.unit_type(unit).get("name", unit.type))
 
+    def unit_title(self, view: GameState, unit: Unit) -> str:
+        """How a player names the unit in lists, beside its id (kept for notation): its type's name here; a
+        ruleset adds what else tells units apart (its formation)."""
+        return self.unit_name(unit)
+
     def full_steps(self, unit: Unit) -> int:
         """Steps at full strength."""
         return int(self.unit_type(unit).get("steps", max(unit.steps, 1)))

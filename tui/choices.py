@@ -62,6 +62,9 @@ class Words:
     def label(self, action: Action) -> Text:
         """One line of a choice list: the notation, the ruleset's note, the explanation, the odds, the observer."""
         text = Text(self.client.describe(action), style="bold")
+        who = self._who(action)
+        if who:
+            text.append(f"  {who}", style="dim")
         explanation = self.explanation(action)
         note = self.presenter.action_note(self.view, action)
         if note:
@@ -87,6 +90,17 @@ class Words:
                 shown = ", ".join(self.presenter.unit_label(u) for u in self.presenter.stack_order(there))
                 text.append(f"  in the hex: {shown}", style="italic")
         return text
+
+    def _who(self, action: Action) -> str:
+        """The names of the acting unit and of its target, as a player reads them (issue 18 item 6): the notation
+        keeps the ids."""
+        info = self.info_of(action)
+        names = []
+        for uid in (info.unit, *info.targets[:1]):
+            unit = self.view.units.get(uid) if uid else None
+            if unit is not None:
+                names.append(self.presenter.unit_title(self.view, unit))
+        return " → ".join(names)
 
     def _argument_words(self, action: Action) -> str:
         """What the numbers and words of an action stand for (``stuka 1202 2``: its ``count`` 2), in the ruleset's
@@ -157,13 +171,13 @@ class Words:
         return lines
 
     def units(self, ids: Sequence[str]) -> list[tuple[str, Text | str]]:
-        """Units to pick from on a hex: ``GT2  ger-1  Panzer IV N`` (counter, id, type, markers)."""
+        """Units to pick from on a hex: ``GT2  ger-1  I/35 PzR, Panzer IV N`` (counter, id, name, markers)."""
         pr = self.presenter
         out: list[tuple[str, Text | str]] = []
         for uid in ids:
             u = self.view.units[uid]
             flags = " ".join(m.glyph for m in pr.unit_markers(u))
-            out.append((uid, Text(f"{pr.unit_label(u)}  {uid}  {pr.unit_name(u)} {flags}".rstrip())))
+            out.append((uid, Text(f"{pr.unit_label(u)}  {uid}  {pr.unit_title(self.view, u)} {flags}".rstrip())))
         return out
 
 

@@ -88,3 +88,17 @@ def test_choice_lines_say_what_numbers_stand_for_and_give_barrage_odds() -> None
     line = words.label(pair).plain
     assert f"{pair.args[1]} Stuka attacks together (8.6.2)" in line, line
     assert "[effect " in line and "in the hex: " in line, line
+
+
+def test_lists_name_units_as_players_do() -> None:
+    """Issue 18 item 6: lists showed only ids (``ger-i5pzr-pz1``); they name the unit's formation and type beside
+    the id, which notation keeps."""
+    client = _client("blitzkrieg1940", "hannut")
+    presenter = engine.get_ruleset("blitzkrieg1940").presentation(client.info)
+    view = client.view()
+    words = Words(client, presenter, client.info, view, client.action_info)
+    unit = next(u for u in view.units.values() if u.formation and u.hex is not None)
+    title = presenter.unit_title(view, unit)
+    assert "," in title and presenter.unit_name(unit) in title, title
+    picked = dict(words.units([unit.id]))[unit.id]
+    assert unit.id in str(picked) and title in str(picked)

@@ -67,6 +67,12 @@ class BlitzkriegPresentation(Presentation):
             out.append(Marker("i", "independent (10.3)"))
         return out
 
+    def unit_title(self, view: GameState, unit: Unit) -> str:
+        """The formation's name and the unit's type: ``I/35 PzR, Pz III company``."""
+        f = data(view).formations.get(unit.formation or "")
+        name = self.unit_name(unit)
+        return f"{f.name}, {name}" if f is not None and f.name else name
+
     def unit_facts(self, unit: Unit) -> list[tuple[str, str]]:
         t = self.unit_type(unit)
         rows = [("type", f"{self.unit_name(unit)} ({unit.type})")]

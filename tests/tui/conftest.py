@@ -74,3 +74,15 @@ async def settle(pilot: object, app: PlanspielApp, rounds: int = 3) -> None:
 def table(app: PlanspielApp) -> GameScreen:
     """The game screen on the app's stack (under any dialog)."""
     return next(s for s in app.screen_stack if isinstance(s, GameScreen))
+
+
+async def activate_i12(app: PlanspielApp, pilot: object) -> GameScreen:
+    """Hannut, seed 7 (:func:`hannut`): German keeps and activates I/12 SchR (chits 2.8), then it is German's
+    move on the map; the game screen is returned."""
+    await settle(pilot, app)
+    play_quietly(app, "german", "keep ger-i-12-schr", "first ger-i-12-schr")
+    assert app.session is not None
+    activate = next(a for a in app.session.client("german").legal_actions() if a.verb == "activate")
+    screen = play_quietly(app, "german", str(activate))
+    await settle(pilot, app)
+    return screen

@@ -12,20 +12,7 @@ from tui.app import PlanspielApp
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
 
-from .conftest import hannut, make_app, play_quietly, settle, table
-
-OPENING = ("keep ger-i-12-schr", "first ger-i-12-schr")
-
-
-async def _activate(app: PlanspielApp, pilot: object) -> GameScreen:
-    """German keeps and activates I/12 SchR (chits 2.8), then it is German's move on the map."""
-    await settle(pilot, app)
-    screen = play_quietly(app, "german", *OPENING)
-    assert app.session is not None
-    activate = next(a for a in app.session.client("german").legal_actions() if a.verb == "activate")
-    screen = play_quietly(app, "german", str(activate))
-    await settle(pilot, app)
-    return screen
+from .conftest import activate_i12, hannut, make_app, settle, table
 
 
 def _far_hex(screen: GameScreen, unit: str) -> str:
@@ -66,7 +53,7 @@ async def _pick(app: PlanspielApp, pilot: object, verb: str) -> Action:
 async def test_enter_on_a_far_reachable_hex_walks_the_route_step_by_step() -> None:
     app = make_app(hannut(), handoff="never")
     async with app.run_test(size=(160, 48)) as pilot:
-        screen = await _activate(app, pilot)
+        screen = await activate_i12(app, pilot)
         await pilot.press("n")  # type: ignore[attr-defined]
         unit = screen.selected
         assert unit is not None
@@ -114,7 +101,7 @@ async def test_a_step_the_rules_refuse_stops_the_walk_with_the_rule(monkeypatch:
     two hexes), which rule 7.1 refuses."""
     app = make_app(hannut(), handoff="never")
     async with app.run_test(size=(160, 48)) as pilot:
-        screen = await _activate(app, pilot)
+        screen = await activate_i12(app, pilot)
         await pilot.press("n")  # type: ignore[attr-defined]
         unit = screen.selected
         assert unit is not None

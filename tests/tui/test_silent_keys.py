@@ -5,28 +5,17 @@ from __future__ import annotations
 
 from tui.app import PlanspielApp
 
-from .conftest import hannut, make_app, play_quietly, settle, table
-
-OPENING = ("keep ger-i-12-schr", "first ger-i-12-schr")
+from .conftest import activate_i12, hannut, make_app, settle, table
 
 
 def _said(app: PlanspielApp) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
-async def _activate(app: PlanspielApp, pilot: object) -> None:
-    await settle(pilot, app)
-    play_quietly(app, "german", *OPENING)
-    assert app.session is not None
-    activate = next(a for a in app.session.client("german").legal_actions() if a.verb == "activate")
-    play_quietly(app, "german", str(activate))
-    await settle(pilot, app)
-
-
 async def test_fire_without_a_target_says_why_with_the_engines_rule() -> None:
     app = make_app(hannut(), handoff="never")
     async with app.run_test(size=(160, 48)) as pilot:
-        await _activate(app, pilot)
+        await activate_i12(app, pilot)
         screen = table(app)
         unit = next(
             u
@@ -47,7 +36,7 @@ async def test_fire_without_a_target_says_why_with_the_engines_rule() -> None:
 async def test_keys_that_act_say_whose_decision_it_is() -> None:
     app = make_app(hannut(), handoff="never")
     async with app.run_test(size=(160, 48)) as pilot:
-        await _activate(app, pilot)
+        await activate_i12(app, pilot)
         screen = table(app)
         await pilot.press("n")  # type: ignore[attr-defined]
         await settle(pilot, app)

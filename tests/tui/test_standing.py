@@ -18,7 +18,7 @@ from tui.screens.handoff import HandoffScreen
 from tui.settings import Settings
 from tui.standing import Standing, decide, window_pass
 
-from .conftest import hannut, make_app, play_quietly, settle
+from .conftest import activate_i12, hannut, make_app, play_quietly, settle
 
 
 def _window(seed: int = 1) -> tuple[engine.Game, LocalClient]:
@@ -98,12 +98,9 @@ async def test_a_window_no_unit_would_use_passes_by_itself_in_the_tui() -> None:
     are not asked, the log says so); with ask, the French are asked."""
     app = make_app(hannut(), handoff="never")
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(pilot, app)
-        screen = play_quietly(app, "german", "keep ger-i-12-schr", "first ger-i-12-schr")
+        screen = await activate_i12(app, pilot)
         session = app.session
         assert session is not None
-        activate = next(a for a in session.client("german").legal_actions() if a.verb == "activate")
-        screen = play_quietly(app, "german", str(activate))
         screen.standing_of("french").order = "never"
         game = session.game
         move = next(a for a in session.client("german").legal_actions() if a.verb == "move")
@@ -152,12 +149,9 @@ async def test_a_hand_off_switched_on_mid_game_sums_up_since_the_sides_last_deci
     """Issue 18 item 9: after a switch to hand-off "always", the summary listed every event since the set-up."""
     app = make_app(hannut(), handoff="never", reactions="ask")
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(pilot, app)
-        screen = play_quietly(app, "german", "keep ger-i-12-schr", "first ger-i-12-schr")
+        screen = await activate_i12(app, pilot)
         session = app.session
         assert session is not None
-        activate = next(a for a in session.client("german").legal_actions() if a.verb == "activate")
-        screen = play_quietly(app, "german", str(activate))
         move = next(a for a in session.client("german").legal_actions() if a.verb == "move")
         screen.play(move)
         await settle(pilot, app)

@@ -86,3 +86,11 @@ async def activate_i12(app: PlanspielApp, pilot: object) -> GameScreen:
     screen = play_quietly(app, "german", str(activate))
     await settle(pilot, app)
     return screen
+
+
+async def enter_on(app: PlanspielApp, pilot: object, label: str) -> None:
+    """The map cursor to a hex, then Enter."""
+    screen = table(app)
+    screen.map.move_cursor(screen.info.board.parse(label))
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await settle(pilot, app)

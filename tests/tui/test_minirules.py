@@ -17,17 +17,9 @@ from tui.screens.dialogs import ChoiceDialog, ConfirmDialog
 from tui.screens.endgame import EndGameScreen
 from tui.screens.handoff import HandoffScreen
 
-from .conftest import make_app, screen_text, settle, table
+from .conftest import enter_on, make_app, screen_text, settle, table
 
 DUEL = Start("new", "minirules", "duel", {"red": "human", "blue": "human"}, 7)
-
-
-async def enter_on(app: PlanspielApp, pilot: object, label: str) -> None:
-    """The cursor to a hex, then Enter."""
-    screen = table(app)
-    screen.map.move_cursor(screen.info.board.parse(label))
-    await pilot.press("enter")  # type: ignore[attr-defined]
-    await settle(pilot, app)
 
 
 async def pick(app: PlanspielApp, pilot: object, notation: str) -> None:

@@ -12,7 +12,7 @@ from tui.app import PlanspielApp
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
 
-from .conftest import activate_i12, hannut, make_app, settle, table
+from .conftest import activate_i12, enter_on, hannut, make_app, settle, table
 
 
 def _far_hex(screen: GameScreen, unit: str) -> str:
@@ -31,13 +31,6 @@ def _far_hex(screen: GameScreen, unit: str) -> str:
     )
     assert far, reach
     return far[-1][1]
-
-
-async def _enter_on(app: PlanspielApp, pilot: object, label: str) -> None:
-    screen = table(app)
-    screen.map.move_cursor(screen.info.board.parse(label))
-    await pilot.press("enter")  # type: ignore[attr-defined]
-    await settle(pilot, app)
 
 
 async def _pick(app: PlanspielApp, pilot: object, verb: str) -> Action:
@@ -61,7 +54,7 @@ async def test_enter_on_a_far_reachable_hex_walks_the_route_step_by_step() -> No
         route = screen.client.route(unit, goal)
         assert route is not None
         before = len(app.session.game.history)  # type: ignore[union-attr]
-        await _enter_on(app, pilot, goal)
+        await enter_on(app, pilot, goal)
         if isinstance(app.screen, ChoiceDialog):
             await _pick(app, pilot, "move")
         game = app.session.game  # type: ignore[union-attr]
@@ -84,7 +77,7 @@ async def test_enter_on_a_far_reachable_hex_walks_the_route_step_by_step() -> No
             done = len(game.history)
             screen = table(app)
             screen.select_unit(unit)
-            await _enter_on(app, pilot, goal)
+            await enter_on(app, pilot, goal)
             if isinstance(app.screen, ChoiceDialog) and game.to_act == "german":
                 await _pick(app, pilot, "move")
             assert len(game.history) > done, [n.message for n in app._notifications]
@@ -111,7 +104,7 @@ async def test_a_step_the_rules_refuse_stops_the_walk_with_the_rule(monkeypatch:
         assert here is not None
         monkeypatch.setattr(screen.client, "route", lambda u, g: Route(2.0, (here, board.parse(goal))))
         before = len(app.session.game.history)  # type: ignore[union-attr]
-        await _enter_on(app, pilot, goal)
+        await enter_on(app, pilot, goal)
         assert len(app.session.game.history) == before  # type: ignore[union-attr]
         note = " ".join(str(n.message) for n in app._notifications)
         assert f"{unit} stops at {board.label(here)}, short of {goal}: " in note, note

@@ -33,16 +33,24 @@ def compare(name: str, text: str) -> None:
     assert text == expected, f"the screen differs from {path.name} (regenerate if the change is intended)"
 
 
+def screenshot(app: PlanspielApp, name: str) -> None:
+    """When regenerating, also keep the screen as an SVG picture (the README shows them)."""
+    if os.environ.get("PLANSPIEL_UPDATE_SNAPSHOTS"):
+        app.save_screenshot(f"{name}.svg", str(SNAPSHOTS))
+
+
 async def _game_screen(app: PlanspielApp, size: tuple[int, int]) -> str:
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await pilot.press("m")  # close the first list of choices to see the table
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
+        if size == (120, 40):
+            screenshot(app, "game_120x40")
         return screen_text(app)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 48)], ids=["80x24", "120x40", "160x48"])
 async def test_game_screen(size: tuple[int, int]) -> None:
     """Hannut at the start, German to act: status bar (turn, phase, VP, side, what the engine waits for),
     the map with column/row labels and compass, counters with side letter, type and steps, the unit and hex
@@ -67,7 +75,7 @@ async def test_handoff_screen() -> None:
     compare("handoff_100x30", text)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 48)], ids=["80x24", "120x40", "160x48"])
 async def test_art_of_tactic_planning_screen(size: tuple[int, int]) -> None:
     """Art of Tactic P-1, German planning: the status line (round, what the engine waits for), the map, the Pz II's
     card in the unit panel with the order it was given, and the footer with the order keys (y, x, z, g, r)."""
@@ -83,4 +91,6 @@ async def test_art_of_tactic_planning_screen(size: tuple[int, int]) -> None:
         screen.map.move_cursor(screen.info.board.parse("0205"))
         await pilot.pause()
         text = screen_text(app)
+        if size == (120, 40):
+            screenshot(app, "aot_planning_120x40")
     compare(f"aot_planning_{size[0]}x{size[1]}", text)

@@ -1,4 +1,5 @@
-"""Regenerate the TUI text snapshots (run after an intended change, then read the diff)."""
+"""Regenerate the TUI text snapshots and the README's SVG screenshots (run after an intended change, then read
+the diff)."""
 
 from __future__ import annotations
 

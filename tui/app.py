@@ -259,7 +259,7 @@ class PlanspielApp(App[int]):
         self.push_screen(LoadScreen())
 
     def open_rules(self) -> None:
-        """The rules reference (of the game at the table, else the first ruleset with a README)."""
+        """The rules reference (of the game at the table, else the first ruleset with one)."""
         self.push_screen(RulesScreen(self.session.info.ruleset if self.session else None))
 
     def open_settings(self) -> None:

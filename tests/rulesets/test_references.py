@@ -86,7 +86,8 @@ def test_every_rule_the_reference_cites_is_in_the_digest(name: str) -> None:
     digest = (folder / DIGESTS[name]).read_text(encoding="utf-8")
     reference = (_package(name) / "REFERENCE.md").read_text(encoding="utf-8")
     assert len(CITE.findall(reference)) >= 20, "the reference cites its rules as §N.N"
-    assert not missing_citations(reference, digest), f"{name}: cited but not in the digest"
+    missing = missing_citations(reference, digest)
+    assert not missing, f"{name}: cited but not in the digest: {missing}"
 
 
 def test_the_citation_check_can_fail() -> None:

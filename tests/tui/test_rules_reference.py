@@ -10,7 +10,7 @@ from textual.widgets import Input, Static
 from tui.screens.help import HelpScreen, bindings_table
 from tui.screens.rules import RulesScreen
 
-from .conftest import make_app, screen_text
+from .conftest import hannut, make_app, screen_text, settle
 
 SIZE = (80, 24)
 
@@ -141,3 +141,15 @@ async def test_help_lists_the_keys_of_the_reference() -> None:
         assert "\n / " in text
         for words in ("search: type a text", "next match", "developer notes", "next installed ruleset"):
             assert words in text
+
+
+async def test_at_the_table_the_reference_is_the_games_ruleset() -> None:
+    app = make_app(hannut())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.open_rules()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RulesScreen)
+        assert screen.ruleset == "blitzkrieg1940"
+        assert screen.path is not None and screen.path.name == "REFERENCE.md"

@@ -259,7 +259,7 @@ class PlanspielApp(App[int]):
         self.push_screen(LoadScreen())
 
     def open_rules(self) -> None:
-        """The rules reference (of the game at the table, else the first ruleset with a README)."""
+        """The rules reference (of the game at the table, else the first ruleset with one)."""
         self.push_screen(RulesScreen(self.session.info.ruleset if self.session else None))
 
     def open_settings(self) -> None:
@@ -370,7 +370,7 @@ class PlanspielApp(App[int]):
         commands = getattr(screen, "palette_commands", None)
         if not callable(commands):  # at the table, the last game is the one being played (issue 18 item 9)
             yield SystemCommand("Continue", "Continue the last game", self.continue_game)
-        yield SystemCommand("Rules reference", "Read the ruleset's README", self.open_rules)
+        yield SystemCommand("Rules reference", "The ruleset's player's reference, searchable", self.open_rules)
         yield SystemCommand("Settings", "Theme, hand-off, AI pace, key bindings", self.open_settings)
         yield SystemCommand("Help", "The keys of this screen", self.action_help)
         for name in THEME_NAMES:

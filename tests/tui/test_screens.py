@@ -39,7 +39,7 @@ async def test_title_screen_menu_and_keys() -> None:
         await pilot.press("r")
         assert isinstance(app.screen, RulesScreen)
         await pilot.pause()
-        first = engine.ruleset_names()[0]  # the reference opens on the first installed ruleset's README
+        first = engine.ruleset_names()[0]  # the rules screen opens on the first installed ruleset's reference
         assert f"({first})" in screen_text(app)
         await pilot.press("escape")
         await pilot.press("l")

@@ -16,7 +16,7 @@ __all__ = ["HelpScreen", "bindings_table"]
 
 
 def _key_name(key: str) -> str:
-    return {"question_mark": "?", "colon": ":", "space": "space", "escape": "esc"}.get(key, key)
+    return {"question_mark": "?", "colon": ":", "slash": "/", "space": "space", "escape": "esc"}.get(key, key)
 
 
 def _node_name(node: object) -> str:

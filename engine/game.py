@@ -425,11 +425,15 @@ class Game:
         self.ruleset.check(state, action)
         tr = Transition(state.clone())
         self.ruleset.apply(tr, action)
-        self._states.append(tr.state)
         self._history.append(action)
         self._events.append(tuple(tr.events))
         if tr.rolled or tr.revealed:
+            # Undo cannot step back past this position: the states before it are let go (a long game kept
+            # every position, and the collector walked them all on every action).
             self._undo_floor = len(self._history)
+            self._states = [tr.state]
+        else:
+            self._states.append(tr.state)
         return list(tr.events)
 
     @property

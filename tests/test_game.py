@@ -224,6 +224,21 @@ def test_undo_until_dice_are_rolled(duel: engine.Scenario) -> None:
         game.undo()
 
 
+def test_the_game_keeps_only_the_positions_undo_can_reach(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, seed=2)
+    move(game, "red-tank-1", "0604")
+    hold_reactions(game)
+    game.apply("end")
+    assert len(game._states) == len(game.history) + 1  # no dice yet: every position back to the start
+    game.apply("fire blue-tank-1 red-tank-1")
+    rolled = game.state
+    assert game._states == [rolled]  # dice rolled: the positions before are let go
+    game.apply("end")
+    assert game.can_undo and len(game._states) == 2
+    game.undo()
+    assert game.state is rolled and not game.can_undo
+
+
 def test_m5_game_ends_after_the_last_turn(duel: engine.Scenario) -> None:
     game = engine.new_game(duel)
     for _ in range(duel.turns * 2):

@@ -268,24 +268,33 @@ def _entering_units(rs: Rules, st: GameState, f: ActivationFrame) -> list[Unit]:
     return sorted(out, key=lambda u: u.id)
 
 
-def _step_options(rs: Rules, st: GameState, u: Unit, verb: str) -> list[Action]:
-    """One-hex steps ``verb UNIT HEX`` the unit may take now."""
+def _step_options(rs: Rules, st: GameState, u: Unit, verb: str, at: Hex | None = None) -> list[Action]:
+    """One-hex steps ``verb UNIT HEX`` the unit may take now (only into ``at``, when given)."""
     out = []
-    for h in _next_hexes(rs, st, u, column=verb == "road", verb=verb):
+    for h in _next_hexes(rs, st, u, column=verb == "road", verb=verb, at=at):
         out.append(Action(verb, (u.id, st.board.label(h))))
     return out
 
 
-def _next_hexes(rs: Rules, st: GameState, u: Unit, column: bool, verb: str = "move") -> list[Hex]:
+def _next_hexes(
+    rs: Rules, st: GameState, u: Unit, column: bool, verb: str = "move", at: Hex | None = None
+) -> list[Hex]:
+    """The hexes the unit may step into now (only ``at``, if it is one of them, when given)."""
     here = u.hex
     enemies = movement.enemy_hexes(rs.tables, st, u.side)
     if here is None:
         entry = [st.board.parse(x) for x in (status(u).entry or [])]
-        return [h for h in entry if _step_problem(rs, st, u, None, h, column, verb, enemies) is None]
+        return [
+            h
+            for h in entry
+            if (at is None or h == at) and _step_problem(rs, st, u, None, h, column, verb, enemies) is None
+        ]
     return sorted(
         h
         for h in here.neighbours()
-        if h in st.board and _step_problem(rs, st, u, here, h, column, verb, enemies) is None
+        if (at is None or h == at)
+        and h in st.board
+        and _step_problem(rs, st, u, here, h, column, verb, enemies) is None
     )
 
 
@@ -501,43 +510,74 @@ def _move_stack(rs: Rules, tr: Transition, members: list[Unit], b: Hex) -> None:
         _maybe_finish(rs, tr, m)
 
 
-def _unit_actions(rs: Rules, st: GameState, f: ActivationFrame, u: Unit, target: Unit | None = None) -> list[Action]:
-    """The actions open to one unit now (6.1); ``target`` limits fire to that target."""
-    out: list[Action] = []
+_ALL_VERBS = frozenset({"move", "road", "mf", "fire", "fm", "assault", "load", "unload", "stop"})
+"""Every verb :func:`_unit_actions` lists."""
+
+
+def _unit_actions(
+    rs: Rules,
+    st: GameState,
+    f: ActivationFrame,
+    u: Unit,
+    target: Unit | None = None,
+    verbs: frozenset[str] = _ALL_VERBS,
+    at: Hex | None = None,
+) -> list[Action]:
+    """The actions open to one unit now (6.1); ``target`` limits fire to that target, ``verbs`` to the actions of
+    those verbs and ``at`` the steps to those into that hex (in the same order; ``stop`` lists every action, as
+    whether any other is open decides it)."""
+    if "stop" in verbs:
+        verbs, at = _ALL_VERBS, None
     m = status(u).moving
     if m:
-        steps = _step_options(rs, st, u, "road" if m.column else "move")
+        return _moving_actions(rs, st, u, m, target, verbs, at)
+    if u.hex is None:
+        return _step_options(rs, st, u, "move", at) if u in _entering_units(rs, st, f) else []
+    out: list[Action] = []
+    neutralised = bool(status(u).neutralised)
+    if not neutralised or _is_hq(rs, u):
+        if "move" in verbs:
+            out += _step_options(rs, st, u, "move", at)
+        if "road" in verbs and any(st.board.has_road(u.hex, n) for n in u.hex.neighbours() if n in st.board):
+            out += _step_options(rs, st, u, "road", at)
+    if "load" in verbs or "unload" in verbs:
+        out += _load_options(rs, st, f, u)
+    if not _is_hq(rs, u):
+        if "fire" in verbs:
+            out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
+        if not neutralised:
+            if not status(u).carrying and "assault" in verbs:
+                out += _assault_options(rs, st, u)  # 9.1.1 [P]: a mounted pair must unload first
+            # 12.1 [P]: the mounted pair may move and fire, with the APC's MP and the combined reduced value.
+            if "mf" in verbs:
+                out += _step_options(rs, st, u, "mf", at)
+            if "fm" in verbs:
+                out += [Action("fm", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
+    return out
+
+
+def _moving_actions(
+    rs: Rules, st: GameState, u: Unit, m: Moving, target: Unit | None, verbs: frozenset[str], at: Hex | None
+) -> list[Action]:
+    """The actions open to a unit whose action is under way (see :func:`_unit_actions`)."""
+    out: list[Action] = []
+    if "move" in verbs or "road" in verbs:
+        # In column, whether any road step is open decides whether it may leave the road: every hex is looked at.
+        steps = _step_options(rs, st, u, "road" if m.column else "move", None if m.column else at)
         if m.column and not steps and _stop_problem(rs, st, u) is not None:
             # 7.2.1, 7.3 [P]: no road hex to go on to and no room to stop in: the unit leaves the road (its
             # column ends, 7.2.1 "when the unit stops using the road") rather than be stuck.
             steps = _step_options(rs, st, u, "move")
         out += steps
-        if m.action == "move":
-            out += _assault_options(rs, st, u)
-        if m.action == "mf" and not m.fired:
-            out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
-        if m.action == "load" and not m.fired and not m.moved and not _is_hq(rs, u):
-            out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
-        if _stop_problem(rs, st, u) is None or not out:
-            # 7.3 [P]: never a dead end: with nothing else left, it stops and is displaced (_finish_action).
-            out.append(Action("stop", (u.id,)))
-        return out
-    if u.hex is None:
-        return _step_options(rs, st, u, "move") if u in _entering_units(rs, st, f) else []
-    neutralised = bool(status(u).neutralised)
-    if not neutralised or _is_hq(rs, u):
-        out += _step_options(rs, st, u, "move")
-        if any(st.board.has_road(u.hex, n) for n in u.hex.neighbours() if n in st.board):
-            out += _step_options(rs, st, u, "road")
-    out += _load_options(rs, st, f, u)
-    if not _is_hq(rs, u):
+    if m.action == "move" and "assault" in verbs:
+        out += _assault_options(rs, st, u)
+    if m.action == "mf" and not m.fired and "fire" in verbs:
+        out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
+    if m.action == "load" and not m.fired and not m.moved and not _is_hq(rs, u) and "fire" in verbs:
         out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
-        if not neutralised:
-            if not status(u).carrying:
-                out += _assault_options(rs, st, u)  # 9.1.1 [P]: a mounted pair must unload first
-            # 12.1 [P]: the mounted pair may move and fire, with the APC's MP and the combined reduced value.
-            out += _step_options(rs, st, u, "mf")
-            out += [Action("fm", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
+    if "stop" in verbs and (_stop_problem(rs, st, u) is None or not out):
+        # 7.3 [P]: never a dead end: with nothing else left, it stops and is displaced (_finish_action).
+        out.append(Action("stop", (u.id,)))
     return out
 
 
@@ -719,6 +759,9 @@ class WindowHandler(UnitFrameHandler[WindowFrame]):
     def actions(self, rs: Rules, st: GameState, f: WindowFrame) -> list[Action]:
         return _window_actions(rs, st, f)
 
+    def quick_candidates(self, rs: Rules, st: GameState, f: WindowFrame, typed: Notation) -> list[Action] | None:
+        return _window_candidates(rs, st, f, typed)
+
     def refusal(
         self, rs: Rules, st: GameState, f: WindowFrame, action: Action, typed: Notation, legal: list[Action]
     ) -> str:
@@ -734,7 +777,7 @@ class WindowHandler(UnitFrameHandler[WindowFrame]):
         _apply_window(rs, tr, f, typed)
 
     def auto(self, rs: Rules, tr: Transition, f: WindowFrame) -> bool:
-        if not _window_actions(rs, tr.state, f, include_close=False):
+        if not _window_actions(rs, tr.state, f, include_close=False, any_one=True):
             data(tr.state).frames.remove(f)
             _resume_mover(rs, tr, f)
             return True
@@ -824,6 +867,10 @@ class ActivationHandler(UnitFrameHandler[ActivationFrame]):
         """Only the acting unit's actions, to keep checks cheap."""
         return _candidate_actions(rs, st, f, typed)
 
+    def quick_candidates(self, rs: Rules, st: GameState, f: ActivationFrame, typed: Notation) -> list[Action]:
+        """Only the acting unit's actions of the verb checked."""
+        return _candidate_actions(rs, st, f, typed, fast=True)
+
     def accepts(self, rs: Rules, st: GameState, f: ActivationFrame, typed: Notation, legal: list[Action]) -> bool:
         # A path: the first step must be legal and every hex adjacent to the one before (7.1); the rest is checked
         # as the unit goes.
@@ -873,8 +920,12 @@ class ActivationHandler(UnitFrameHandler[ActivationFrame]):
         return ACT if on_map else CHOOSE
 
 
-def _candidate_actions(rs: Rules, st: GameState, f: ActivationFrame, typed: Notation) -> list[Action]:
-    """The legal actions that the action ``typed`` could be one of (only the acting unit's)."""
+def _candidate_actions(
+    rs: Rules, st: GameState, f: ActivationFrame, typed: Notation, fast: bool = False
+) -> list[Action]:
+    """The legal actions that the action ``typed`` could be one of (only the acting unit's); with ``fast``, only
+    those of its verb where that is enough to accept it (a refusal is then checked again without ``fast``, so
+    that it lists the unit's actions)."""
     if isinstance(typed, N.End):
         return [Action("end")] if _moving_unit(st, f) is None else []
     if isinstance(typed, N.Salvo | N.Stuka):
@@ -893,7 +944,13 @@ def _candidate_actions(rs: Rules, st: GameState, f: ActivationFrame, typed: Nota
     if moving is not None and moving.id != u.id:
         return []
     target = st.units.get(typed.target) if isinstance(typed, N.Fire | N.FireMove) else None
-    return _unit_actions(rs, st, f, u, target)
+    if not fast:
+        return _unit_actions(rs, st, f, u, target)
+    # Only the actions of the verb checked (and ``move``, whose first step a path of ``mf`` may take, see
+    # ActivationHandler.accepts): every one of the unit's actions is listed only to refuse.
+    verbs = frozenset({typed.verb, "move"} if isinstance(typed, N.MoveFire) else {typed.verb})
+    at = typed.path[0] if isinstance(typed, N.Move | N.Road | N.MoveFire) and typed.path else None
+    return _unit_actions(rs, st, f, u, target, verbs=verbs, at=at)
 
 
 def _activation_refusal(rs: Rules, st: GameState, f: ActivationFrame, action: Action, typed: Notation) -> str | None:
@@ -1337,7 +1394,7 @@ def open_window(
     w = WindowFrame("window", passive, trigger, active.id if active is not None else None, labels, fired_at, [], 0)
     if group and len(group) > 1:
         w.group = list(group)  # 7.1 [P]: a moving stack; opportunity fire may take any of its units
-    if not lazy and not _window_actions(rs, st, w, include_close=False):
+    if not lazy and not _window_actions(rs, st, w, include_close=False, any_one=True):
         return False
     data(st).frames.append(w)
     return True
@@ -1374,39 +1431,87 @@ def _reaction_test(rs: Rules, tr: Transition, u: Unit, trigger: Unit | None, wha
     return ok
 
 
-def _window_actions(rs: Rules, st: GameState, w: WindowFrame, include_close: bool = True) -> list[Action]:
-    out: list[Action] = []
-    side = w.side
+def _window_actions(
+    rs: Rules, st: GameState, w: WindowFrame, include_close: bool = True, any_one: bool = False
+) -> list[Action]:
+    """The reactions of window ``w`` in order (and ``close`` after them); with ``any_one``, at most the first
+    reaction found (whether a reaction is possible at all), without looking further."""
+    out = _return_fire(rs, st, w)
+    if not (out and any_one):
+        out += _opportunity_fire(rs, st, w, None, any_one)
+    if not (out and any_one):
+        out += _retreats(rs, st, w, None, any_one)
+    if out and include_close:
+        out.append(Action("close"))
+    return out
+
+
+def _window_candidates(rs: Rules, st: GameState, w: WindowFrame, typed: Notation) -> list[Action] | None:
+    """The reactions of window ``w`` that ``typed`` could be one of: those of its verb and unit (``close``, if
+    any reaction is possible), or None for another verb."""
+    if isinstance(typed, N.Close):
+        return [Action("close")] if _window_actions(rs, st, w, include_close=False, any_one=True) else []
+    if isinstance(typed, N.ReturnFire):
+        return _return_fire(rs, st, w)
+    if isinstance(typed, N.Opportunity):
+        return _opportunity_fire(rs, st, w, typed.unit, False)
+    if isinstance(typed, N.Retreat):
+        return _retreats(rs, st, w, typed.unit, False)
+    return None
+
+
+def _window_active(st: GameState, w: WindowFrame) -> Unit | None:
+    """The unit that triggered window ``w``, if it is on the map."""
     active = st.units.get(w.active) if w.active else None
-    reacted = set(w.reacted)
-    step = w.step
-    active_ok = active is not None and active.hex is not None
-    # 1. Return fire (fire windows only).
-    if w.trigger == "fire" and step <= 0 and active_ok and w.fired_at:
+    return active if active is not None and active.hex is not None else None
+
+
+def _return_fire(rs: Rules, st: GameState, w: WindowFrame) -> list[Action]:
+    """1. Return fire (fire windows only)."""
+    active = _window_active(st, w)
+    if w.trigger == "fire" and w.step <= 0 and active is not None and w.fired_at:
         u = st.units[w.fired_at]
-        able = u.hex is not None and u.id not in reacted and not status(u).returned and active is not None
-        if able and active is not None and fire_problem(rs, st, u, active, "return", False) is None:
-            out.append(Action("retfire", (u.id, active.id)))
-    # 2. Opportunity fire.
-    if w.trigger in ("move", "fire") and step <= 1 and active_ok and active is not None:
-        targets = _window_targets(st, w, active)
-        for u in st.iter_units(side):
-            if u.id in reacted or status(u).opp_used or _is_hq(rs, u) or status(u).carried_by:
-                continue  # 12.1 [P]: a mounted company fires only with its APC, as the pair
-            for t in targets:
-                if fire_problem(rs, st, u, t, "opportunity", False) is None:
-                    out.append(Action("opp", (u.id, t.id)))
-    # 3. Retreats.
+        able = u.hex is not None and u.id not in w.reacted and not status(u).returned
+        if able and fire_problem(rs, st, u, active, "return", False) is None:
+            return [Action("retfire", (u.id, active.id))]
+    return []
+
+
+def _opportunity_fire(rs: Rules, st: GameState, w: WindowFrame, uid: str | None, any_one: bool) -> list[Action]:
+    """2. Opportunity fire (of unit ``uid`` only, when given; at most one with ``any_one``)."""
+    out: list[Action] = []
+    active = _window_active(st, w)
+    if w.trigger not in ("move", "fire") or w.step > 1 or active is None:
+        return out
+    targets = _window_targets(st, w, active)
+    reacted = set(w.reacted)
+    for u in st.iter_units(w.side):
+        if (uid is not None and u.id != uid) or u.id in reacted or status(u).opp_used or _is_hq(rs, u):
+            continue
+        if status(u).carried_by:
+            continue  # 12.1 [P]: a mounted company fires only with its APC, as the pair
+        for t in targets:
+            if fire_problem(rs, st, u, t, "opportunity", False) is None:
+                out.append(Action("opp", (u.id, t.id)))
+                if any_one:
+                    return out
+    return out
+
+
+def _retreats(rs: Rules, st: GameState, w: WindowFrame, uid: str | None, any_one: bool) -> list[Action]:
+    """3. Retreats (of unit ``uid`` only, when given; at most one with ``any_one``)."""
+    out: list[Action] = []
+    active = st.units.get(w.active) if w.active else None
     enemies: frozenset[Hex] | None = None
-    for u in _retreat_candidates(rs, st, w, active):
-        if u.id in reacted:
+    for u in _retreat_candidates(rs, st, w, active, uid):
+        if u.id in w.reacted:
             continue
         if enemies is None:
             enemies = movement.enemy_hexes(rs.tables, st, u.side)
         for h in movement.retreat_options(rs.tables, st, u, enemies=enemies):
             out.append(Action("retreat", (u.id, st.board.label(h))))
-    if out and include_close:
-        out.append(Action("close"))
+            if any_one:
+                return out
     return out
 
 
@@ -1416,12 +1521,15 @@ def _window_targets(st: GameState, w: WindowFrame, active: Unit) -> list[Unit]:
     return [st.units[i] for i in ids if i in st.units and st.units[i].hex is not None]
 
 
-def _retreat_candidates(rs: Rules, st: GameState, w: WindowFrame, active: Unit | None) -> list[Unit]:
-    """6.3.3: LOS to the moving enemy, the enemy moved adjacent, just fired at, or in the barrage hex."""
+def _retreat_candidates(
+    rs: Rules, st: GameState, w: WindowFrame, active: Unit | None, uid: str | None = None
+) -> list[Unit]:
+    """6.3.3: LOS to the moving enemy, the enemy moved adjacent, just fired at, or in the barrage hex (``uid``
+    only, when given)."""
     side = w.side
     out = []
     for u in st.iter_units(side):
-        if status(u).retreated or u.hex is None or status(u).carried_by:
+        if (uid is not None and u.id != uid) or status(u).retreated or u.hex is None or status(u).carried_by:
             continue  # 12.1 [P]: a mounted company retreats only with its APC
         if w.trigger == "indirect":
             ok = st.board.label(u.hex) in w.hexes

@@ -457,7 +457,6 @@ def test_clone_of_plain_data_in_an_any_field_copies_it_like_copy_plain() -> None
     assert value == Deep(extra={"a": [1, [2]]}, table={"b": {"c": []}})
 
 
-
 @record
 class Scenario:
     turn: int
@@ -479,6 +478,7 @@ def test_cloner_is_the_function_clone_calls() -> None:
     assert copy == value and copy.extra is not value.extra
     with pytest.raises(TypeError, match="not a record class"):
         cloner(dict)
+
 
 # --- Class definitions -------------------------------------------------------------------------------------------
 

@@ -1275,10 +1275,32 @@ def _maybe_finish(rs: Rules, tr: Transition, u: Unit) -> None:
     top = frame(st)
     if top is not None and top.kind != "activation":
         return  # a window or a choice interrupts; the unit goes on afterwards
-    can_step = bool(_next_hexes(rs, st, u, column=bool(m.column)))
-    can_fire = m.action in ("mf", "load") and not m.fired and bool(_targets(rs, st, u, "active", True))
-    if not can_step and not can_fire and _stop_problem(rs, st, u) is None:
+    if _can_step(rs, st, u, column=bool(m.column)):
+        return
+    can_fire = m.action in ("mf", "load") and not m.fired and _any_target(rs, st, u, "active", True)
+    if not can_fire and _stop_problem(rs, st, u) is None:
         finish_action(rs, tr, u)
+
+
+def _can_step(rs: Rules, st: GameState, u: Unit, column: bool) -> bool:
+    """Whether :func:`_next_hexes` has a hex for the unit on the map (without looking for the others)."""
+    here = u.hex
+    assert here is not None
+    enemies = movement.enemy_hexes(rs.tables, st, u.side)
+    return any(
+        h in st.board and _step_problem(rs, st, u, here, h, column, "move", enemies) is None
+        for h in here.neighbours()
+    )
+
+
+def _any_target(rs: Rules, st: GameState, shooter: Unit, mode: str, reduced: bool) -> bool:
+    """Whether :func:`_targets` has a target (without looking for the others)."""
+    enemy_hexes = _combat_hexes(rs, st, opponent(st, shooter.side))
+    return any(
+        fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None
+        for t in st.iter_units()
+        if t.side != shooter.side and not status(t).carried_by
+    )
 
 
 def _resume_mover(rs: Rules, tr: Transition, window: WindowFrame) -> None:

@@ -138,12 +138,26 @@ def _units(tables: Tables, st: GameState) -> list[Unit]:
 
 
 def _units_at(tables: Tables, st: GameState, h: Hex) -> list[Unit]:
-    return [u for u in _units(tables, st) if u.hex == h]
+    """The units of :func:`_units` in ``h`` (the hex compared first: few units stand in one hex)."""
+    units = tables.units
+    return [
+        u
+        for u in st.units.values()
+        if u.hex == h and not status(u).exited and (u.steps > 0 or units[u.type].category == "hq")
+    ]
 
 
 def enemy_hexes(tables: Tables, st: GameState, side: str) -> frozenset[Hex]:
     """Hexes holding at least one unit (HQs included) of a side other than ``side``."""
-    return frozenset(u.hex for u in _units(tables, st) if u.side != side and u.hex is not None)
+    units = tables.units
+    return frozenset(
+        u.hex
+        for u in st.units.values()
+        if u.side != side
+        and u.hex is not None
+        and not status(u).exited
+        and (u.steps > 0 or units[u.type].category == "hq")
+    )
 
 
 def _formation(st: GameState, fid: str | None) -> Formation | None:
@@ -187,8 +201,11 @@ def fastest_unit(tables: Tables, st: GameState, hq: Unit) -> Unit | None:
     # Blitzkrieg 3.2 [P]: own combat units on the map only; attached independents (10.3) never count.
     best: Unit | None = None
     best_mp = -1
-    for u in _units(tables, st):
-        if u.formation != hq.formation or u.id == hq.id or is_hq(tables, u) or status(u).independent:
+    fid = hq.formation
+    for u in st.units.values():
+        if u.formation != fid or u.id == hq.id or not _present(tables, u) or is_hq(tables, u):
+            continue
+        if status(u).independent:
             continue
         mp = _type(tables, u).mp
         if mp is not None and mp > best_mp:

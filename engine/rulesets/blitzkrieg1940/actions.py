@@ -638,11 +638,19 @@ def _barrage_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Actio
         label = st.board.label(h)
         out += [Action("stuka", (label,) if n == 1 else (label, str(n))) for n in range(1, stukas + 1)]
     observers = [u for u in st.iter_units(side) if _is_hq(rs, u)]
-    for cal in sorted(set(salvos) - {"stuka"}):
+    calibres = sorted(set(salvos) - {"stuka"})
+    if not calibres:
+        return out
+    at: dict[Hex, list[Unit]] = {}  # the units in each hex, in id order (what st.units_at gives)
+    for u in st.iter_units():
+        at.setdefault(u.hex, []).append(u)  # type: ignore[arg-type]  # on the map: a hex
+    # Whether each HQ observes each hex, the same for every calibre.
+    observes = {(h, obs.id): _observer_problem(rs, st, obs, h, at) is None for h in enemy_hexes for obs in observers}
+    for cal in calibres:
         for h in enemy_hexes:
             label = st.board.label(h)
             for obs in observers:
-                if _observer_problem(rs, st, obs, h) is None:
+                if observes[h, obs.id]:
                     out += [
                         Action("salvo", (label, cal, obs.id) if n == 1 else (label, cal, obs.id, str(n)))
                         for n in range(1, salvos.count(cal) + 1)
@@ -650,11 +658,14 @@ def _barrage_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Actio
     return out
 
 
-def _observer_problem(rs: Rules, st: GameState, obs: Unit, h: Hex) -> str | None:
-    """8.6.1 [P]: an HQ with LOS to the hex and at least one visible enemy unit in it."""
+def _observer_problem(
+    rs: Rules, st: GameState, obs: Unit, h: Hex, at: dict[Hex, list[Unit]] | None = None
+) -> str | None:
+    """8.6.1 [P]: an HQ with LOS to the hex and at least one visible enemy unit in it (``at``: the units of each
+    hex, when known)."""
     if obs.hex is None:
         return f"{obs.id} is not on the map and cannot observe (rule 8.6.1)"
-    enemies = [u for u in st.units_at(h) if u.side != obs.side]
+    enemies = [u for u in (st.units_at(h) if at is None else at.get(h, [])) if u.side != obs.side]
     if not enemies:
         return f"no enemy unit at {st.board.label(h)} (rule 8.6.1)"
     if not any(sees(rs, st, obs, e).visible for e in enemies):
@@ -1288,8 +1299,7 @@ def _can_step(rs: Rules, st: GameState, u: Unit, column: bool) -> bool:
     assert here is not None
     enemies = movement.enemy_hexes(rs.tables, st, u.side)
     return any(
-        h in st.board and _step_problem(rs, st, u, here, h, column, "move", enemies) is None
-        for h in here.neighbours()
+        h in st.board and _step_problem(rs, st, u, here, h, column, "move", enemies) is None for h in here.neighbours()
     )
 
 

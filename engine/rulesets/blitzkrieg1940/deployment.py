@@ -313,10 +313,19 @@ def _unit_zone(st: GameState, u: Unit) -> tuple[set[str], list[Zone]]:
     return hexes, zones
 
 
-def _place_problem(rs: Rules, st: GameState, f: DeployFrame, u: Unit, label: str) -> str | None:
-    """Why ``u`` may not set up in ``label`` (with the rule), or None."""
+def _place_problem(
+    rs: Rules,
+    st: GameState,
+    f: DeployFrame,
+    u: Unit,
+    label: str,
+    zone: tuple[set[str], list[Zone]] | None = None,
+    enemies: set[Hex] | None = None,
+) -> str | None:
+    """Why ``u`` may not set up in ``label`` (with the rule), or None. ``zone`` (the unit's set-up zone) and
+    ``enemies`` (the hexes holding units of another side) are found here when not given."""
     side = u.side
-    hexes, zones = _unit_zone(st, u)
+    hexes, zones = zone if zone is not None else _unit_zone(st, u)
     if label not in hexes:
         rules = "; ".join(z.rule for z in zones) or "its setup zone"
         return f"{label} is outside the set-up zone of {u.id} (rule {rules})"
@@ -326,7 +335,7 @@ def _place_problem(rs: Rules, st: GameState, f: DeployFrame, u: Unit, label: str
         cls = rs.tables.terrain.classes[st.board.terrain(h)]
         if cls.entry_cost(t.move_class) is None:
             return f"{u.id} ({t.move_class}) may not set up in {cls.name} at {label}: it could not enter it (rule 7.3)"
-    if any(o.side != side for o in st.iter_units() if o.hex == h):
+    if h in enemies if enemies is not None else any(o.side != side for o in st.iter_units() if o.hex == h):
         return f"{label} holds enemy units (rule 7.3)"
     if not stacking_ok(rs.tables, st, h, [u]):
         return f"{label} already holds {rs.tables.sequence.stacking_limit} units (rule 7.3; HQs do not count)"
@@ -348,8 +357,9 @@ def _place_problem(rs: Rules, st: GameState, f: DeployFrame, u: Unit, label: str
 
 
 def _place_hexes(rs: Rules, st: GameState, f: DeployFrame, u: Unit) -> list[str]:
-    hexes, _ = _unit_zone(st, u)
-    return [label for label in sorted(hexes) if _place_problem(rs, st, f, u, label) is None]
+    zone = _unit_zone(st, u)
+    enemies = {o.hex for o in st.iter_units() if o.side != u.side and o.hex is not None}
+    return [label for label in sorted(zone[0]) if _place_problem(rs, st, f, u, label, zone, enemies) is None]
 
 
 def _marker_problem(rs: Rules, st: GameState, f: DeployFrame, kind: str, label: str) -> str | None:

@@ -15,6 +15,7 @@ figures in benchmarks/RESULTS.md, section "Issue 17").
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import sys
 import time
@@ -25,6 +26,7 @@ import pytest
 from same_games import random_game
 
 import engine
+import engine.game
 from engine.rules import Transition
 
 GAMES = (("hannut", 4), ("stonne", 1), ("stonne", 4))
@@ -40,7 +42,17 @@ def history(scenario: str, seed: int) -> tuple[engine.Scenario, tuple[engine.Act
 
 def check_apply(sc: engine.Scenario, seed: int, actions: tuple[engine.Action, ...]) -> list[float]:
     """Seconds of reading, ``check``, the clone and ``apply`` summed over the replay of ``actions``, done as
-    ``Game.apply`` does them (the game keeps its positions as it does)."""
+    ``Game.apply`` does them (the game keeps its positions as it does), with the collector paused as in
+    ``engine.replay``."""
+    with _paused():
+        return _check_apply(sc, seed, actions)
+
+
+_paused = getattr(engine.game, "collector_paused", contextlib.nullcontext)
+"""engine.game.collector_paused (nothing on a tree before issue 17, so that this file measures it too)."""
+
+
+def _check_apply(sc: engine.Scenario, seed: int, actions: tuple[engine.Action, ...]) -> list[float]:
     game = engine.new_game(sc, seed)
     rs = game.ruleset
     parts = [0.0, 0.0, 0.0, 0.0]

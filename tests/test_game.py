@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import random
 
 import pytest
@@ -237,6 +238,21 @@ def test_the_game_keeps_only_the_positions_undo_can_reach(duel: engine.Scenario)
     assert game.can_undo and len(game._states) == 2
     game.undo()
     assert game.state is rolled and not game.can_undo
+
+
+def test_replay_leaves_the_collector_as_it_was(duel: engine.Scenario) -> None:
+    assert gc.isenabled()
+    engine.replay(duel, 2, ["end"])
+    assert gc.isenabled()
+    with pytest.raises(engine.ReplayError):
+        engine.replay(duel, 2, ["end", "no such action"])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        engine.replay(duel, 2, ["end"])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_m5_game_ends_after_the_last_turn(duel: engine.Scenario) -> None:

@@ -15,7 +15,7 @@ a movement window for the passive side.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -1535,7 +1535,7 @@ def _retreats(rs: Rules, st: GameState, w: WindowFrame, uid: str | None, any_one
     out: list[Action] = []
     active = st.units.get(w.active) if w.active else None
     enemies: frozenset[Hex] | None = None
-    for u in _retreat_candidates(rs, st, w, active, uid):
+    for u in _iter_retreat_candidates(rs, st, w, active, uid):
         if u.id in w.reacted:
             continue
         if enemies is None:
@@ -1558,8 +1558,14 @@ def _retreat_candidates(
 ) -> list[Unit]:
     """6.3.3: LOS to the moving enemy, the enemy moved adjacent, just fired at, or in the barrage hex (``uid``
     only, when given)."""
+    return list(_iter_retreat_candidates(rs, st, w, active, uid))
+
+
+def _iter_retreat_candidates(
+    rs: Rules, st: GameState, w: WindowFrame, active: Unit | None, uid: str | None = None
+) -> Iterator[Unit]:
+    """The units of :func:`_retreat_candidates`, found one by one (a loop that stops early looks at no more)."""
     side = w.side
-    out = []
     for u in st.iter_units(side):
         if (uid is not None and u.id != uid) or status(u).retreated or u.hex is None or status(u).carried_by:
             continue  # 12.1 [P]: a mounted company retreats only with its APC
@@ -1574,8 +1580,7 @@ def _retreat_candidates(
                 and (distance(u.hex, active.hex) == 1 or sees(rs, st, u, active).visible)
             )
         if ok:
-            out.append(u)
-    return out
+            yield u
 
 
 def _apply_window(rs: Rules, tr: Transition, w: WindowFrame, typed: Notation) -> None:

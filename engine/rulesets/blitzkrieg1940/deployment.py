@@ -392,9 +392,16 @@ def _marker_hexes(rs: Rules, st: GameState, f: DeployFrame, kind: str) -> list[s
 
 def _check_deploy(rs: Rules, st: GameState, f: DeployFrame, action: Action, typed: Notation) -> None:
     """Refuse a set-up action that is not legal now, saying why and citing the rule."""
+    item = _item(f)
+    if item is not None and item.what == "place" and isinstance(typed, N.Place):
+        # One placement: the hex named is tested alone (deploy_actions tests every hex of the zone).
+        u = st.units.get(typed.unit)
+        if u is not None and u.id == _need(item.unit):
+            label = st.board.label(typed.hex)
+            if action == Action("place", (u.id, label)) and _place_problem(rs, st, f, u, label) is None:
+                return
     if action in deploy_actions(rs, st, f):
         return
-    item = _item(f)
     why = waiting(st, f)
     if item is not None and isinstance(typed, N.Place) and item.what == "place":
         u = st.units.get(typed.unit)

@@ -784,13 +784,13 @@ def retreat_path(
     if unit.hex is None:
         return None
     start = unit.hex
-    options = retreat_options(tables, st, unit, forbidden=forbidden)
+    enemies = enemy_hexes(tables, st, unit.side)
+    options = retreat_options(tables, st, unit, forbidden=forbidden, enemies=enemies)
     if first is not None:
         if first not in options:
             return None
         options = [first]
     mclass = move_class(tables, st, unit)
-    enemies = enemy_hexes(tables, st, unit.side)
     label = st.board.label
     parent: dict[Hex, Hex] = {h: start for h in options}
     frontier = sorted(options, key=label)

@@ -512,6 +512,7 @@ def _move_stack(rs: Rules, tr: Transition, members: list[Unit], b: Hex) -> None:
 
 _ALL_VERBS = frozenset({"move", "road", "mf", "fire", "fm", "assault", "load", "unload", "stop"})
 """Every verb :func:`_unit_actions` lists."""
+_STOP = frozenset({"stop"})
 
 
 def _unit_actions(
@@ -526,9 +527,11 @@ def _unit_actions(
     """The actions open to one unit now (6.1); ``target`` limits fire to that target, ``verbs`` to the actions of
     those verbs and ``at`` the steps to those into that hex (in the same order; ``stop`` lists every action, as
     whether any other is open decides it)."""
-    if "stop" in verbs:
-        verbs, at = _ALL_VERBS, None
     m = status(u).moving
+    if "stop" in verbs:
+        if verbs == _STOP and m and _stop_problem(rs, st, u) is None:
+            return [Action("stop", (u.id,))]  # stop is open whatever else is (see _moving_actions)
+        verbs, at = _ALL_VERBS, None
     if m:
         return _moving_actions(rs, st, u, m, target, verbs, at)
     if u.hex is None:

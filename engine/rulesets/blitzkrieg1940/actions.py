@@ -373,7 +373,17 @@ def _targets(rs: Rules, st: GameState, shooter: Unit, mode: str, reduced: bool, 
         if only is not None
         else [t for t in st.iter_units() if t.side != shooter.side and not status(t).carried_by]
     )
-    return [t for t in pool if fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None]
+    here = shooter.hex
+    if here is None:
+        return []  # fire_problem: not on the map
+    reach = max(1, _printed_range(rs, st, shooter))  # beyond it fire_problem refuses (4.2)
+    return [
+        t
+        for t in pool
+        if t.hex is not None
+        and distance(here, t.hex) <= reach
+        and fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None
+    ]
 
 
 def _activation_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
@@ -1308,11 +1318,15 @@ def _can_step(rs: Rules, st: GameState, u: Unit, column: bool) -> bool:
 
 def _any_target(rs: Rules, st: GameState, shooter: Unit, mode: str, reduced: bool) -> bool:
     """Whether :func:`_targets` has a target (without looking for the others)."""
+    here = shooter.hex
+    if here is None:
+        return False
     enemy_hexes = _combat_hexes(rs, st, opponent(st, shooter.side))
+    reach = max(1, _printed_range(rs, st, shooter))
     return any(
         fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None
         for t in st.iter_units()
-        if t.side != shooter.side and not status(t).carried_by
+        if t.side != shooter.side and not status(t).carried_by and t.hex is not None and distance(here, t.hex) <= reach
     )
 
 
@@ -1525,8 +1539,12 @@ def _opportunity_fire(rs: Rules, st: GameState, w: WindowFrame, uid: str | None,
             continue
         if status(u).carried_by:
             continue  # 12.1 [P]: a mounted company fires only with its APC, as the pair
+        assert u.hex is not None  # a unit of the side on the map
+        reach = max(1, _printed_range(rs, st, u))
         for t in targets:
-            if fire_problem(rs, st, u, t, "opportunity", False) is None:
+            # Beyond the printed range fire_problem refuses (4.2): most units are, and are not asked.
+            near = t.hex is not None and distance(u.hex, t.hex) <= reach
+            if near and fire_problem(rs, st, u, t, "opportunity", False) is None:
                 out.append(Action("opp", (u.id, t.id)))
                 if any_one:
                     return out

@@ -53,7 +53,7 @@ from .model import (
     push,
     status,
 )
-from .movement import command_distance, hq_of, stacking_ok
+from .movement import command_distance, hq_of, stacking_ok, units_by_hex
 from .sequence import begin_game
 
 if TYPE_CHECKING:
@@ -321,9 +321,11 @@ def _place_problem(
     label: str,
     zone: tuple[set[str], list[Zone]] | None = None,
     enemies: set[Hex] | None = None,
+    present: dict[Hex, list[Unit]] | None = None,
 ) -> str | None:
-    """Why ``u`` may not set up in ``label`` (with the rule), or None. ``zone`` (the unit's set-up zone) and
-    ``enemies`` (the hexes holding units of another side) are found here when not given."""
+    """Why ``u`` may not set up in ``label`` (with the rule), or None. ``zone`` (the unit's set-up zone),
+    ``enemies`` (the hexes holding units of another side) and ``present`` (``movement.units_by_hex``) are found
+    here when not given."""
     side = u.side
     hexes, zones = zone if zone is not None else _unit_zone(st, u)
     if label not in hexes:
@@ -337,7 +339,7 @@ def _place_problem(
             return f"{u.id} ({t.move_class}) may not set up in {cls.name} at {label}: it could not enter it (rule 7.3)"
     if h in enemies if enemies is not None else any(o.side != side for o in st.iter_units() if o.hex == h):
         return f"{label} holds enemy units (rule 7.3)"
-    if not stacking_ok(rs.tables, st, h, [u]):
+    if not stacking_ok(rs.tables, st, h, [u], present):
         return f"{label} already holds {rs.tables.sequence.stacking_limit} units (rule 7.3; HQs do not count)"
     excl = data(st).special.get("french_exclusion")
     if isinstance(excl, dict) and excl.get("side") == side:
@@ -359,7 +361,8 @@ def _place_problem(
 def _place_hexes(rs: Rules, st: GameState, f: DeployFrame, u: Unit) -> list[str]:
     zone = _unit_zone(st, u)
     enemies = {o.hex for o in st.iter_units() if o.side != u.side and o.hex is not None}
-    return [label for label in sorted(zone[0]) if _place_problem(rs, st, f, u, label, zone, enemies) is None]
+    present = units_by_hex(rs.tables, st)
+    return [label for label in sorted(zone[0]) if _place_problem(rs, st, f, u, label, zone, enemies, present) is None]
 
 
 def _marker_problem(rs: Rules, st: GameState, f: DeployFrame, kind: str, label: str) -> str | None:

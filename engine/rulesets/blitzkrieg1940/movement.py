@@ -76,6 +76,7 @@ __all__ = [
     "step_cost",
     "step_problem",
     "terrain_cost",
+    "units_by_hex",
     "weight_fn",
 ]
 
@@ -668,19 +669,35 @@ def stack_count(st: GameState, h: Hex, tables: Tables | None = None) -> int:
     return sum(_weight(tables, st, u, counted) for u in _units_at(tables, st, h))
 
 
-def stacking_ok(tables: Tables, st: GameState, h: Hex, adding: Iterable[Unit]) -> bool:
+def stacking_ok(
+    tables: Tables,
+    st: GameState,
+    h: Hex,
+    adding: Iterable[Unit],
+    present: Mapping[Hex, list[Unit]] | None = None,
+) -> bool:
     """May ``adding`` end in ``h`` (7.3: at most ``stacking_limit`` units; HQs do not count)?
 
     Units of ``adding`` already in ``h`` are not counted twice. Units of any formation may stack together.
-    The limit applies at the end of an action and after retreats, never while moving through.
+    The limit applies at the end of an action and after retreats, never while moving through. ``present``
+    (:func:`units_by_hex` of ``st``) may be passed to save work in loops.
     """
     if h not in st.board:
         return False
     # Blitzkrieg 7.3: HQs do not count; a mounted pair counts 2 ([P] 12.1).
     counted: set[str] = set()
+    here = _units_at(tables, st, h) if present is None else present.get(h, [])
     total = sum(_weight(tables, st, u, counted) for u in adding)
-    total += sum(_weight(tables, st, u, counted) for u in _units_at(tables, st, h))
+    total += sum(_weight(tables, st, u, counted) for u in here)
     return total <= tables.sequence.stacking_limit
+
+
+def units_by_hex(tables: Tables, st: GameState) -> dict[Hex, list[Unit]]:
+    """The units present on the map (those :func:`stacking_ok` counts) by hex, each list in id order."""
+    out: dict[Hex, list[Unit]] = {}
+    for u in _units(tables, st):
+        out.setdefault(u.hex, []).append(u)  # type: ignore[arg-type]  # present: on the map
+    return out
 
 
 # --- Reach (7.1, pathing) --------------------------------------------------------------------------------

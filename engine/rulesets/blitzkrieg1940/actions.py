@@ -920,12 +920,12 @@ class ActivationHandler(UnitFrameHandler[ActivationFrame]):
     def auto(self, rs: Rules, tr: Transition, f: ActivationFrame) -> bool:
         st = tr.state
         demoralised = any(formation(st, fid).demoralised for fid in f.formations)
-        idle = not any(status(u).moving for u in st.units.values())
-        if (f.ending or demoralised) and idle and f.formations:
+        movers = [u for u in st.units.values() if u.status.moving]  # one pass over the units, in id order
+        if (f.ending or demoralised) and not movers and f.formations:
             tr.emit("activate", "The formation is demoralised: its activation ends (rule 8.5.1)")
             end_activation(rs, tr, f)
             return True
-        moving = next((u for u in st.iter_units(f.side) if status(u).moving), None)
+        moving = next((u for u in movers if u.side == f.side and u.hex is not None), None)
         if moving is None:
             return False
         if moving.hex is None or (status(moving).neutralised and not _is_hq(rs, moving)):

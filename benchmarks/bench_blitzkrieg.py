@@ -1,12 +1,17 @@
 """Benchmarks of the Blitzkrieg 1940 ruleset against DESIGN §11: legal actions for the side to act (≤ 20 ms),
 one ``apply`` per decision, and one whole seeded random playout per scenario.
 
-Run with ``make bench`` (or the command in benchmarks/RESULTS.md).
+Run with ``make bench`` (or the command in benchmarks/RESULTS.md); ``python benchmarks/bench_blitzkrieg.py`` prints the
+median and the maximum of ``legal_actions`` per decision over the positions of each scenario (each position's median
+of 15 calls; the figures of benchmarks/RESULTS.md, section "Issue 17").
 """
 
 from __future__ import annotations
 
 import random
+import statistics
+import sys
+import time
 from typing import Any
 
 import pytest
@@ -75,3 +80,25 @@ def test_whole_random_playout(benchmark: Any, scenario: str) -> None:
 
     actions = benchmark.pedantic(run, rounds=3, iterations=1)
     benchmark.extra_info["actions"] = actions
+
+
+def main() -> None:
+    for scenario in ("hannut", "stonne"):
+        per = []
+        for g in _positions(scenario, 3, 20):
+            times = []
+            for _ in range(15):
+                t = time.perf_counter()
+                g.ruleset.legal_actions(g.state)
+                times.append(time.perf_counter() - t)
+            per.append((statistics.median(times), g.state.phase, len(g.history)))
+        worst = max(per)
+        median = statistics.median(p[0] for p in per)
+        print(
+            f"{scenario}: legal_actions at {len(per)} positions, median {median * 1e3:.3f} ms, "
+            f"max {worst[0] * 1e3:.3f} ms ({worst[1]}, after {worst[2]} actions)"
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

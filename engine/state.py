@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 from .dice import DiceSource, HiddenDice, dice_from_dict
 from .hexgrid import Hex, hex_label, parse_hex
 from .plain import copy_plain
-from .typed import clone, from_plain, to_plain
+from .typed import clone, cloner, from_plain, to_plain
 
 if TYPE_CHECKING:
     from .board import Board
 
 __all__ = ["GameState", "Outcome", "Unit", "copy_plain"]
+
+_new = object.__new__
 
 
 def _copy(value: Any) -> Any:
@@ -121,20 +123,21 @@ class GameState:
         """A deep copy that shares the board (used by transitions and views)."""
         # Built field by field: the units are already in id order, so __post_init__ has nothing to sort; every
         # state is cloned once per action (and once per side's view), so this is on the engine's hot path.
-        st = object.__new__(GameState)
+        st = _new(GameState)
         st.ruleset, st.scenario, st.sides, st.board = self.ruleset, self.scenario, self.sides, self.board
-        st.units = {
-            k: Unit(
-                u.id,
-                u.type,
-                u.side,
-                u.hex,
-                u.steps,
-                u.formation,
-                copy_plain(s) if (s := u.status).__class__ is dict else clone(s),
-            )
-            for k, u in self.units.items()
-        }
+        units: dict[str, Unit] = {}
+        kind: type | None = None
+        copy: Any = None
+        for k, u in self.units.items():
+            c = _new(Unit)
+            c.id, c.type, c.side, c.hex, c.steps, c.formation = u.id, u.type, u.side, u.hex, u.steps, u.formation
+            s = u.status
+            if s.__class__ is not kind:  # the statuses are of one class: its cloner is looked up once
+                kind = s.__class__
+                copy = copy_plain if kind is dict else cloner(kind)
+            c.status = copy(s)
+            units[k] = c
+        st.units = units
         st.turn, st.phase, st.to_act = self.turn, self.phase, self.to_act
         data = self.data
         st.data = copy_plain(data) if data.__class__ is dict else clone(data)

@@ -57,7 +57,10 @@ declared order, dicts in theirs.
 
 **Copies and equality.** ``clone`` copies lists, dicts, sets and nested records at every depth and shares the
 immutable values (strs, numbers, hexes, frozensets, tuples of immutable values, and the records of a class
-declared ``@record(frozen=True)``, whose fields must all be immutable). Equality is dataclass equality.
+declared ``@record(frozen=True)``, whose fields must all be immutable). A field declared
+``field(metadata={"shared": True})`` is shared by every clone as it is: for a value set once (the scenario's tables
+a state carries) that the rules only read; changing it in place would change every state holding it. Equality is
+dataclass equality.
 
 **In a ruleset** the rules read their state through a typed accessor, so mypy checks every field they use::
 
@@ -99,6 +102,7 @@ from .plain import copy_plain
 __all__ = [
     "ANY_DEPTH",
     "clone",
+    "cloner",
     "field",
     "field_values",
     "from_plain",
@@ -200,6 +204,17 @@ def clone(obj: _T) -> _T:
         assert copy is not None
     result: _T = copy(obj)  # not typing.cast: a call on the engine's hot path
     return result
+
+
+def cloner(cls: type[_T]) -> Callable[[_T], _T]:
+    """The function :func:`clone` calls for records of ``cls`` (for a loop that clones many records of one class).
+
+    Raises:
+        TypeError: ``cls`` is not a record class.
+    """
+    copy = _CLONERS.get(cls) or _compiled(cls).clone
+    assert copy is not None
+    return copy
 
 
 class _HasData(Protocol):
@@ -591,7 +606,9 @@ def _write_expr(gen: _Gen, spec: _Spec, v: str) -> str:
 
 def _clone_lines(gen: _Gen, specs: list[tuple[dataclasses.Field[Any], _Spec]]) -> list[str]:
     lines = ["new = _new(_C)"]
-    lines += [f"new.{f.name} = {_clone_expr(gen, spec, 'obj.' + f.name)}" for f, spec in specs]
+    for f, spec in specs:
+        v = "obj." + f.name
+        lines.append(f"new.{f.name} = {v if f.metadata.get('shared') else _clone_expr(gen, spec, v)}")
     return [*lines, "return new"]
 
 

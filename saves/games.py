@@ -27,7 +27,7 @@ from engine.actions import MAX_NOTATION, Action, parse_notation
 from engine.dice import Dice, ScriptedDice, dice_from_dict
 from engine.errors import ScenarioError, StateError, UnknownRulesetError
 from engine.events import Event
-from engine.game import Game, board_for
+from engine.game import Game, board_for, collector_paused
 from engine.rules import Ruleset, get_ruleset, ruleset_names
 from engine.scenario import Scenario, parse_scenario
 from engine.state import GameState
@@ -525,6 +525,7 @@ def diff_plain(saved: Any, replayed: Any, where: str = "state", limit: int = _MA
     return out
 
 
+@collector_paused()  # a batch of actions: see engine.game.collector_paused
 def _replay(scenario: Scenario, seed: int, dice: dict[str, Any] | None, history: list[str], name: str) -> SavedGame:
     try:
         start = dice_from_dict(dice) if dice is not None else None

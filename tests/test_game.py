@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import random
 
 import pytest
@@ -224,6 +225,36 @@ def test_undo_until_dice_are_rolled(duel: engine.Scenario) -> None:
         game.undo()
 
 
+def test_the_game_keeps_only_the_positions_undo_can_reach(duel: engine.Scenario) -> None:
+    game = engine.new_game(duel, seed=2)
+    move(game, "red-tank-1", "0604")
+    hold_reactions(game)
+    game.apply("end")
+    assert len(game._states) == len(game.history) + 1  # no dice yet: every position back to the start
+    game.apply("fire blue-tank-1 red-tank-1")
+    rolled = game.state
+    assert game._states == [rolled]  # dice rolled: the positions before are let go
+    game.apply("end")
+    assert game.can_undo and len(game._states) == 2
+    game.undo()
+    assert game.state is rolled and not game.can_undo
+
+
+def test_replay_leaves_the_collector_as_it_was(duel: engine.Scenario) -> None:
+    assert gc.isenabled()
+    engine.replay(duel, 2, ["end"])
+    assert gc.isenabled()
+    with pytest.raises(engine.ReplayError):
+        engine.replay(duel, 2, ["end", "no such action"])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        engine.replay(duel, 2, ["end"])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_m5_game_ends_after_the_last_turn(duel: engine.Scenario) -> None:
     game = engine.new_game(duel)
     for _ in range(duel.turns * 2):
@@ -359,6 +390,9 @@ def test_readings_are_kept_per_map_and_bounded(monkeypatch: pytest.MonkeyPatch) 
     game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=1)
     engine.take_scenario_setup(game)
     rs, st = game.ruleset, game.state
+    # The board (and its readings) is shared by every Hannut game of the process: another test's readings of the
+    # same actions (the AI reads every candidate) would be found without a miss, and nothing would be let go.
+    st.board.cache.pop(("read", rs.id), None)
     moves = [a for a in game.legal_actions() if a.verb in rs.notations][:5]
     assert len(moves) == 5
     st.board.cache.pop(("read", rs.id), None)  # a map is shared by the games of a process: start afresh

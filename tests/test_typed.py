@@ -18,6 +18,7 @@ from engine.hexgrid import offset_to_hex
 from engine.typed import (
     ANY_DEPTH,
     clone,
+    cloner,
     field,
     field_values,
     from_plain,
@@ -454,6 +455,29 @@ def test_clone_of_plain_data_in_an_any_field_copies_it_like_copy_plain() -> None
     copy.extra["a"][1].append(3)
     copy.table["b"]["c"].append(4)
     assert value == Deep(extra={"a": [1, [2]]}, table={"b": {"c": []}})
+
+
+@record
+class Scenario:
+    turn: int
+    tables: dict[str, Any] = field(metadata={"shared": True})
+    cup: list[str] = field(default_factory=list)
+
+
+def test_a_shared_field_is_shared_by_clones_and_written_as_any_other() -> None:
+    value = Scenario(1, {"special": {"min_column": 1}}, ["a"])
+    copy = clone(value)
+    assert copy == value and copy.tables is value.tables and copy.cup is not value.cup
+    assert from_plain(Scenario, to_plain(value)) == value
+    assert from_plain(Scenario, to_plain(value)).tables is not value.tables
+
+
+def test_cloner_is_the_function_clone_calls() -> None:
+    value = Deep(extra={"a": [1]}, table={})
+    copy = cloner(Deep)(value)
+    assert copy == value and copy.extra is not value.extra
+    with pytest.raises(TypeError, match="not a record class"):
+        cloner(dict)
 
 
 # --- Class definitions -------------------------------------------------------------------------------------------

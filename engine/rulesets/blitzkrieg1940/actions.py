@@ -15,7 +15,7 @@ a movement window for the passive side.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -268,24 +268,33 @@ def _entering_units(rs: Rules, st: GameState, f: ActivationFrame) -> list[Unit]:
     return sorted(out, key=lambda u: u.id)
 
 
-def _step_options(rs: Rules, st: GameState, u: Unit, verb: str) -> list[Action]:
-    """One-hex steps ``verb UNIT HEX`` the unit may take now."""
+def _step_options(rs: Rules, st: GameState, u: Unit, verb: str, at: Hex | None = None) -> list[Action]:
+    """One-hex steps ``verb UNIT HEX`` the unit may take now (only into ``at``, when given)."""
     out = []
-    for h in _next_hexes(rs, st, u, column=verb == "road", verb=verb):
+    for h in _next_hexes(rs, st, u, column=verb == "road", verb=verb, at=at):
         out.append(Action(verb, (u.id, st.board.label(h))))
     return out
 
 
-def _next_hexes(rs: Rules, st: GameState, u: Unit, column: bool, verb: str = "move") -> list[Hex]:
+def _next_hexes(
+    rs: Rules, st: GameState, u: Unit, column: bool, verb: str = "move", at: Hex | None = None
+) -> list[Hex]:
+    """The hexes the unit may step into now (only ``at``, if it is one of them, when given)."""
     here = u.hex
     enemies = movement.enemy_hexes(rs.tables, st, u.side)
     if here is None:
         entry = [st.board.parse(x) for x in (status(u).entry or [])]
-        return [h for h in entry if _step_problem(rs, st, u, None, h, column, verb, enemies) is None]
+        return [
+            h
+            for h in entry
+            if (at is None or h == at) and _step_problem(rs, st, u, None, h, column, verb, enemies) is None
+        ]
     return sorted(
         h
         for h in here.neighbours()
-        if h in st.board and _step_problem(rs, st, u, here, h, column, verb, enemies) is None
+        if (at is None or h == at)
+        and h in st.board
+        and _step_problem(rs, st, u, here, h, column, verb, enemies) is None
     )
 
 
@@ -364,7 +373,17 @@ def _targets(rs: Rules, st: GameState, shooter: Unit, mode: str, reduced: bool, 
         if only is not None
         else [t for t in st.iter_units() if t.side != shooter.side and not status(t).carried_by]
     )
-    return [t for t in pool if fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None]
+    here = shooter.hex
+    if here is None:
+        return []  # fire_problem: not on the map
+    reach = max(1, _printed_range(rs, st, shooter))  # beyond it fire_problem refuses (4.2)
+    return [
+        t
+        for t in pool
+        if t.hex is not None
+        and distance(here, t.hex) <= reach
+        and fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None
+    ]
 
 
 def _activation_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Action]:
@@ -501,43 +520,77 @@ def _move_stack(rs: Rules, tr: Transition, members: list[Unit], b: Hex) -> None:
         _maybe_finish(rs, tr, m)
 
 
-def _unit_actions(rs: Rules, st: GameState, f: ActivationFrame, u: Unit, target: Unit | None = None) -> list[Action]:
-    """The actions open to one unit now (6.1); ``target`` limits fire to that target."""
-    out: list[Action] = []
+_ALL_VERBS = frozenset({"move", "road", "mf", "fire", "fm", "assault", "load", "unload", "stop"})
+"""Every verb :func:`_unit_actions` lists."""
+_STOP = frozenset({"stop"})
+
+
+def _unit_actions(
+    rs: Rules,
+    st: GameState,
+    f: ActivationFrame,
+    u: Unit,
+    target: Unit | None = None,
+    verbs: frozenset[str] = _ALL_VERBS,
+    at: Hex | None = None,
+) -> list[Action]:
+    """The actions open to one unit now (6.1); ``target`` limits fire to that target, ``verbs`` to the actions of
+    those verbs and ``at`` the steps to those into that hex (in the same order; ``stop`` lists every action, as
+    whether any other is open decides it)."""
     m = status(u).moving
+    if "stop" in verbs:
+        if verbs == _STOP and m and _stop_problem(rs, st, u) is None:
+            return [Action("stop", (u.id,))]  # stop is open whatever else is (see _moving_actions)
+        verbs, at = _ALL_VERBS, None
     if m:
-        steps = _step_options(rs, st, u, "road" if m.column else "move")
+        return _moving_actions(rs, st, u, m, target, verbs, at)
+    if u.hex is None:
+        return _step_options(rs, st, u, "move", at) if u in _entering_units(rs, st, f) else []
+    out: list[Action] = []
+    neutralised = bool(status(u).neutralised)
+    if not neutralised or _is_hq(rs, u):
+        if "move" in verbs:
+            out += _step_options(rs, st, u, "move", at)
+        if "road" in verbs and any(st.board.has_road(u.hex, n) for n in u.hex.neighbours() if n in st.board):
+            out += _step_options(rs, st, u, "road", at)
+    if "load" in verbs or "unload" in verbs:
+        out += _load_options(rs, st, f, u)
+    if not _is_hq(rs, u):
+        if "fire" in verbs:
+            out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
+        if not neutralised:
+            if not status(u).carrying and "assault" in verbs:
+                out += _assault_options(rs, st, u)  # 9.1.1 [P]: a mounted pair must unload first
+            # 12.1 [P]: the mounted pair may move and fire, with the APC's MP and the combined reduced value.
+            if "mf" in verbs:
+                out += _step_options(rs, st, u, "mf", at)
+            if "fm" in verbs:
+                out += [Action("fm", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
+    return out
+
+
+def _moving_actions(
+    rs: Rules, st: GameState, u: Unit, m: Moving, target: Unit | None, verbs: frozenset[str], at: Hex | None
+) -> list[Action]:
+    """The actions open to a unit whose action is under way (see :func:`_unit_actions`)."""
+    out: list[Action] = []
+    if "move" in verbs or "road" in verbs:
+        # In column, whether any road step is open decides whether it may leave the road: every hex is looked at.
+        steps = _step_options(rs, st, u, "road" if m.column else "move", None if m.column else at)
         if m.column and not steps and _stop_problem(rs, st, u) is not None:
             # 7.2.1, 7.3 [P]: no road hex to go on to and no room to stop in: the unit leaves the road (its
             # column ends, 7.2.1 "when the unit stops using the road") rather than be stuck.
             steps = _step_options(rs, st, u, "move")
         out += steps
-        if m.action == "move":
-            out += _assault_options(rs, st, u)
-        if m.action == "mf" and not m.fired:
-            out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
-        if m.action == "load" and not m.fired and not m.moved and not _is_hq(rs, u):
-            out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
-        if _stop_problem(rs, st, u) is None or not out:
-            # 7.3 [P]: never a dead end: with nothing else left, it stops and is displaced (_finish_action).
-            out.append(Action("stop", (u.id,)))
-        return out
-    if u.hex is None:
-        return _step_options(rs, st, u, "move") if u in _entering_units(rs, st, f) else []
-    neutralised = bool(status(u).neutralised)
-    if not neutralised or _is_hq(rs, u):
-        out += _step_options(rs, st, u, "move")
-        if any(st.board.has_road(u.hex, n) for n in u.hex.neighbours() if n in st.board):
-            out += _step_options(rs, st, u, "road")
-    out += _load_options(rs, st, f, u)
-    if not _is_hq(rs, u):
+    if m.action == "move" and "assault" in verbs:
+        out += _assault_options(rs, st, u)
+    if m.action == "mf" and not m.fired and "fire" in verbs:
+        out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
+    if m.action == "load" and not m.fired and not m.moved and not _is_hq(rs, u) and "fire" in verbs:
         out += [Action("fire", (u.id, t.id)) for t in _targets(rs, st, u, "active", False, target)]
-        if not neutralised:
-            if not status(u).carrying:
-                out += _assault_options(rs, st, u)  # 9.1.1 [P]: a mounted pair must unload first
-            # 12.1 [P]: the mounted pair may move and fire, with the APC's MP and the combined reduced value.
-            out += _step_options(rs, st, u, "mf")
-            out += [Action("fm", (u.id, t.id)) for t in _targets(rs, st, u, "active", True, target)]
+    if "stop" in verbs and (_stop_problem(rs, st, u) is None or not out):
+        # 7.3 [P]: never a dead end: with nothing else left, it stops and is displaced (_finish_action).
+        out.append(Action("stop", (u.id,)))
     return out
 
 
@@ -598,11 +651,19 @@ def _barrage_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Actio
         label = st.board.label(h)
         out += [Action("stuka", (label,) if n == 1 else (label, str(n))) for n in range(1, stukas + 1)]
     observers = [u for u in st.iter_units(side) if _is_hq(rs, u)]
-    for cal in sorted(set(salvos) - {"stuka"}):
+    calibres = sorted(set(salvos) - {"stuka"})
+    if not calibres:
+        return out
+    at: dict[Hex, list[Unit]] = {}  # the units in each hex, in id order (what st.units_at gives)
+    for u in st.iter_units():
+        at.setdefault(u.hex, []).append(u)  # type: ignore[arg-type]  # on the map: a hex
+    # Whether each HQ observes each hex, the same for every calibre.
+    observes = {(h, obs.id): _observer_problem(rs, st, obs, h, at) is None for h in enemy_hexes for obs in observers}
+    for cal in calibres:
         for h in enemy_hexes:
             label = st.board.label(h)
             for obs in observers:
-                if _observer_problem(rs, st, obs, h) is None:
+                if observes[h, obs.id]:
                     out += [
                         Action("salvo", (label, cal, obs.id) if n == 1 else (label, cal, obs.id, str(n)))
                         for n in range(1, salvos.count(cal) + 1)
@@ -610,11 +671,14 @@ def _barrage_actions(rs: Rules, st: GameState, f: ActivationFrame) -> list[Actio
     return out
 
 
-def _observer_problem(rs: Rules, st: GameState, obs: Unit, h: Hex) -> str | None:
-    """8.6.1 [P]: an HQ with LOS to the hex and at least one visible enemy unit in it."""
+def _observer_problem(
+    rs: Rules, st: GameState, obs: Unit, h: Hex, at: dict[Hex, list[Unit]] | None = None
+) -> str | None:
+    """8.6.1 [P]: an HQ with LOS to the hex and at least one visible enemy unit in it (``at``: the units of each
+    hex, when known)."""
     if obs.hex is None:
         return f"{obs.id} is not on the map and cannot observe (rule 8.6.1)"
-    enemies = [u for u in st.units_at(h) if u.side != obs.side]
+    enemies = [u for u in (st.units_at(h) if at is None else at.get(h, [])) if u.side != obs.side]
     if not enemies:
         return f"no enemy unit at {st.board.label(h)} (rule 8.6.1)"
     if not any(sees(rs, st, obs, e).visible for e in enemies):
@@ -719,6 +783,9 @@ class WindowHandler(UnitFrameHandler[WindowFrame]):
     def actions(self, rs: Rules, st: GameState, f: WindowFrame) -> list[Action]:
         return _window_actions(rs, st, f)
 
+    def quick_candidates(self, rs: Rules, st: GameState, f: WindowFrame, typed: Notation) -> list[Action] | None:
+        return _window_candidates(rs, st, f, typed)
+
     def refusal(
         self, rs: Rules, st: GameState, f: WindowFrame, action: Action, typed: Notation, legal: list[Action]
     ) -> str:
@@ -734,7 +801,7 @@ class WindowHandler(UnitFrameHandler[WindowFrame]):
         _apply_window(rs, tr, f, typed)
 
     def auto(self, rs: Rules, tr: Transition, f: WindowFrame) -> bool:
-        if not _window_actions(rs, tr.state, f, include_close=False):
+        if not _window_actions(rs, tr.state, f, include_close=False, any_one=True):
             data(tr.state).frames.remove(f)
             _resume_mover(rs, tr, f)
             return True
@@ -824,6 +891,10 @@ class ActivationHandler(UnitFrameHandler[ActivationFrame]):
         """Only the acting unit's actions, to keep checks cheap."""
         return _candidate_actions(rs, st, f, typed)
 
+    def quick_candidates(self, rs: Rules, st: GameState, f: ActivationFrame, typed: Notation) -> list[Action]:
+        """Only the acting unit's actions of the verb checked."""
+        return _candidate_actions(rs, st, f, typed, fast=True)
+
     def accepts(self, rs: Rules, st: GameState, f: ActivationFrame, typed: Notation, legal: list[Action]) -> bool:
         # A path: the first step must be legal and every hex adjacent to the one before (7.1); the rest is checked
         # as the unit goes.
@@ -849,12 +920,12 @@ class ActivationHandler(UnitFrameHandler[ActivationFrame]):
     def auto(self, rs: Rules, tr: Transition, f: ActivationFrame) -> bool:
         st = tr.state
         demoralised = any(formation(st, fid).demoralised for fid in f.formations)
-        idle = not any(status(u).moving for u in st.units.values())
-        if (f.ending or demoralised) and idle and f.formations:
+        movers = [u for u in st.units.values() if u.status.moving]  # one pass over the units, in id order
+        if (f.ending or demoralised) and not movers and f.formations:
             tr.emit("activate", "The formation is demoralised: its activation ends (rule 8.5.1)")
             end_activation(rs, tr, f)
             return True
-        moving = next((u for u in st.iter_units(f.side) if status(u).moving), None)
+        moving = next((u for u in movers if u.side == f.side and u.hex is not None), None)
         if moving is None:
             return False
         if moving.hex is None or (status(moving).neutralised and not _is_hq(rs, moving)):
@@ -873,8 +944,12 @@ class ActivationHandler(UnitFrameHandler[ActivationFrame]):
         return ACT if on_map else CHOOSE
 
 
-def _candidate_actions(rs: Rules, st: GameState, f: ActivationFrame, typed: Notation) -> list[Action]:
-    """The legal actions that the action ``typed`` could be one of (only the acting unit's)."""
+def _candidate_actions(
+    rs: Rules, st: GameState, f: ActivationFrame, typed: Notation, fast: bool = False
+) -> list[Action]:
+    """The legal actions that the action ``typed`` could be one of (only the acting unit's); with ``fast``, only
+    those of its verb where that is enough to accept it (a refusal is then checked again without ``fast``, so
+    that it lists the unit's actions)."""
     if isinstance(typed, N.End):
         return [Action("end")] if _moving_unit(st, f) is None else []
     if isinstance(typed, N.Salvo | N.Stuka):
@@ -893,7 +968,13 @@ def _candidate_actions(rs: Rules, st: GameState, f: ActivationFrame, typed: Nota
     if moving is not None and moving.id != u.id:
         return []
     target = st.units.get(typed.target) if isinstance(typed, N.Fire | N.FireMove) else None
-    return _unit_actions(rs, st, f, u, target)
+    if not fast:
+        return _unit_actions(rs, st, f, u, target)
+    # Only the actions of the verb checked (and ``move``, whose first step a path of ``mf`` may take, see
+    # ActivationHandler.accepts): every one of the unit's actions is listed only to refuse.
+    verbs = frozenset({typed.verb, "move"} if isinstance(typed, N.MoveFire) else {typed.verb})
+    at = typed.path[0] if isinstance(typed, N.Move | N.Road | N.MoveFire) and typed.path else None
+    return _unit_actions(rs, st, f, u, target, verbs=verbs, at=at)
 
 
 def _activation_refusal(rs: Rules, st: GameState, f: ActivationFrame, action: Action, typed: Notation) -> str | None:
@@ -1225,10 +1306,35 @@ def _maybe_finish(rs: Rules, tr: Transition, u: Unit) -> None:
     top = frame(st)
     if top is not None and top.kind != "activation":
         return  # a window or a choice interrupts; the unit goes on afterwards
-    can_step = bool(_next_hexes(rs, st, u, column=bool(m.column)))
-    can_fire = m.action in ("mf", "load") and not m.fired and bool(_targets(rs, st, u, "active", True))
-    if not can_step and not can_fire and _stop_problem(rs, st, u) is None:
+    if _can_step(rs, st, u, column=bool(m.column)):
+        return
+    can_fire = m.action in ("mf", "load") and not m.fired and _any_target(rs, st, u, "active", True)
+    if not can_fire and _stop_problem(rs, st, u) is None:
         finish_action(rs, tr, u)
+
+
+def _can_step(rs: Rules, st: GameState, u: Unit, column: bool) -> bool:
+    """Whether :func:`_next_hexes` has a hex for the unit on the map (without looking for the others)."""
+    here = u.hex
+    assert here is not None
+    enemies = movement.enemy_hexes(rs.tables, st, u.side)
+    return any(
+        h in st.board and _step_problem(rs, st, u, here, h, column, "move", enemies) is None for h in here.neighbours()
+    )
+
+
+def _any_target(rs: Rules, st: GameState, shooter: Unit, mode: str, reduced: bool) -> bool:
+    """Whether :func:`_targets` has a target (without looking for the others)."""
+    here = shooter.hex
+    if here is None:
+        return False
+    enemy_hexes = _combat_hexes(rs, st, opponent(st, shooter.side))
+    reach = max(1, _printed_range(rs, st, shooter))
+    return any(
+        fire_problem(rs, st, shooter, t, mode, reduced, enemy_hexes) is None
+        for t in st.iter_units()
+        if t.side != shooter.side and not status(t).carried_by and t.hex is not None and distance(here, t.hex) <= reach
+    )
 
 
 def _resume_mover(rs: Rules, tr: Transition, window: WindowFrame) -> None:
@@ -1344,7 +1450,7 @@ def open_window(
     w = WindowFrame("window", passive, trigger, active.id if active is not None else None, labels, fired_at, [], 0)
     if group and len(group) > 1:
         w.group = list(group)  # 7.1 [P]: a moving stack; opportunity fire may take any of its units
-    if not lazy and not _window_actions(rs, st, w, include_close=False):
+    if not lazy and not _window_actions(rs, st, w, include_close=False, any_one=True):
         return False
     data(st).frames.append(w)
     return True
@@ -1383,39 +1489,91 @@ def _reaction_test(rs: Rules, tr: Transition, u: Unit, trigger: Unit | None, wha
     return ok
 
 
-def _window_actions(rs: Rules, st: GameState, w: WindowFrame, include_close: bool = True) -> list[Action]:
-    out: list[Action] = []
-    side = w.side
+def _window_actions(
+    rs: Rules, st: GameState, w: WindowFrame, include_close: bool = True, any_one: bool = False
+) -> list[Action]:
+    """The reactions of window ``w`` in order (and ``close`` after them); with ``any_one``, at most the first
+    reaction found (whether a reaction is possible at all), without looking further."""
+    out = _return_fire(rs, st, w)
+    if not (out and any_one):
+        out += _opportunity_fire(rs, st, w, None, any_one)
+    if not (out and any_one):
+        out += _retreats(rs, st, w, None, any_one)
+    if out and include_close:
+        out.append(Action("close"))
+    return out
+
+
+def _window_candidates(rs: Rules, st: GameState, w: WindowFrame, typed: Notation) -> list[Action] | None:
+    """The reactions of window ``w`` that ``typed`` could be one of: those of its verb and unit (``close``, if
+    any reaction is possible), or None for another verb."""
+    if isinstance(typed, N.Close):
+        return [Action("close")] if _window_actions(rs, st, w, include_close=False, any_one=True) else []
+    if isinstance(typed, N.ReturnFire):
+        return _return_fire(rs, st, w)
+    if isinstance(typed, N.Opportunity):
+        return _opportunity_fire(rs, st, w, typed.unit, False)
+    if isinstance(typed, N.Retreat):
+        return _retreats(rs, st, w, typed.unit, False)
+    return None
+
+
+def _window_active(st: GameState, w: WindowFrame) -> Unit | None:
+    """The unit that triggered window ``w``, if it is on the map."""
     active = st.units.get(w.active) if w.active else None
-    reacted = set(w.reacted)
-    step = w.step
-    active_ok = active is not None and active.hex is not None
-    # 1. Return fire (fire windows only).
-    if w.trigger == "fire" and step <= 0 and active_ok and w.fired_at:
+    return active if active is not None and active.hex is not None else None
+
+
+def _return_fire(rs: Rules, st: GameState, w: WindowFrame) -> list[Action]:
+    """1. Return fire (fire windows only)."""
+    active = _window_active(st, w)
+    if w.trigger == "fire" and w.step <= 0 and active is not None and w.fired_at:
         u = st.units[w.fired_at]
-        able = u.hex is not None and u.id not in reacted and not status(u).returned and active is not None
-        if able and active is not None and fire_problem(rs, st, u, active, "return", False) is None:
-            out.append(Action("retfire", (u.id, active.id)))
-    # 2. Opportunity fire.
-    if w.trigger in ("move", "fire") and step <= 1 and active_ok and active is not None:
-        targets = _window_targets(st, w, active)
-        for u in st.iter_units(side):
-            if u.id in reacted or status(u).opp_used or _is_hq(rs, u) or status(u).carried_by:
-                continue  # 12.1 [P]: a mounted company fires only with its APC, as the pair
-            for t in targets:
-                if fire_problem(rs, st, u, t, "opportunity", False) is None:
-                    out.append(Action("opp", (u.id, t.id)))
-    # 3. Retreats.
+        able = u.hex is not None and u.id not in w.reacted and not status(u).returned
+        if able and fire_problem(rs, st, u, active, "return", False) is None:
+            return [Action("retfire", (u.id, active.id))]
+    return []
+
+
+def _opportunity_fire(rs: Rules, st: GameState, w: WindowFrame, uid: str | None, any_one: bool) -> list[Action]:
+    """2. Opportunity fire (of unit ``uid`` only, when given; at most one with ``any_one``)."""
+    out: list[Action] = []
+    active = _window_active(st, w)
+    if w.trigger not in ("move", "fire") or w.step > 1 or active is None:
+        return out
+    targets = _window_targets(st, w, active)
+    reacted = set(w.reacted)
+    for u in st.iter_units(w.side):
+        if (uid is not None and u.id != uid) or u.id in reacted or status(u).opp_used or _is_hq(rs, u):
+            continue
+        if status(u).carried_by:
+            continue  # 12.1 [P]: a mounted company fires only with its APC, as the pair
+        assert u.hex is not None  # a unit of the side on the map
+        reach = max(1, _printed_range(rs, st, u))
+        for t in targets:
+            # Beyond the printed range fire_problem refuses (4.2): most units are, and are not asked.
+            near = t.hex is not None and distance(u.hex, t.hex) <= reach
+            if near and fire_problem(rs, st, u, t, "opportunity", False) is None:
+                out.append(Action("opp", (u.id, t.id)))
+                if any_one:
+                    return out
+    return out
+
+
+def _retreats(rs: Rules, st: GameState, w: WindowFrame, uid: str | None, any_one: bool) -> list[Action]:
+    """3. Retreats (of unit ``uid`` only, when given; at most one with ``any_one``)."""
+    out: list[Action] = []
+    active = st.units.get(w.active) if w.active else None
     enemies: frozenset[Hex] | None = None
-    for u in _retreat_candidates(rs, st, w, active):
-        if u.id in reacted:
+    for u in _iter_retreat_candidates(rs, st, w, active, uid):
+        if u.id in w.reacted:
             continue
         if enemies is None:
             enemies = movement.enemy_hexes(rs.tables, st, u.side)
         for h in movement.retreat_options(rs.tables, st, u, enemies=enemies):
             out.append(Action("retreat", (u.id, st.board.label(h))))
-    if out and include_close:
-        out.append(Action("close"))
+            if any_one:
+                return out
     return out
 
 
@@ -1425,12 +1583,21 @@ def _window_targets(st: GameState, w: WindowFrame, active: Unit) -> list[Unit]:
     return [st.units[i] for i in ids if i in st.units and st.units[i].hex is not None]
 
 
-def _retreat_candidates(rs: Rules, st: GameState, w: WindowFrame, active: Unit | None) -> list[Unit]:
-    """6.3.3: LOS to the moving enemy, the enemy moved adjacent, just fired at, or in the barrage hex."""
+def _retreat_candidates(
+    rs: Rules, st: GameState, w: WindowFrame, active: Unit | None, uid: str | None = None
+) -> list[Unit]:
+    """6.3.3: LOS to the moving enemy, the enemy moved adjacent, just fired at, or in the barrage hex (``uid``
+    only, when given)."""
+    return list(_iter_retreat_candidates(rs, st, w, active, uid))
+
+
+def _iter_retreat_candidates(
+    rs: Rules, st: GameState, w: WindowFrame, active: Unit | None, uid: str | None = None
+) -> Iterator[Unit]:
+    """The units of :func:`_retreat_candidates`, found one by one (a loop that stops early looks at no more)."""
     side = w.side
-    out = []
     for u in st.iter_units(side):
-        if status(u).retreated or u.hex is None or status(u).carried_by:
+        if (uid is not None and u.id != uid) or status(u).retreated or u.hex is None or status(u).carried_by:
             continue  # 12.1 [P]: a mounted company retreats only with its APC
         if w.trigger == "indirect":
             ok = st.board.label(u.hex) in w.hexes
@@ -1443,8 +1610,7 @@ def _retreat_candidates(rs: Rules, st: GameState, w: WindowFrame, active: Unit |
                 and (distance(u.hex, active.hex) == 1 or sees(rs, st, u, active).visible)
             )
         if ok:
-            out.append(u)
-    return out
+            yield u
 
 
 def _apply_window(rs: Rules, tr: Transition, w: WindowFrame, typed: Notation) -> None:

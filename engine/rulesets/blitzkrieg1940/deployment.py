@@ -53,7 +53,7 @@ from .model import (
     push,
     status,
 )
-from .movement import command_distance, hq_of, stacking_ok
+from .movement import command_distance, hq_of, stacking_ok, units_by_hex
 from .sequence import begin_game
 
 if TYPE_CHECKING:
@@ -313,10 +313,21 @@ def _unit_zone(st: GameState, u: Unit) -> tuple[set[str], list[Zone]]:
     return hexes, zones
 
 
-def _place_problem(rs: Rules, st: GameState, f: DeployFrame, u: Unit, label: str) -> str | None:
-    """Why ``u`` may not set up in ``label`` (with the rule), or None."""
+def _place_problem(
+    rs: Rules,
+    st: GameState,
+    f: DeployFrame,
+    u: Unit,
+    label: str,
+    zone: tuple[set[str], list[Zone]] | None = None,
+    enemies: set[Hex] | None = None,
+    present: dict[Hex, list[Unit]] | None = None,
+) -> str | None:
+    """Why ``u`` may not set up in ``label`` (with the rule), or None. ``zone`` (the unit's set-up zone),
+    ``enemies`` (the hexes holding units of another side) and ``present`` (``movement.units_by_hex``) are found
+    here when not given."""
     side = u.side
-    hexes, zones = _unit_zone(st, u)
+    hexes, zones = zone if zone is not None else _unit_zone(st, u)
     if label not in hexes:
         rules = "; ".join(z.rule for z in zones) or "its setup zone"
         return f"{label} is outside the set-up zone of {u.id} (rule {rules})"
@@ -326,9 +337,9 @@ def _place_problem(rs: Rules, st: GameState, f: DeployFrame, u: Unit, label: str
         cls = rs.tables.terrain.classes[st.board.terrain(h)]
         if cls.entry_cost(t.move_class) is None:
             return f"{u.id} ({t.move_class}) may not set up in {cls.name} at {label}: it could not enter it (rule 7.3)"
-    if any(o.side != side for o in st.iter_units() if o.hex == h):
+    if h in enemies if enemies is not None else any(o.side != side for o in st.iter_units() if o.hex == h):
         return f"{label} holds enemy units (rule 7.3)"
-    if not stacking_ok(rs.tables, st, h, [u]):
+    if not stacking_ok(rs.tables, st, h, [u], present):
         return f"{label} already holds {rs.tables.sequence.stacking_limit} units (rule 7.3; HQs do not count)"
     excl = data(st).special.get("french_exclusion")
     if isinstance(excl, dict) and excl.get("side") == side:
@@ -348,8 +359,10 @@ def _place_problem(rs: Rules, st: GameState, f: DeployFrame, u: Unit, label: str
 
 
 def _place_hexes(rs: Rules, st: GameState, f: DeployFrame, u: Unit) -> list[str]:
-    hexes, _ = _unit_zone(st, u)
-    return [label for label in sorted(hexes) if _place_problem(rs, st, f, u, label) is None]
+    zone = _unit_zone(st, u)
+    enemies = {o.hex for o in st.iter_units() if o.side != u.side and o.hex is not None}
+    present = units_by_hex(rs.tables, st)
+    return [label for label in sorted(zone[0]) if _place_problem(rs, st, f, u, label, zone, enemies, present) is None]
 
 
 def _marker_problem(rs: Rules, st: GameState, f: DeployFrame, kind: str, label: str) -> str | None:
@@ -382,9 +395,16 @@ def _marker_hexes(rs: Rules, st: GameState, f: DeployFrame, kind: str) -> list[s
 
 def _check_deploy(rs: Rules, st: GameState, f: DeployFrame, action: Action, typed: Notation) -> None:
     """Refuse a set-up action that is not legal now, saying why and citing the rule."""
+    item = _item(f)
+    if item is not None and item.what == "place" and isinstance(typed, N.Place):
+        # One placement: the hex named is tested alone (deploy_actions tests every hex of the zone).
+        u = st.units.get(typed.unit)
+        if u is not None and u.id == _need(item.unit):
+            label = st.board.label(typed.hex)
+            if action == Action("place", (u.id, label)) and _place_problem(rs, st, f, u, label) is None:
+                return
     if action in deploy_actions(rs, st, f):
         return
-    item = _item(f)
     why = waiting(st, f)
     if item is not None and isinstance(typed, N.Place) and item.what == "place":
         u = st.units.get(typed.unit)

@@ -132,6 +132,9 @@ class UnitFrameHandler(FrameHandler[F]):
         unknown = unknown_unit(typed, st) if isinstance(typed, self.forms) else None
         if unknown is not None:
             raise InvalidActionError(unknown)
+        quick = self.quick_candidates(rs, st, f, typed)
+        if quick is not None and (action in quick or self.accepts(rs, st, f, typed, quick)):
+            return
         legal = self.candidates(rs, st, f, typed)
         if action in legal or self.accepts(rs, st, f, typed, legal):
             return
@@ -140,6 +143,12 @@ class UnitFrameHandler(FrameHandler[F]):
     def candidates(self, rs: Rules, st: GameState, f: F, typed: Notation) -> list[Action]:
         """The legal actions that the action checked could be one of."""
         return self.actions(rs, st, f)
+
+    def quick_candidates(self, rs: Rules, st: GameState, f: F, typed: Notation) -> list[Action] | None:
+        """Some of :meth:`candidates` (never another action), enough to accept a legal action for less; None
+        when there is no such shortcut. An action they do not accept is checked against :meth:`candidates`, so
+        a refusal lists the same actions either way."""
+        return None
 
     def accepts(self, rs: Rules, st: GameState, f: F, typed: Notation, legal: list[Action]) -> bool:
         """Whether an action not in ``legal`` is accepted all the same (a path whose first step is legal)."""

@@ -10,7 +10,8 @@ is always written. Hex labels stay labels (``str``) where the rules keep labels 
 sorted: the draw is a die roll over this order), the carried chit (2.6), the last passer (2.7), the players'
 hands (:class:`Player`, 2.4), the stack of pending decisions (``frames``: one record class per kind, a tagged
 union told apart by ``kind``, see :data:`Frame`), the markers (``mines``: hex → owner; ``forts``), the objectives'
-holders (``held_by``, 11), the scenario's victory and special tables (plain data), the removed chits, the chit
+holders (``held_by``, 11), the scenario's victory and special tables and its schedule (plain data, set at the
+set-up and only read: the clones of a state share them), the removed chits, the chit
 set aside for the next turn (``next_first``), Hannut's kept turn-1 chits (``t1_kept``, 2.8) and, during the
 set-up, the set-up plan (:class:`Deploy`, 12).
 
@@ -160,16 +161,16 @@ class Formation:
     """The turn its HQ was overrun (3.2)."""
 
 
-@record
+@record(frozen=True)
 class Chit:
     """An activation chit (2.3): its kind and side, the turn it enters the cup; a formation chit's formation, an
-    artillery chit's salvos."""
+    artillery chit's salvos. Set once at the set-up and never changed (frozen: the clones of a state share it)."""
 
     kind: str
     side: str
     turn: int
     formation: str | None = None
-    salvos: list[str] | None = None
+    salvos: tuple[str, ...] | None = None
 
     @property
     def fid(self) -> str:
@@ -454,9 +455,9 @@ class Data:
     mines: dict[str, str]
     forts: list[str]
     held_by: dict[str, str]
-    victory: dict[str, Any]
-    special: dict[str, Any]
-    schedule: list[Any]
+    victory: dict[str, Any] = field(metadata={"shared": True})
+    special: dict[str, Any] = field(metadata={"shared": True})
+    schedule: list[Any] = field(metadata={"shared": True})
     edges: dict[str, str | None]
     t1_kept: list[str] | None = None
     deploy: Deploy | None = None

@@ -76,6 +76,7 @@ __all__ = [
     "step_cost",
     "step_problem",
     "terrain_cost",
+    "units_by_hex",
     "weight_fn",
 ]
 
@@ -138,12 +139,26 @@ def _units(tables: Tables, st: GameState) -> list[Unit]:
 
 
 def _units_at(tables: Tables, st: GameState, h: Hex) -> list[Unit]:
-    return [u for u in _units(tables, st) if u.hex == h]
+    """The units of :func:`_units` in ``h`` (the hex compared first: few units stand in one hex)."""
+    units = tables.units
+    return [
+        u
+        for u in st.units.values()
+        if u.hex == h and not status(u).exited and (u.steps > 0 or units[u.type].category == "hq")
+    ]
 
 
 def enemy_hexes(tables: Tables, st: GameState, side: str) -> frozenset[Hex]:
     """Hexes holding at least one unit (HQs included) of a side other than ``side``."""
-    return frozenset(u.hex for u in _units(tables, st) if u.side != side and u.hex is not None)
+    units = tables.units
+    return frozenset(
+        u.hex
+        for u in st.units.values()
+        if u.side != side
+        and u.hex is not None
+        and not status(u).exited
+        and (u.steps > 0 or units[u.type].category == "hq")
+    )
 
 
 def _formation(st: GameState, fid: str | None) -> Formation | None:
@@ -187,8 +202,11 @@ def fastest_unit(tables: Tables, st: GameState, hq: Unit) -> Unit | None:
     # Blitzkrieg 3.2 [P]: own combat units on the map only; attached independents (10.3) never count.
     best: Unit | None = None
     best_mp = -1
-    for u in _units(tables, st):
-        if u.formation != hq.formation or u.id == hq.id or is_hq(tables, u) or status(u).independent:
+    fid = hq.formation
+    for u in st.units.values():
+        if u.formation != fid or u.id == hq.id or not _present(tables, u) or is_hq(tables, u):
+            continue
+        if status(u).independent:
             continue
         mp = _type(tables, u).mp
         if mp is not None and mp > best_mp:
@@ -651,19 +669,35 @@ def stack_count(st: GameState, h: Hex, tables: Tables | None = None) -> int:
     return sum(_weight(tables, st, u, counted) for u in _units_at(tables, st, h))
 
 
-def stacking_ok(tables: Tables, st: GameState, h: Hex, adding: Iterable[Unit]) -> bool:
+def stacking_ok(
+    tables: Tables,
+    st: GameState,
+    h: Hex,
+    adding: Iterable[Unit],
+    present: Mapping[Hex, list[Unit]] | None = None,
+) -> bool:
     """May ``adding`` end in ``h`` (7.3: at most ``stacking_limit`` units; HQs do not count)?
 
     Units of ``adding`` already in ``h`` are not counted twice. Units of any formation may stack together.
-    The limit applies at the end of an action and after retreats, never while moving through.
+    The limit applies at the end of an action and after retreats, never while moving through. ``present``
+    (:func:`units_by_hex` of ``st``) may be passed to save work in loops.
     """
     if h not in st.board:
         return False
     # Blitzkrieg 7.3: HQs do not count; a mounted pair counts 2 ([P] 12.1).
     counted: set[str] = set()
+    here = _units_at(tables, st, h) if present is None else present.get(h, [])
     total = sum(_weight(tables, st, u, counted) for u in adding)
-    total += sum(_weight(tables, st, u, counted) for u in _units_at(tables, st, h))
+    total += sum(_weight(tables, st, u, counted) for u in here)
     return total <= tables.sequence.stacking_limit
+
+
+def units_by_hex(tables: Tables, st: GameState) -> dict[Hex, list[Unit]]:
+    """The units present on the map (those :func:`stacking_ok` counts) by hex, each list in id order."""
+    out: dict[Hex, list[Unit]] = {}
+    for u in _units(tables, st):
+        out.setdefault(u.hex, []).append(u)  # type: ignore[arg-type]  # present: on the map
+    return out
 
 
 # --- Reach (7.1, pathing) --------------------------------------------------------------------------------
@@ -767,13 +801,13 @@ def retreat_path(
     if unit.hex is None:
         return None
     start = unit.hex
-    options = retreat_options(tables, st, unit, forbidden=forbidden)
+    enemies = enemy_hexes(tables, st, unit.side)
+    options = retreat_options(tables, st, unit, forbidden=forbidden, enemies=enemies)
     if first is not None:
         if first not in options:
             return None
         options = [first]
     mclass = move_class(tables, st, unit)
-    enemies = enemy_hexes(tables, st, unit.side)
     label = st.board.label
     parent: dict[Hex, Hex] = {h: start for h in options}
     frontier = sorted(options, key=label)

@@ -122,7 +122,7 @@ class Blitzkrieg1940(Ruleset):
         for c in raw.get("chits", []):
             for n in range(1, int(c.get("count", 1)) + 1):
                 cid = f"{c['side'][:3]}-{c['kind']}-{int(c.get('turn', 1))}-{n}"
-                salvos = list(c["salvos"]) if "salvos" in c else None
+                salvos = tuple(c["salvos"]) if "salvos" in c else None
                 chits[cid] = Chit(c["kind"], c["side"], int(c.get("turn", 1)), salvos=salvos)
         mines: dict[str, str] = {}
         forts: list[str] = []

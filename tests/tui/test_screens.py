@@ -42,6 +42,8 @@ async def test_title_screen_menu_and_keys() -> None:
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         assert isinstance(app.screen, TitleScreen)
+        await pilot.pause()  # the last save is looked up once the title is on the terminal
+        assert app.screen.looked_up
         text = screen_text(app)
         assert "Continue — no saved game yet" in text
         for entry in ("New game", "Load a saved game", "Rules reference", "Settings", "Quit"):
@@ -255,6 +257,7 @@ async def test_load_screen_lists_saves_and_explains_damaged_ones(home: Path) -> 
     bad.write_bytes(b"\x00garbage")
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()  # the last save is looked up once the title is on the terminal
         assert "Continue — Hannut" in screen_text(app)
         await pilot.press("l")
         assert isinstance(app.screen, LoadScreen)

@@ -90,3 +90,12 @@ def test_the_title_screen_imports_no_game_module() -> None:
     before = list(ast.literal_eval(out.stdout.splitlines()[-1]))
     assert "tui.screens.title" in before
     assert too_early(before) == []
+
+
+def test_a_ruleset_asked_for_by_name_imports_no_other() -> None:
+    """Loading a Blitzkrieg save imports Blitzkrieg only; listing the rulesets imports every one."""
+    modules = imported_after("import engine; engine.get_ruleset('blitzkrieg1940')")
+    assert "engine.rulesets.blitzkrieg1940" in modules
+    assert "engine.rulesets.art_of_tactic" not in modules
+    modules = imported_after("import engine; engine.ruleset_names()")
+    assert "engine.rulesets.art_of_tactic" in modules and "engine.rulesets.blitzkrieg1940" in modules

@@ -136,7 +136,7 @@ def finished_hannut(home: Path) -> tuple[Path, int]:
 
 @dataclass(frozen=True)
 class Figures:
-    """Medians (and all runs) of the tmux starts."""
+    """All runs of the tmux starts of one program."""
 
     title: list[float]
     load_shown: list[float]
@@ -145,28 +145,42 @@ class Figures:
     load_avg: str
 
 
-def measure(runs: int = RUNS) -> Figures:
-    """``planspiel`` to the title screen and ``planspiel load FILE`` to the game screen, ``runs`` starts each."""
-    title: list[float] = []
-    shown: list[float] = []
-    checked: list[float] = []
+def program(tree: str | None) -> str:
+    """The command that starts ``planspiel``: the installed entry point, or the sources of another checkout
+    ``tree`` (e.g. a worktree of an older commit) with this venv's packages (``python -S``: the editable install of
+    this checkout is not seen; run from ``/`` so that the current folder is not on the path either)."""
+    if tree is None:
+        return shlex.quote(PLANSPIEL)
+    site = next(p for p in sys.path if p.endswith("site-packages"))
+    code = "import sys; from tui.cli import main; sys.exit(main())"
+    return f"PYTHONPATH={shlex.quote(f'{tree}:{site}')} {shlex.quote(sys.executable)} -S -c {shlex.quote(code)}"
+
+
+def measure(runs: int = RUNS, trees: tuple[str | None, ...] = (None,)) -> dict[str | None, Figures]:
+    """``planspiel`` to the title screen and ``planspiel load FILE`` to its screen, ``runs`` starts each, for
+    each program of :func:`program` (interleaved, so that a busy moment of the machine touches all alike)."""
+    out: dict[str | None, tuple[list[float], list[float], list[float]]] = {t: ([], [], []) for t in trees}
     with tempfile.TemporaryDirectory() as tmp, tmux_server() as tmux:
         home = Path(tmp)
         path, actions = finished_hannut(home)
         # A player's Python keeps the compiled modules (__pycache__) from the first start on: so do these starts,
         # whatever the environment of the benchmark says, and one start of each before the timed ones writes them.
-        env = f"env -u PYTHONDONTWRITEBYTECODE PLANSPIEL_HOME={shlex.quote(str(home))} "
-        load = f"{env}{shlex.quote(PLANSPIEL)} load {shlex.quote(str(path))}"
-        start(tmux, f"{env}{shlex.quote(PLANSPIEL)}", title_drawn)
-        start(tmux, load, end_drawn, "m", check_shown)
-        for _ in range(runs):  # interleaved, so that a busy moment of the machine touches both alike
-            (t,) = start(tmux, f"{env}{shlex.quote(PLANSPIEL)}", title_drawn)
-            title.append(t)
-            a, b = start(tmux, load, end_drawn, "m", check_shown)
-            shown.append(a)
-            checked.append(b)
-            time.sleep(0.2)
-    return Figures(title, shown, checked, actions, " ".join(f"{x:.2f}" for x in os.getloadavg()))
+        env = f"cd / && env -u PYTHONDONTWRITEBYTECODE PLANSPIEL_HOME={shlex.quote(str(home))} "
+        for tree in trees:
+            start(tmux, f"{env}{program(tree)}", title_drawn)
+            start(tmux, f"{env}{program(tree)} load {shlex.quote(str(path))}", end_drawn, "m", check_shown)
+        for _ in range(runs):
+            for tree in trees:
+                title, shown, checked = out[tree]
+                (t,) = start(tmux, f"{env}{program(tree)}", title_drawn)
+                title.append(t)
+                load = f"{env}{program(tree)} load {shlex.quote(str(path))}"
+                a, b = start(tmux, load, end_drawn, "m", check_shown)
+                shown.append(a)
+                checked.append(b)
+                time.sleep(0.2)
+    avg = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return {t: Figures(*out[t], actions, avg) for t in trees}
 
 
 def _ms(values: list[float]) -> str:
@@ -176,21 +190,30 @@ def _ms(values: list[float]) -> str:
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_start_in_tmux() -> None:
     """The figures, printed (no timed assertion: the budgets are checked by reading them)."""
-    f = measure(runs=max(5, RUNS))
+    f = measure(runs=max(5, RUNS))[None]
     print(f"\ntitle: {_ms(f.title)}\nload: {_ms(f.load_shown)}, checked {_ms(f.load_checked)}")
     assert len(f.title) == len(f.load_shown) == max(5, RUNS)
 
 
 def main() -> None:
-    """Print the figures as a Markdown table."""
-    f = measure()
-    print(f"load average before the runs: {f.load_avg}; {RUNS} starts each, in tmux {SIZE[0]}×{SIZE[1]}\n")
-    print("| what (new process, in tmux) | median | DESIGN §11 budget |")
-    print("|---|---|---|")
-    print(f"| `planspiel` to the title screen drawn | {_ms(f.title)} | ≤ 0.5 s |")
-    load = f"`planspiel load FILE` (Hannut, {f.actions} actions, finished) to its screen"
-    print(f"| {load} | {_ms(f.load_shown)} | ≤ 0.8 s |")
-    print(f"| … then `m`, the background replay check's result on the map screen | {_ms(f.load_checked)} | — |")
+    """Print the figures as a Markdown table: this checkout, and each tree named on the command line
+    (``bench_tmux.py /path/to/a/worktree ...``: before and after in one sitting)."""
+    trees: tuple[str | None, ...] = (None, *sys.argv[1:])
+    figures = measure(trees=trees)
+    f = figures[None]
+    print(f"load average after the runs: {f.load_avg}; {RUNS} starts each, in tmux {SIZE[0]}×{SIZE[1]}\n")
+    print("| what (new process, in tmux) | program | median | DESIGN §11 budget |")
+    print("|---|---|---|---|")
+    for tree, f in figures.items():
+        name = "this checkout" if tree is None else f"`{tree}`"
+        print(f"| `planspiel` to the title screen drawn | {name} | {_ms(f.title)} | ≤ 0.5 s |")
+    for tree, f in figures.items():
+        name = "this checkout" if tree is None else f"`{tree}`"
+        load = f"`planspiel load FILE` (Hannut, {f.actions} actions, finished) to its screen"
+        print(f"| {load} | {name} | {_ms(f.load_shown)} | ≤ 0.8 s |")
+    for tree, f in figures.items():
+        name = "this checkout" if tree is None else f"`{tree}`"
+        print(f"| … then `m`: the replay check's result on the map screen | {name} | {_ms(f.load_checked)} | — |")
 
 
 if __name__ == "__main__":

@@ -310,3 +310,27 @@ async def test_a_long_group_picked_from_the_choices_list_is_listed_in_full() -> 
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog)
         assert [v for v, _ in dialog.items] == many
+
+
+async def test_keys_before_the_title_looked_up_the_last_save_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The title is drawn before the last save is looked up: a move in its menu stays, a choice waits for it."""
+    s = Session.new("blitzkrieg1940", "hannut", {}, seed=7)
+    s.save()
+    monkeypatch.setattr(TitleScreen, "look_up", lambda self: None)  # keys come before the look-up
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        title = app.screen
+        assert isinstance(title, TitleScreen) and not title.looked_up
+        menu = title.query_one("#menu", OptionList)
+        assert menu.highlighted == 0 and "Continue" in screen_text(app)
+        await pilot.press("down")  # to "New game"
+        title.rebuild()  # the look-up: Continue names the save, the player's move stays
+        await pilot.pause()
+        assert title.looked_up and menu.highlighted == 1
+        assert "Continue — Hannut" in screen_text(app)
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert isinstance(app.screen, TitleScreen) and not app.screen.looked_up
+        await pilot.press("c")  # Continue before the look-up: it looks up, then continues
+        await settle(pilot, app)
+        assert app.session is not None and any(isinstance(x, GameScreen) for x in app.screen_stack)

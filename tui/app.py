@@ -143,8 +143,9 @@ class PlanspielApp(App[int]):
         """The first frame is on the terminal: now what waited for it (the title screen's look-up of the last
         save, the save-on-exit handlers: both import the saves package)."""
         self.first_frame_out = True
-        if isinstance(self.screen, TitleScreen):
-            self.screen.call_after_refresh(self.screen.look_up)
+        for screen in self.screen_stack:  # the title may be under the "terminal too small" message
+            if isinstance(screen, TitleScreen):
+                screen.call_after_refresh(screen.look_up)
         if self.exit_handlers:
             self.call_after_refresh(self._install_exit_handlers)
 

@@ -217,6 +217,7 @@ async def test_too_small_terminal_says_what_is_needed() -> None:
         await pilot.resize_terminal(100, 30)
         await pilot.pause(0.1)
         assert isinstance(app.screen, TitleScreen), app.screen_stack
+        assert app.screen.looked_up  # the last save was looked up under the message
 
 
 async def test_settings_theme_and_keys_are_saved(home: Path) -> None:

@@ -104,7 +104,7 @@ class TitleScreen(Screen[None]):
             self.call_after_refresh(self.look_up)
 
     def on_screen_resume(self) -> None:
-        if self.looked_up:
+        if self.looked_up or getattr(self.app, "first_frame_out", True):  # not when first shown at start-up
             self.rebuild()
 
     def look_up(self) -> None:

@@ -66,10 +66,12 @@ def tmux_server() -> Iterator[Tmux]:
     w, h = SIZE
     tmux("new-session", "-d", "-s", "bench", "-x", str(w), "-y", str(h), "sleep 100000")
     tmux("set-option", "-t", "bench", "remain-on-exit", "on")
+    socket = Path(tmux("display-message", "-p", "#{socket_path}").strip())
     try:
         yield tmux
     finally:
         tmux("kill-server", check=False)
+        socket.unlink(missing_ok=True)
 
 
 Stage = Callable[[str], bool] | str

@@ -472,19 +472,24 @@ def unregister_ruleset(ruleset_id: str) -> None:
     _registry.pop(ruleset_id, None)
 
 
+def _import_builtin(name: str) -> None:
+    """Import the built-in ruleset package ``name`` (if installed) and register its ``RULESET``."""
+    mod_name = f"engine.rulesets.{name}"
+    if importlib.util.find_spec(mod_name) is None:
+        return
+    module = importlib.import_module(mod_name)
+    rs = getattr(module, "RULESET", None)
+    if rs is not None and getattr(rs, "id", "") not in _registry:
+        register_ruleset(rs)
+
+
 def _discover() -> None:
     global _discovered
     if _discovered:
         return
     _discovered = True
     for name in BUILTIN_RULESETS:
-        mod_name = f"engine.rulesets.{name}"
-        if importlib.util.find_spec(mod_name) is None:
-            continue
-        module = importlib.import_module(mod_name)
-        rs = getattr(module, "RULESET", None)
-        if rs is not None and getattr(rs, "id", "") not in _registry:
-            register_ruleset(rs)
+        _import_builtin(name)
     # Extra rulesets named in the environment ("module:attr,module:attr"), for plugin development and tests.
     for spec in filter(None, (x.strip() for x in os.environ.get("PLANSPIEL_RULESETS", "").split(","))):
         mod_name, _, attr = spec.partition(":")
@@ -515,7 +520,13 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     Raises:
         UnknownRulesetError: none is installed under that id.
     """
-    _discover()
+    if ruleset_id not in _registry and ruleset_id in BUILTIN_RULESETS and not os.environ.get("PLANSPIEL_RULESETS"):
+        # A built-in asked for by name: only its package is imported (a Blitzkrieg game, a save of one, does not
+        # import Art of Tactic: start-up budget, DESIGN §11). Plugins never replace a built-in id (entry points
+        # are skipped for a registered id); PLANSPIEL_RULESETS may, so with it set everything is discovered.
+        _import_builtin(ruleset_id)
+    if ruleset_id not in _registry:
+        _discover()
     try:
         return _registry[ruleset_id]
     except KeyError:

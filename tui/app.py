@@ -3,6 +3,10 @@
 Start it with :func:`run` (``planspiel``, ``planspiel new ...``, ``planspiel load FILE``). The app holds at
 most one :class:`~tui.session.Session` (the game at the table); screens reach the game only through the
 session's per-side clients.
+
+Only the title screen is imported with the app: the game's screens, the session (and with it the engine's game
+facade, the AI and the presenters) and the saves package are imported when first needed, so that the title is
+on screen at once (start-up budget, DESIGN §11; ``tests/tui/test_lazy_start.py`` keeps it so).
 """
 
 from __future__ import annotations
@@ -10,40 +14,43 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from engine import Waiting
 from engine.errors import PlanspielError
 
 from . import output
 from .driver import EndOfInput, driver_class
+from .lastsave import find_last_save, load_saves
 from .screens.dialogs import MIN_SIZE, TooSmallScreen
-from .screens.endgame import EndGameScreen
-from .screens.game import GameScreen
-from .screens.handoff import HandoffScreen
-from .screens.help import HelpScreen
-from .screens.load import LoadScreen
-from .screens.newgame import NewGameScreen
-from .screens.rules import RulesScreen
-from .screens.settings import SettingsScreen
 from .screens.title import TitleScreen
-from .session import Session, find_last_save, load_saves
 from .settings import Settings
 from .theme import THEME_NAMES, THEMES, MapPalette, map_palette, textual_theme
+
+if TYPE_CHECKING:
+    from engine import Waiting
+
+    from .session import Session
 
 __all__ = ["PlanspielApp", "Start", "run"]
 
 log = logging.getLogger(__name__)
+
+
+def _shown(module: str, name: str) -> type | None:
+    """The screen class ``name`` of ``tui.screens.<module>`` if that module was imported, else None (no screen
+    of it can exist then): a check of the screens on the stack that does not import every screen."""
+    return getattr(sys.modules.get(f"{__package__}.screens.{module}"), name, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +106,8 @@ class PlanspielApp(App[int]):
         """Side → how many events it had seen when it last handed control on (for the hand-off summary)."""
         self._uninstall: Callable[[], None] | None = None
         self._end_shown = False
+        self.first_frame_out = False
+        """True once Textual has put the first frame on the terminal (the title screen waits for it)."""
 
     def get_driver_class(self) -> Any:
         """Textual's driver, except on POSIX terminals: one that notices the end of input."""
@@ -129,8 +138,16 @@ class PlanspielApp(App[int]):
             started = self.load_game(self.start.path)
         if not started:
             self.push_screen(TitleScreen())
+
+    def on_ready(self) -> None:
+        """The first frame is on the terminal: now what waited for it (the title screen's look-up of the last
+        save, the save-on-exit handlers: both import the saves package)."""
+        self.first_frame_out = True
+        for screen in self.screen_stack:  # the title may be under the "terminal too small" message
+            if isinstance(screen, TitleScreen):
+                screen.call_after_refresh(screen.look_up)
         if self.exit_handlers:
-            self._install_exit_handlers()
+            self.call_after_refresh(self._install_exit_handlers)
 
     def _install_exit_handlers(self) -> None:
         saves = load_saves()
@@ -184,8 +201,9 @@ class PlanspielApp(App[int]):
         name = self.effective_theme()
         self.theme = textual_theme(name).name
         self.palette = map_palette(name)
+        game_screen = _shown("game", "GameScreen")
         for screen in self.screen_stack:
-            if isinstance(screen, GameScreen) and screen.is_mounted:
+            if game_screen is not None and isinstance(screen, game_screen) and screen.is_mounted:
                 screen.map.set_palette(self.palette)
 
     def apply_keymap(self) -> None:
@@ -232,6 +250,8 @@ class PlanspielApp(App[int]):
 
     def action_help(self) -> None:
         """The keys of the current screen."""
+        from .screens.help import HelpScreen  # noqa: PLC0415 - imported when first shown
+
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen(self.screen))
@@ -252,22 +272,32 @@ class PlanspielApp(App[int]):
 
     def open_new_game(self) -> None:
         """The new-game screen."""
+        from .screens.newgame import NewGameScreen  # noqa: PLC0415 - imported when first shown
+
         self.push_screen(NewGameScreen())
 
     def open_load(self) -> None:
         """The load screen."""
+        from .screens.load import LoadScreen  # noqa: PLC0415 - imported when first shown
+
         self.push_screen(LoadScreen())
 
     def open_rules(self) -> None:
         """The rules reference (of the game at the table, else the first ruleset with one)."""
+        from .screens.rules import RulesScreen  # noqa: PLC0415 - imported when first shown
+
         self.push_screen(RulesScreen(self.session.info.ruleset if self.session else None))
 
     def open_settings(self) -> None:
         """The settings screen."""
+        from .screens.settings import SettingsScreen  # noqa: PLC0415 - imported when first shown
+
         self.push_screen(SettingsScreen())
 
     def start_session(self, session: Session) -> None:
         """Put a game on the table and show it."""
+        from .screens.game import GameScreen  # noqa: PLC0415 - imported when the first game starts
+
         self._pop_to_base()
         self.session = session
         self._seen = {}
@@ -283,6 +313,8 @@ class PlanspielApp(App[int]):
         setup: str = "scenario",
     ) -> bool:
         """Start a new game; ``setup`` = ``scenario`` or ``players``; a problem is a notification (and False)."""
+        from .session import Session  # noqa: PLC0415 - imported when the first game starts
+
         try:
             session = Session.new(ruleset, scenario, players, seed=seed, autosave=self.autosave_enabled, setup=setup)
         except (PlanspielError, ValueError) as err:
@@ -297,6 +329,8 @@ class PlanspielApp(App[int]):
 
     def load_game(self, path: str | Path) -> bool:
         """Continue a saved game; a damaged save shows the saves package's sentence (and False)."""
+        from .session import Session  # noqa: PLC0415 - imported when the first game starts
+
         try:
             session = Session.load(path, autosave=self.autosave_enabled)
         except (PlanspielError, ValueError, OSError) as err:
@@ -342,6 +376,8 @@ class PlanspielApp(App[int]):
             if other != side:
                 self._seen[other] = session.client(other).event_count
         summary = client.events_since(self._seen.get(side, 0))
+        from .screens.handoff import HandoffScreen  # noqa: PLC0415 - imported when first shown
+
         self.push_screen(
             HandoffScreen(side, session.info.side_name(side), summary),
             lambda result: callback(result or side),
@@ -358,6 +394,8 @@ class PlanspielApp(App[int]):
         if self._end_shown:
             return
         self._end_shown = True
+        from .screens.endgame import EndGameScreen  # noqa: PLC0415 - imported when first shown
+
         self.push_screen(EndGameScreen(session))
 
     # --- Command palette --------------------------------------------------------------------------------

@@ -8,13 +8,10 @@ at the end of each turn for the end-of-game chart. Screens talk to the clients, 
 from __future__ import annotations
 
 import logging
-import re
 import secrets
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import engine
@@ -23,27 +20,15 @@ from engine.ai import Agent, make_agent, parse_player
 from engine.presentation import Presentation
 
 from .client import Change, LocalClient
+from .lastsave import LastSave, find_last_save, load_saves
 from .standing import Standing
 
 __all__ = ["LastSave", "Session", "find_last_save", "load_saves", "parse_players"]
 
 log = logging.getLogger(__name__)
 
-_TURN_COPY = re.compile(r"\.turn\d+\.planspiel$")
-
-
 SETUP_MODES: tuple[str, ...] = ("scenario", "players")
 """How a new game is set up: the scenario file's positions, or each side places its own units."""
-
-
-def load_saves() -> ModuleType | None:
-    """The saves package, or None if it cannot be imported (the game then runs without saving)."""
-    try:
-        import saves  # noqa: PLC0415
-    except ImportError as err:  # pragma: no cover - the package is part of the project
-        log.warning("saves package unavailable: %s", err)
-        return None
-    return saves
 
 
 def parse_players(sides: tuple[str, ...], given: Mapping[str, str | None]) -> dict[str, str]:
@@ -61,36 +46,6 @@ def parse_players(sides: tuple[str, ...], given: Mapping[str, str | None]) -> di
         kind, level = parse_player(player)
         out[side] = "human" if kind == "human" else f"ai:{level}"
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class LastSave:
-    """The save that Continue opens."""
-
-    path: Path
-    title: str
-    turn: int
-    updated: str
-    over: bool
-
-
-def find_last_save() -> LastSave | None:
-    """The most recently written save (autosaves included, turn copies excluded), unfinished games first."""
-    saves = load_saves()
-    if saves is None:
-        return None
-    entries = []
-    for folder in (saves.saves_dir(), saves.autosave_dir()):
-        try:
-            entries += [e for e in saves.list_saves(folder) if e.header is not None and e.header.kind == "game"]
-        except saves.SaveError:
-            continue
-    entries = [e for e in entries if not _TURN_COPY.search(e.path.name)]
-    if not entries:
-        return None
-    entries.sort(key=lambda e: (not e.header.is_over, e.header.updated, e.mtime), reverse=True)
-    h = entries[0].header
-    return LastSave(entries[0].path, h.title, h.turn, h.updated, h.is_over)
 
 
 class Session:

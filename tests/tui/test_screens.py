@@ -32,6 +32,8 @@ async def test_title_screen_menu_and_keys() -> None:
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         assert isinstance(app.screen, TitleScreen)
+        await pilot.pause()  # the last save is looked up once the title is on the terminal
+        assert app.screen.looked_up
         text = screen_text(app)
         assert "Continue — no saved game yet" in text
         for entry in ("New game", "Load a saved game", "Rules reference", "Settings", "Quit"):
@@ -205,6 +207,7 @@ async def test_too_small_terminal_says_what_is_needed() -> None:
         await pilot.resize_terminal(100, 30)
         await pilot.pause(0.1)
         assert isinstance(app.screen, TitleScreen), app.screen_stack
+        assert app.screen.looked_up  # the last save was looked up under the message
 
 
 async def test_settings_theme_and_keys_are_saved(home: Path) -> None:
@@ -245,6 +248,7 @@ async def test_load_screen_lists_saves_and_explains_damaged_ones(home: Path) -> 
     bad.write_bytes(b"\x00garbage")
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()  # the last save is looked up once the title is on the terminal
         assert "Continue — Hannut" in screen_text(app)
         await pilot.press("l")
         assert isinstance(app.screen, LoadScreen)
@@ -344,3 +348,27 @@ async def test_the_game_footer_shows_help_at_80x24() -> None:
         await settle(pilot, app)
         footer = screen_text(app).splitlines()[-1]
         assert "? Help" in footer, footer
+
+
+async def test_keys_before_the_title_looked_up_the_last_save_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The title is drawn before the last save is looked up: a move in its menu stays, a choice waits for it."""
+    s = Session.new("blitzkrieg1940", "hannut", {}, seed=7)
+    s.save()
+    monkeypatch.setattr(TitleScreen, "look_up", lambda self: None)  # keys come before the look-up
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        title = app.screen
+        assert isinstance(title, TitleScreen) and not title.looked_up
+        menu = title.query_one("#menu", OptionList)
+        assert menu.highlighted == 0 and "Continue" in screen_text(app)
+        await pilot.press("down")  # to "New game"
+        title.rebuild()  # the look-up: Continue names the save, the player's move stays
+        await pilot.pause()
+        assert title.looked_up and menu.highlighted == 1
+        assert "Continue — Hannut" in screen_text(app)
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert isinstance(app.screen, TitleScreen) and not app.screen.looked_up
+        await pilot.press("c")  # Continue before the look-up: it looks up, then continues
+        await settle(pilot, app)
+        assert app.session is not None and any(isinstance(x, GameScreen) for x in app.screen_stack)

@@ -100,7 +100,9 @@ class EndGameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.build_chart()
+        # The replay behind the chart holds the interpreter for a second or more: start it once the screen is
+        # drawn, so that it does not slow the first frame of a loaded finished game (DESIGN §11).
+        self.call_after_refresh(self.build_chart)
 
     @work(thread=True, exclusive=True)
     def build_chart(self) -> None:

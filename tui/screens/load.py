@@ -15,7 +15,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..host import Host
-from ..session import load_saves
+from ..lastsave import load_saves
 
 __all__ = ["LoadScreen", "list_games"]
 

@@ -1,4 +1,10 @@
-"""Provides the title screen: continue the last game, new game, load, rules reference, settings, quit."""
+"""Provides the title screen: continue the last game, new game, load, rules reference, settings, quit.
+
+The screen is drawn before the saves are read (the saves package imports the engine's game facade): its menu
+opens with ``Continue`` as a plain entry, and the last save is looked up right after the title is on the
+terminal, in the event loop, so that a key pressed meanwhile waits for it and finds the menu complete (start-up
+budget, DESIGN §11).
+"""
 
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ from textual.widgets.option_list import Option
 import engine
 
 from ..host import Host
-from ..session import LastSave, find_last_save
+from ..lastsave import LastSave, find_last_save
 
 __all__ = ["TitleScreen"]
 
@@ -75,6 +81,8 @@ class TitleScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.last: LastSave | None = None
+        self.looked_up = False
+        """True once the last save was looked up (the menu shows it)."""
 
     @property
     def planspiel(self) -> Host:
@@ -91,17 +99,35 @@ class TitleScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.rebuild()
+        self._fill_menu(looked_up=False)
+        if getattr(self.app, "first_frame_out", True):  # else the app calls look_up once its first frame is out
+            self.call_after_refresh(self.look_up)
 
     def on_screen_resume(self) -> None:
-        self.rebuild()
+        if self.looked_up or getattr(self.app, "first_frame_out", True):  # not when first shown at start-up
+            self.rebuild()
+
+    def look_up(self) -> None:
+        """Look up the last save (once the title is on the terminal), unless that was done."""
+        if not self.looked_up:
+            self.rebuild()
 
     def rebuild(self) -> None:
         """Read the last save again and rebuild the menu."""
+        moved = None if self.looked_up else self.query_one("#menu", OptionList).highlighted
         self.last = find_last_save()
+        self.looked_up = True
+        self._fill_menu(looked_up=True)
+        if moved:  # the player moved in the first menu: the entries are the same, the choice stays
+            self.query_one("#menu", OptionList).highlighted = moved
+
+    def _fill_menu(self, *, looked_up: bool) -> None:
+        """The menu; before the last save was looked up its first entry is a plain ``Continue``."""
         menu = self.query_one("#menu", OptionList)
         menu.clear_options()
-        if self.last is not None:
+        if not looked_up:
+            menu.add_option(Option(Text("Continue", style="bold"), id="continue"))
+        elif self.last is not None:
             state = "finished" if self.last.over else f"turn {self.last.turn}"
             label = Text("Continue", style="bold")
             label.append(f" — {self.last.title}, {state}", style="")
@@ -116,7 +142,7 @@ class TitleScreen(Screen[None]):
             ("quit", "Quit"),
         ):
             menu.add_option(Option(text, id=oid))
-        menu.highlighted = 0 if self.last is not None else 1
+        menu.highlighted = 0 if self.last is not None or not looked_up else 1
         menu.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -128,6 +154,8 @@ class TitleScreen(Screen[None]):
     def action_choose(self, what: str) -> None:
         """Run a menu entry."""
         app = self.planspiel
+        if not self.looked_up:  # not yet (a key cannot come before it: it waits in the event loop)
+            self.rebuild()
         if what == "continue":
             if self.last is None:
                 self.notify("There is no saved game to continue yet.", severity="warning")

@@ -438,6 +438,44 @@ class Game:
             self._states.append(tr.state)
         return list(tr.events)
 
+    def _replay(self, history: Iterable[Action | str]) -> None:
+        """Apply ``history`` as :func:`replay` does, with the game's states afterwards exactly those of
+        :meth:`apply`: each action is applied to the state itself instead of a copy (nothing needs the positions
+        undo cannot reach), a copy is kept only where undo stops (after a roll or a reveal), and the actions since
+        the last such copy are applied again from it, each on a copy, for the positions undo may step back to.
+
+        Raises:
+            ReplayError: an action could not be read or applied (its position is counted from 1); the game is then
+                left unusable.
+        """
+        state = self._states[-1]
+        anchor = state.clone()
+        tail: list[Action] = []
+        for i, given in enumerate(history, start=1):
+            try:
+                action = self._read(state, given)
+                self._check_turn(None)
+                self.ruleset.check(state, action)
+            except ActionError as err:
+                raise ReplayError(i, str(given), err) from None
+            tr = Transition(state)
+            self.ruleset.apply(tr, action)
+            state = tr.state
+            self._states[-1] = state
+            self._history.append(action)
+            self._events.append(tuple(tr.events))
+            if tr.rolled or tr.revealed:
+                self._undo_floor = len(self._history)
+                anchor, tail = state.clone(), []
+            else:
+                tail.append(action)
+        states = [anchor]
+        for action in tail:
+            tr = Transition(states[-1].clone())
+            self.ruleset.apply(tr, action)
+            states.append(tr.state)
+        self._states = states
+
     @property
     def can_undo(self) -> bool:
         """True if the last action may be taken back (it rolled no dice and revealed nothing)."""
@@ -554,9 +592,5 @@ def replay(scenario: Scenario, seed: int, history: Iterable[Action | str], dice:
     """
     with collector_paused():
         game = Game(scenario, seed, dice)
-        for i, action in enumerate(history, start=1):
-            try:
-                game.apply(action)
-            except ActionError as err:
-                raise ReplayError(i, str(action), err) from None
+        game._replay(history)
     return game

@@ -404,3 +404,45 @@ def test_readings_are_kept_per_map_and_bounded(monkeypatch: pytest.MonkeyPatch) 
         assert rs.read(st, a) == type(rs.read(st, a)).read(a, st.board)
     kept = st.board.cache[("read", rs.id)]
     assert 0 < len(kept) <= 3
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "scenario", "seed"),
+    [("blitzkrieg1940", "hannut", 3), ("blitzkrieg1940", "stonne", 1), ("art_of_tactic", "p1-grenzgefecht", 2)],
+)
+def test_replay_applies_in_place_and_keeps_what_undo_reaches(ruleset: str, scenario: str, seed: int) -> None:
+    """engine.replay applies each action to the state itself (issue 17: no copy per action) and ends with the
+    states apply would have kept: the same position, events and history, and the same positions undo steps back
+    to, one by one, down to the last roll."""
+    sc = engine.load_scenario(ruleset, scenario)
+    played = engine.new_game(sc, seed=seed)
+    engine.take_scenario_setup(played)
+    rng = random.Random(seed)
+    while played.to_act is not None and len(played.history) < 400:
+        played.apply(rng.choice(played.legal_actions()))
+    again = engine.replay(sc, seed, list(played.history))
+    assert again.history == played.history and again.events == played.events
+    while True:
+        assert again.state.to_dict() == played.state.to_dict()
+        assert again.can_undo == played.can_undo
+        if not played.can_undo:
+            break
+        assert again.undo() == played.undo()
+    assert again.legal_actions() == played.legal_actions()
+    # A prefix that ends with actions that roll nothing: undo steps back through states the replay rebuilt.
+    step_by_step = engine.new_game(sc, seed=seed)
+    quiet = 0
+    for action in played.history:
+        step_by_step.apply(action)
+        quiet = quiet + 1 if step_by_step.can_undo else 0
+        if quiet >= 3 and len(step_by_step.history) > 20:
+            break
+    assert quiet >= 3, "no three quiet actions in a row"
+    rebuilt = engine.replay(sc, seed, list(step_by_step.history))
+    steps = 0
+    while step_by_step.can_undo:
+        assert rebuilt.can_undo
+        assert rebuilt.undo() == step_by_step.undo()
+        assert rebuilt.state.to_dict() == step_by_step.state.to_dict()
+        steps += 1
+    assert steps >= 2 and not rebuilt.can_undo

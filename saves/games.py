@@ -84,6 +84,9 @@ class SavedGame(Game):
 
     players: dict[str, str]
     """Side id → ``"human"`` or ``"ai:<level>"``."""
+    table: dict[str, Any]
+    """What the client keeps with the game (its standing reaction orders...): plain data, checked by the client;
+    empty when the save holds none."""
     created: str
     """When the game was first saved (ISO 8601, UTC); kept on every later save."""
     path: Path | None
@@ -253,6 +256,9 @@ class GameEncoder:
                 "events": self._log(game.events),
                 "players": who,
             }
+            table = getattr(game, "table", None)
+            if isinstance(table, Mapping) and table:
+                body["table"] = dict(table)
             data = pack_save(header.to_dict(), body)
         except (TypeError, ValueError, OverflowError) as err:
             raise SaveError(name, f"cannot save: the game holds data a save cannot store ({err})") from None
@@ -350,6 +356,7 @@ class _Body:
     state: dict[str, Any]
     events: list[Event]
     players: dict[str, str]
+    table: dict[str, Any]
 
 
 def _damaged(name: str, key: str, expected: str, value: Any) -> SaveError:
@@ -409,7 +416,15 @@ def _game_body(body: dict[str, Any], name: str) -> _Body:
         state=state,
         events=_events(body.get("events", []), name),
         players=players,
+        table=_table(body.get("table", {}), name),
     )
+
+
+def _table(value: Any, name: str) -> dict[str, Any]:
+    """The client's data kept with the game (a map with text keys; what is inside, the client checks)."""
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise _damaged(name, "table", "a map with text keys", value)
+    return value
 
 
 # --- Scenario and ruleset --------------------------------------------------------------------------------
@@ -722,6 +737,7 @@ def _build(header: SaveHeader, body: _Body, name: str, verify: Verify) -> SavedG
     for w in warnings:
         log.warning("%s: %s", name, w)
     game.players = {s: body.players.get(s, "human") for s in scenario.side_ids()}
+    game.table = body.table
     game.created = header.created
     game.path = None
     game.header = header

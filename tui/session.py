@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,8 +85,8 @@ class Session:
             kind, level = parse_player(self.players[side])
             if kind == "ai" and level is not None:
                 self.agents[side] = make_agent(level, seed=game.seed * 31 + i)
-        self.standing: dict[str, Standing] = {}
-        """Standing reaction orders of the human sides (:mod:`tui.standing`), set by the table."""
+        self.standing: dict[str, Standing] = _standing_from(getattr(game, "table", None), game.state.sides)
+        """Standing reaction orders of the human sides (:mod:`tui.standing`), set by the table, kept in the save."""
         self.scores: dict[int, dict[str, int]] = {}
         self._replaying = threading.Lock()
         """One background replay at a time (the save check, the score chart): the UI thread keeps its share."""
@@ -217,10 +217,15 @@ class Session:
         """Where the autosave goes (None when autosave is off)."""
         return None if self._autosaver is None else Path(self._autosaver.path)
 
+    def _keep_table(self) -> None:
+        """Put what the table keeps with the game (the standing orders) where the save reads it."""
+        self.game.table = {"standing": {side: o.to_plain() for side, o in sorted(self.standing.items())}}
+
     def autosave(self) -> str | None:
         """Write the autosave now; returns the error sentence if it failed (the game goes on)."""
         if self._autosaver is None:
             return self.save_error
+        self._keep_table()
         saves = load_saves()
         assert saves is not None
         try:
@@ -242,6 +247,7 @@ class Session:
         saves = load_saves()
         if saves is None:
             raise engine.PlanspielError("saves are not available in this installation")
+        self._keep_table()
         if path is None:
             path = self.path
             if path is None or path.parent.resolve() == saves.autosave_dir().resolve():
@@ -304,3 +310,11 @@ class Session:
                     replayed.apply(action)
         except (engine.PlanspielError, ValueError) as err:
             log.warning("score history: replay failed: %s", err)
+
+
+def _standing_from(table: Any, sides: Sequence[str]) -> dict[str, Standing]:
+    """The standing orders a save kept (``table.standing``), for the game's sides; nothing usable: none."""
+    kept = table.get("standing") if isinstance(table, dict) else None
+    if not isinstance(kept, dict):
+        return {}
+    return {side: Standing.from_plain(raw) for side, raw in kept.items() if side in sides}

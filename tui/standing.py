@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import Action, ActionInfo, GameState, Odds, Role, Waiting, distance
 
@@ -61,6 +62,29 @@ class Standing:
     """Unit id → its own order (one of :data:`ORDERS`)."""
     retreats: str = "struck"
     """When a retreat is worth asking (:data:`RETREATS`)."""
+
+    def to_plain(self) -> dict[str, Any]:
+        """The orders as plain data (kept in the game's save, ``table.standing``)."""
+        return {"order": self.order, "threshold": self.threshold, "retreats": self.retreats, "units": dict(self.units)}
+
+    @classmethod
+    def from_plain(cls, raw: Any) -> Standing:
+        """Orders read back from a save; anything not understood gives the default (a save is never refused for
+        its standing orders)."""
+        out = cls()
+        if not isinstance(raw, dict):
+            return out
+        if raw.get("order") in ORDERS:
+            out.order = raw["order"]
+        threshold = raw.get("threshold")
+        if isinstance(threshold, (int, float)) and not isinstance(threshold, bool) and 0 <= threshold <= 1:
+            out.threshold = float(threshold)
+        if raw.get("retreats") in RETREATS:
+            out.retreats = raw["retreats"]
+        units = raw.get("units")
+        if isinstance(units, dict):
+            out.units = {k: v for k, v in units.items() if isinstance(k, str) and v in ORDERS}
+        return out
 
     def order_of(self, unit: str | None) -> str:
         """The order that applies to a unit."""

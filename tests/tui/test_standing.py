@@ -15,6 +15,7 @@ from tui.client import LocalClient
 from tui.overlay import effect_chance
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.handoff import HandoffScreen
+from tui.session import Session
 from tui.settings import Settings
 from tui.standing import Standing, decide, window_pass
 
@@ -170,3 +171,16 @@ async def test_a_hand_off_switched_on_mid_game_sums_up_since_the_sides_last_deci
         since = session.client("french").events_since(french_seen)
         assert app.screen.summary == since, "only what happened since the French closed their last window"
         assert len(since) < french_seen
+
+
+def test_standing_orders_are_kept_in_the_save(tmp_path: Path) -> None:
+    """The player's standing orders, the side's and a unit's own, come back with the game (nothing is lost on a
+    resume); orders a save holds that the client does not understand give the defaults."""
+    session = Session.new("blitzkrieg1940", "hannut", {"german": "human", "french": "human"}, seed=7)
+    session.standing["french"] = Standing("auto", 0.25, units={"fra-12kur-hq": "never"}, retreats="near")
+    path = session.save(tmp_path / "orders.planspiel")
+    again = Session.load(path)
+    kept = again.standing["french"]
+    assert (kept.order, kept.threshold, kept.retreats, kept.units) == ("auto", 0.25, "near", {"fra-12kur-hq": "never"})
+    odd = Standing.from_plain({"order": "sometimes", "threshold": 7, "units": {"x": "maybe", "y": "ask"}})
+    assert (odd.order, odd.threshold, odd.units) == ("worth", 0.10, {"y": "ask"})

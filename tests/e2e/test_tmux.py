@@ -206,3 +206,37 @@ def test_art_of_tactic_order_commit_and_hand_off(home: Path) -> None:
         assert "hold ger-1-hq" not in screen
     finally:
         term.kill()
+
+
+def test_move_by_destination_and_the_legend(home: Path) -> None:
+    """Issue 18 items 2 and 4 in a real terminal: Enter on a hex two steps away moves the half-track there, one
+    legal step after the other (the French never react: their standing orders); l shows the legend."""
+    (home / "config").mkdir()
+    settings = {"handoff": "never", "reactions": "never"}
+    (home / "config" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    term = Terminal(
+        home,
+        [str(PLANSPIEL), "new", "blitzkrieg1940", "hannut", "--german", "human", "--french", "human", "--seed", "7"],
+    )
+    try:
+        term.wait_for("keep out of the cup")
+        term.keys("1")  # keep I/12 SchR (2.8)
+        term.wait_for("which kept chit to resolve next")
+        term.keys("3")  # resolve it first
+        term.wait_for("what to do with I/12 SchR")
+        term.keys("1")  # activate
+        term.wait_for("German activates I/12 SchR")
+        term.keys("n")  # the half-track
+        term.wait_for("ger-i12schr-apc")
+        term.keys("q", "q")  # two hexes north-west: 1507, then 1406
+        time.sleep(1.0)
+        term.keys("Enter")  # the kind of move is asked once (move, or move and fire: 12.1)
+        term.wait_for("which move?")
+        term.keys("1")
+        screen = term.wait_for("ger-i12schr-apc enters 1406")
+        assert "ger-i12schr-apc enters 1507" in screen, "one step after the other"
+        term.keys("l")
+        legend = term.wait_for("Legend: what the map shows")
+        assert "first letter of a counter" in legend
+    finally:
+        term.kill()

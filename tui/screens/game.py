@@ -30,7 +30,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from engine import Action, Hex
+from engine import Action, Hex, Role
 from engine.contract import CHOOSE
 from engine.errors import ActionError
 from engine.typed import field_values
@@ -585,9 +585,15 @@ class GameScreen(Screen[None]):
         legal = client.legal_actions()
         if len(legal) < 2:
             return False
-        infos = tuple((a, client.action_info(a)) for a in legal)
+        infos = []
+        for a in legal:  # most decisions are no window: the first action that is no reaction says so
+            info = client.action_info(a)
+            if not info.any(Role.REACT, Role.PASS):
+                return False
+            infos.append((a, info))
         names = {s.id: s.name for s in self.info.sides}
-        verdict = decide(self.standing_of(side), client.view(), side, infos, client.odds, names, client.waiting())
+        orders = self.standing_of(side)
+        verdict = decide(orders, client.view(), side, tuple(infos), client.odds, names, client.waiting())
         if verdict.action is None:
             return False
         try:

@@ -372,3 +372,21 @@ async def test_keys_before_the_title_looked_up_the_last_save_are_kept(monkeypatc
         await pilot.press("c")  # Continue before the look-up: it looks up, then continues
         await settle(pilot, app)
         assert app.session is not None and any(isinstance(x, GameScreen) for x in app.screen_stack)
+
+
+async def test_the_log_can_take_half_the_screen_at_80x24() -> None:
+    """Issue 18 item 7: at 80×24 the log showed three lines; L gives it half the screen, and L again gives the
+    map its room back."""
+    app = make_app(hannut())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("m")
+        await settle(pilot, app)
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        small = screen.log_widget.region.height
+        await pilot.press("L")
+        await settle(pilot, app)
+        assert screen.log_widget.region.height >= 10 > small
+        await pilot.press("L")
+        await settle(pilot, app)
+        assert screen.log_widget.region.height == small

@@ -97,6 +97,7 @@ class GameScreen(Screen[None]):
     | : | Type an action in notation (``fire ger-1 fra-3``). |
     | S | Save now (the game also autosaves after every action). |
     | i | Switch between the unit and hex panels (narrow terminals). |
+    | L | The event log over half the screen, or back to its few lines. |
     | Q | Back to the title screen (the game is saved). |
     | r | The last round again, step by step, and the question it waits for (rulesets that report their rounds). |
 
@@ -122,6 +123,9 @@ class GameScreen(Screen[None]):
     }
     GameScreen.narrow #log {
         height: 4;
+    }
+    GameScreen.tall-log #log {
+        height: 50%;
     }
     GameScreen.narrow.show-unit #hex {
         display: none;

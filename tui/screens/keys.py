@@ -58,6 +58,7 @@ _TABLE_KEYS: list[Binding] = [
     Binding("r", "key('table', 'last_report')", "Last round", id="tactic.round"),
     Binding("l", "key('table', 'legend')", "Legend", id="game.legend"),
     Binding("R", "key('table', 'standing')", "Reactions", key_display="R", show=False, id="game.reactions"),
+    Binding("L", "key('table', 'tall_log')", "Log", key_display="L", show=False, id="game.log"),
 ]
 """The table's own keys, whatever the mode."""
 
@@ -83,7 +84,7 @@ _KEY_ORDER = (
         "i",
         "Q",
     ),
-    *("y", "g", "r", "P", "l", "R"),
+    *("y", "g", "r", "P", "l", "R", "L"),
 )
 """The order of the keys in the footer and the help; other keys follow, the table's first, then the modes' in the
 registry's order."""
@@ -107,6 +108,7 @@ KEY_HELP: dict[str, str] = {
     "game.leave": "back to the title screen (the game is saved)",
     "game.reactions": "standing reaction orders: when your side's reaction windows ask you, react by themselves "
     "or pass (for the side, or the selected unit)",
+    "game.log": "the event log: half the screen, or back to its few lines (small terminals)",
     "game.legend": "the legend: what every glyph on the map means now (counters, markers, terrain, overlays)",
     "tactic.round": "the last round again: the orders revealed, then the execution step by step (and the "
     "decision it waits for, 15.2)",
@@ -453,6 +455,14 @@ class TableKeys:
     def key_save(self) -> None:
         """Save now."""
         self.screen.host.save_game(self.screen.session)
+
+    def key_tall_log(self) -> None:
+        """The event log over half the screen, or back (80×24 leaves it three lines)."""
+        s = self.screen
+        if s.has_class("tall-log"):
+            s.remove_class("tall-log")
+        else:
+            s.add_class("tall-log")
 
     def key_toggle_panel(self) -> None:
         """Switch between the unit and hex panels on narrow terminals."""

@@ -17,7 +17,7 @@ import platformdirs
 
 from .theme import DEFAULT_THEME, THEME_NAMES
 
-__all__ = ["HANDOFF_MODES", "Settings", "config_dir"]
+__all__ = ["DEFAULT_REACTION_THRESHOLD", "HANDOFF_MODES", "REACTION_ORDERS", "Settings", "config_dir"]
 
 HANDOFF_MODES: dict[str, str] = {
     "always": "whenever control passes from one human to another",
@@ -25,6 +25,17 @@ HANDOFF_MODES: dict[str, str] = {
     "never": "never (both players see everything anyway)",
 }
 """Hot-seat hand-off modes → what they mean."""
+
+REACTION_ORDERS: dict[str, str] = {
+    "ask": "ask in every reaction window",
+    "worth": "ask only when a reaction is worth it; let the other windows pass by themselves",
+    "auto": "react by itself with the reaction worth most, when one is worth it",
+    "never": "never react: every window passes by itself",
+}
+"""Standing reaction orders (:mod:`tui.standing`) → what they do."""
+
+DEFAULT_REACTION_THRESHOLD = 0.10
+"""The chance of an effect from which an attack in a reaction window is worth asking about (10 %)."""
 
 
 def config_dir() -> Path:
@@ -48,8 +59,8 @@ class Settings:
     keymap: dict[str, str] = field(default_factory=dict)
     """Binding id → keys (comma-separated), e.g. ``{"game.fire": "f,F"}``."""
     reactions: str = "worth"
-    """Standing reaction orders of a human side in a new game (:data:`tui.standing.ORDERS`)."""
-    reaction_threshold: float = 0.10
+    """Standing reaction orders of a human side in a new game (:data:`REACTION_ORDERS`)."""
+    reaction_threshold: float = DEFAULT_REACTION_THRESHOLD
     """The chance of an effect from which a reaction is worth it (standing orders)."""
     last_ruleset: str = ""
     """The ruleset of the last new game started (the new-game screen offers it first); empty: none yet."""
@@ -75,7 +86,7 @@ class Settings:
             s.handoff = raw["handoff"]
         if isinstance(raw.get("ai_delay"), (int, float)) and 0 <= raw["ai_delay"] <= 5:
             s.ai_delay = float(raw["ai_delay"])
-        if raw.get("reactions") in ("ask", "worth", "auto", "never"):
+        if raw.get("reactions") in REACTION_ORDERS:
             s.reactions = raw["reactions"]
         threshold = raw.get("reaction_threshold")
         if isinstance(threshold, (int, float)) and 0 <= threshold <= 1:

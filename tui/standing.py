@@ -29,16 +29,12 @@ from typing import Any
 from engine import Action, ActionInfo, GameState, Odds, Role, Waiting, distance
 
 from .overlay import Legal, effect_chance
+from .settings import DEFAULT_REACTION_THRESHOLD, REACTION_ORDERS
 
 __all__ = ["DEFAULT_THRESHOLD", "ORDERS", "RETREATS", "Standing", "Verdict", "decide", "window_pass"]
 
-ORDERS: dict[str, str] = {
-    "ask": "ask in every reaction window",
-    "worth": "ask only when a reaction is worth it; let the other windows pass by themselves",
-    "auto": "react by itself with the reaction worth most, when one is worth it",
-    "never": "never react: every window passes by itself",
-}
-"""Standing orders → what they do."""
+ORDERS = REACTION_ORDERS
+"""Standing orders → what they do (the settings' table, which the settings file is checked against)."""
 
 RETREATS: dict[str, str] = {
     "struck": "a retreat is worth asking only for a unit just attacked",
@@ -46,7 +42,7 @@ RETREATS: dict[str, str] = {
 }
 """When a retreat is worth asking → what it means."""
 
-DEFAULT_THRESHOLD = 0.10
+DEFAULT_THRESHOLD = DEFAULT_REACTION_THRESHOLD
 """The chance of an effect from which an attack in a reaction window is worth asking about (10 %)."""
 
 

@@ -98,27 +98,33 @@ def home(tmp_path: Path) -> Iterator[Path]:
     subprocess.run([TMUX, "-S", str(home / "tmux.sock"), "kill-server"], check=False, capture_output=True)
 
 
-def test_play_kill_continue(home: Path) -> None:
-    # Blitzkrieg hides nothing, so the default ("hidden") would skip the hand-off: ask for it every time; and the
-    # French standing reaction orders ask in every window (the default lets a window without a worthwhile
-    # reaction pass by itself).
+def _hannut_half_track(home: Path, settings: dict[str, str]) -> Terminal:
+    """Hannut hot-seat (seed 7) with ``settings``: German keeps I/12 SchR, resolves it first, activates it and
+    selects its half-track, by keyboard; the terminal is returned at that point."""
     (home / "config").mkdir()
-    settings = {"handoff": "always", "reactions": "ask"}
     (home / "config" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     term = Terminal(
         home,
         [str(PLANSPIEL), "new", "blitzkrieg1940", "hannut", "--german", "human", "--french", "human", "--seed", "7"],
     )
+    term.wait_for("keep out of the cup")
+    term.keys("1")  # keep I/12 SchR (2.8)
+    term.wait_for("which kept chit to resolve next")
+    term.keys("3")  # resolve it first
+    term.wait_for("what to do with I/12 SchR")
+    term.keys("1")  # activate
+    term.wait_for("German activates I/12 SchR")
+    term.keys("n")  # select the next unit: the half-track
+    term.wait_for("ger-i12schr-apc")
+    return term
+
+
+def test_play_kill_continue(home: Path) -> None:
+    # Blitzkrieg hides nothing, so the default ("hidden") would skip the hand-off: ask for it every time; and the
+    # French standing reaction orders ask in every window (the default lets a window without a worthwhile
+    # reaction pass by itself).
+    term = _hannut_half_track(home, {"handoff": "always", "reactions": "ask"})
     try:
-        term.wait_for("keep out of the cup")
-        term.keys("1")  # keep I/12 SchR (2.8)
-        term.wait_for("which kept chit to resolve next")
-        term.keys("3")  # resolve it first
-        term.wait_for("what to do with I/12 SchR")
-        term.keys("1")  # activate
-        term.wait_for("German activates I/12 SchR")
-        term.keys("n")  # select the next unit: the half-track
-        term.wait_for("ger-i12schr-apc")
         term.keys("q")  # cursor north-west
         time.sleep(1.0)  # let the map take the cursor move before Enter, also on a busy machine
         term.keys("Enter")  # act there: the mounted pair may move or move and fire (12.1), so the choice is asked
@@ -211,23 +217,8 @@ def test_art_of_tactic_order_commit_and_hand_off(home: Path) -> None:
 def test_move_by_destination_and_the_legend(home: Path) -> None:
     """Issue 18 items 2 and 4 in a real terminal: Enter on a hex two steps away moves the half-track there, one
     legal step after the other (the French never react: their standing orders); l shows the legend."""
-    (home / "config").mkdir()
-    settings = {"handoff": "never", "reactions": "never"}
-    (home / "config" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-    term = Terminal(
-        home,
-        [str(PLANSPIEL), "new", "blitzkrieg1940", "hannut", "--german", "human", "--french", "human", "--seed", "7"],
-    )
+    term = _hannut_half_track(home, {"handoff": "never", "reactions": "never"})
     try:
-        term.wait_for("keep out of the cup")
-        term.keys("1")  # keep I/12 SchR (2.8)
-        term.wait_for("which kept chit to resolve next")
-        term.keys("3")  # resolve it first
-        term.wait_for("what to do with I/12 SchR")
-        term.keys("1")  # activate
-        term.wait_for("German activates I/12 SchR")
-        term.keys("n")  # the half-track
-        term.wait_for("ger-i12schr-apc")
         term.keys("q", "q")  # two hexes north-west: 1507, then 1406
         time.sleep(1.0)
         term.keys("Enter")  # the kind of move is asked once (move, or move and fire: 12.1)

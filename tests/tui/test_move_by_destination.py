@@ -43,14 +43,19 @@ async def _pick(app: PlanspielApp, pilot: object, verb: str) -> Action:
     return dialog.items[index][0]  # type: ignore[return-value]
 
 
+async def _half_track_and_a_far_hex(app: PlanspielApp, pilot: object) -> tuple[GameScreen, str, str]:
+    """I/12 SchR activated, its half-track selected (n), and a reachable hex two or more hexes from it."""
+    screen = await activate_i12(app, pilot)
+    await pilot.press("n")  # type: ignore[attr-defined]
+    unit = screen.selected
+    assert unit is not None
+    return screen, unit, _far_hex(screen, unit)
+
+
 async def test_enter_on_a_far_reachable_hex_walks_the_route_step_by_step() -> None:
     app = make_app(hannut(), handoff="never")
     async with app.run_test(size=(160, 48)) as pilot:
-        screen = await activate_i12(app, pilot)
-        await pilot.press("n")  # type: ignore[attr-defined]
-        unit = screen.selected
-        assert unit is not None
-        goal = _far_hex(screen, unit)
+        screen, unit, goal = await _half_track_and_a_far_hex(app, pilot)
         route = screen.client.route(unit, goal)
         assert route is not None
         before = len(app.session.game.history)  # type: ignore[union-attr]
@@ -94,11 +99,7 @@ async def test_a_step_the_rules_refuse_stops_the_walk_with_the_rule(monkeypatch:
     two hexes), which rule 7.1 refuses."""
     app = make_app(hannut(), handoff="never")
     async with app.run_test(size=(160, 48)) as pilot:
-        screen = await activate_i12(app, pilot)
-        await pilot.press("n")  # type: ignore[attr-defined]
-        unit = screen.selected
-        assert unit is not None
-        goal = _far_hex(screen, unit)
+        screen, unit, goal = await _half_track_and_a_far_hex(app, pilot)
         board = screen.info.board
         here = screen.now.view.units[unit].hex
         assert here is not None

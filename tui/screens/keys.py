@@ -24,6 +24,7 @@ from engine.notation import Arg
 
 from ..legend import legend, ordered
 from ..modes import MODES, Key, Mode, PaletteCommand
+from ..settings import DEFAULT_REACTION_THRESHOLD
 from ..table import Pick, Table
 
 if TYPE_CHECKING:
@@ -539,7 +540,10 @@ def _attacks(s: _Screen, pick: Pick) -> bool | None:
 
 _STANDING_CHOICES: tuple[tuple[tuple[str, float | None], str], ...] = (
     (("ask", None), "ask in every reaction window"),
-    (("worth", 0.10), "ask when a reaction has a 10 % chance of an effect or more; the rest pass (the default)"),
+    (
+        ("worth", DEFAULT_REACTION_THRESHOLD),
+        "ask when a reaction has a 10 % chance of an effect or more; the rest pass (the default)",
+    ),
     (("worth", 0.25), "ask when a reaction has 25 % or more; the rest pass"),
     (("auto", 0.25), "react by themselves with the best reaction of 25 % or more (retreats are asked)"),
     (("never", None), "never react: every window passes by itself"),

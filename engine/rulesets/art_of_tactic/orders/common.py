@@ -179,8 +179,7 @@ def relocation(rs: Rules, st: GameState, u: Unit, to: Hex, rule: str) -> Hex:
     label = st.board.label(to)
     if to == u.hex:
         # The bare order is the one that stays: one way to write each order, as legal_actions lists it.
-        verb = "deploy" if rule == "9.2" else "withdraw"
-        raise refuse(f"{u.id} is in {label} already: write {verb} without a hex to stay there", rule)
+        raise refuse(f"{u.id} is in {label} already: leave the hex out to stay there", rule)
     if distance(to, u.hex) != 1:
         raise refuse(f"{label} must be {u.id}'s hex or next to it", rule)
     step = step_rule(rs.tables, st.board, card(rs.tables, u).move_as, u.hex, to, "cautious", obstacles(st))

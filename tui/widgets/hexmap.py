@@ -13,7 +13,8 @@ cells wide and ``2R + 2`` rows high::
 The top row of a hex shows its top unit (side letter, type glyph, remaining steps) and the stack count or the
 unit's markers, or the terrain glyph when it is empty; the floor row shows terrain glyph, elevation, road,
 hex marker and unit marker, or an overlay (movement cost, odds, line of sight). Column and row labels stay on
-the frame, with a compass at the top right.
+the frame, with a compass at the top right; the map scrolls sideways by whole hex columns, so that no half hex is
+drawn next to the row labels.
 
 Each map row is cached as a full-width :class:`~textual.strip.Strip`; a change to a hex drops only that hex's
 two rows from the cache and refreshes only the hex's region, so moving the cursor redraws two hexes.
@@ -235,8 +236,17 @@ class HexMap(ScrollView, can_focus=True):
         """What the map shows in a hex."""
         return self._content.get(h)
 
+    def _view_x(self) -> int:
+        """The first map column in view: the scroll offset rounded to a whole hex column (down, or up at the right
+        end of the map), so that no half hex is drawn next to the row labels."""
+        sx = self.scroll_offset.x
+        snapped = sx - sx % STEP
+        if snapped != sx and sx >= self.max_scroll_x:
+            snapped += STEP
+        return snapped
+
     def _invalidate(self, hexes: Iterable[Hex]) -> None:
-        sx, sy = self.scroll_offset
+        sx, sy = self._view_x(), self.scroll_offset.y
         for h in hexes:
             if h not in self.board:
                 continue
@@ -265,19 +275,20 @@ class HexMap(ScrollView, can_focus=True):
         x, y = self.hex_origin(h)
         width = max(1, self.scrollable_content_region.width - self.label_width)
         height = max(1, self.scrollable_content_region.height - 1)
-        sx, sy = self.scroll_offset
-        nx, ny = sx, sy
+        sx, sy = self._view_x(), self.scroll_offset.y
+        nx, ny = self.scroll_offset
         if x < sx:
             nx = max(0, x - margin * STEP)
         elif x + STEP + 1 > sx + width:
             nx = x + STEP + 1 - width + margin * STEP
+            nx += -nx % STEP  # a whole hex column first (see _view_x)
         if y < sy:
             ny = max(0, y - margin)
         elif y + 2 > sy + height:
             ny = y + 2 - height + margin
         nx = max(0, min(nx, self.virtual_size.width - self.scrollable_content_region.width))
         ny = max(0, min(ny, self.virtual_size.height - self.scrollable_content_region.height))
-        if (nx, ny) != (sx, sy):
+        if (nx, ny) != tuple(self.scroll_offset):
             self.scroll_to(nx, ny, animate=False, immediate=True)
 
     def action_cursor(self, direction: str) -> None:
@@ -301,7 +312,7 @@ class HexMap(ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         """Move the cursor to the clicked hex; a second click on it selects it."""
-        sx, sy = self.scroll_offset
+        sx, sy = self._view_x(), self.scroll_offset.y
         h = self.hex_at(event.x - self.label_width + sx, event.y - 1 + sy)
         if h is None:
             return
@@ -478,7 +489,7 @@ class HexMap(ScrollView, can_focus=True):
         """One line of the widget: the column labels, or a map row with its row label."""
         self.rendered_lines += 1
         width = self.size.width
-        sx, sy = self.scroll_offset
+        sx, sy = self._view_x(), self.scroll_offset.y
         base = self._base_style()
         view_w = max(0, width - self.label_width)
         if y == 0:

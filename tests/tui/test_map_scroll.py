@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tui.app import PlanspielApp
 from tui.screens.game import GameScreen
-from tui.widgets.hexmap import STEP, HexMap
+from tui.widgets.hexmap import SIDE_GLYPHS, STEP, HexMap
 
 from .conftest import hannut, make_app, screen_text
 
@@ -37,7 +37,7 @@ def _check_clear(app: PlanspielApp, m: HexMap) -> None:
     lines = screen_text(app).splitlines()
     top, left = m.region.y, m.region.x
     view = m.region.width - m.label_width - 1  # the last column is the scrollbar
-    sides = set("/\\ ")
+    sides = set("/\\ ") | set(SIDE_GLYPHS.values())  # a hexside feature replaces the slant
     _, sy = m.scroll_offset
     for i in range(1, m.region.height - 1):
         line = lines[top + i][left : left + m.label_width + view].ljust(m.label_width + view)

@@ -26,6 +26,7 @@ from .typed import field_values
 __all__ = [
     "KIND_GLYPHS",
     "TERRAIN_GLYPHS",
+    "WATER_TERRAIN",
     "GameInfo",
     "Marker",
     "PathPreview",
@@ -122,6 +123,10 @@ TERRAIN_GLYPHS: Mapping[str, str] = {
 }
 """Terrain class → the glyph that marks it on the map (besides its colour): every class of every ruleset has one
 (open ground excepted), so that the map reads in the monochrome theme too."""
+
+WATER_TERRAIN: frozenset[str] = frozenset({"water", "river", "ford", "bridge"})
+"""Terrain classes a river of hexes runs through (its fords and bridges included): the map draws the hexside
+between two of them as water, so that the river reads as one line from hex to hex."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +241,8 @@ class Presentation:
 
     terrain_glyphs: ClassVar[Mapping[str, str]] = TERRAIN_GLYPHS
     """Terrain class → the glyph that marks it on the map."""
+    water_terrain: ClassVar[frozenset[str]] = WATER_TERRAIN
+    """Terrain classes of a river of hexes: the map joins neighbouring ones with water across their hexside."""
 
     def terrain_glyph(self, terrain: str) -> str:
         """The glyph of a terrain class (empty for open ground)."""

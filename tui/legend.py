@@ -19,9 +19,9 @@ from .marks import Overlay
 __all__ = ["GROUPS", "Entry", "hex_legend", "legend", "ordered"]
 
 _SIDE_FEATURES = {
-    "rivers": ("≈", "a river along the hexside (drawn on the hex's lower edge)"),
-    "streams": ("~", "a stream along the hexside (drawn on the hex's lower edge)"),
-    "walls": ("#", "a wall along the hexside (drawn on the hex's lower edge)"),
+    "rivers": ("≈", "a river along the hexside (drawn in place of the hex's edge there)"),
+    "streams": ("~", "a stream along the hexside (drawn in place of the hex's edge there)"),
+    "walls": ("#", "a wall along the hexside (drawn in place of the hex's edge there)"),
 }
 
 _OVERLAYS: tuple[tuple[str, str, str], ...] = (
@@ -98,12 +98,25 @@ def _hex_entries(view: GameState, presenter: Presentation, board: Board, hexes: 
     return list(out.values())
 
 
-def _board_entries(board: Board) -> list[Entry]:
+def _board_entries(board: Board, presenter: Presentation) -> list[Entry]:
     out = []
     if any(c.level > 0 for c in board.cells.values()):
         out.append(Entry("1", "after the terrain glyph: the hex's level (elevation)", "terrain"))
     if board.data.lines.get("roads"):
-        out.append(Entry("═", "a road runs through the hex", "terrain"))
+        out.append(
+            Entry(
+                "─╱╲│",
+                "a road: a line from the hex's centre toward each hex the road leads to (under a counter)",
+                "terrain",
+            )
+        )
+    water = presenter.water_terrain
+    if any(
+        board.cells[h].terrain in water and n in board and board.cells[n].terrain in water
+        for h in board
+        for n in h.neighbours()
+    ):
+        out.append(Entry("~~~~~", "a river of hexes runs on across this edge into the next hex", "terrain"))
     for feature, (glyph, meaning) in _SIDE_FEATURES.items():
         if board.data.hexsides.get(feature):
             out.append(Entry(glyph, meaning, "terrain"))
@@ -137,7 +150,7 @@ def legend(
     return [
         *_unit_entries(view, presenter, units),
         *_hex_entries(view, presenter, board, list(board)),
-        *_board_entries(board),
+        *_board_entries(board, presenter),
         *_overlay_entries(overlay or {}),
     ]
 

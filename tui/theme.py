@@ -110,6 +110,12 @@ class MapPalette:
     sides: tuple[Style, ...] = ()
     """Unit counter style per side, in scenario order."""
     marker: Style = field(default_factory=Style)
+    road: Style = field(default_factory=lambda: Style(bold=True))
+    """Road lines (``─ ╱ ╲ │`` from a hex's centre toward the next road hex)."""
+    water: Style = field(default_factory=lambda: Style(bold=True))
+    """Rivers and streams along hexsides, and a river of hexes running on across a hexside (``≈ ~``)."""
+    wall: Style = field(default_factory=lambda: Style(bold=True))
+    """Walls along hexsides (``#``)."""
     reach: Style = field(default_factory=Style)
     step: Style = field(default_factory=Style)
     target: Style = field(default_factory=Style)
@@ -174,6 +180,9 @@ _PALETTES: dict[str, MapPalette] = {
             Style(color="#101010", bgcolor="#a0d080", bold=True),
         ),
         marker=Style(color="#ffd75f", bold=True),
+        road=Style(color="#f0e0b0", bold=True),
+        water=Style(color="#5fafff", bold=True),
+        wall=Style(color="#ffd75f", bold=True),
         reach=Style(color="#102010", bgcolor="#9fd89f"),
         step=Style(color="#001000", bgcolor="#5fd75f", bold=True),
         target=Style(color="#ffffff", bgcolor="#b83030", bold=True),
@@ -235,6 +244,9 @@ _PALETTES: dict[str, MapPalette] = {
             Style(color="#000000", bgcolor="#CC79A7", bold=True),
         ),
         marker=Style(color="#F0E442", bold=True),
+        road=Style(color="#ffffff", bold=True),
+        water=Style(color="#56B4E9", bold=True),
+        wall=Style(color="#F0E442", bold=True),
         reach=Style(color="#000000", bgcolor="#80c8b0"),
         step=Style(color="#000000", bgcolor="#009E73", bold=True),
         target=Style(color="#ffffff", bgcolor="#D55E00", bold=True),

@@ -161,7 +161,7 @@ async def test_streams_are_drawn_on_their_hexsides() -> None:
         lines = _lines(app)
         strips = app.screen._compositor.render_strips()
         m = app.query_one(HexMap)
-    assert lines[3].startswith("  \\~~~~~/")  # 0101's south side (to 0102) is a stream; its south-east slant too
+    assert lines[3].startswith("  \\~~~~~~")  # 0101's south side (to 0102) is a stream; its south-east slant too
     x, _ = m.hex_origin(parse_hex("0201"))
     slant = next(seg for seg in strips[3].crop(m.label_width + x, m.label_width + x + 1))
-    assert slant.text == "/" and slant.style is not None and slant.style.bold
+    assert slant.text == "~" and slant.style is not None and slant.style.bold

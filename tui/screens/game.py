@@ -210,7 +210,12 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         self.status_bar = StatusBar(id="status")
-        self.map = HexMap(self.info.board, terrain_glyphs=self.presenter.terrain_glyphs, id="map")
+        self.map = HexMap(
+            self.info.board,
+            terrain_glyphs=self.presenter.terrain_glyphs,
+            water=self.presenter.water_terrain,
+            id="map",
+        )
         self.unit_panel = UnitPanel(id="unit")
         self.hex_panel = HexPanel(id="hex")
         self.log_widget = EventLog(id="log")

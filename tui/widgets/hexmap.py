@@ -6,14 +6,19 @@ cells wide and ``2R + 2`` rows high::
 
      01    02    03
      _____       _____
-    /GT2+1\\_____/     \\
-    \\♣1═★N/ ⌂⌂⌂ \\_____/
-    /     \\⌂_═__/     \\
+    /GT2+1\\_____/ ~ ~ \\
+    \\♣1_★N/─╲ ╱─\\~~~~~/
+    /     \\⌂1___/ ~ ~ \\
 
 The top row of a hex shows its top unit (side letter, type glyph, remaining steps) and the stack count or the
-unit's markers, or the terrain glyph when it is empty; the floor row shows terrain glyph, elevation, road,
-hex marker and unit marker, or an overlay (movement cost, odds, line of sight). Column and row labels stay on
-the frame, with a compass at the top right.
+unit's markers, or the terrain glyph when it is empty; the floor row (underlined: it is the hex's south side)
+shows terrain glyph, elevation, hex marker and unit marker, or an overlay (movement cost, odds, line of sight).
+Roads are lines from a hex's centre toward each hex they lead to (``─╲`` north-west, ``│`` north, ``╱─``
+north-east on the top row; ``─╱``, ``│``, ``╲─`` on the floor row), drawn under counters and markers. A hexside
+feature (river ``≈``, stream ``~``, wall ``#``) replaces the border along that side, and so does water between two
+hexes of a river of hexes (the presentation's ``water_terrain``), so that a river reads as one line. Column and row
+labels stay on the frame, with a compass at the top right; the map scrolls sideways by whole hex columns, so that
+no half hex is drawn next to the row labels.
 
 Each map row is cached as a full-width :class:`~textual.strip.Strip`; a change to a hex drops only that hex's
 two rows from the cache and refreshes only the hex's region, so moving the cursor redraws two hexes.
@@ -52,7 +57,21 @@ _COMPASS = {"top": "N↑", "left": "N←", "right": "N→", "bottom": "N↓"}
 _UNDERLINE = Style(underline=True)
 _SIDE_FEATURES = ("rivers", "streams", "walls")
 """Hexside features the map draws, the strongest first."""
-_SIDE_GLYPHS = {"rivers": "≈", "streams": "~", "walls": "#"}
+WATER = "water"
+"""The hexside between two hexes of a river of hexes (the presentation's ``water_terrain``)."""
+SIDE_GLYPHS = {"rivers": "≈", "streams": "~", "walls": "#", WATER: "~"}
+"""Hexside feature → the glyph that replaces the hex border along that side (``_____``, ``/``, ``\\``)."""
+ROAD_CELLS: dict[str, tuple[str, int, str]] = {
+    "nw": ("top", 0, "─╲"),
+    "n": ("top", 2, "│"),
+    "ne": ("top", 3, "╱─"),
+    "sw": ("floor", 0, "─╱"),
+    "s": ("floor", 2, "│"),
+    "se": ("floor", 3, "╲─"),
+}
+"""Direction of a road → the hex row, first cell and glyphs of its line from the hex's centre to that side."""
+ROAD_GLYPHS = "─╱╲│"
+"""The glyphs roads are drawn with."""
 
 
 class HexMap(ScrollView, can_focus=True):
@@ -136,6 +155,7 @@ class HexMap(ScrollView, can_focus=True):
         board: Board,
         *,
         terrain_glyphs: Mapping[str, str] | None = None,
+        water: Iterable[str] = (),
         palette: MapPalette | None = None,
         name: str | None = None,
         id: str | None = None,
@@ -153,17 +173,24 @@ class HexMap(ScrollView, can_focus=True):
         self._content: Mapping[Hex, HexContent] = {}
         self._overlay: Mapping[Hex, Overlay] = {}
         self._rows: dict[int, Strip] = {}
-        self._roads: set[Hex] = {h for h in board if any(board.has_road(h, n) for n in h.neighbours() if n in board)}
+        self._roads: dict[Hex, frozenset[str]] = {}
+        """Road hexes → the directions their road leaves in (one line from the centre toward each)."""
         self._sides: dict[frozenset[Hex], str] = {}
-        """Hexsides with a feature (stream, river, wall) → the feature, drawn on the slant or the floor."""
+        """Hexsides with a feature (stream, river, wall, a river of hexes) → the feature, drawn on the border."""
+        wet = {h for h, c in board.cells.items() if c.terrain in set(water)}
         for a in board:
+            dirs = frozenset(d for d, v in _DIRS.items() if a + v in board and board.has_road(a, a + v))
+            if dirs:
+                self._roads[a] = dirs
             for b in a.neighbours():
                 edge = board.hexside(a, b) if b in board else {}
-                for feature in _SIDE_FEATURES:
-                    if edge.get(feature):
-                        self._sides[frozenset((a, b))] = feature
+                feature = next((f for f in _SIDE_FEATURES if edge.get(f)), None)
+                if feature is None and a in wet and b in wet:
+                    feature = WATER
+                if feature is not None:
+                    self._sides[frozenset((a, b))] = feature
         self._header: Strip | None = None
-        self._looks: dict[tuple[str, int, bool, str, str], list[Segment]] = {}
+        self._looks: dict[tuple[str, int, frozenset[str], str, str], list[Segment]] = {}
         """Painted rows of hexes with nothing on them, by (terrain, level, road, top|floor, south side)."""
         self._styles: dict[tuple[Style, Style], Style] = {}
         self._base: Style | None = None
@@ -235,8 +262,17 @@ class HexMap(ScrollView, can_focus=True):
         """What the map shows in a hex."""
         return self._content.get(h)
 
+    def _view_x(self) -> int:
+        """The first map column in view: the scroll offset rounded to a whole hex column (down, or up at the right
+        end of the map), so that no half hex is drawn next to the row labels."""
+        sx = self.scroll_offset.x
+        snapped = sx - sx % STEP
+        if snapped != sx and sx >= self.max_scroll_x:
+            snapped += STEP
+        return snapped
+
     def _invalidate(self, hexes: Iterable[Hex]) -> None:
-        sx, sy = self.scroll_offset
+        sx, sy = self._view_x(), self.scroll_offset.y
         for h in hexes:
             if h not in self.board:
                 continue
@@ -265,19 +301,20 @@ class HexMap(ScrollView, can_focus=True):
         x, y = self.hex_origin(h)
         width = max(1, self.scrollable_content_region.width - self.label_width)
         height = max(1, self.scrollable_content_region.height - 1)
-        sx, sy = self.scroll_offset
-        nx, ny = sx, sy
+        sx, sy = self._view_x(), self.scroll_offset.y
+        nx, ny = self.scroll_offset
         if x < sx:
             nx = max(0, x - margin * STEP)
         elif x + STEP + 1 > sx + width:
             nx = x + STEP + 1 - width + margin * STEP
+            nx += -nx % STEP  # a whole hex column first (see _view_x)
         if y < sy:
             ny = max(0, y - margin)
         elif y + 2 > sy + height:
             ny = y + 2 - height + margin
         nx = max(0, min(nx, self.virtual_size.width - self.scrollable_content_region.width))
         ny = max(0, min(ny, self.virtual_size.height - self.scrollable_content_region.height))
-        if (nx, ny) != (sx, sy):
+        if (nx, ny) != tuple(self.scroll_offset):
             self.scroll_to(nx, ny, animate=False, immediate=True)
 
     def action_cursor(self, direction: str) -> None:
@@ -301,7 +338,7 @@ class HexMap(ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         """Move the cursor to the clicked hex; a second click on it selects it."""
-        sx, sy = self.scroll_offset
+        sx, sy = self._view_x(), self.scroll_offset.y
         h = self.hex_at(event.x - self.label_width + sx, event.y - 1 + sy)
         if h is None:
             return
@@ -332,7 +369,7 @@ class HexMap(ScrollView, can_focus=True):
         content = self._content.get(h)
         overlay = self._overlay.get(h)
         cell = self.board.cells[h]
-        road = h in self._roads
+        road = self._roads.get(h, frozenset())
         plain = content is None and overlay is None and h != self.cursor
         look = (cell.terrain, cell.level, road, kind, self._sides.get(frozenset((h, h + _DIRS["s"]))) or "")
         if plain:
@@ -343,7 +380,7 @@ class HexMap(ScrollView, can_focus=True):
         glyph = self.terrain_glyphs.get(cell.terrain, "")
         segs: list[Segment]
         if kind == "top":
-            segs = self._top_cells(base, glyph, content)
+            segs = self._top_cells(base, glyph, road, content)
         elif overlay is not None and overlay.kind != "select":
             segs = [Segment(overlay.text[:CELL].center(CELL, "_"), add(base, self._overlay_style(overlay.kind)))]
         else:
@@ -356,10 +393,29 @@ class HexMap(ScrollView, can_focus=True):
             self._looks[look] = segs
         return segs
 
-    def _top_cells(self, base: Style, glyph: str, content: HexContent | None) -> list[Segment]:
-        """The upper row of a hex: its top unit (label, then the stack count or flags), or the terrain glyph."""
+    def _road_cells(self, kind: str, road: frozenset[str]) -> dict[int, str]:
+        """The cells of a hex row a road line takes (cell index → glyph)."""
+        cells: dict[int, str] = {}
+        for d in road:
+            row, first, glyphs = ROAD_CELLS[d]
+            if row == kind:
+                for i, g in enumerate(glyphs):
+                    cells[first + i] = g
+        return cells
+
+    def _top_cells(self, base: Style, glyph: str, road: frozenset[str], content: HexContent | None) -> list[Segment]:
+        """The upper row of a hex: its top unit (label, then the stack count or flags), or the terrain glyph and the
+        road lines leaving toward the north-west, north and north-east."""
         if content is None or content.unit is None:
-            return [Segment((f" {glyph} {glyph} " if glyph else " " * CELL)[:CELL], base)]
+            cells = self._road_cells("top", road)
+            if not cells:
+                return [Segment((f" {glyph} {glyph} " if glyph else " " * CELL)[:CELL], base)]
+            text = [" "] * CELL
+            spots = [i for i in (1, 3) if i not in cells] or ([2] if 2 not in cells else [])
+            for i in spots:
+                text[i] = glyph[:1] or " "
+            road_style = self._add(base, self.palette.road)
+            return [Segment(cells[i], road_style) if i in cells else Segment(text[i], base) for i in range(CELL)]
         p = self.palette
         u = content.unit
         extra = f"+{min(content.count - 1, 9)}" if content.count > 1 else u.flags[:2]
@@ -382,9 +438,11 @@ class HexMap(ScrollView, can_focus=True):
         }.get(kind, p.reach)
 
     def _floor_cells(
-        self, h: Hex, base: Style, glyph: str, level: str, road: bool, content: HexContent | None
+        self, h: Hex, base: Style, glyph: str, level: str, road: frozenset[str], content: HexContent | None
     ) -> list[Segment]:
-        """The lower row of a hex: terrain glyph, level, road, marker and stack flag, on its south hexside."""
+        """The lower row of a hex, on its south hexside: terrain glyph, level, hex marker and stack flag, and the road
+        lines leaving toward the south-west, south and south-east (the glyph gives way to a road, a road to the
+        others; a displaced glyph moves to the middle cell when it is free)."""
         p = self.palette
         add = self._add
         marker = content.marker if content is not None else ""
@@ -397,22 +455,27 @@ class HexMap(ScrollView, can_focus=True):
         south = self._sides.get(frozenset((h, h + _DIRS["s"])))
         fill = "_"
         if south is not None:
-            fill, blank = _SIDE_GLYPHS[south], add(base, self._side_style(south))
-        return [
-            Segment(part or fill, style if part else blank)
-            for part, style in (
-                (glyph[:1], text_style),
-                (level[:1], text_style),
-                ("═" if road else "", text_style),
-                (marker[:1], marked),
-                (flag, marked),
-            )
+            fill, blank = SIDE_GLYPHS[south], add(base, self._side_style(south))
+        roads = self._road_cells("floor", road)
+        road_style = add(text_style, p.road)
+        parts: list[tuple[str, Style]] = [
+            (glyph[:1], text_style),
+            (level[:1], text_style),
+            ("", text_style),
+            (marker[:1], marked),
+            (flag, marked),
         ]
+        for i, g in roads.items():
+            if i == 0 or not parts[i][0]:
+                parts[i] = (g, road_style)
+        if 0 in roads and glyph and 2 not in roads:
+            parts[2] = (glyph[:1], text_style)
+        return [Segment(part or fill, style if part else blank) for part, style in parts]
 
     def _side_style(self, feature: str) -> Style:
-        """How a hexside feature is drawn: water in the palette's LOS colour, walls as markers, all bold."""
+        """How a hexside feature is drawn: walls in the palette's wall style, water in its water style."""
         p = self.palette
-        return self._add(p.marker if feature == "walls" else Style(color="#5fafff"), Style(bold=True))
+        return p.wall if feature == "walls" else p.water
 
     def _base_style(self) -> Style:
         """The widget's own style (background), looked up once per style change."""
@@ -455,7 +518,7 @@ class HexMap(ScrollView, can_focus=True):
                 char = " "
             feature = self._sides.get(side) if side is not None else None
             if feature is not None:
-                segs.append(Segment(char, self._add(blank, self._side_style(feature))))
+                segs.append(Segment(SIDE_GLYPHS[feature], self._add(blank, self._side_style(feature))))
             else:
                 segs.append(Segment(char, grid if char != " " else blank))
             if q < self.cols:
@@ -478,7 +541,7 @@ class HexMap(ScrollView, can_focus=True):
         """One line of the widget: the column labels, or a map row with its row label."""
         self.rendered_lines += 1
         width = self.size.width
-        sx, sy = self.scroll_offset
+        sx, sy = self._view_x(), self.scroll_offset.y
         base = self._base_style()
         view_w = max(0, width - self.label_width)
         if y == 0:

@@ -68,6 +68,9 @@ async def test_I_switches_the_log_between_ids_and_names_and_the_help_says_so() -
         console.print(bindings_table(screen))
         help_text = console.export_text()
         assert "\n I " in help_text and "name units as a player reads them" in help_text, help_text
+        command = next(c for c in app.get_system_commands(screen) if c.title == "Unit ids or names")
+        command.callback()  # in the palette too
+        assert app.session.log_ids and f"{APC} enters 1507" in screen.log_widget.lines_shown[-1]
 
 
 async def test_the_hand_off_summary_names_the_unit_that_moved() -> None:

@@ -136,6 +136,7 @@ _PALETTE: tuple[tuple[str, str, str], ...] = (
     ("prompt", "Notation prompt", "type an action in notation"),
     ("legend", "Legend", "what every glyph on the map means now (l)"),
     ("standing", "Reaction orders", "when reaction windows ask you, react by themselves or pass (R)"),
+    ("log_ids", "Unit ids or names", "the log names units, or shows their ids for notation (I)"),
     ("leave", "Back to title", "the game is saved"),
 )
 """The table's commands in the palette: a table key by name, or a mode's key by binding id."""

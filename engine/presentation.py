@@ -33,6 +33,7 @@ __all__ = [
     "Presentation",
     "Report",
     "SideInfo",
+    "id_number",
 ]
 
 
@@ -195,6 +196,17 @@ class Presentation:
         ruleset adds what else tells units apart (its formation)."""
         return self.unit_name(unit)
 
+    short_names: ClassVar[Mapping[str, str]] = {}
+    """Unit type → its short name for the log (``Pz III``); a type not listed is called by its type's name."""
+
+    def unit_short(self, view: GameState, unit: Unit) -> str:
+        """How the log names the unit for a player, short enough for a line at 80 columns, beside the id kept for
+        notation: here the type's short name and the number the id ends with (``-3``: ``S35 #3``); a ruleset adds
+        what else tells units apart (its formation). From the side's view only (what it shows of the unit)."""
+        short = self.short_names.get(unit.type) or self.unit_name(unit)
+        number = id_number(unit.id)
+        return f"{short} #{number}" if number else short
+
     def full_steps(self, unit: Unit) -> int:
         """Steps at full strength."""
         return int(self.unit_type(unit).get("steps", max(unit.steps, 1)))
@@ -341,6 +353,12 @@ class Presentation:
         for u in view.units.values():
             out[u.side] = out.get(u.side, 0) + max(0, self.full_steps(u) - u.steps)
         return out
+
+
+def id_number(unit_id: str) -> str:
+    """The number a unit id ends with after a dash (``fra-2kur-s35-3``: ``3``), empty if none."""
+    head, dash, tail = unit_id.rpartition("-")
+    return tail if dash and head and tail.isdigit() else ""
 
 
 def _side_letters(names: list[str], ids: list[str]) -> dict[str, str]:

@@ -32,6 +32,7 @@ from engine.errors import PlanspielError
 from . import output
 from .driver import EndOfInput, driver_class
 from .lastsave import find_last_save, load_saves
+from .names import UnitNames
 from .screens.dialogs import MIN_SIZE, TooSmallScreen
 from .screens.title import TitleScreen
 from .settings import Settings
@@ -378,8 +379,9 @@ class PlanspielApp(App[int]):
         summary = client.events_since(self._seen.get(side, 0))
         from .screens.handoff import HandoffScreen  # noqa: PLC0415 - imported when first shown
 
+        words = None if session.log_ids else UnitNames(client.view(), session.presenter)
         self.push_screen(
-            HandoffScreen(side, session.info.side_name(side), summary),
+            HandoffScreen(side, session.info.side_name(side), summary, words),
             lambda result: callback(result or side),
         )
 

@@ -88,6 +88,9 @@ class Session:
         self.standing: dict[str, Standing] = _standing_from(getattr(game, "table", None), game.state.sides)
         """Standing reaction orders of the human sides (:mod:`tui.standing`), set by the table, kept in the save."""
         self.scores: dict[int, dict[str, int]] = {}
+        self.log_ids = False
+        """True: the log, the hand-off summary and the rounds shown step by step give the units' ids (for notation)
+        instead of their names (``I``)."""
         self._replaying = threading.Lock()
         """One background replay at a time (the save check, the score chart): the UI thread keeps its share."""
         self.replay_check_pending = False

@@ -144,10 +144,10 @@ def test_play_kill_continue(home: Path) -> None:
         again.keys("c")
         screen = again.wait_for("1. close")  # the reaction window is offered again, "no reaction" first
         assert "French may react to the move of ger-i12schr-apc" in screen and "opp " in screen
-        again.keys("m")  # look at the map: the half-track stands in 1507, the log tells the story
-        again.wait_for("ger-i12schr-apc enters 1507")
+        again.keys("m")  # look at the map: the half-track stands in 1507, the log tells the story (by name)
+        again.wait_for("I/12 SchR SdKfz 251 enters 1507")
         screen = again.wait_for("French to act")  # the status bar (a busy machine may paint it later)
-        assert "ger-i12schr-apc enters 1507" in screen
+        assert "I/12 SchR SdKfz 251 enters 1507" in screen
     finally:
         again.kill()
 
@@ -209,7 +209,7 @@ def test_art_of_tactic_order_commit_and_hand_off(home: Path) -> None:
         assert "ger-" not in screen and "hold" not in screen
         term.keys("Enter")
         screen = term.wait_for("german has given its orders")
-        assert "hold ger-1-hq" not in screen
+        assert "hold ger-1-hq" not in screen and "hold HQ #1" not in screen
     finally:
         term.kill()
 
@@ -224,8 +224,8 @@ def test_move_by_destination_and_the_legend(home: Path) -> None:
         term.keys("Enter")  # the kind of move is asked once (move, or move and fire: 12.1)
         term.wait_for("which move?")
         term.keys("1")
-        screen = term.wait_for("ger-i12schr-apc enters 1406")
-        assert "ger-i12schr-apc enters 1507" in screen, "one step after the other"
+        screen = term.wait_for("I/12 SchR SdKfz 251 enters 1406")  # the log names the unit (issue 18 item 6)
+        assert "I/12 SchR SdKfz 251 enters 1507" in screen, "one step after the other"
         term.keys("l")
         legend = term.wait_for("Legend: what the map shows")
         assert "first letter of a counter" in legend

@@ -280,16 +280,16 @@ async def test_hot_seat_hand_off_hides_the_orders_then_reveal_and_steps() -> Non
         ex = app.screen
         assert isinstance(ex, ExecutionScreen)
         assert "orders revealed" in ex.text
-        assert "german order: march ger-2-pz2 0305 0405" in ex.text
-        assert "soviet order: defend sov-23-inf 1004 2" in ex.text
+        assert "german order: march Pz II #2 0305 0405" in ex.text, "units named as in the log (issue 18 item 6)"
+        assert "soviet order: defend rifles #23 1004 2" in ex.text
         await pilot.press("enter")
         await pilot.pause()
-        assert "step 1 of 12" in ex.text and "Defend" in ex.text and "sov-23-inf defends" in ex.text
+        assert "step 1 of 12" in ex.text and "Defend" in ex.text and "rifles #23 defends" in ex.text
         first = ex.report.steps[0][0]
         assert ex.text.count(first) == 1, ex.text  # the current step's name once, not in the heading too
         await pilot.press("e")
         await pilot.pause()
-        assert "step 12 of 12" in ex.text and "ger-2-pz2 moves to 0405" in ex.text
+        assert "step 12 of 12" in ex.text and "Pz II #2 moves to 0405" in ex.text
         assert ex.text.count(ex.report.steps[-1][0]) == 1, ex.text
         await pilot.press("enter")
         await settle(pilot, app)
@@ -423,7 +423,7 @@ async def test_against_the_ai_the_round_is_shown_after_the_commit() -> None:
             if isinstance(app.screen, ExecutionScreen):
                 break
         assert isinstance(app.screen, ExecutionScreen), app.screen_stack
-        assert "german order: hold ger-2-pz2" in app.screen.text
+        assert "german order: hold Pz II #2" in app.screen.text
         assert not any(isinstance(s, HandoffScreen) for s in app.screen_stack)
 
 
@@ -729,8 +729,8 @@ async def test_15_2_the_deciding_side_is_asked_on_the_shared_execution_screen() 
         assert isinstance(ex, ExecutionScreen) and ex.decision is not None
         await pilot.press("e")
         await pilot.pause()
-        assert "SOVIET decides (rule 7.4, 15.2): sov-23-inf defends in close combat at 1104" in ex.text
-        assert "1  ger-2-pz2" in ex.text and "(preset)" in ex.text and "2  ger-5-inf" in ex.text
+        assert "SOVIET decides (rule 7.4, 15.2): rifles #23 defends in close combat at 1104" in ex.text
+        assert "1  Pz II #2" in ex.text and "(preset)" in ex.text and "2  infantry #5" in ex.text
         assert "1–2: choose" in str(ex.query_one("#exec-help", Static).render())
         await pilot.press("question_mark")
         await pilot.pause()
@@ -742,8 +742,8 @@ async def test_15_2_the_deciding_side_is_asked_on_the_shared_execution_screen() 
         await settle(pilot, app)
         more = app.screen
         assert isinstance(more, ExecutionScreen) and more is not ex
-        assert "soviet chooses: ger-5-inf" in more.text
-        assert "close combat: sov-23-inf at ger-5-inf" in more.text
+        assert "soviet chooses: infantry #5" in more.text
+        assert "close combat: rifles #23 at infantry #5" in more.text
         assert more.stage >= 6, "shown on from the step where it paused"
         assert screen.client.side == "soviet", "no hand-off: the decision is public (15.2)"
         titles = [c.title for c in app.get_system_commands(screen)]
@@ -768,7 +768,7 @@ async def test_15_2_enter_takes_the_preset_and_escape_leaves_the_question_for_r(
         assert isinstance(ex, ExecutionScreen) and "SOVIET decides" in ex.text
         await pilot.press("enter")
         await settle(pilot, app)
-        assert "soviet chooses: ger-2-pz2" in app.screen.text  # type: ignore[attr-defined]
+        assert "soviet chooses: Pz II #2" in app.screen.text  # type: ignore[attr-defined]
 
 
 def test_15_2_a_choose_action_is_worded_as_the_question_words_its_option() -> None:
@@ -820,11 +820,11 @@ async def test_15_2_the_other_sides_decision_is_asked_without_changing_seats() -
         assert isinstance(ex, ExecutionScreen)
         await pilot.press("e")
         await pilot.pause()
-        assert "GERMAN decides (rule 3.6, 15.2): ger-5-inf on Defend at 0805 fires once" in ex.text
+        assert "GERMAN decides (rule 3.6, 15.2): infantry #5 on Defend at 0805 fires once" in ex.text
         await pilot.press("2")
         await settle(pilot, app)
-        assert "german chooses: sov-24-inf" in app.screen.text  # type: ignore[attr-defined]
-        assert "defend fire: ger-5-inf at sov-24-inf" in app.screen.text  # type: ignore[attr-defined]
+        assert "german chooses: rifles #24" in app.screen.text  # type: ignore[attr-defined]
+        assert "defend fire: infantry #5 at rifles #24" in app.screen.text  # type: ignore[attr-defined]
         assert screen.client.side == "soviet" and not isinstance(app.screen, HandoffScreen)
 
 

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ..host import Host
+from ..names import UnitNames
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -87,7 +88,8 @@ class EndGameScreen(Screen[None]):
             if outcome is not None:
                 winner = "a draw" if outcome.winner == "draw" else f"{info.side_name(outcome.winner)} victory"
                 head.append(f"Result: {winner}\n", style="bold")
-                head.append(outcome.reason + "\n")
+                reason = outcome.reason if s.log_ids else UnitNames(view, s.presenter)(outcome.reason)
+                head.append(reason + "\n")
             head.append(f"Turn {view.turn} of {info.turns}, {client.actions_played} actions.\n")
             yield Static(head, id="result")
             losses = s.presenter.losses(view)

@@ -40,6 +40,7 @@ from ..client import GameClient
 from ..entry import Entry
 from ..host import Host
 from ..modes import MODES, Mode, PaletteCommand, mode_class
+from ..names import UnitNames
 from ..overlay import Scene, ask, draw, hex_content
 from ..standing import Standing, decide
 from ..table import Snapshot
@@ -98,6 +99,7 @@ class GameScreen(Screen[None]):
     | S | Save now (the game also autosaves after every action). |
     | i | Switch between the unit and hex panels (narrow terminals). |
     | L | The event log over half the screen, or back to its few lines. |
+    | I | The log with unit ids (for notation) or unit names. |
     | Q | Back to the title screen (the game is saved). |
     | r | The last round again, step by step, and the question it waits for (rulesets that report their rounds). |
 
@@ -190,6 +192,7 @@ class GameScreen(Screen[None]):
         self.thinking = Thinking(self)
         self.resolution = Resolution(self)
         self._event_index = 0
+        self._names: UnitNames | None = None
         self._selectable: list[str] = []
         self._dirty: set[str] = set()
         self._batching = 0
@@ -232,6 +235,8 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self.map.set_palette(self.host.palette)
         self._apply_size(self.app.size.width)
+        self.log_widget.namer = self.name_units
+        self.log_widget.show_ids = self.session.log_ids
         self._reload_log()
         self._place_cursor()
         self.map.focus()
@@ -404,6 +409,13 @@ class GameScreen(Screen[None]):
         events = self.client.events_since(0)
         log.add_events(events[-150:])  # the recent story; more would slow the first paint of a long game
         self._event_index = self.client.event_count
+
+    def name_units(self, text: str) -> str:
+        """A line with the units named as the side on screen reads them (its view, as it is now)."""
+        view = self.client.view()
+        if self._names is None or self._names.view is not view:
+            self._names = UnitNames(view, self.presenter)
+        return self._names(text)
 
     def _log_new_events(self) -> None:
         events = self.client.events_since(self._event_index)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -23,6 +24,8 @@ class HandoffScreen(Screen[str]):
         side: the side that decides next.
         side_name: its display name.
         summary: what that side saw since its last decision (its view of the events), shown after Enter.
+        words: words each line for the player (units named from that side's view, :class:`tui.names.UnitNames`);
+            None: the events as written (the raw ids).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -49,11 +52,14 @@ class HandoffScreen(Screen[str]):
     }
     """
 
-    def __init__(self, side: str, side_name: str, summary: list[Event]) -> None:
+    def __init__(
+        self, side: str, side_name: str, summary: list[Event], words: Callable[[str], str] | None = None
+    ) -> None:
         super().__init__()
         self.side = side
         self.side_name = side_name
         self.summary = summary
+        self.words = words
         self.stage = 0
 
     def compose(self) -> ComposeResult:
@@ -66,7 +72,7 @@ class HandoffScreen(Screen[str]):
             self.stage = 1
             text = Text(f"{self.side_name}: since your last decision\n\n", style="bold")
             for e in self.summary[-14:]:
-                text.append(f"· {e.text}\n", style="")
+                text.append(f"· {self.words(e.text) if self.words else e.text}\n", style="")
             if len(self.summary) > 14:
                 text.append(f"(and {len(self.summary) - 14} earlier events in the log)\n", style="dim")
             text.append("\nPress Enter to play", style="bold")

@@ -60,6 +60,7 @@ _TABLE_KEYS: list[Binding] = [
     Binding("l", "key('table', 'legend')", "Legend", id="game.legend"),
     Binding("R", "key('table', 'standing')", "Reactions", key_display="R", show=False, id="game.reactions"),
     Binding("L", "key('table', 'tall_log')", "Log", key_display="L", show=False, id="game.log"),
+    Binding("I", "key('table', 'log_ids')", "Ids", key_display="I", show=False, id="game.log_ids"),
 ]
 """The table's own keys, whatever the mode."""
 
@@ -85,7 +86,7 @@ _KEY_ORDER = (
         "i",
         "Q",
     ),
-    *("y", "g", "r", "P", "l", "R", "L"),
+    *("y", "g", "r", "P", "l", "R", "L", "I"),
 )
 """The order of the keys in the footer and the help; other keys follow, the table's first, then the modes' in the
 registry's order."""
@@ -110,6 +111,8 @@ KEY_HELP: dict[str, str] = {
     "game.reactions": "standing reaction orders: when your side's reaction windows ask you, react by themselves "
     "or pass (for the side, or the selected unit)",
     "game.log": "the event log: half the screen, or back to its few lines (small terminals)",
+    "game.log_ids": "the log, the hand-off summary and the rounds name units as a player reads them, or show "
+    "their ids for notation (and back); the unit panel always shows the id",
     "game.legend": "the legend: what every glyph on the map means now (counters, markers, terrain, overlays)",
     "tactic.round": "the last round again: the orders revealed, then the execution step by step (and the "
     "decision it waits for, 15.2)",
@@ -133,6 +136,7 @@ _PALETTE: tuple[tuple[str, str, str], ...] = (
     ("prompt", "Notation prompt", "type an action in notation"),
     ("legend", "Legend", "what every glyph on the map means now (l)"),
     ("standing", "Reaction orders", "when reaction windows ask you, react by themselves or pass (R)"),
+    ("log_ids", "Unit ids or names", "the log names units, or shows their ids for notation (I)"),
     ("leave", "Back to title", "the game is saved"),
 )
 """The table's commands in the palette: a table key by name, or a mode's key by binding id."""
@@ -464,6 +468,14 @@ class TableKeys:
             s.remove_class("tall-log")
         else:
             s.add_class("tall-log")
+
+    def key_log_ids(self) -> None:
+        """The log, the hand-off summary and the rounds with the units' ids (for notation) or their names, and
+        back."""
+        s = self.screen
+        s.session.log_ids = not s.session.log_ids
+        s.log_widget.set_show_ids(s.session.log_ids)
+        s.notify("The log shows unit ids (I: names)" if s.session.log_ids else "The log shows unit names (I: ids)")
 
     def key_toggle_panel(self) -> None:
         """Switch between the unit and hex panels on narrow terminals."""

@@ -7,7 +7,7 @@ The sheet of orders a side has given is shown the same way (:class:`OrdersSummar
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Protocol
 
 from rich.text import Text
@@ -44,6 +44,10 @@ class _Table(Table, Protocol):
         """Go on to whoever decides next."""
         ...
 
+    def name_units(self, text: str) -> str:
+        """A line with the units named as the side on screen reads them."""
+        ...
+
 
 class Resolution:
     """The table's resolutions: each human side is shown the last one once (a round that paused at a question
@@ -76,7 +80,7 @@ class Resolution:
             # The round so far; a game restored without its log shows the question alone.
             report = t.presenter.report(t.client.events_since(max(0, self._event_floor())))
             report = report or Report(t.now.view.turn, ["(this round's log is not in the game)"], [], [])
-            t.push_modal(ExecutionScreen(report, decision, start=len(report.steps)), self._closed)
+            t.push_modal(ExecutionScreen(report, decision, len(report.steps), self._words()), self._closed)
         return True
 
     def show_last(self) -> None:
@@ -90,9 +94,14 @@ class Resolution:
         if decision is not None:
             self.deferred = None
             start = len(report.steps)  # at the question, the steps so far above it
-            t.push_modal(ExecutionScreen(report, decision, start=start), self._closed)
+            t.push_modal(ExecutionScreen(report, decision, start, self._words()), self._closed)
             return
-        t.push(ExecutionScreen(report))
+        t.push(ExecutionScreen(report, words=self._words()))
+
+    def _words(self) -> Callable[[str], str] | None:
+        """How the round's lines name units: as the log does (names, or the ids with ``I``)."""
+        t = self.table
+        return None if t.session.log_ids else t.name_units
 
     def _decision(self) -> dict[str, Any] | None:
         """The question the resolution waits for, as every view holds it, or None: side, question, rule and
@@ -128,7 +137,7 @@ class Resolution:
             return False
         start = seen[2] if report.round == seen[0] else 0  # on from the step where it paused
         self.seen[t.client.side] = (report.round, size, len(report.steps))
-        t.push_modal(ExecutionScreen(report, self._human_decision(), start=start), self._closed)
+        t.push_modal(ExecutionScreen(report, self._human_decision(), start, self._words()), self._closed)
         return True
 
     def _event_floor(self) -> int:
@@ -217,7 +226,8 @@ class OrdersSummaryScreen(ModalScreen[None]):
 class ExecutionScreen(ModalScreen[str | None]):
     """The reveal (both sides' orders), then the execution step by step with each step's events; when execution
     waits for a decision (15.2), after the last step so far the question, naming the deciding side, and its
-    options: the screen returns the chosen option's key (None: closed without choosing)."""
+    options: the screen returns the chosen option's key (None: closed without choosing). Units are named as the log
+    names them (``words``; None: the ids as the engine wrote them)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "next", "Next step", id="exec.next"),
@@ -263,9 +273,16 @@ class ExecutionScreen(ModalScreen[str | None]):
     }
     """
 
-    def __init__(self, report: Report, decision: Mapping[str, Any] | None = None, start: int = 0) -> None:
+    def __init__(
+        self,
+        report: Report,
+        decision: Mapping[str, Any] | None = None,
+        start: int = 0,
+        words: Callable[[str], str] | None = None,
+    ) -> None:
         super().__init__()
         self.report = report
+        self.words: Callable[[str], str] = words or str
         self.decision = decision
         """The decision execution waits for (``side``, ``question``, ``rule``, ``options``: [key, label]), or None."""
         self.stage = min(max(0, start), len(report.steps))
@@ -292,9 +309,9 @@ class ExecutionScreen(ModalScreen[str | None]):
         if self.stage == 0:
             t.append(f"Round {r.round}: the orders revealed (2.4)\n\n", style="bold underline")
             for line in r.head or ["(no orders: every unit holds)"]:
-                t.append(f"· {line}\n")
+                t.append(f"· {self.words(line)}\n")
             if not r.steps and self.decision is not None:
-                self._question(t, self.decision, self.cursor)
+                self._question(t, self.decision, self.cursor, self.words)
             return t
         total = len(r.steps)
         t.append(f"Round {r.round}: step {self.stage} of {total}\n\n", style="bold underline")  # its name: below
@@ -302,23 +319,24 @@ class ExecutionScreen(ModalScreen[str | None]):
             current = n == self.stage
             t.append(f"{heading}\n", style="bold reverse" if current else "bold")
             for line in lines or ["nothing happens"]:
-                t.append(f"  · {line}\n", style="" if current or lines else "dim")
+                t.append(f"  · {self.words(line)}\n", style="" if current or lines else "dim")
         if self.stage == total:
             for line in r.after:
-                t.append(f"{line}\n", style="bold")
+                t.append(f"{self.words(line)}\n", style="bold")
             if self.decision is not None:
-                self._question(t, self.decision, self.cursor)
+                self._question(t, self.decision, self.cursor, self.words)
         return t
 
     @staticmethod
-    def _question(t: Text, d: Mapping[str, Any], cursor: int = 0) -> None:
+    def _question(t: Text, d: Mapping[str, Any], cursor: int = 0, words: Callable[[str], str] = str) -> None:
         """The decision on the shared screen (15.2: public now), naming the deciding side, and its options (the
         highlighted one marked)."""
         side = str(d.get("side", "?")).upper()
-        t.append(f"\n{side} decides (rule {d.get('rule', '?')}, 15.2): {d.get('question', '')}\n", style="bold reverse")
+        question = words(str(d.get("question", "")))
+        t.append(f"\n{side} decides (rule {d.get('rule', '?')}, 15.2): {question}\n", style="bold reverse")
         for i, (_key, label) in enumerate(d.get("options", []), start=1):
             here = i - 1 == cursor
-            t.append(f"{'▶' if here else ' '} {i:>2}  {label}", style="reverse" if here else "")
+            t.append(f"{'▶' if here else ' '} {i:>2}  {words(str(label))}", style="reverse" if here else "")
             t.append("  (preset)\n" if i == 1 else "\n", style="italic")
 
     def _show_stage(self) -> None:

@@ -7,7 +7,7 @@ text from them and never asks the engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -38,6 +38,9 @@ __all__ = [
 ]
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+_LOG_LINES = 2000
+"""Lines the event log keeps."""
 
 
 def status_lines(view: GameState, presenter: Presentation, you: str, turns: int, note: str = "") -> tuple[Text, Text]:
@@ -365,7 +368,10 @@ def hex_text(card: HexCard) -> Text:
 
 
 class EventLog(RichLog):
-    """The event and dice log: every event a side may see, rolls with their purpose, dice and modifiers."""
+    """The event and dice log: every event a side may see, rolls with their purpose, dice and modifiers.
+
+    Units are named as a player reads them (issue 18 item 6) by :attr:`namer`, unless :attr:`show_ids` asks for the
+    ids of the notation; the log keeps the lines as written, so that it can show them either way."""
 
     KIND_STYLES: ClassVar[dict[str, str]] = {
         "roll": "bold",
@@ -394,26 +400,62 @@ class EventLog(RichLog):
     """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=2000)
+        super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=_LOG_LINES)
         self.lines_written: list[str] = []
-        """Plain text of every line written (tests read it)."""
+        """Plain text of every line written, as the engine and the table wrote it (ids kept; tests read it)."""
+        self.lines_shown: list[str] = []
+        """Plain text of the lines the log shows now, as the player reads them (names, or ids with
+        :attr:`show_ids`)."""
+        self.namer: Callable[[str], str] | None = None
+        """Words a line for the player (unit ids → names, :class:`tui.names.UnitNames`); None: as written."""
+        self.show_ids = False
+        """True: the log shows the raw unit ids (for notation) instead of the names (``I``)."""
         self.waiting_below = 0
         """Lines written while the player had scrolled up to read (shown on the log's border)."""
         self.reading = False
         """True while the player has scrolled up from the end (a write does not move the log then)."""
+        self._kept: list[tuple[str, str]] = []
 
     def add(self, kind: str, text: str) -> None:
         """Write one line; the log follows it unless the player has scrolled up to read, in which case its
         border says how many new lines wait below (issue 18 item 9)."""
-        line = Text(self.KIND_GLYPHS.get(kind, "· ") + text, style=self.KIND_STYLES.get(kind, ""))
-        if kind == "error":
-            line.stylize("bold red")
-        self.lines_written.append(line.plain)
-        self.write(line, scroll_end=not self.reading)
+        self.lines_written.append(self.KIND_GLYPHS.get(kind, "· ") + text)
+        self._kept.append((kind, text))
+        if len(self._kept) > _LOG_LINES:
+            del self._kept[: len(self._kept) - _LOG_LINES]
+        self._write(kind, text, scroll_end=not self.reading)
         if self.reading:
             self.waiting_below += 1
             n = self.waiting_below
             self.border_title = f"▼ {n} new line{'s' if n != 1 else ''} below (End)"
+
+    def _write(self, kind: str, text: str, *, scroll_end: bool) -> None:
+        if self.namer is not None and not self.show_ids:
+            text = self.namer(text)
+        line = Text(self.KIND_GLYPHS.get(kind, "· ") + text, style=self.KIND_STYLES.get(kind, ""))
+        if kind == "error":
+            line.stylize("bold red")
+        self.lines_shown.append(line.plain)
+        self.write(line, scroll_end=scroll_end)
+
+    def clear(self) -> EventLog:
+        """Empty the log (the lines it keeps to show again too)."""
+        self._kept.clear()
+        self.lines_shown.clear()
+        super().clear()
+        return self
+
+    def set_show_ids(self, show: bool) -> None:
+        """Show the raw unit ids (True) or the names (False): the kept lines are written again, the player's place
+        kept at the end unless they were reading further up."""
+        if show == self.show_ids:
+            return
+        self.show_ids = show
+        kept = list(self._kept)
+        self.lines_shown.clear()
+        super().clear()
+        for kind, text in kept:
+            self._write(kind, text, scroll_end=not self.reading)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         """The player scrolled: up from the end, the log keeps their place; back at the end, it follows again."""

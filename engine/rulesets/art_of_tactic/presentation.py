@@ -20,6 +20,7 @@ from engine.state import GameState, Unit
 
 from .frames import Decision
 from .gamedata import data
+from .model import UNIDENTIFIED
 from .movement import PathCost, order_path_cost
 from .orders import policies
 from .records import Order, status
@@ -167,6 +168,42 @@ class ArtOfTacticPresentation(Presentation):
     OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {}
 
     # --- Units ------------------------------------------------------------------------------------------
+
+    short_names: ClassVar[Mapping[str, str]] = {
+        "SU-HQ": "HQ",
+        "DE-HQ": "HQ",
+        "SU-INF": "rifles",
+        "DE-INF": "infantry",
+        "DE-PIO": "Pioniere",
+        "SU-MG": "Maxim",
+        "DE-MG": "MG 34",
+        "SU-MOR": "82 mm mortar",
+        "DE-MOR": "8 cm mortar",
+        "SU-AT": "45 mm AT",
+        "SU-FLAK": "37 mm Flak",
+        "SU-BM13": "BM-13",
+        "SU-T26": "T-26",
+        "DE-PZ2": "Pz II",
+        "SU-T34": "T-34",
+        "DE-251": "SdKfz 251",
+        "SU-ZIS5": "Zis-5",
+        "DE-OPEL": "Opel Blitz",
+        "DE-STUKA": "Stuka",
+        "SU-I16": "I-16",
+        "DE-RECON": "Fw 189",
+        "SU-RECON": "R-5",
+        "DE-JU52": "Ju 52",
+        "SU-TB3": "TB-3",
+        "DE-FJ": "Fallschirmjäger",
+        UNIDENTIFIED: "unidentified",
+    }
+
+    def unit_short(self, view: GameState, unit: Unit) -> str:
+        """The card's short name and the counter's number in the scenario (``Pz II #2`` for ``ger-2-pz2``); a
+        concealed enemy HQ is the unidentified unit its view shows (``unidentified #1``, 9.11)."""
+        short = self.short_names.get(unit.type) or self.unit_name(unit)
+        number = next((part for part in unit.id.split("-")[1:] if part.isdigit()), "")
+        return f"{short} #{number}" if number else short
 
     def full_steps(self, unit: Unit) -> int:
         if status(unit).unidentified:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from engine.actions import Action
 from engine.hexgrid import Hex
-from engine.presentation import Marker, Presentation
+from engine.presentation import Marker, Presentation, id_number
 from engine.state import GameState, Unit
 
 from . import frames, sequence, verbs, victory
@@ -72,6 +73,50 @@ class BlitzkriegPresentation(Presentation):
         f = data(view).formations.get(unit.formation or "")
         name = self.unit_name(unit)
         return f"{f.name}, {name}" if f is not None and f.name else name
+
+    short_names: ClassVar[Mapping[str, str]] = {
+        "PZ1": "Pz I",
+        "PZ2": "Pz II",
+        "PZ3": "Pz III",
+        "PZ4": "Pz IV",
+        "STUG": "StuG",
+        "APC": "SdKfz 251",
+        "ACG": "armd cars",
+        "SCH": "Schützen",
+        "MGG": "MG",
+        "KRD": "Krad",
+        "GDI": "rifles",
+        "GDM": "MG/heavy",
+        "PIO": "Pioniere",
+        "PAK": "PaK 36",
+        "S35": "S35",
+        "H35": "H35",
+        "H39": "H39",
+        "FCM": "FCM 36",
+        "B1": "B1 bis",
+        "P178": "P178",
+        "MOT": "motos",
+        "DRG": "dragons",
+        "FIN": "infantry",
+        "FMG": "MG",
+        "AT25": "25 mm AT",
+        "AT47": "47 mm AT",
+        "hq_de": "HQ",
+        "hq_fr": "HQ",
+    }
+
+    def unit_short(self, view: GameState, unit: Unit) -> str:
+        """The formation's name, the type's short name and the unit's number among its like (``I/5 PzR Pz I``,
+        ``2. Kürassiere S35 #3``); an independent unit of a group of its own by the group's name (``11 RDP AT
+        gun``), whatever formation it is assigned to (10.3)."""
+        formations = data(view).formations
+        group = formations.get(status(unit).group or "") if status(unit).independent else None
+        if group is not None and group.name:
+            number = id_number(unit.id)
+            return f"{group.name} #{number}" if number else group.name
+        f = formations.get(unit.formation or "")
+        short = super().unit_short(view, unit)
+        return f"{f.name} {short}" if f is not None and f.name else short
 
     def unit_facts(self, unit: Unit) -> list[tuple[str, str]]:
         t = self.unit_type(unit)

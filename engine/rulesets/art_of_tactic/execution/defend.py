@@ -47,6 +47,7 @@ def run_step(x: Run) -> None:
         if trench is not None and (c.type != "ART" or s.deployed is not False):
             s.entrenched = True
             s.facing = trench  # occupants face the trench's hexside (9.18.5 PROPOSED)
-        tr.emit("defend", f"{u.id} defends facing {st.board.label(o.facing_hex)} up to {o.range} hexes"
+        hexes = "hex" if o.range == 1 else "hexes"
+        tr.emit("defend", f"{u.id} defends facing {st.board.label(o.facing_hex)} up to {o.range} {hexes}"
                 + (f", policy {o.policy} (rule 15.2)" if o.policy else "")
                 + ("" if armed else " (no ammunition: it cannot fire, rule 3.6)"), unit=u.id)  # fmt: skip

@@ -42,7 +42,7 @@ from ..host import Host
 from ..modes import MODES, Mode, PaletteCommand, mode_class
 from ..names import UnitNames
 from ..overlay import Scene, ask, draw, hex_content
-from ..standing import Standing, decide
+from ..standing import Standing, decide, note_declined, window_pass
 from ..table import Snapshot
 from ..widgets.hexmap import HexMap
 from ..widgets.panels import EventLog, HexCard, HexPanel, StatusBar, UnitCard, UnitPanel, status_lines
@@ -529,6 +529,7 @@ class GameScreen(Screen[None]):
                 details = self.words().fire_details(action, odds)
                 self.confirm(f"{self.client.describe(action)}?", details, lambda ok: self._confirmed(action, ok))
                 return
+        self._remember_declined(action)
         try:
             self.client.apply(action)
         except ActionError as err:
@@ -539,6 +540,18 @@ class GameScreen(Screen[None]):
             return
         self.decisions += 1
         self.after_change()
+
+    def _remember_declined(self, action: Action) -> None:
+        """The player lets a reaction window pass: its standing orders remember the chances let pass
+        (:func:`tui.standing.note_declined`)."""
+        info = self.now.info_of(action)
+        if not info.has(Role.PASS) or info.unit is not None:
+            return
+        legal = tuple((a, self.now.info_of(a)) for a in self.now.legal)
+        if window_pass(legal) != action:
+            return
+        side = self.client.side
+        note_declined(self.standing_of(side), self.client.view(), side, legal, self.client.odds, self.client.waiting())
 
     def _confirmed(self, action: Action, ok: bool) -> None:
         if ok:
@@ -609,7 +622,7 @@ class GameScreen(Screen[None]):
         infos = []
         for a in legal:  # most decisions are no window: the first action that is no reaction says so
             info = client.action_info(a)
-            if not info.any(Role.REACT, Role.PASS):
+            if not info.any(Role.REACT, Role.RETREAT, Role.PASS):
                 return False
             infos.append((a, info))
         names = {s.id: s.name for s in self.info.sides}

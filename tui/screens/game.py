@@ -369,7 +369,8 @@ class GameScreen(Screen[None]):
             self._push_panels()
         if "status" in dirty:
             note = self.mode_now.note()
-            self.status_bar.lines = status_lines(view, self.presenter, self.client.side, self.info.turns, note)
+            top, below = status_lines(view, self.presenter, self.client.side, self.info.turns, note)
+            self.status_bar.lines = top, Text(self.named(below.plain), style=below.style)
         if "footer" in dirty and self.keys.changed():
             self.refresh_bindings()
 
@@ -409,6 +410,10 @@ class GameScreen(Screen[None]):
         events = self.client.events_since(0)
         log.add_events(events[-150:])  # the recent story; more would slow the first paint of a long game
         self._event_index = self.client.event_count
+
+    def named(self, text: str) -> str:
+        """A status or title line as the player reads it: units named, or ids while ``I`` shows ids."""
+        return text if self.session.log_ids else self.name_units(text)
 
     def name_units(self, text: str) -> str:
         """A line with the units named as the side on screen reads them (its view, as it is now)."""
@@ -475,7 +480,7 @@ class GameScreen(Screen[None]):
 
     def choose(self, title: str, items: Sequence[tuple[Any, Text | str]], then: Callable[[Any], None]) -> None:
         """A list of ``items``; ``then(value)``, None if the player closed it to look at the map."""
-        self.push_modal(ChoiceDialog(title, items), then)
+        self.push_modal(ChoiceDialog(self.named(title), items), then)
 
     def confirm(self, title: str, lines: Sequence[Text | str], then: Callable[[bool], None]) -> None:
         """A yes-or-no question with details; ``then(answer)``."""

@@ -168,3 +168,7 @@ class Waiting:
     weigh a retreat by them)."""
     struck: tuple[str, ...] = field(default=())
     """In a reaction window: the deciding side's units just attacked (a retreat of theirs is worth asking)."""
+    hurt: tuple[str, ...] | None = None
+    """In a reaction window: those of :attr:`struck` in a bad way after the attack (the ruleset's reading, e.g.
+    neutralised or with a step lost), whose retreat the default standing orders ask about; None: the ruleset does
+    not say (every unit struck counts)."""

@@ -1,9 +1,11 @@
 """Provides standing reaction orders: what a human side's reaction windows do without asking.
 
-A reaction window is a decision in which every legal action is a reaction (:data:`~engine.Role.REACT`) of one of
-the side's units, or the one action that lets the moment pass (:data:`~engine.Role.PASS`, no unit): opportunity
-fire, return fire, a retreat, a counter-move, in any ruleset. A side's standing orders (per side, and per unit
-where the player wants another) say, in the manner of the reaction fire settings of computer wargames:
+A reaction window is a decision in which every legal action is a reaction (:data:`~engine.Role.REACT`) or a
+retreat (:data:`~engine.Role.RETREAT`) of one of the side's units, or the one action that lets the moment pass
+(:data:`~engine.Role.PASS`, no unit): opportunity fire, return fire, a retreat, a counter-move, in any ruleset
+(a retreat offered after a close combat, with an action to decline it, is one too). A side's standing orders
+(per side, and per unit where the player wants another) say, in the manner of the reaction fire settings of
+computer wargames:
 
 - ``ask``: ask in every window;
 - ``worth`` (the default): ask only when some reaction is worth it, else let the moment pass by itself and say
@@ -12,12 +14,13 @@ where the player wants another) say, in the manner of the reaction fire settings
 - ``never``: never react.
 
 A reaction is worth it when the engine's odds give it at least the side's threshold of an effect (an attack);
-a retreat is worth it when the unit was just attacked (and, if the player says so, when it stands next to an enemy
-unit the window reacts to; the engine names both in :class:`~engine.Waiting`, and a ruleset that names neither
-gets the cautious reading: next to any enemy unit); a reaction the engine gives no odds for always
-is (the player is asked). Only the player's own orders decide: the program never chooses a reaction the orders
-do not name, and a reaction worth it under ``worth`` or ``ask`` is always asked. Pure functions of the side's
-view and legal actions, tested without Textual.
+a retreat is worth it when the attack just left the unit in a bad way (:data:`RETREATS`: by default; or whenever
+it was just attacked, or also when it stands next to an enemy unit the window reacts to, if the player says so;
+the engine names all three in :class:`~engine.Waiting`, and a ruleset that names none gets the cautious reading:
+next to any enemy unit); a reaction the engine gives no odds for always is (the player is asked). Only the
+player's own orders decide: the program never chooses a reaction the orders do not name, and a reaction worth it
+under ``worth`` or ``ask`` is always asked. Pure functions of the side's view and legal actions, tested without
+Textual.
 """
 
 from __future__ import annotations
@@ -31,13 +34,14 @@ from engine import Action, ActionInfo, GameState, Odds, Role, Waiting, distance
 from .overlay import Legal, effect_chance
 from .settings import DEFAULT_REACTION_THRESHOLD, REACTION_ORDERS
 
-__all__ = ["DEFAULT_THRESHOLD", "ORDERS", "RETREATS", "Standing", "Verdict", "decide", "window_pass"]
+__all__ = ["DEFAULT_THRESHOLD", "ORDERS", "RETREATS", "Standing", "Verdict", "decide", "note_declined", "window_pass"]
 
 ORDERS = REACTION_ORDERS
 """Standing orders → what they do (the settings' table, which the settings file is checked against)."""
 
 RETREATS: dict[str, str] = {
-    "struck": "a retreat is worth asking only for a unit just attacked",
+    "hurt": "a retreat is worth asking only for a unit the attack left in a bad way (neutralised, a step lost)",
+    "struck": "a retreat is worth asking for any unit just attacked",
     "near": "also for a unit next to an enemy unit whose move or fire opened the window",
 }
 """When a retreat is worth asking → what it means."""
@@ -56,8 +60,12 @@ class Standing:
     """The chance of an effect that makes an attack worth it."""
     units: dict[str, str] = field(default_factory=dict)
     """Unit id → its own order (one of :data:`ORDERS`)."""
-    retreats: str = "struck"
+    retreats: str = "hurt"
     """When a retreat is worth asking (:data:`RETREATS`)."""
+    declined: dict[tuple[int, tuple[str, ...], str, Role], float] = field(default_factory=dict, compare=False)
+    """What the player let pass this game session: (turn, the enemy units the window reacted to, unit, its role:
+    attack or retreat) → the chance it had (see :func:`note_declined`; not saved: after a resume everything is
+    asked again)."""
 
     def to_plain(self) -> dict[str, Any]:
         """The orders as plain data (kept in the game's save, ``table.standing``)."""
@@ -99,11 +107,12 @@ ASK = Verdict(None)
 
 
 def window_pass(legal: Legal) -> Action | None:
-    """The action that lets the moment pass, if the decision is a reaction window (else None)."""
+    """The action that lets the moment pass, if the decision is a reaction window (else None): every other action
+    is a reaction or a retreat of one of the side's units (a retreat offered after a close combat is one too)."""
     passes = [a for a, i in legal if i.has(Role.PASS) and i.unit is None]
     if len(passes) != 1 or len(legal) < 2:
         return None
-    if all(i.has(Role.REACT) or a == passes[0] for a, i in legal):
+    if all(i.any(Role.REACT, Role.RETREAT) or a == passes[0] for a, i in legal):
         return passes[0]
     return None
 
@@ -119,9 +128,10 @@ def _worth(
         me = view.units.get(info.unit or "")
         if me is None or me.hex is None:
             return None
-        if waiting is not None and me.id in waiting.struck:
+        bad = waiting.hurt if waiting is not None and retreats == "hurt" else None
+        if waiting is not None and me.id in (waiting.struck if bad is None else bad):
             return 1.0
-        if retreats == "struck" and waiting is not None and (waiting.react_to or waiting.struck):
+        if retreats != "near" and waiting is not None and (waiting.react_to or waiting.struck):
             return 0.0
         named = waiting is not None and bool(waiting.react_to or waiting.struck)
         threats = [view.units.get(u) for u in waiting.react_to] if waiting is not None and named else []
@@ -150,6 +160,7 @@ def decide(
     if passing is None:
         return ASK
     best: tuple[float, Action] | None = None
+    seen = False
     for action, info in legal:
         if action == passing:
             continue
@@ -163,6 +174,9 @@ def decide(
             return ASK
         if worth < standing.threshold or worth <= 0:
             continue
+        if order == "worth" and _let_pass(standing, view, waiting, info, worth):
+            seen = True  # the player let as good a chance pass against the same enemy this turn
+            continue
         if order == "worth" or not info.has(Role.ATTACK):
             return ASK  # worth it, and the orders leave it to the player (a retreat is never taken by itself)
         if best is None or worth > best[0]:
@@ -172,4 +186,37 @@ def decide(
         return Verdict(best[1], f"{who}'s standing orders react: {best[1]} ({best[0]:.0%} chance of an effect)")
     limit = f"{standing.threshold:.0%}"
     why = "standing orders: never react" if standing.order == "never" else f"no reaction with {limit} or more"
+    if seen:
+        why = "no better chance than one you let pass against the same enemy this turn"
     return Verdict(passing, f"{who} lets it pass ({why}; R changes the standing orders)")
+
+
+def _key(view: GameState, waiting: Waiting | None, info: ActionInfo) -> tuple[int, tuple[str, ...], str, Role] | None:
+    if waiting is None or not waiting.react_to or info.unit is None:
+        return None
+    return (view.turn, tuple(waiting.react_to), info.unit, Role.RETREAT if info.has(Role.RETREAT) else Role.ATTACK)
+
+
+def _let_pass(standing: Standing, view: GameState, waiting: Waiting | None, info: ActionInfo, worth: float) -> bool:
+    key = _key(view, waiting, info)
+    return key is not None and key in standing.declined and standing.declined[key] >= worth - 1e-9
+
+
+def note_declined(
+    standing: Standing,
+    view: GameState,
+    side: str,
+    legal: Legal,
+    odds: Callable[[Action], Odds | None],
+    waiting: Waiting | None,
+) -> None:
+    """The player let a window pass: remember each reaction worth asking about in it, so that a window later in
+    the turn against the same enemy unit(s) is asked again only for a better chance (under ``worth``)."""
+    passing = window_pass(legal)
+    for action, info in legal:
+        if action == passing:
+            continue
+        worth = _worth(info, odds(action) if info.has(Role.CHANCE) else None, view, side, waiting, standing.retreats)
+        key = _key(view, waiting, info)
+        if worth is not None and key is not None and worth >= standing.threshold:
+            standing.declined[key] = max(worth, standing.declined.get(key, 0.0))

@@ -143,7 +143,7 @@ def test_play_kill_continue(home: Path) -> None:
         again.wait_for("Continue — Hannut")
         again.keys("c")
         screen = again.wait_for("1. close")  # the reaction window is offered again, "no reaction" first
-        assert "French may react to the move of ger-i12schr-apc" in screen and "opp " in screen
+        assert "French may react to the move of I/12 SchR SdKfz 251" in screen and "opp " in screen
         again.keys("m")  # look at the map: the half-track stands in 1507, the log tells the story (by name)
         again.wait_for("I/12 SchR SdKfz 251 enters 1507")
         screen = again.wait_for("French to act")  # the status bar (a busy machine may paint it later)
@@ -197,7 +197,7 @@ def test_art_of_tactic_order_commit_and_hand_off(home: Path) -> None:
         term.wait_for("German plans in secret")
         time.sleep(1.0)  # the cursor stands on the first German unit once the table is painted
         term.keys("Enter")
-        screen = term.wait_for("Order for ger-1-hq")
+        screen = term.wait_for("Order for ")  # the unit under the cursor, by name (issue 18 item 6)
         assert "Hold" in screen and "Take the order back" not in screen
         term.keys("1")
         term.wait_for("1 order(s) given")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Action, distance
+from engine import Action, Role, distance
 from engine.pathing import Route
 from tui.app import PlanspielApp
 from tui.screens.dialogs import ChoiceDialog
@@ -110,3 +110,21 @@ async def test_a_step_the_rules_refuse_stops_the_walk_with_the_rule(monkeypatch:
         note = " ".join(str(n.message) for n in app._notifications)
         assert f"{unit} stops at {board.label(here)}, short of {goal}: " in note, note
         assert "(rule 7.1)" in note, note
+
+
+async def test_z_during_a_move_stops_the_unit_and_ends_the_activation() -> None:
+    """Issue 18 item 1 (fewer decisions): z while a unit is on its move stops it and ends the activation, one key
+    for what took two (x, then z: "There is no activation of yours to end now")."""
+    app = make_app(hannut(), handoff="never", reactions="never")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen, unit, _ = await _half_track_and_a_far_hex(app, pilot)
+        game = app.session.game  # type: ignore[union-attr]
+        step = next(a for a in screen.now.unit_actions(unit) if a.verb == "move")
+        screen.play(step)
+        await settle(pilot, app)
+        assert game.to_act == "german" and screen.now.end_action() is None, "the half-track is on its move"
+        before = len(game.history)
+        await pilot.press("z")  # type: ignore[attr-defined]
+        await settle(pilot, app)
+        roles = [screen.client.action_info(a).roles for a in game.history[before : before + 2]]
+        assert [r & {Role.STOP, Role.END} for r in roles] == [{Role.STOP}, {Role.END}], game.history[before:]

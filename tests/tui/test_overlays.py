@@ -68,7 +68,7 @@ async def test_k_marks_units_out_of_command() -> None:
 
 
 async def test_the_passive_player_sees_the_barrage_target_and_observer() -> None:
-    app = make_app(hannut(seed=1))
+    app = make_app(hannut(seed=1), reactions="ask")  # the French are asked even when the barrage hurt nobody
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
         session = app.session

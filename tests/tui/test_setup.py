@@ -42,7 +42,7 @@ async def test_12_2_players_place_units_on_the_map_with_enter() -> None:
         # Now a map decision: the I/205 RI HQ goes where Enter is pressed; legal hexes carry "+".
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        assert "sets up fra-i205ri-hq" in screen_text(app)
+        assert "sets up I/205 RI HQ" in screen_text(app)
         board = session.game.board
         legal = {a.args[1] for a in session.game.legal_actions() if a.verb == "place"}
         assert "0708" in legal

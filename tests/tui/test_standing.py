@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine import Role
+from engine import Role, Waiting
 from tui.client import LocalClient
 from tui.overlay import effect_chance
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.handoff import HandoffScreen
+from tui.screens.keys import _RETREAT_CHOICES
 from tui.session import Session
 from tui.settings import Settings
-from tui.standing import Standing, decide, window_pass
+from tui.standing import RETREATS, Standing, decide, note_declined, window_pass
 
 from .conftest import activate_i12, hannut, make_app, play_quietly, settle
 
@@ -134,6 +135,20 @@ async def test_r_sets_the_standing_orders_of_the_side_on_screen() -> None:
         await settle(pilot, app)
         assert screen.standing_of(screen.client.side).order == "never"
 
+    # When retreats are asked about (the default: units the attack hurt) is one of the orders too.
+    app = make_app(hannut(), handoff="never")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot, app)
+        screen = play_quietly(app, "german", "keep ger-i-12-schr")
+        await pilot.press("R")  # type: ignore[attr-defined]
+        await settle(pilot, app)
+        labels = [str(label) for _, label in app.screen.items]  # type: ignore[attr-defined]
+        assert any(label.startswith("• Retreats: ask for a unit the attack hurt") for label in labels), labels
+        index = next(i for i, label in enumerate(labels) if "any unit just attacked" in label)
+        await pilot.press(str(index + 1))  # type: ignore[attr-defined]
+        await settle(pilot, app)
+        assert screen.standing_of(screen.client.side).retreats == "struck"
+
 
 def test_the_settings_file_gives_the_default_orders(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
@@ -183,3 +198,94 @@ def test_standing_orders_are_kept_in_the_save(tmp_path: Path) -> None:
     assert (kept.order, kept.threshold, kept.retreats, kept.units) == ("auto", 0.25, "near", {"fra-12kur-hq": "never"})
     odd = Standing.from_plain({"order": "sometimes", "threshold": 7, "units": {"x": "maybe", "y": "ask"}})
     assert (odd.order, odd.threshold, odd.units) == ("worth", 0.10, {"y": "ask"})
+
+
+def test_retreats_are_asked_by_default_only_for_a_unit_the_attack_hurt() -> None:
+    """Issue 18 item 1: a retreat is worth asking about when the attack left the unit in a bad way (the engine's
+    ``Waiting.hurt``); "struck" asks for any unit attacked; a ruleset that does not say who is hurt gets "struck"."""
+    _, client = _window()
+    side, view = client.side, client.view()
+    legal = tuple((a, i) for a, i in _legal(client) if i.has(Role.RETREAT) or window_pass(_legal(client)) == a)
+    unit = next(i.unit for _, i in legal if i.has(Role.RETREAT))
+    assert unit is not None and window_pass(legal) is not None
+    missed = Waiting(side, struck=(unit,), hurt=())
+    hurt = Waiting(side, struck=(unit,), hurt=(unit,))
+    unsaid = Waiting(side, struck=(unit,))
+    assert decide(Standing(), view, side, legal, client.odds, waiting=missed).action == window_pass(legal)
+    assert decide(Standing(), view, side, legal, client.odds, waiting=hurt).action is None
+    assert decide(Standing(), view, side, legal, client.odds, waiting=unsaid).action is None
+    assert decide(Standing(retreats="struck"), view, side, legal, client.odds, waiting=missed).action is None
+
+
+def test_a_retreat_offer_after_a_close_combat_is_a_window() -> None:
+    """9.1.5 / 6.3.3: the voluntary retreats after a close-combat round (retreats and one action to decline them)
+    are a reaction window of the standing orders; a forced choice (exchange or retreat) is none."""
+    seen = set()
+    for seed in range(1, 40):
+        game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=seed)
+        engine.take_scenario_setup(game)
+        rng = random.Random(seed)
+        for _ in range(1500):
+            if game.to_act is None:
+                break
+            client = LocalClient(game, game.to_act)
+            legal = _legal(client)
+            retreats = [a for a, i in legal if i.has(Role.RETREAT) and not i.has(Role.REACT)]
+            if retreats:
+                passing = window_pass(legal)
+                forced = all(i.has(Role.RETREAT) or i.unit is not None for _, i in legal)
+                seen.add("forced" if forced else "voluntary")
+                assert (passing is None) == forced, [str(a) for a, _ in legal]
+                if passing is not None:
+                    w = client.waiting()
+                    assert w.struck and set(w.hurt or ()) <= set(w.struck)
+            game.apply(rng.choice(game.legal_actions()))
+        if seen == {"forced", "voluntary"}:
+            return
+    raise AssertionError(f"only {seen} close-combat retreats found")
+
+
+def test_r_offers_every_retreat_setting_and_no_other() -> None:
+    assert [k for k, _ in _RETREAT_CHOICES] == list(RETREATS)
+
+
+def test_a_chance_let_pass_is_asked_again_only_when_a_better_one_comes() -> None:
+    """Issue 18 item 1: once the player lets a window pass, a later window of the turn against the same enemy unit
+    is asked only for a better chance (under ``worth``); ``ask`` still asks every time."""
+    _, client = _window()
+    legal = _legal(client)
+    side, view, waiting = client.side, client.view(), client.waiting()
+    best = max(effect_chance(o) for a, i in legal if i.has(Role.ATTACK) and (o := client.odds(a)) is not None)
+    standing = Standing(threshold=best)
+    assert decide(standing, view, side, legal, client.odds, waiting=waiting).action is None, "worth asking"
+    note_declined(standing, view, side, legal, client.odds, waiting)
+    assert standing.declined and all(key[1] == waiting.react_to for key in standing.declined)
+    again = decide(standing, view, side, legal, client.odds, waiting=waiting)
+    assert again.action == window_pass(legal) and "no better chance than one you let pass" in again.line
+    assert decide(Standing("ask", declined=dict(standing.declined)), view, side, legal, client.odds).action is None
+    # A better chance than the one let pass is asked again.
+    standing.declined = {key: value - 0.01 for key, value in standing.declined.items()}
+    assert decide(standing, view, side, legal, client.odds, waiting=waiting).action is None
+    assert "declined" not in Standing().to_plain(), "not saved"
+
+
+async def test_the_player_letting_a_window_pass_is_remembered_by_the_table() -> None:
+    app = make_app(hannut(), handoff="never")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await activate_i12(app, pilot)
+        session = app.session
+        assert session is not None
+        game = session.game
+        screen.standing_of("french").threshold = 0.01
+        move = next(a for a in session.client("german").legal_actions() if a.verb == "move")
+        screen.play(move)
+        await settle(pilot, app)
+        assert game.to_act == "french", "this opening: the French are asked (a reaction worth it)"
+        assert not screen.standing_of("french").declined
+        close = next(a for a in game.legal_actions() if screen.client.action_info(a).has(Role.PASS))
+        app.pop_screen()  # the French list of reactions; the player chooses "no reaction" as from it
+        await settle(pilot, app)
+        screen.play(close)
+        await settle(pilot, app)
+        assert game.history[-1] == close
+        assert screen.standing_of("french").declined, "the chances let pass are remembered"

@@ -94,7 +94,7 @@ async def test_order_list_then_path_hex_by_hex_backspace_and_confirm() -> None:
             await pilot.press("enter")
         await pilot.pause()
         status = screen.query_one("#status").text  # type: ignore[attr-defined]
-        assert "March for ger-2-pz2: 3 hexes, cost 3 of 3, 0 left · path 0305 0405 0404" in status
+        assert "March for Pz II #2: 3 hexes, cost 3 of 3, 0 left · path 0305 0405 0404" in status
         await pilot.press("backspace")
         await pilot.pause()
         assert [screen.info.board.label(h) for h in screen.entry.path] == ["0305", "0405"]
@@ -193,7 +193,7 @@ async def test_defend_picks_the_facing_hex_on_the_map_and_the_range_from_a_list(
         await pilot.press(str(verbs.index("defend") + 1))
         await pilot.pause()
         assert screen.entry is not None and screen.map.overlay[screen.info.board.parse("0305")].text == "◎"
-        assert "Defend for ger-2-pz2: pick the facing hex on the map (◎)" in screen.query_one("#status").text  # type: ignore[attr-defined]
+        assert "Defend for Pz II #2: pick the facing hex on the map (◎)" in screen.query_one("#status").text  # type: ignore[attr-defined]
         await goto(app, pilot, "0305")
         await pilot.press("enter")
         await pilot.pause()
@@ -388,7 +388,7 @@ async def test_4_11_the_cost_fits_the_status_line_of_an_80_column_terminal() -> 
             await goto(app, pilot, label)
             await pilot.press("enter")
         await pilot.pause()
-        assert "March for ger-2-pz2: 3 hexes, cost 3 of 3 + 2 road, 2 left" in screen_text(app)
+        assert "March for Pz II #2: 3 hexes, cost 3 of 3 + 2 road, 2 left" in screen_text(app)
         footer = screen_text(app).splitlines()[-1]
         assert "y Give order" in footer and "Fire" not in footer, footer  # the entry's keys, not the others
         await pilot.press("z")  # no commit in the middle of a path

@@ -63,7 +63,7 @@ class ActMode(MapMode):
             "b", "barrages", "Barrage", "game.barrage", "artillery or Stuka barrage: target hexes with their observers"
         ),
         Key("x", "stop_unit", "Stop", "game.stop", "stop the selected unit's move"),
-        Key("z", "finish", "End", "game.end", "end the activation"),
+        Key("z", "finish", "End", "game.end", "end the activation (a unit still moving stops first)"),
         Key("escape,backspace", "deselect", "Deselect", "game.cancel", "deselect the unit, hide the overlays", False),
     )  # fmt: skip
     """
@@ -72,7 +72,7 @@ class ActMode(MapMode):
     | enter, space | Select a unit, then a hex: move there (step by step along the route), fire at it, or choose. |
     | b | Artillery or Stuka barrage: target hexes with their observers. |
     | x | Stop the selected unit's move. |
-    | z | End the activation. |
+    | z | End the activation (a unit still on its move stops first). |
     | escape, backspace | Deselect. |
     """
 
@@ -214,7 +214,7 @@ class ActMode(MapMode):
         elif name == "stop_unit":
             found = bool(t.selected and t.now.unit_actions(t.selected, _is_stop))
         else:
-            found = t.now.end_action() is not None
+            found = t.now.end_action() is not None or len(t.now.actions(_is_stop)) == 1
         return True if found else None
 
     def why_not(self, name: str) -> str:
@@ -248,11 +248,20 @@ class ActMode(MapMode):
                 t.play(acts[0])
 
     def key_finish(self) -> None:
-        """End the activation."""
+        """End the activation; a unit still on its move stops first (one key for both: the stop, then the end)."""
         t = self.table
+        if not t.can_decide():
+            return
         end = t.now.end_action()
-        if t.can_decide() and end is not None:
-            t.play(end)
+        if end is None:
+            stops = t.now.actions(_is_stop)
+            if len(stops) != 1:
+                return
+            t.play(stops[0])
+            end = t.now.end_action() if t.can_decide() else None
+            if end is None:  # something else comes first (a reaction, a choice): z again after it
+                return
+        t.play(end)
 
     def key_deselect(self) -> None:
         """Deselect the unit and hide the overlays."""

@@ -42,7 +42,7 @@ from ..host import Host
 from ..modes import MODES, Mode, PaletteCommand, mode_class
 from ..names import UnitNames
 from ..overlay import Scene, ask, draw, hex_content
-from ..standing import Standing, decide
+from ..standing import Standing, decide, note_declined, window_pass
 from ..table import Snapshot
 from ..widgets.hexmap import HexMap
 from ..widgets.panels import EventLog, HexCard, HexPanel, StatusBar, UnitCard, UnitPanel, status_lines
@@ -369,7 +369,8 @@ class GameScreen(Screen[None]):
             self._push_panels()
         if "status" in dirty:
             note = self.mode_now.note()
-            self.status_bar.lines = status_lines(view, self.presenter, self.client.side, self.info.turns, note)
+            top, below = status_lines(view, self.presenter, self.client.side, self.info.turns, note)
+            self.status_bar.lines = top, Text(self.named(below.plain), style=below.style)
         if "footer" in dirty and self.keys.changed():
             self.refresh_bindings()
 
@@ -409,6 +410,10 @@ class GameScreen(Screen[None]):
         events = self.client.events_since(0)
         log.add_events(events[-150:])  # the recent story; more would slow the first paint of a long game
         self._event_index = self.client.event_count
+
+    def named(self, text: str) -> str:
+        """A status or title line as the player reads it: units named, or ids while ``I`` shows ids."""
+        return text if self.session.log_ids else self.name_units(text)
 
     def name_units(self, text: str) -> str:
         """A line with the units named as the side on screen reads them (its view, as it is now)."""
@@ -475,7 +480,7 @@ class GameScreen(Screen[None]):
 
     def choose(self, title: str, items: Sequence[tuple[Any, Text | str]], then: Callable[[Any], None]) -> None:
         """A list of ``items``; ``then(value)``, None if the player closed it to look at the map."""
-        self.push_modal(ChoiceDialog(title, items), then)
+        self.push_modal(ChoiceDialog(self.named(title), items), then)
 
     def confirm(self, title: str, lines: Sequence[Text | str], then: Callable[[bool], None]) -> None:
         """A yes-or-no question with details; ``then(answer)``."""
@@ -529,6 +534,7 @@ class GameScreen(Screen[None]):
                 details = self.words().fire_details(action, odds)
                 self.confirm(f"{self.client.describe(action)}?", details, lambda ok: self._confirmed(action, ok))
                 return
+        self._remember_declined(action)
         try:
             self.client.apply(action)
         except ActionError as err:
@@ -539,6 +545,18 @@ class GameScreen(Screen[None]):
             return
         self.decisions += 1
         self.after_change()
+
+    def _remember_declined(self, action: Action) -> None:
+        """The player lets a reaction window pass: its standing orders remember the chances let pass
+        (:func:`tui.standing.note_declined`)."""
+        info = self.now.info_of(action)
+        if not info.has(Role.PASS) or info.unit is not None:
+            return
+        legal = tuple((a, self.now.info_of(a)) for a in self.now.legal)
+        if window_pass(legal) != action:
+            return
+        side = self.client.side
+        note_declined(self.standing_of(side), self.client.view(), side, legal, self.client.odds, self.client.waiting())
 
     def _confirmed(self, action: Action, ok: bool) -> None:
         if ok:
@@ -609,7 +627,7 @@ class GameScreen(Screen[None]):
         infos = []
         for a in legal:  # most decisions are no window: the first action that is no reaction says so
             info = client.action_info(a)
-            if not info.any(Role.REACT, Role.PASS):
+            if not info.any(Role.REACT, Role.RETREAT, Role.PASS):
                 return False
             infos.append((a, info))
         names = {s.id: s.name for s in self.info.sides}

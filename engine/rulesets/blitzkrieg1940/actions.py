@@ -1363,7 +1363,8 @@ def direct_fire(rs: Rules, tr: Transition, shooter: Unit, target: Unit, *, mode:
     result = combat.resolve(rs.tables, fac.column, roll, target)
     if mode == "active":
         # 6.3.4: the fire window follows the result; the owner's N choice (pushed above it) comes first.
-        open_window(rs, tr, "fire", shooter, fired_at=target.id, lazy=True)
+        hurt = [target.id] if result != "-" else None
+        open_window(rs, tr, "fire", shooter, fired_at=target.id, lazy=True, hurt=hurt)
     _apply_result(rs, tr, target, result, f"{shooter.id}'s fire")
 
 
@@ -1400,7 +1401,7 @@ def _barrage(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> 
     salvos = f.salvos or []
     count = min(count, salvos.count(kind))
     # 6.3.4: after the attacks only units in the target hex may retreat.
-    open_window(rs, tr, "indirect", None, hexes=[h], lazy=True)
+    window = data(st).frames[-1] if open_window(rs, tr, "indirect", None, hexes=[h], lazy=True) else None
     for n in range(count):
         salvos.remove(kind)
         if not any(u.side != f.side for u in st.units_at(h)):
@@ -1417,6 +1418,8 @@ def _barrage(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> 
         results = combat.indirect_attack(tr, rs.tables, st, h, attack, f"{kind} attack on {label} (rule 8.6.1)")
         for uid, res in sorted(results.items(), reverse=True):
             u = st.units[uid]
+            if res != "-" and isinstance(window, WindowFrame) and uid not in (window.hurt or []):
+                window.hurt = [*(window.hurt or []), uid]
             fresh = not before.get(uid) and not _is_hq(rs, u)
             if res in ("n", "red_n") and u.hex is not None and fresh and status(u).neutralised:
                 push(st, NChoiceFrame("n_choice", u.side, uid, f"{kind} attack"))
@@ -1435,6 +1438,7 @@ def open_window(
     fired_at: str | None = None,
     lazy: bool = False,
     group: list[str] | None = None,
+    hurt: list[str] | None = None,
 ) -> bool:
     """6.3.4: open a reaction window for the passive side if any reaction is possible; True if opened.
 
@@ -1448,6 +1452,7 @@ def open_window(
     passive = opponent(st, act.side)
     labels = [st.board.label(h) for h in (hexes or [])]
     w = WindowFrame("window", passive, trigger, active.id if active is not None else None, labels, fired_at, [], 0)
+    w.hurt = hurt
     if group and len(group) > 1:
         w.group = list(group)  # 7.1 [P]: a moving stack; opportunity fire may take any of its units
     if not lazy and not _window_actions(rs, st, w, include_close=False, any_one=True):

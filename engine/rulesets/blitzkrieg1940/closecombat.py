@@ -415,6 +415,19 @@ def _pending(rs: Rules, st: GameState, f: CloseCombatFrame) -> tuple[str | None,
     return None, []
 
 
+def voluntary_window(
+    st: GameState, f: CloseCombatFrame
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """In the voluntary retreats at the end of a round (9.1.5; a retreat after a close combat is a reaction,
+    6.3.3): the enemy units of the combat, the deciding side's units in it (all under its fire) and those of them
+    the round's fire had an effect on; else None."""
+    if f.stage not in ("vol_def", "vol_att"):
+        return None
+    own, enemy = (_defenders, _attackers) if f.stage == "vol_def" else (_attackers, _defenders)
+    mine = tuple(u.id for u in own(st, f))
+    return tuple(u.id for u in enemy(st, f)), mine, tuple(u for u in mine if u in (f.hurt or ()))
+
+
 def cc_actions(rs: Rules, st: GameState, f: CloseCombatFrame) -> list[Action]:
     """The legal actions in the close-combat frame ``f``, in a deterministic order (unit id, then choice)."""
     return [a for g in _pending(rs, st, f)[1] for a in g]
@@ -533,6 +546,7 @@ def _next_stage(rs: Rules, tr: Transition, f: CloseCombatFrame) -> None:
     f.shots = []
     f.hit = []
     f.n = []
+    f.hurt = None
     for u in [*attackers, *defenders]:
         # 7.2.1: column ends for a unit that takes part in a close combat for more than one round.
         if status(u).column:
@@ -716,6 +730,7 @@ def _take(rs: Rules, tr: Transition, f: CloseCombatFrame, target: Unit, result: 
     h = _hex(st, f)
     if target.hex != h or result == "-":
         return
+    f.hurt = [*(f.hurt or []), target.id] if target.id not in (f.hurt or []) else f.hurt
     if result == "step":
         combat.step_loss(tr, rs.tables, target, cause, owner_choice=False)
         _gone(target, combat.mount_partner(st, target))

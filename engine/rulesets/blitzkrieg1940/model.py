@@ -367,6 +367,9 @@ class WindowFrame:
     reacted: list[str]
     step: int
     group: list[str] | None = None
+    hurt: list[str] | None = None
+    """The units of the passive side the attack that opened the window had an effect on (8.3; for the standing
+    reaction orders of a client: their retreats are the ones worth asking about)."""
 
 
 @record
@@ -414,6 +417,8 @@ class CloseCombatFrame:
     retreated_to: list[str]
     winner: str | None
     origin: str = field(metadata={"key": "from"})
+    hurt: list[str] | None = None
+    """The units the fire of this round had an effect on (8.3; for the standing reaction orders of a client)."""
     """The hex the attackers came from (written as ``from``)."""
 
 

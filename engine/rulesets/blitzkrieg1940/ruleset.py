@@ -22,13 +22,14 @@ from engine.scenario import Scenario
 from engine.state import GameState, Outcome, Unit
 from engine.typed import from_plain
 
-from . import actions, deployment, sequence, verbs
+from . import actions, closecombat, deployment, sequence, verbs
 from .chances import explain, odds
 from .data import Tables, load_tables, raw_table
 from .evaluation import evaluate, goals
 from .frames import advance, handler
 from .model import (
     Chit,
+    CloseCombatFrame,
     Data,
     DeployFrame,
     Formation,
@@ -242,7 +243,11 @@ class Blitzkrieg1940(Ruleset):
             if not react_to:
                 where = {u.id: u.hex for u in state.units.values() if u.side == side}
                 struck += sorted(u for u, h in where.items() if h is not None and state.board.label(h) in f.hexes)
-            return Waiting(side, mode, react_to=react_to, struck=tuple(dict.fromkeys(struck)))
+            hit = tuple(dict.fromkeys(struck))
+            return Waiting(side, mode, react_to=react_to, struck=hit, hurt=tuple(f.hurt or ()))
+        if isinstance(f, CloseCombatFrame) and (window := closecombat.voluntary_window(state, f)) is not None:
+            # 9.1.5 / 6.3.3: the voluntary retreats after a round are the side's retreat reactions.
+            return Waiting(side, mode, react_to=window[0], struck=window[1], hurt=window[2])
         return Waiting(side, mode)
 
     def explain(self, state: GameState, action: Action) -> str:

@@ -464,3 +464,18 @@ def test_7_1_stack_refusals_say_why() -> None:
     s = skirmish("ger-i-5-pzr", {PZ4: "0509", PZ3: "0508", PZ_HQ: "0507", DRG: "0512", RDP_HQ: "0513"})
     text = refusal(s, f"stack {PZ3} {PZ4} 0510", "7.1")
     assert "same hex" in text
+
+
+def test_6_3_4_the_fire_window_names_the_unit_the_shot_hurt() -> None:
+    """6.3.4 / 8.3: the fire window's ``Waiting`` names the unit fired at as struck, and as hurt only when the shot
+    had an effect (the standing orders of a client ask about its retreat then)."""
+    rs = engine.get_ruleset("blitzkrieg1940")
+    for roll, hurt in (((1, 1), ()), ((6, 6), (DRG,))):
+        s = _window_fight()
+        s.apply("close")
+        s.script(*roll).apply(f"fire {PZ4} {DRG}")
+        while s.frame is not None and s.frame.kind != "window":  # the owner's N choice (8.3) comes first
+            s.apply(s.legal()[0])
+        window(s, "fire")
+        w = rs.waiting(s.state)
+        assert (w.struck, w.react_to, w.hurt) == ((DRG,), (PZ4,), hurt), roll

@@ -634,3 +634,29 @@ def test_9_1_1_close_combat_entry_needs_the_mp_and_the_refusal_says_so() -> None
     assert s.state.units[SCH].hex == parse_hex("0511")
     text = refusal(s, f"assault {SCH} 0510", "9.1.1")
     assert "MP" in text
+
+
+# --- 9.1.5 and 6.3.3: the voluntary retreats as a reaction window of the standing orders -------------------------
+
+
+def test_9_1_5_voluntary_retreats_name_the_units_the_rounds_fire_hurt() -> None:
+    """The voluntary retreats after a round (9.1.5) are the side's retreat reactions (6.3.3): the engine's
+    ``Waiting`` names the enemy in the combat, the side's units in it and those the round's fire had an effect
+    on (a client's standing orders ask about these retreats only by default)."""
+    pio = unit("ger-pio", "PIO", PAIN, "ger")
+    fin = unit("fra-fin", "FIN", STONNE_V, "fra")
+    p = Play(state("stonne", pio, fin, dice=[4, 6, 6, 6, 3, 4, 4, 5], forts=[STONNE_V], held={STONNE_V: "french"}))
+    for text in (f"assault ger-pio {STONNE_V}", "exchange ger-pio"):
+        p.apply(text)
+    assert RS.waiting(p.state).struck == (), "a forced choice (stay or withdraw) is no window"
+    p.apply("stay fra-fin")
+    # Round 1 hurt both: the pioneers' N (exchanged for a step), the defender's step loss.
+    w = RS.waiting(p.state)
+    assert (w.side, w.react_to, w.struck, w.hurt) == ("french", ("ger-pio",), ("fra-fin",), ("fra-fin",))
+    p.apply("ccon")
+    w = RS.waiting(p.state)
+    assert (w.side, w.react_to, w.struck, w.hurt) == ("german", ("fra-fin",), ("ger-pio",), ("ger-pio",))
+    p.apply("ccon")
+    # Round 2: the defender's fire (roll 7) had no effect on the pioneers; the French N comes first as a choice.
+    cc = p.cc
+    assert cc is not None and cc.round == 2 and cc.hurt == ["fra-fin"]

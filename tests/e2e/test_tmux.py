@@ -98,14 +98,15 @@ def home(tmp_path: Path) -> Iterator[Path]:
     subprocess.run([TMUX, "-S", str(home / "tmux.sock"), "kill-server"], check=False, capture_output=True)
 
 
-def _hannut_half_track(home: Path, settings: dict[str, str]) -> Terminal:
-    """Hannut hot-seat (seed 7) with ``settings``: German keeps I/12 SchR, resolves it first, activates it and
-    selects its half-track, by keyboard; the terminal is returned at that point."""
+def _hannut_half_track(home: Path, settings: dict[str, str], french: str = "human") -> Terminal:
+    """Hannut (seed 7, the French played by ``french``) with ``settings``: German keeps I/12 SchR, resolves it
+    first, activates it and selects its half-track, by keyboard (three decisions); the terminal is returned at
+    that point."""
     (home / "config").mkdir()
     (home / "config" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     term = Terminal(
         home,
-        [str(PLANSPIEL), "new", "blitzkrieg1940", "hannut", "--german", "human", "--french", "human", "--seed", "7"],
+        [str(PLANSPIEL), "new", "blitzkrieg1940", "hannut", "--german", "human", "--french", french, "--seed", "7"],
     )
     term.wait_for("keep out of the cup")
     term.keys("1")  # keep I/12 SchR (2.8)

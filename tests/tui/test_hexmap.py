@@ -147,15 +147,15 @@ async def test_cursor_scrolls_into_view(board: engine.Board) -> None:
         assert sy <= y and y + 2 <= sy + m.size.height - 1
 
 
-async def test_streams_are_drawn_on_their_hexsides() -> None:
-    text = (
-        'id = "creek"\ntitle = "Creek"\nsize = [3, 2]\n'
-        'terrain = """\n.0 .0 .0\n.0 .0 .0\n"""\n'
-        'streams = ["0101-0102", "0101-0201"]\n'
-    )
+def creek(sides: str) -> engine.Board:
+    """A 3×2 map of open ground with the hexside features ``sides`` (map file lines)."""
+    text = 'id = "creek"\ntitle = "Creek"\nsize = [3, 2]\nterrain = """\n.0 .0 .0\n.0 .0 .0\n"""\n' + sides
     codes = {".": "open"}
-    creek = engine.Board(engine.parse_map(text, "creek.map", codes), codes)
-    app = MapApp(creek)
+    return engine.Board(engine.parse_map(text, "creek.map", codes), codes)
+
+
+async def test_streams_are_drawn_on_their_hexsides() -> None:
+    app = MapApp(creek('streams = ["0101-0102", "0101-0201"]\n'))
     async with app.run_test(size=(40, 12)) as pilot:
         await pilot.pause()
         lines = _lines(app)

@@ -3,7 +3,6 @@ explains their glyphs."""
 
 from __future__ import annotations
 
-import engine
 from engine import Hex
 from tui.app import PlanspielApp, Start
 from tui.legend import legend
@@ -11,7 +10,7 @@ from tui.screens.game import GameScreen
 from tui.widgets.hexmap import ROAD_GLYPHS, SIDE_GLYPHS, STEP
 
 from .conftest import hannut, make_app, screen_text
-from .test_hexmap import MapApp, _lines
+from .test_hexmap import MapApp, _lines, creek
 
 P1 = Start("new", "art_of_tactic", "p1-grenzgefecht", {"german": "human", "soviet": "human"}, 7)
 
@@ -71,15 +70,7 @@ async def test_the_river_of_p1_is_one_line_of_water_with_its_bridge() -> None:
 async def test_a_river_along_hexsides_replaces_their_borders() -> None:
     """A river on hexsides (a map's ``rivers``): the south side of 0101 and its south-east slant are drawn ``≈`` (the
     slant was a coloured ``/``, which the monochrome theme did not tell from the grid)."""
-    text = (
-        'id = "creek"\ntitle = "Creek"\nsize = [3, 2]\n'
-        'terrain = """\n.0 .0 .0\n.0 .0 .0\n"""\n'
-        'rivers = ["0101-0102", "0101-0201"]\n'
-        'walls = ["0201-0301"]\n'
-    )
-    codes = {".": "open"}
-    creek = engine.Board(engine.parse_map(text, "creek.map", codes), codes)
-    app = MapApp(creek)
+    app = MapApp(creek('rivers = ["0101-0102", "0101-0201"]\nwalls = ["0201-0301"]\n'))
     async with app.run_test(size=(40, 12)) as pilot:
         await pilot.pause()
         lines = _lines(app)

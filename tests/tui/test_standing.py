@@ -119,7 +119,17 @@ async def test_a_window_no_unit_would_use_passes_by_itself_in_the_tui() -> None:
         assert game.history[-1] == step and game.to_act == "french", "asked: the window waits for the French"
 
 
-async def test_r_sets_the_standing_orders_of_the_side_on_screen() -> None:
+@pytest.mark.parametrize(
+    ("shown", "chosen", "field", "value"),
+    [
+        ("• All units: ask when a reaction has a 10 %", "never react", "order", "never"),
+        # When retreats are asked about (the default: units the attack hurt) is one of the orders too.
+        ("• Retreats: ask for a unit the attack hurt", "any unit just attacked", "retreats", "struck"),
+    ],
+)
+async def test_r_sets_the_standing_orders_of_the_side_on_screen(
+    shown: str, chosen: str, field: str, value: str
+) -> None:
     app = make_app(hannut(), handoff="never")
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, app)
@@ -129,25 +139,11 @@ async def test_r_sets_the_standing_orders_of_the_side_on_screen() -> None:
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog), app.screen_stack
         labels = [str(label) for _, label in dialog.items]
-        assert any(label.startswith("• All units: ask when a reaction has a 10 %") for label in labels), labels
-        index = next(i for i, label in enumerate(labels) if "never react" in label)
+        assert any(label.startswith(shown) for label in labels), labels
+        index = next(i for i, label in enumerate(labels) if chosen in label)
         await pilot.press(str(index + 1))  # type: ignore[attr-defined]
         await settle(pilot, app)
-        assert screen.standing_of(screen.client.side).order == "never"
-
-    # When retreats are asked about (the default: units the attack hurt) is one of the orders too.
-    app = make_app(hannut(), handoff="never")
-    async with app.run_test(size=(160, 48)) as pilot:
-        await settle(pilot, app)
-        screen = play_quietly(app, "german", "keep ger-i-12-schr")
-        await pilot.press("R")  # type: ignore[attr-defined]
-        await settle(pilot, app)
-        labels = [str(label) for _, label in app.screen.items]  # type: ignore[attr-defined]
-        assert any(label.startswith("• Retreats: ask for a unit the attack hurt") for label in labels), labels
-        index = next(i for i, label in enumerate(labels) if "any unit just attacked" in label)
-        await pilot.press(str(index + 1))  # type: ignore[attr-defined]
-        await settle(pilot, app)
-        assert screen.standing_of(screen.client.side).retreats == "struck"
+        assert getattr(screen.standing_of(screen.client.side), field) == value
 
 
 def test_the_settings_file_gives_the_default_orders(tmp_path: Path) -> None:

@@ -181,3 +181,7 @@ class Table(Protocol):
     def report_error(self, message: str) -> None:
         """A refusal in the log and as a notification."""
         ...
+
+    def named(self, text: str) -> str:
+        """A line with the units named as the player reads them (ids while ``I`` shows ids)."""
+        ...

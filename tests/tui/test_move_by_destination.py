@@ -73,7 +73,9 @@ async def test_enter_on_a_far_reachable_hex_walks_the_route_step_by_step() -> No
         assert where != board.parse(goal) and game.to_act == "french", "this opening: the French may react at once"
         # Stopped short: the player is told where and why.
         note = " ".join(str(n.message) for n in app._notifications)
-        assert f"{unit} stops at {board.label(where)}, short of {goal}: French may react" in note, note
+        name = screen.name_units(unit)
+        assert name != unit, "the notice names the unit (issue 18 item 6)"
+        assert f"{name} stops at {board.label(where)}, short of {goal}: French may react" in note, note
         assert "Enter on the hex again to go on" in note
 
         # The French let it pass (close, 6.3.4); Enter on the goal again goes on from where it stopped.
@@ -108,7 +110,7 @@ async def test_a_step_the_rules_refuse_stops_the_walk_with_the_rule(monkeypatch:
         await enter_on(app, pilot, goal)
         assert len(app.session.game.history) == before  # type: ignore[union-attr]
         note = " ".join(str(n.message) for n in app._notifications)
-        assert f"{unit} stops at {board.label(here)}, short of {goal}: " in note, note
+        assert f"{screen.name_units(unit)} stops at {board.label(here)}, short of {goal}: " in note, note
         assert "(rule 7.1)" in note, note
 
 

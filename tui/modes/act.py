@@ -196,7 +196,7 @@ class ActMode(MapMode):
         u = t.now.unit(walk.unit)
         here = t.info.board.label(u.hex) if u is not None and u.hex is not None else "its hex"
         t.notify(
-            f"{walk.unit} stops at {here}, short of {t.info.board.label(walk.goal)}: {why}",
+            t.named(f"{walk.unit} stops at {here}, short of {t.info.board.label(walk.goal)}: {why}"),
             severity="warning",
             timeout=8,
         )

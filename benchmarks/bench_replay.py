@@ -43,7 +43,8 @@ def history(scenario: str, seed: int) -> tuple[engine.Scenario, tuple[engine.Act
 def check_apply(sc: engine.Scenario, seed: int, actions: tuple[engine.Action, ...]) -> list[float]:
     """Seconds of reading, ``check``, the clone and ``apply`` summed over the replay of ``actions``, done as
     ``Game.apply`` does them (the game keeps its positions as it does), with the collector paused as in
-    ``engine.replay``."""
+    ``engine.replay``. The steps of ``Game.apply`` are written out here, not called, to time each one, and so
+    that the same file measures trees before issue 17 too: keep them in step with ``Game.apply``."""
     with _paused():
         return _check_apply(sc, seed, actions)
 

@@ -24,7 +24,15 @@ from .rules import Ruleset, Transition, get_ruleset
 from .scenario import Scenario
 from .state import GameState, Outcome
 
-__all__ = ["Game", "board_for", "collector_paused", "new_game", "replay"]
+__all__ = [
+    "Game",
+    "board_for",
+    "collector_paused",
+    "new_game",
+    "replay",
+    "scenario_setup_action",
+    "take_scenario_setup",
+]
 
 _UNIT_ARGS = (Arg.ACTOR, Arg.UNIT, Arg.TARGET)
 """Argument kinds that name a unit (a target may also be a hex, read as a ``Hex``)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import io
 import subprocess
 import sys
@@ -190,3 +191,20 @@ def test_no_ruleset_and_no_verb_is_named_in_the_tui_or_the_ai() -> None:
                 if value in words and (module, value) not in NOT_VERBS:
                     found.append(f"{module}:{line}: {value!r}")
     assert not found, "a client names a ruleset or a verb: " + "; ".join(found)
+
+
+def test_the_lazy_engine_exports_are_its_modules_names() -> None:
+    """``engine`` names each re-export three times (imports for the type checker, ``__all__``, and the module map
+    its lazy ``__getattr__`` imports from): the three agree, and each name is its module's own."""
+    tree = ast.parse((ROOT / "engine" / "__init__.py").read_text(encoding="utf-8"))
+    typed = {
+        (node.module, alias.name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module
+        for alias in node.names
+    }
+    mapped = {(module, name) for module, names in engine._MODULES.items() for name in names}
+    assert typed == mapped
+    assert sorted(set(engine.__all__) - {"__version__"}) == sorted(name for _, name in mapped)
+    for module, name in mapped:
+        assert name in importlib.import_module(f"engine.{module}").__all__, (module, name)

@@ -40,11 +40,11 @@ ORDERS = REACTION_ORDERS
 """Standing orders → what they do (the settings' table, which the settings file is checked against)."""
 
 RETREATS: dict[str, str] = {
-    "hurt": "a retreat is worth asking only for a unit the attack left in a bad way (neutralised, a step lost)",
-    "struck": "a retreat is worth asking for any unit just attacked",
-    "near": "also for a unit next to an enemy unit whose move or fire opened the window",
+    "hurt": "ask for a unit the attack hurt (neutralised, a step lost)",
+    "struck": "ask for any unit just attacked",
+    "near": "ask also for a unit next to the enemy that moves or fires",
 }
-"""When a retreat is worth asking → what it means."""
+"""When a retreat is worth asking → what it means (as ``R`` offers it)."""
 
 DEFAULT_THRESHOLD = DEFAULT_REACTION_THRESHOLD
 """The chance of an effect from which an attack in a reaction window is worth asking about (10 %)."""

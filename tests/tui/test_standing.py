@@ -15,10 +15,9 @@ from tui.client import LocalClient
 from tui.overlay import effect_chance
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.handoff import HandoffScreen
-from tui.screens.keys import _RETREAT_CHOICES
 from tui.session import Session
 from tui.settings import Settings
-from tui.standing import RETREATS, Standing, decide, note_declined, window_pass
+from tui.standing import Standing, decide, note_declined, window_pass
 
 from .conftest import activate_i12, hannut, make_app, play_quietly, settle
 
@@ -239,10 +238,6 @@ def test_a_retreat_offer_after_a_close_combat_is_a_window() -> None:
         if seen == {"forced", "voluntary"}:
             return
     raise AssertionError(f"only {seen} close-combat retreats found")
-
-
-def test_r_offers_every_retreat_setting_and_no_other() -> None:
-    assert [k for k, _ in _RETREAT_CHOICES] == list(RETREATS)
 
 
 def test_a_chance_let_pass_is_asked_again_only_when_a_better_one_comes() -> None:

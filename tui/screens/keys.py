@@ -25,13 +25,13 @@ from engine.notation import Arg
 from ..legend import legend, ordered
 from ..modes import MODES, Key, Mode, PaletteCommand
 from ..settings import DEFAULT_REACTION_THRESHOLD
+from ..standing import RETREATS, Standing
 from ..table import Pick, Table
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ..host import Host
-    from ..standing import Standing
     from ..widgets.hexmap import HexMap
     from ..widgets.panels import EventLog
     from .thinking import Thinking
@@ -513,8 +513,10 @@ class TableKeys:
         for choice, words in _STANDING_CHOICES:
             now = orders.order == choice[0] and (choice[1] is None or abs(orders.threshold - choice[1]) < 1e-9)
             items.append((("side", *choice), f"{'• ' if now else '  '}All units: {words}"))
-        for policy, words in _RETREAT_CHOICES:
-            items.append((("retreats", policy), f"{'• ' if orders.retreats == policy else '  '}Retreats: {words}"))
+        for policy, words in RETREATS.items():
+            default = "; the default" if policy == Standing().retreats else ""
+            mark = "• " if orders.retreats == policy else "  "
+            items.append((("retreats", policy), f"{mark}Retreats: {words}{default}"))
         unit = s.now.unit(s.selected)
         if unit is not None and unit.side == side:
             own = orders.units.get(unit.id)
@@ -532,7 +534,7 @@ class TableKeys:
                 said = f"All units: {dict(_STANDING_CHOICES)[(value[1], value[2])]}"
             elif value[0] == "retreats":
                 orders.retreats = value[1]
-                said = f"Retreats: {dict(_RETREAT_CHOICES)[value[1]]}"
+                said = f"Retreats: {RETREATS[value[1]]}"
             else:
                 if value[2]:
                     orders.units[value[1]] = value[2]
@@ -566,13 +568,6 @@ _STANDING_CHOICES: tuple[tuple[tuple[str, float | None], str], ...] = (
     (("never", None), "never react: every window passes by itself"),
 )
 """The side's standing orders offered by R: (order, threshold or None to keep it) → what they do."""
-
-_RETREAT_CHOICES: tuple[tuple[str, str], ...] = (
-    ("hurt", "ask for a unit the attack hurt (neutralised, a step lost); the default"),
-    ("struck", "ask for any unit just attacked"),
-    ("near", "ask also for a unit next to the enemy that moves or fires"),
-)
-"""When the standing orders ask about a retreat (:data:`tui.standing.RETREATS`), offered by R."""
 
 
 def _attack_refusal(s: _Screen, unit_id: str, here: Any, pick: Pick) -> str | None:

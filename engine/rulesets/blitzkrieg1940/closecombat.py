@@ -730,7 +730,8 @@ def _take(rs: Rules, tr: Transition, f: CloseCombatFrame, target: Unit, result: 
     h = _hex(st, f)
     if target.hex != h or result == "-":
         return
-    f.hurt = [*(f.hurt or []), target.id] if target.id not in (f.hurt or []) else f.hurt
+    if target.id not in (f.hurt or []):
+        f.hurt = [*(f.hurt or []), target.id]
     if result == "step":
         combat.step_loss(tr, rs.tables, target, cause, owner_choice=False)
         _gone(target, combat.mount_partner(st, target))

@@ -172,3 +172,6 @@ class Waiting:
     """In a reaction window: those of :attr:`struck` in a bad way after the attack (the ruleset's reading, e.g.
     neutralised or with a step lost), whose retreat the default standing orders ask about; None: the ruleset does
     not say (every unit struck counts)."""
+    usual: Action | None = None
+    """The answer most players give to this decision, where the ruleset names one (keep a result rather than
+    pay for it, ...): a side's standing orders may give it by themselves, and say so; None: always asked."""

@@ -702,6 +702,12 @@ class NChoiceHandler(UnitFrameHandler[NChoiceFrame]):
     def actions(self, rs: Rules, st: GameState, f: NChoiceFrame) -> list[Action]:
         return [Action("accept", (f.unit,)), Action("steploss", (f.unit,))]
 
+    def usual(self, rs: Rules, st: GameState, f: NChoiceFrame, legal: Sequence[Action]) -> Action | None:
+        """Keep the N (8.3): a step lost is lost for good and counts toward demoralisation (8.5), while an N
+        goes with a rally (8.4); the exchange is for the player who needs the unit to move now."""
+        keep = Action("accept", (f.unit,))
+        return keep if keep in legal else None
+
     def refusal(
         self, rs: Rules, st: GameState, f: NChoiceFrame, action: Action, typed: Notation, legal: list[Action]
     ) -> str:

@@ -93,6 +93,11 @@ class FrameHandler(Generic[F]):
         """The interaction mode of the decision (:mod:`engine.contract`); the default: pick from a list."""
         return CHOOSE
 
+    def usual(self, rs: Rules, st: GameState, f: F, legal: Sequence[Action]) -> Action | None:
+        """The answer most players give (:attr:`engine.Waiting.usual`), if the decision has one; the default:
+        none (always asked)."""
+        return None
+
 
 def named_unit(verb: str, typed: Notation) -> str | None:
     """The unit id a unit action names first (its acting unit), or None for ``end``, barrages, ``close`` and the

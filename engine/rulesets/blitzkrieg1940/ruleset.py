@@ -248,7 +248,7 @@ class Blitzkrieg1940(Ruleset):
         if isinstance(f, CloseCombatFrame) and (window := closecombat.voluntary_window(state, f)) is not None:
             # 9.1.5 / 6.3.3: the voluntary retreats after a round are the side's retreat reactions.
             return Waiting(side, mode, react_to=window[0], struck=window[1], hurt=window[2])
-        return Waiting(side, mode)
+        return Waiting(side, mode, usual=handler(f).usual(self, state, f, actions_now))
 
     def explain(self, state: GameState, action: Action) -> str:
         return explain(self, state, action, self._typed(state, action))

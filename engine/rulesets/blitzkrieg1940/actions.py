@@ -1367,11 +1367,22 @@ def direct_fire(rs: Rules, tr: Transition, shooter: Unit, target: Unit, *, mode:
     )
     roll = sum(dice)
     result = combat.resolve(rs.tables, fac.column, roll, target)
+    before = _condition(target)
+    window = None
     if mode == "active":
         # 6.3.4: the fire window follows the result; the owner's N choice (pushed above it) comes first.
-        hurt = [target.id] if result != "-" else None
-        open_window(rs, tr, "fire", shooter, fired_at=target.id, lazy=True, hurt=hurt)
+        opened = open_window(rs, tr, "fire", shooter, fired_at=target.id, lazy=True)
+        window = data(st).frames[-1] if opened else None
     _apply_result(rs, tr, target, result, f"{shooter.id}'s fire")
+    if mode == "active" and isinstance(window, WindowFrame) and _condition(target) != before:
+        window.hurt = [target.id]
+
+
+def _condition(u: Unit) -> tuple[int, bool]:
+    """What a result can make worse (8.3, 8.4): the steps left and the Neutralised marker. A result that leaves
+    both as they were (an N on a unit already neutralised that passes its panic test, an HQ's second N) hurt
+    nobody: its owner is not asked about a retreat for it (``Waiting.hurt``)."""
+    return u.steps if u.hex is not None else 0, bool(status(u).neutralised)
 
 
 def _apply_result(rs: Rules, tr: Transition, target: Unit, result: str, cause: str) -> None:
@@ -1421,10 +1432,12 @@ def _barrage(rs: Rules, tr: Transition, f: ActivationFrame, typed: Notation) -> 
         if observer is not None and not combat.transmit(tr, rs.tables, observer, h):
             continue
         before = {u.id: bool(status(u).neutralised) for u in st.units_at(h)}
+        condition = {u.id: _condition(u) for u in st.units_at(h)}
         results = combat.indirect_attack(tr, rs.tables, st, h, attack, f"{kind} attack on {label} (rule 8.6.1)")
         for uid, res in sorted(results.items(), reverse=True):
             u = st.units[uid]
-            if res != "-" and isinstance(window, WindowFrame) and uid not in (window.hurt or []):
+            worse = res != "-" and _condition(u) != condition.get(uid)
+            if worse and isinstance(window, WindowFrame) and uid not in (window.hurt or []):
                 window.hurt = [*(window.hurt or []), uid]
             fresh = not before.get(uid) and not _is_hq(rs, u)
             if res in ("n", "red_n") and u.hex is not None and fresh and status(u).neutralised:

@@ -479,3 +479,19 @@ def test_6_3_4_the_fire_window_names_the_unit_the_shot_hurt() -> None:
         window(s, "fire")
         w = rs.waiting(s.state)
         assert (w.struck, w.react_to, w.hurt) == ((DRG,), (PZ4,), hurt), roll
+
+
+def test_8_4_a_panic_test_passed_hurts_nobody_so_no_retreat_is_asked_for_it() -> None:
+    """8.4 / 6.3.4: an N on a unit already neutralised is a panic test; passed, the unit is as it was, and the fire
+    window names nobody hurt (a client's default standing orders then ask about no retreat); failed, it loses a
+    step and is hurt."""
+    rs = engine.get_ruleset("blitzkrieg1940")
+    for dice, hurt, said in (((4, 6, 1, 1), (), "stays neutralised"), ((4, 6, 6, 6), (DRG,), "loses")):
+        s = _window_fight()
+        s.apply("close")
+        bk.status(s.state.units[DRG]).neutralised = True  # an earlier N
+        events = s.script(*dice).apply(f"fire {PZ4} {DRG}")  # 10 on its column: N (8.3), then the panic test
+        assert any(e.kind == "panic" and said in e.text for e in events), [e.text for e in events]
+        window(s, "fire")
+        w = rs.waiting(s.state)
+        assert (w.struck, w.hurt) == ((DRG,), hurt), dice

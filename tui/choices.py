@@ -16,7 +16,7 @@ from engine.notation import Arg
 from engine.presentation import GameInfo, Presentation
 
 from .client import GameClient
-from .overlay import effect_chance
+from .overlay import effect_chance, window_pass
 
 __all__ = ["GROUP_OVER", "Item", "Words", "odds_lines"]
 
@@ -118,12 +118,14 @@ class Words:
         return ""
 
     def items(self, actions: Sequence[Action]) -> list[Item]:
-        """Items of a choice list: passing first in a long list; one line per unit and verb when very long.
+        """Items of a choice list: passing first in a long list and in every reaction window (so that ``1`` lets
+        a window pass, whatever it offers); one line per unit and verb when very long.
 
         A list that is a single group (e.g. the group just picked: one unit's 18 moves) is listed in full, since
         grouping it again would only offer the same group back (a dead end)."""
-        if len(actions) > 9:
-            passes = {a for a in actions if Role.PASS in self.client.action_info(a).roles}
+        infos = tuple((a, self.client.action_info(a)) for a in actions)
+        if len(actions) > 9 or window_pass(infos) is not None:
+            passes = {a for a, i in infos if Role.PASS in i.roles}
             actions = [a for a in actions if a in passes] + [a for a in actions if a not in passes]
         groups: dict[tuple[str, str], list[Action]] = {}
         for a in actions:

@@ -37,10 +37,22 @@ __all__ = [
     "hint_hexes",
     "los_lines",
     "placements",
+    "window_pass",
 ]
 
 Legal = tuple[tuple[Action, ActionInfo], ...]
 """The legal actions in the engine's order, each with what it means."""
+
+
+def window_pass(legal: Legal) -> Action | None:
+    """The action that lets the moment pass, if the decision is a reaction window (else None): every other action
+    is a reaction or a retreat of one of the side's units (a retreat offered after a close combat is one too)."""
+    passes = [a for a, i in legal if i.has(Role.PASS) and i.unit is None]
+    if len(passes) != 1 or len(legal) < 2:
+        return None
+    if all(i.any(Role.REACT, Role.RETREAT) or a == passes[0] for a, i in legal):
+        return passes[0]
+    return None
 
 
 def effect_chance(odds: Odds) -> float:

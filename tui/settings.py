@@ -58,7 +58,7 @@ class Settings:
     """Seconds to pause after each AI action so that a player can follow it."""
     keymap: dict[str, str] = field(default_factory=dict)
     """Binding id → keys (comma-separated), e.g. ``{"game.fire": "f,F"}``."""
-    reactions: str = "worth"
+    reactions: str = "auto"
     """Standing reaction orders of a human side in a new game (:data:`REACTION_ORDERS`)."""
     reaction_threshold: float = DEFAULT_REACTION_THRESHOLD
     """The chance of an effect from which a reaction is worth it (standing orders)."""

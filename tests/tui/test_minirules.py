@@ -58,7 +58,7 @@ async def end_turns_to_the_end(app: PlanspielApp, pilot: object) -> None:
 
 
 async def test_a_minirules_duel_by_keys_from_the_first_decision_to_the_end_screen() -> None:
-    app = make_app(DUEL)
+    app = make_app(DUEL, reactions="worth")  # M3 asks the reaction (the default fires it by itself)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         assert app.session is not None

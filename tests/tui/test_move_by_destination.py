@@ -53,7 +53,7 @@ async def _half_track_and_a_far_hex(app: PlanspielApp, pilot: object) -> tuple[G
 
 
 async def test_enter_on_a_far_reachable_hex_walks_the_route_step_by_step() -> None:
-    app = make_app(hannut(), handoff="never")
+    app = make_app(hannut(), handoff="never", reactions="worth")  # the French are asked
     async with app.run_test(size=(160, 48)) as pilot:
         screen, unit, goal = await _half_track_and_a_far_hex(app, pilot)
         route = screen.client.route(unit, goal)

@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from engine import Role, Waiting
+from tui.choices import Words
 from tui.client import LocalClient
 from tui.overlay import effect_chance
 from tui.screens.dialogs import ChoiceDialog
@@ -121,9 +122,11 @@ async def test_a_window_no_unit_would_use_passes_by_itself_in_the_tui() -> None:
 @pytest.mark.parametrize(
     ("shown", "chosen", "field", "value"),
     [
-        ("• All units: ask when a reaction has a 10 %", "never react", "order", "never"),
+        ("• All units: react by themselves with the best reaction of 10 %", "never react", "order", "never"),
         # When retreats are asked about (the default: units the attack hurt) is one of the orders too.
         ("• Retreats: ask for a unit the attack hurt", "any unit just attacked", "retreats", "struck"),
+        # And whether a routine choice gets its usual answer by itself (the default) or is asked.
+        ("• Routine choices: give the usual answer", "ask every time", "routine", "ask"),
     ],
 )
 async def test_r_sets_the_standing_orders_of_the_side_on_screen(
@@ -140,7 +143,10 @@ async def test_r_sets_the_standing_orders_of_the_side_on_screen(
         labels = [str(label) for _, label in dialog.items]
         assert any(label.startswith(shown) for label in labels), labels
         index = next(i for i, label in enumerate(labels) if chosen in label)
-        await pilot.press(str(index + 1))  # type: ignore[attr-defined]
+        if index < 9:
+            await pilot.press(str(index + 1))  # type: ignore[attr-defined]
+        else:  # past the digits: down to it, and Enter
+            await pilot.press(*["down"] * index, "enter")  # type: ignore[attr-defined]
         await settle(pilot, app)
         assert getattr(screen.standing_of(screen.client.side), field) == value
 
@@ -152,7 +158,7 @@ def test_the_settings_file_gives_the_default_orders(tmp_path: Path) -> None:
     assert (s.reactions, s.reaction_threshold) == ("ask", 0.3)
     path.write_text(json.dumps({"reactions": "sometimes", "reaction_threshold": 7}), encoding="utf-8")
     s = Settings.load(path)
-    assert (s.reactions, s.reaction_threshold) == ("worth", 0.10), "bad values: the defaults"
+    assert (s.reactions, s.reaction_threshold) == ("auto", 0.10), "bad values: the defaults"
 
 
 async def test_a_hand_off_switched_on_mid_game_sums_up_since_the_sides_last_decision() -> None:
@@ -186,13 +192,17 @@ def test_standing_orders_are_kept_in_the_save(tmp_path: Path) -> None:
     """The player's standing orders, the side's and a unit's own, come back with the game (nothing is lost on a
     resume); orders a save holds that the client does not understand give the defaults."""
     session = Session.new("blitzkrieg1940", "hannut", {"german": "human", "french": "human"}, seed=7)
-    session.standing["french"] = Standing("auto", 0.25, units={"fra-12kur-hq": "never"}, retreats="near")
+    session.standing["french"] = Standing("worth", 0.25, units={"fra-12kur-hq": "never"}, retreats="near")
+    session.standing["french"].routine = "ask"
     path = session.save(tmp_path / "orders.planspiel")
     again = Session.load(path)
     kept = again.standing["french"]
-    assert (kept.order, kept.threshold, kept.retreats, kept.units) == ("auto", 0.25, "near", {"fra-12kur-hq": "never"})
-    odd = Standing.from_plain({"order": "sometimes", "threshold": 7, "units": {"x": "maybe", "y": "ask"}})
-    assert (odd.order, odd.threshold, odd.units) == ("worth", 0.10, {"y": "ask"})
+    got = (kept.order, kept.threshold, kept.retreats, kept.routine, kept.units)
+    assert got == ("worth", 0.25, "near", "ask", {"fra-12kur-hq": "never"})
+    odd = Standing.from_plain(
+        {"order": "sometimes", "threshold": 7, "routine": "x", "units": {"x": "maybe", "y": "ask"}}
+    )
+    assert (odd.order, odd.threshold, odd.routine, odd.units) == ("auto", 0.10, "usual", {"y": "ask"})
 
 
 def test_retreats_are_asked_by_default_only_for_a_unit_the_attack_hurt() -> None:
@@ -247,7 +257,7 @@ def test_a_chance_let_pass_is_asked_again_only_when_a_better_one_comes() -> None
     legal = _legal(client)
     side, view, waiting = client.side, client.view(), client.waiting()
     best = max(effect_chance(o) for a, i in legal if i.has(Role.ATTACK) and (o := client.odds(a)) is not None)
-    standing = Standing(threshold=best)
+    standing = Standing("worth", threshold=best)
     assert decide(standing, view, side, legal, client.odds, waiting=waiting).action is None, "worth asking"
     note_declined(standing, view, side, legal, client.odds, waiting)
     assert standing.declined and all(key[1] == waiting.react_to for key in standing.declined)
@@ -261,7 +271,7 @@ def test_a_chance_let_pass_is_asked_again_only_when_a_better_one_comes() -> None
 
 
 async def test_the_player_letting_a_window_pass_is_remembered_by_the_table() -> None:
-    app = make_app(hannut(), handoff="never")
+    app = make_app(hannut(), handoff="never", reactions="worth")
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await activate_i12(app, pilot)
         session = app.session
@@ -280,3 +290,72 @@ async def test_the_player_letting_a_window_pass_is_remembered_by_the_table() -> 
         await settle(pilot, app)
         assert game.history[-1] == close
         assert screen.standing_of("french").declined, "the chances let pass are remembered"
+
+
+def test_the_default_orders_fire_the_best_reaction_by_themselves() -> None:
+    """Issue 18 item 1: by default (``auto``, 10 %) a window with an attack of a real chance is answered by the
+    best one, which the log line names with its chance; a window whose only use is a retreat is still asked."""
+    _, client = _window()
+    legal = _legal(client)
+    side, view, waiting = client.side, client.view(), client.waiting()
+    chances = {a: effect_chance(o) for a, i in legal if i.has(Role.ATTACK) and (o := client.odds(a)) is not None}
+    best = max(chances.values())
+    assert Standing().order == "auto" and Settings().reactions == "auto"
+    got = decide(Standing(threshold=best), view, side, legal, client.odds, waiting=waiting)
+    retreat_asked = got.action is None and any(i.has(Role.RETREAT) for _, i in legal)
+    assert retreat_asked or (got.action in chances and chances[got.action] == best), got
+    if got.action is not None:
+        assert "standing orders react" in got.line and f"{best:.0%}" in got.line
+    attacks_only = tuple((a, i) for a, i in legal if not i.has(Role.RETREAT))
+    fired = decide(Standing(threshold=best), view, side, attacks_only, client.odds, waiting=waiting)
+    assert fired.action is not None and chances.get(fired.action) == best
+    # Above every chance offered, the window passes by itself.
+    above = decide(Standing(threshold=min(1.0, best + 0.01)), view, side, attacks_only, client.odds)
+    assert above.action == window_pass(attacks_only)
+
+
+def _n_choice() -> LocalClient:
+    """A Hannut position where a unit's owner keeps an N result or takes a step loss instead (8.3)."""
+    for seed in range(1, 30):
+        game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=seed)
+        engine.take_scenario_setup(game)
+        rng = random.Random(seed)
+        for _ in range(600):
+            if game.to_act is None:
+                break
+            client = LocalClient(game, game.to_act)
+            if client.waiting().usual is not None:
+                return client
+            game.apply(rng.choice(game.legal_actions()))
+    raise AssertionError("no choice with a usual answer found")
+
+
+def test_a_routine_choice_gets_its_usual_answer_unless_the_player_says_ask() -> None:
+    """Issue 18 item 1: the ruleset names the usual answer (``Waiting.usual``: keep the N, 8.3); the standing
+    orders give it by themselves and the log line says so, or ask with ``routine = "ask"``."""
+    client = _n_choice()
+    legal = _legal(client)
+    side, view, waiting = client.side, client.view(), client.waiting()
+    assert waiting.usual in [a for a, _ in legal] and window_pass(legal) is None
+    got = decide(Standing(), view, side, legal, client.odds, {side: "Them"}, waiting, lambda a: f"<{a}>")
+    assert got.action == waiting.usual
+    assert got.line == f"Them's standing orders: <{waiting.usual}>; the usual choice (R changes it)"
+    asking = Standing()
+    asking.routine = "ask"
+    assert decide(asking, view, side, legal, client.odds, waiting=waiting).action is None
+    assert decide(Standing(), view, side, legal, client.odds, waiting=None).action is None, "none named: asked"
+
+
+def test_letting_the_moment_pass_comes_first_in_every_reaction_window() -> None:
+    """Issue 18 item 1: ``1`` lets any window pass (a short list used to put it last, after the reactions)."""
+    for seed in range(1, 6):
+        _, client = _window(seed)
+        legal = client.legal_actions()
+        passing = window_pass(_legal(client))
+        presenter = engine.get_ruleset("blitzkrieg1940").presentation(client.info)
+        words = Words(client, presenter, client.info, client.view(), client.action_info)
+        items = words.items(legal)
+        assert items[0][0] == passing, [str(v) for v, _ in items]
+        if legal[0] != passing:
+            return  # a window the engine lists with the pass behind the reactions: it comes first all the same
+    raise AssertionError("no window found that lists its pass after a reaction")

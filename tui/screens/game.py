@@ -624,15 +624,16 @@ class GameScreen(Screen[None]):
         legal = client.legal_actions()
         if len(legal) < 2:
             return False
+        waiting = client.waiting()
         infos = []
         for a in legal:  # most decisions are no window: the first action that is no reaction says so
             info = client.action_info(a)
-            if not info.any(Role.REACT, Role.RETREAT, Role.PASS):
+            if not info.any(Role.REACT, Role.RETREAT, Role.PASS) and waiting.usual is None:
                 return False
             infos.append((a, info))
         names = {s.id: s.name for s in self.info.sides}
         orders = self.standing_of(side)
-        verdict = decide(orders, client.view(), side, tuple(infos), client.odds, names, client.waiting())
+        verdict = decide(orders, client.view(), side, tuple(infos), client.odds, names, waiting, self._described)
         if verdict.action is None:
             return False
         try:
@@ -644,6 +645,12 @@ class GameScreen(Screen[None]):
             self.log_widget.add("auto", verdict.line)  # the other side only sees the engine's events
         self.after_change()
         return True
+
+    def _described(self, action: Action) -> str:
+        """An action and what its verb does (``accept ger-1 — keep the Neutralised result (8.3)``)."""
+        meaning = self.info.verb_help(action.verb).partition(" — ")[2]
+        text = self.client.describe(action)
+        return f"{text} — {meaning}" if meaning else text
 
     def _handed_off(self, side: str) -> None:
         self.busy = False

@@ -25,7 +25,7 @@ from engine.notation import Arg
 from ..legend import legend, ordered
 from ..modes import MODES, Key, Mode, PaletteCommand
 from ..settings import DEFAULT_REACTION_THRESHOLD
-from ..standing import RETREATS, Standing
+from ..standing import RETREATS, ROUTINES, Standing
 from ..table import Pick, Table
 
 if TYPE_CHECKING:
@@ -517,6 +517,10 @@ class TableKeys:
             default = "; the default" if policy == Standing().retreats else ""
             mark = "• " if orders.retreats == policy else "  "
             items.append((("retreats", policy), f"{mark}Retreats: {words}{default}"))
+        for policy, words in ROUTINES.items():
+            default = "; the default" if policy == Standing().routine else ""
+            mark = "• " if orders.routine == policy else "  "
+            items.append((("routine", policy), f"{mark}Routine choices: {words}{default}"))
         unit = s.now.unit(s.selected)
         if unit is not None and unit.side == side:
             own = orders.units.get(unit.id)
@@ -535,6 +539,9 @@ class TableKeys:
             elif value[0] == "retreats":
                 orders.retreats = value[1]
                 said = f"Retreats: {RETREATS[value[1]]}"
+            elif value[0] == "routine":
+                orders.routine = value[1]
+                said = f"Routine choices: {ROUTINES[value[1]]}"
             else:
                 if value[2]:
                     orders.units[value[1]] = value[2]
@@ -559,11 +566,12 @@ def _attacks(s: _Screen, pick: Pick) -> bool | None:
 
 _STANDING_CHOICES: tuple[tuple[tuple[str, float | None], str], ...] = (
     (("ask", None), "ask in every reaction window"),
-    (
-        ("worth", DEFAULT_REACTION_THRESHOLD),
-        "ask when a reaction has a 10 % chance of an effect or more; the rest pass (the default)",
-    ),
+    (("worth", DEFAULT_REACTION_THRESHOLD), "ask when a reaction has a 10 % chance of an effect or more; others pass"),
     (("worth", 0.25), "ask when a reaction has 25 % or more; the rest pass"),
+    (
+        ("auto", DEFAULT_REACTION_THRESHOLD),
+        "react by themselves with the best reaction of 10 % or more (retreats are asked; the default)",
+    ),
     (("auto", 0.25), "react by themselves with the best reaction of 25 % or more (retreats are asked)"),
     (("never", None), "never react: every window passes by itself"),
 )

@@ -20,6 +20,7 @@ import engine
 from engine import Role
 from engine.ai import make_agent
 from tui.client import LocalClient
+from tui.overlay import effect_chance
 from tui.standing import ORDERS, Standing, decide, window_pass
 
 BUDGET_S = 0.05
@@ -69,17 +70,60 @@ def play(scenario: str, human_side: str, order: str, threshold: float, seed: int
     return asked, answered, windows
 
 
+def ai_windows(scenario: str, level: str, seeds: list[int], turns: int, budget: float) -> None:
+    """What an AI does in the reaction windows of its own games (both sides are ``level``): per band of the best
+    attack's chance of an effect, how often it fires, retreats or lets the moment pass. The standing orders'
+    default (``auto``: fire the best attack of 10 % or more) is read against it."""
+    bands = ((0.0, "< 10 %"), (0.10, "10-20 %"), (0.20, "20-30 %"), (0.30, "30-50 %"), (0.50, ">= 50 %"))
+    tally: dict[str, Counter[str]] = {name: Counter() for _, name in bands}
+    for seed in seeds:
+        game = engine.new_game(engine.load_scenario("blitzkrieg1940", scenario), seed=seed)
+        engine.take_scenario_setup(game)
+        agents = {s: make_agent(level, seed * 7 + i) for i, s in enumerate(game.state.sides)}
+        clients = {s: LocalClient(game, s) for s in game.state.sides}
+        while game.to_act is not None and game.state.turn <= turns:
+            side = game.to_act
+            if engine.take_scenario_setup(game):
+                continue
+            client = clients[side]
+            infos = tuple((a, client.action_info(a)) for a in client.legal_actions())
+            action = agents[side].choose(game.view(side), budget)
+            passing = window_pass(infos)
+            chances = [
+                effect_chance(o)
+                for a, i in infos
+                if i.has(Role.ATTACK) and i.has(Role.CHANCE) and (o := client.odds(a)) is not None
+            ]
+            if passing is not None and chances:
+                band = next(name for low, name in reversed(bands) if max(chances) >= low)
+                info = client.action_info(action)
+                took = "pass" if action == passing else "retreat" if info.has(Role.RETREAT) else "fire"
+                tally[band][took] += 1
+            game.apply(action, side=side)
+    print(f"{level} in its windows ({scenario}, seeds {seeds}, turns 1-{turns}): best attack offered → what it did")
+    for _, name in bands:
+        t = tally[name]
+        print(
+            f"  {name:>8}: {sum(t.values()):4d} windows, fired {t['fire']:4d}, retreated {t['retreat']:3d}, "
+            f"let pass {t['pass']:3d}"
+        )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--scenario", default="hannut")
     p.add_argument("--human-side", default="german")
-    p.add_argument("--order", default="worth", choices=sorted(ORDERS))
+    p.add_argument("--order", default=Standing().order, choices=sorted(ORDERS))
     p.add_argument("--threshold", type=float, default=0.10)
     p.add_argument("--seeds", default="1,2,3")
     p.add_argument("--turns", type=int, default=1)
     p.add_argument("--ai", default="greedy", help="the other side's player")
     p.add_argument("--human", default="greedy", help="the stand-in for the human's own decisions")
+    p.add_argument("--ai-windows", metavar="LEVEL", help="instead: what an AI of LEVEL does in its own windows")
     a = p.parse_args()
+    if a.ai_windows:
+        ai_windows(a.scenario, a.ai_windows, [int(x) for x in a.seeds.split(",")], max(a.turns, 2), 0.3)
+        return
     rows = []
     for seed in (int(x) for x in a.seeds.split(",")):
         for order in (a.order, "ask"):

@@ -52,11 +52,11 @@ __all__ = [
 DATA_DIR = Path(__file__).parent / "data"
 """The folder of the ruleset's TOML tables."""
 
-MAX = "max"
+MAX: Literal["max"] = "max"
 """A movement cost of "max.": the unit's whole MP allowance, only as its first expenditure (4.3 [INTERP])."""
-PROHIBITED = "prohibited"
+PROHIBITED: Literal["prohibited"] = "prohibited"
 """A movement cost of "–": that movement class may not make the step (4.3)."""
-NA = "n/a"
+NA: Literal["n/a"] = "n/a"
 """A surcharge that does not apply to the movement class (4.3: moving backwards on foot)."""
 
 Cost = float | Literal["max", "prohibited", "n/a"]
@@ -565,8 +565,12 @@ class _Partial:
 
 
 def _cost(value: Any, where: str) -> Cost:
-    if value in (MAX, PROHIBITED, NA):
-        return str(value)  # type: ignore[return-value]
+    if value == MAX:
+        return MAX
+    if value == PROHIBITED:
+        return PROHIBITED
+    if value == NA:
+        return NA
     return _num(value, where)
 
 

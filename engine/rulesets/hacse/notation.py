@@ -1,0 +1,83 @@
+"""Provides the HACSE notation as typed actions: one class per verb, its arguments and its roles.
+
+Movement (4, 15.10.2) and the activations of 3.2 so far: a unit enters the map, moves forwards (turning to face
+each hex it enters), reverses, turns, stands, or stops its activation. Clients know nothing else of the verbs:
+the roles say what each one means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.contract import Role
+from engine.hexgrid import Hex
+from engine.notation import Actor, Notation, Path, verb_table
+
+__all__ = ["NOTATIONS", "VERBS", "Back", "Enter", "Facing", "Move", "Stand", "Stop", "Turn"]
+
+R = Role
+
+Facing = Literal["n", "ne", "se", "s", "sw", "nw"]
+"""A facing as notation writes it (2.2, 15.10.1: 0 N … 5 NW)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Enter(Notation, verb="enter", roles={R.ORDER, R.PLACE}):
+    """15.10.2: a unit waiting off the map enters by a hex of its entry edge (guns and vehicles choose a facing)."""
+
+    unit: Actor
+    hex: Hex
+    facing: Facing | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Notation, verb="move", roles={R.ORDER, R.MOVE}):
+    """4.1–4.4: the unit enters adjacent hexes in turn; a gun or vehicle turns to face each one first."""
+
+    unit: Actor
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class Back(Notation, verb="back", roles={R.ORDER, R.MOVE}):
+    """4.3: a gun or vehicle reverses into the hex directly behind it."""
+
+    unit: Actor
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Turn(Notation, verb="turn", roles={R.ORDER}):
+    """4.1: a gun or vehicle turns to a facing (1 MP per 60°)."""
+
+    unit: Actor
+    facing: Facing
+
+
+@dataclass(frozen=True, slots=True)
+class Stand(Notation, verb="stand", roles={R.ORDER, R.HOLD}):
+    """3.2: the unit's activation spends no MP (a unit off the map stays off it, 15.10.2)."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Stop(Notation, verb="stop", roles={R.ORDER, R.STOP, R.PASS}):
+    """3.2: the unit in activation ends it where it stands."""
+
+    unit: Actor
+
+
+NOTATIONS = verb_table([Enter, Move, Back, Turn, Stand, Stop])
+"""Verb → its typed forms."""
+
+VERBS = {
+    "enter": "enter UNIT HEX [FACING] — enter the map by an entry hex; guns and vehicles choose a facing (15.10.2)",
+    "move": "move UNIT HEX... — enter adjacent hexes; a gun or vehicle turns to face each first (4.1, 4.3)",
+    "back": "back UNIT HEX — reverse a gun or vehicle into the hex behind it (4.3)",
+    "turn": "turn UNIT FACING — turn a gun or vehicle, 1 MP per 60 degrees (4.1)",
+    "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
+    "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
+}
+"""Verb → its help line."""

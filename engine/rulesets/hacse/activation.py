@@ -9,7 +9,6 @@ carrier goes (4.5, 4.6); getting in and out, hooking and unhooking are not imple
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.actions import Action
@@ -18,11 +17,20 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
+from .carriers import (
+    dismount_refusal,
+    hook_refusal,
+    mount_refusal,
+    riders,
+    speed,
+    towed,
+    unhook_refusal,
+)
 from .data import Cost, Sheet, Tables
 from .geometry import direction_to, turn_steps
 from .model import FACING_NAMES, data, status
-from .movement import Refused, Spent, admit, stacking_surcharge, step_cost, tow_speed, turn_cost
-from .notation import Back, Enter, Move, Stand, Stop, Turn
+from .movement import Refused, Spent, admit, stacking_surcharge, step_cost, turn_cost
+from .notation import Back, Dismount, Enter, Hook, Mount, Move, Stand, Stop, Turn, Unhook
 from .sequence import end_activation, pending
 
 __all__ = ["Step", "apply_action", "refusal", "speed", "unit_actions"]
@@ -38,25 +46,6 @@ class Step:
     reversed: bool = False
 
 
-def speed(st: GameState, tables: Tables, unit: Unit) -> tuple[int, int]:
-    """The unit's (MP, road MP): its sheet's, or its towing speed while it tows (4.6)."""
-    sheet = tables.sheets[unit.type]
-    load = sum(tables.sheets[u.type].weight_t or 0.0 for u in _riders(st, unit) if status(u).towed_by)
-    if load:
-        got = tow_speed([sheet], load, tables)
-        if got is not None:
-            return got
-    return sheet.mp, sheet.road_mp
-
-
-def _riders(st: GameState, unit: Unit) -> Iterator[Unit]:
-    """The units embarked in or towed by ``unit`` (4.5, 4.6)."""
-    for u in st.units.values():
-        s = status(u)
-        if unit.id in (s.embarked_in, s.towed_by):
-            yield u
-
-
 def _crowd(st: GameState, h: Hex) -> int:
     """Units already in ``h`` for stacking (4.4 [PROPOSED]: embarked and towed units and wrecks not counted)."""
     return sum(
@@ -68,7 +57,7 @@ def _crowd(st: GameState, h: Hex) -> int:
 
 def _spent(unit: Unit) -> Spent:
     s = status(unit)
-    return Spent(s.half_mp, s.off_road, s.max_move)
+    return Spent(s.half_mp, s.off_road, s.max_move, s.hexes - s.off_road)
 
 
 def _name(facing: int | None) -> str:
@@ -78,7 +67,7 @@ def _name(facing: int | None) -> str:
 def _turn(tables: Tables, sheet: Sheet, spent: Spent, frm: int, to: int, mp: tuple[int, int]) -> Spent | Refused:
     """Spend the MP of turning from facing ``frm`` to ``to`` (4.1)."""
     cost = float(turn_cost(tables, turn_steps(frm, to)))
-    return admit(tables, spent, cost, mp=mp[0], road_mp=mp[1], road=True, what=f"turning to {_name(to)}")
+    return admit(tables, spent, cost, mp=mp[0], road_mp=mp[1], kind="none", what=f"turning to {_name(to)}")
 
 
 def _enter_cost(
@@ -127,7 +116,7 @@ def step_into(st: GameState, tables: Tables, unit: Unit, at: Step, to: Hex, back
             spent, facing = got, way
     cost, road, name = _enter_cost(st, tables, unit, at.hex, to, backwards)
     what = f"{'reversing into' if backwards else 'entering'} {board.label(to)} ({name})"
-    got = admit(tables, spent, cost, mp=mp[0], road_mp=mp[1], road=road, what=what)
+    got = admit(tables, spent, cost, mp=mp[0], road_mp=mp[1], kind="road" if road else "off_road", what=what)
     if isinstance(got, Refused):
         return got
     return Step(to, facing, got, backwards)
@@ -147,7 +136,7 @@ def _entry(st: GameState, tables: Tables, unit: Unit, to: Hex, facing: str | Non
     cost, road, name = _enter_cost(st, tables, unit, None, to, False)
     mp = speed(st, tables, unit)
     what = f"entering {board.label(to)} ({name})"
-    got = admit(tables, Spent(), cost, mp=mp[0], road_mp=mp[1], road=road, what=what)
+    got = admit(tables, Spent(), cost, mp=mp[0], road_mp=mp[1], kind="road" if road else "off_road", what=what)
     if isinstance(got, Refused):
         return got
     return Step(to, None if facing is None else FACING_NAMES.index(facing), got)
@@ -195,6 +184,25 @@ def _moves(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
         for f in range(6):
             if f != at.facing and not isinstance(_turn(tables, sheet, at.spent, at.facing, f, mp), Refused):
                 out.append(Action("turn", (unit.id, FACING_NAMES[f])))
+    return out + _carrier_actions(st, tables, unit)
+
+
+def _carrier_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
+    """Mounting, dismounting, hooking up and unhooking open to the unit now (4.5, 4.6)."""
+    out: list[Action] = []
+    here = [u for u in st.units.values() if u.hex == unit.hex and u.id != unit.id and u.side == unit.side]
+    for other in here:
+        s = status(other)
+        if s.embarked_in == unit.id and dismount_refusal(st, tables, unit, other) is None:
+            out.append(Action("dismount", (unit.id, other.id)))
+        if s.embarked_in or s.towed_by:
+            continue
+        if not isinstance(mount_refusal(st, tables, unit, other), Refused):
+            out.append(Action("mount", (unit.id, other.id)))
+        if not isinstance(hook_refusal(st, tables, unit, other), Refused):
+            out.append(Action("hook", (unit.id, other.id)))
+    if towed(st, unit) is not None and not isinstance(unhook_refusal(st, tables, unit), Refused):
+        out.append(Action("unhook", (unit.id,)))
     return out
 
 
@@ -258,7 +266,24 @@ def _step_refusal(st: GameState, tables: Tables, unit: Unit, typed: Notation, ac
     if isinstance(typed, (Move, Back)):
         steps = walk(st, tables, unit, typed)
         return steps if isinstance(steps, Refused) else None
-    return None
+    return _carrier_refusal(st, tables, unit, typed)
+
+
+def _carrier_refusal(st: GameState, tables: Tables, unit: Unit, typed: Notation) -> Refused | None:
+    other_id = getattr(typed, "carrier", None) or getattr(typed, "passenger", None) or getattr(typed, "load", None)
+    other = st.units.get(other_id) if other_id is not None else None
+    if other_id is not None and (other is None or other.side != unit.side):
+        return Refused(f"Cannot {typed.verb}: {other_id} is not a unit of {unit.side}", "4.5")
+    got: Spent | Refused | None = None
+    if isinstance(typed, Mount) and other is not None:
+        got = mount_refusal(st, tables, unit, other)
+    elif isinstance(typed, Dismount) and other is not None:
+        got = dismount_refusal(st, tables, unit, other)
+    elif isinstance(typed, Hook) and other is not None:
+        got = hook_refusal(st, tables, unit, other)
+    elif isinstance(typed, Unhook):
+        got = unhook_refusal(st, tables, unit)
+    return got if isinstance(got, Refused) else None
 
 
 def walk(st: GameState, tables: Tables, unit: Unit, typed: Move | Back) -> list[Step] | Refused:
@@ -306,14 +331,52 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         turned = _turn(tables, tables.sheets[unit.type], at.spent, at.facing, to, speed(st, tables, unit))
         assert isinstance(turned, Spent)
         _place(tr, tables, unit, Step(at.hex, to, turned), "turns in")
-    else:
-        assert isinstance(typed, (Move, Back))
+    elif isinstance(typed, (Move, Back)):
         steps = walk(st, tables, unit, typed)
         assert isinstance(steps, list)
         for step in steps:
             _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
+    elif _apply_carrier(tr, tables, unit, typed):
+        return
     if unit_actions(st, tables, unit) == [Action("stop", (unit.id,))]:
         _finish(tr, tables, unit, "has no move left and stops")
+
+
+def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) -> bool:
+    """Mount, dismount, hook up or unhook (4.5, 4.6); True when the unit's activation is over."""
+    st = tr.state
+    s = status(unit)
+    if isinstance(typed, Mount):
+        spent = mount_refusal(st, tables, unit, st.units[typed.carrier])
+        assert isinstance(spent, Spent)
+        s.half_mp, s.embarked_in = spent.half_mp, typed.carrier
+        _finish(tr, tables, unit, f"mounts {typed.carrier} (rule 4.5) and")
+        return True
+    if isinstance(typed, Dismount):
+        p = st.units[typed.passenger]
+        ps = status(p)
+        ps.embarked_in, ps.activated = None, True
+        before = s.hexes == 0  # the carrier has not moved yet: the passenger pays 1 MP (4.5)
+        mp = tables.movement.value("dismount_mp") if before else tables.sheets[p.type].mp
+        ps.half_mp = round(2 * mp)
+        assert unit.hex is not None
+        where = st.board.label(unit.hex)
+        tr.emit("dismount", f"{p.id} gets out of {unit.id} at {where} (rule 4.5)", _visible(unit), unit=p.id)
+        return False
+    load = st.units[typed.load] if isinstance(typed, Hook) else towed(st, unit)
+    assert load is not None
+    spent = hook_refusal(st, tables, unit, load) if isinstance(typed, Hook) else unhook_refusal(st, tables, unit)
+    assert isinstance(spent, Spent)
+    s.half_mp = spent.half_mp
+    ls = status(load)
+    if isinstance(typed, Hook):
+        ls.towed_by = unit.id
+        tr.emit("hook", f"{unit.id} hooks up {load.id} (rule 4.6)", _visible(unit))
+    else:
+        ls.towed_by, ls.activated = None, True
+        ls.facing = None if s.facing is None else (s.facing + 3) % 6
+        tr.emit("unhook", f"{unit.id} unhooks {load.id}, facing {_name(ls.facing)} (rule 4.6)", _visible(unit))
+    return False
 
 
 def _announce(tr: Transition, unit: Unit) -> None:
@@ -341,7 +404,7 @@ def _place(tr: Transition, tables: Tables, unit: Unit, step: Step, verb: str) ->
     if moved:
         unit.hex = step.hex
         s.hexes += 1
-        for r in _riders(st, unit):
+        for r in riders(st, unit):
             r.hex = step.hex
             rs = status(r)
             rs.off_map = False

@@ -16,12 +16,24 @@ the rule. Costs are in half MP where they are counted (infantry MP are tracked i
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from .data import MAX, NA, PROHIBITED, Cost, Sheet, Tables, TerrainClass
 
-__all__ = ["CLIMB", "Refused", "Spent", "admit", "combine", "stacking_surcharge", "step_cost", "tow_speed", "turn_cost"]
+__all__ = [
+    "CLIMB",
+    "STEP_KINDS",
+    "Refused",
+    "Spent",
+    "admit",
+    "combine",
+    "limit",
+    "stacking_surcharge",
+    "step_cost",
+    "tow_speed",
+    "turn_cost",
+]
 
 CLIMB = "climb"
 """A level change of 4 or more: only infantry, by climbing (4.7)."""
@@ -89,7 +101,7 @@ def turn_cost(tables: Tables, steps: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Spent:
-    """What a unit has spent this turn, as far as the next step's admission depends on it (4.2, 4.3)."""
+    """What a unit has spent this turn, as far as the next expenditure's admission depends on it (4.2, 4.3)."""
 
     half_mp: int = 0
     """MP spent, in halves."""
@@ -97,18 +109,28 @@ class Spent:
     """Steps that were not road steps (4.2)."""
     max_move: bool = False
     """A "max." step was made: movement is over (4.3 [INTERP])."""
+    road_steps: int = 0
+    """Road steps made (4.2)."""
 
 
-def limit(tables: Tables, mp: int, road_mp: int, off_road: int) -> int:
-    """The MP allowance (4.2): the road MP while at most one step of the move was not a road step, else the MP."""
-    return road_mp if off_road <= int(tables.movement.value("max_road_off_steps")) else mp
+STEP_KINDS = ("road", "off_road", "none")
+"""What an expenditure is for the road allowance (4.2): a road step, a step that is not one, or no step at all
+(turning, mounting, hooking up)."""
+
+
+def limit(tables: Tables, mp: int, road_mp: int, off_road: int, road_steps: int) -> int:
+    """The MP allowance (4.2 [INTERP]): the road MP once the move has road steps and at most one step that is not,
+    else the MP."""
+    on_road = road_steps > 0 and off_road <= int(tables.movement.value("max_road_off_steps"))
+    return road_mp if on_road else mp
 
 
 def admit(
-    tables: Tables, spent: Spent, cost: Cost | str, *, mp: int, road_mp: int, road: bool, what: str
+    tables: Tables, spent: Spent, cost: Cost | str, *, mp: int, road_mp: int, kind: str, what: str
 ) -> Spent | Refused:
-    """The record after a step (or a turn: ``road`` True, since it leaves the road allowance as it is) costing
-    ``cost``, or why the unit may not make it. ``what`` names the step for the sentence."""
+    """The record after an expenditure of ``cost`` (``kind`` one of :data:`STEP_KINDS`), or why the unit may not
+    make it. ``what`` names it for the sentence."""
+    road, off = int(kind == "road"), int(kind == "off_road")
     if spent.max_move:
         return Refused(f"Cannot move: its movement ended with a whole-move step this turn ({what})", "4.3")
     if cost == PROHIBITED:
@@ -118,20 +140,20 @@ def admit(
     if cost == MAX:
         if spent.half_mp:
             return Refused(f"Cannot move: {what} takes the whole move, and it has already spent MP this turn", "4.3")
-        return Spent(2 * mp, spent.off_road + (0 if road else 1), True)
+        return Spent(2 * mp, spent.off_road + off, True, spent.road_steps + road)
     assert isinstance(cost, float)
-    off_road = spent.off_road + (0 if road else 1)
-    half = spent.half_mp + round(2 * cost)
-    allowance = limit(tables, mp, road_mp, off_road)
-    if half > 2 * allowance:
+    after = Spent(spent.half_mp + round(2 * cost), spent.off_road + off, False, spent.road_steps + road)
+    allowance = limit(tables, mp, road_mp, after.off_road, after.road_steps)
+    if after.half_mp > 2 * allowance:
         on_road = allowance == road_mp and road_mp != mp
-        kind = "road MP" if on_road else "MP"
-        lost_road = limit(tables, mp, road_mp, spent.off_road) > allowance  # this step ends the road move (4.2)
+        lost_road = limit(tables, mp, road_mp, spent.off_road, spent.road_steps) > allowance  # the step ends it (4.2)
         rule = "4.2" if on_road or lost_road else "4.3"
         return Refused(
-            f"Cannot move: {what} costs {cost:g} MP; it has spent {spent.half_mp / 2:g} of its {allowance} {kind}", rule
+            f"Cannot move: {what} costs {cost:g} MP; it has spent {spent.half_mp / 2:g} of its {allowance} "
+            f"{'road MP' if on_road else 'MP'}",
+            rule,
         )
-    return replace(spent, half_mp=half, off_road=off_road)
+    return after
 
 
 def tow_speed(tractors: Sequence[Sheet], load_t: float, tables: Tables) -> tuple[int, int] | None:

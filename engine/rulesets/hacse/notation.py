@@ -12,9 +12,23 @@ from typing import Literal
 
 from engine.contract import Role
 from engine.hexgrid import Hex
-from engine.notation import Actor, Notation, Path, verb_table
+from engine.notation import Actor, Friend, Notation, Path, verb_table
 
-__all__ = ["NOTATIONS", "VERBS", "Back", "Enter", "Facing", "Move", "Stand", "Stop", "Turn"]
+__all__ = [
+    "NOTATIONS",
+    "VERBS",
+    "Back",
+    "Dismount",
+    "Enter",
+    "Facing",
+    "Hook",
+    "Mount",
+    "Move",
+    "Stand",
+    "Stop",
+    "Turn",
+    "Unhook",
+]
 
 R = Role
 
@@ -69,7 +83,38 @@ class Stop(Notation, verb="stop", roles={R.ORDER, R.STOP, R.PASS}):
     unit: Actor
 
 
-NOTATIONS = verb_table([Enter, Move, Back, Turn, Stand, Stop])
+@dataclass(frozen=True, slots=True)
+class Mount(Notation, verb="mount", roles={R.ORDER}):
+    """4.5: an infantry unit gets into (or onto) a friendly vehicle in its hex, for 1 MP; its activation ends."""
+
+    unit: Actor
+    carrier: Friend
+
+
+@dataclass(frozen=True, slots=True)
+class Dismount(Notation, verb="dismount", roles={R.ORDER}):
+    """4.5: in the carrier's activation, a passenger gets out in the carrier's hex."""
+
+    unit: Actor
+    passenger: Friend
+
+
+@dataclass(frozen=True, slots=True)
+class Hook(Notation, verb="hook", roles={R.ORDER}):
+    """4.6: a vehicle hooks up a gun in its hex, for half its MP."""
+
+    unit: Actor
+    load: Friend
+
+
+@dataclass(frozen=True, slots=True)
+class Unhook(Notation, verb="unhook", roles={R.ORDER}):
+    """4.6: a vehicle unhooks the gun it tows, for half its MP; the gun faces away from the tractor."""
+
+    unit: Actor
+
+
+NOTATIONS = verb_table([Enter, Move, Back, Turn, Mount, Dismount, Hook, Unhook, Stand, Stop])
 """Verb → its typed forms."""
 
 VERBS = {
@@ -77,6 +122,10 @@ VERBS = {
     "move": "move UNIT HEX... — enter adjacent hexes; a gun or vehicle turns to face each first (4.1, 4.3)",
     "back": "back UNIT HEX — reverse a gun or vehicle into the hex behind it (4.3)",
     "turn": "turn UNIT FACING — turn a gun or vehicle, 1 MP per 60 degrees (4.1)",
+    "mount": "mount UNIT CARRIER — infantry gets into a friendly vehicle in its hex, 1 MP (4.5)",
+    "dismount": "dismount CARRIER PASSENGER — a passenger gets out in the carrier's activation (4.5)",
+    "hook": "hook TRACTOR LOAD — hook up a gun in the tractor's hex, half its MP (4.6)",
+    "unhook": "unhook TRACTOR — unhook the towed gun, half its MP; it faces away from the tractor (4.6)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
     "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
 }

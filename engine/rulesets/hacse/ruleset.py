@@ -23,7 +23,7 @@ from engine.state import GameState, Unit
 from .activation import apply_action, refusal, side_actions, speed
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .model import Data, Status, data, status
-from .movement import CLIMB, step_cost
+from .movement import CLIMB, limit, step_cost
 from .notation import NOTATIONS, VERBS
 from .sequence import start_turn
 from .setup import build_state, can_stand, check_scenario
@@ -82,6 +82,8 @@ class Hacse(Ruleset):
             del v.units[uid]
         d = data(v)
         d.mines = [m for m in d.mines if m.side == side or not m.secret]
+        if d.active is not None and d.active not in v.units:
+            d.active = None  # the other side learns only that a hidden unit is activated (3.2)
         return v
 
     # --- Maps -------------------------------------------------------------------------------------------
@@ -91,8 +93,8 @@ class Hacse(Ruleset):
         MP (4.2)."""
         mp, road_mp = speed(state, self.tables, unit)
         s = status(unit)
-        allowance = road_mp if s.hexes > s.off_road and s.off_road <= 1 else mp
-        return 0.0 if s.max_move else max(0.0, allowance - s.half_mp / 2)
+        allowance = limit(self.tables, mp, road_mp, s.off_road, s.hexes - s.off_road)
+        return 0.0 if s.max_move or s.activated else max(0.0, allowance - s.half_mp / 2)
 
     def move_weight(self, state: GameState, unit: Unit) -> WeightFn:
         """Pathing weights: the cost of 4.3 for the unit's movement class (a whole-move step weighs its MP)."""

@@ -9,7 +9,7 @@ from engine.rulesets.hacse.data import MAX, PROHIBITED, load_tables
 from engine.rulesets.hacse.model import status
 from engine.rulesets.hacse.movement import CLIMB, stacking_surcharge, step_cost, tow_speed
 
-from .helpers import LOSE, WIN, game, placed, play
+from .helpers import LOSE, WIN, game, placed, play, ruleset
 
 T = load_tables()
 
@@ -64,8 +64,6 @@ def test_14_2_ac_mv_09_wheel_reverse_after_spending_mp_is_prohibited() -> None:
 
 
 def ruleset_check(st: object, text: str) -> None:
-    from .helpers import ruleset  # noqa: PLC0415
-
     rs = ruleset()
     rs.check(st, rs.parse_action(st, text))  # type: ignore[arg-type]
 
@@ -76,8 +74,6 @@ def test_14_2_ac_mv_10_turn_then_light_forest() -> None:
     st = play(placed(g, U4="0302:ne"), "move U4 0303")
     s = status(st.units["U4"])
     assert (s.half_mp / 2, s.facing, st.units["U4"].hex) == (4, 3, st.board.parse("0303"))
-    from .helpers import ruleset  # noqa: PLC0415
-
     assert ruleset().movement_points(st, st.units["U4"]) == 1
 
 
@@ -211,3 +207,63 @@ def test_14_14_ac_sc_08_towing_truck_enters_and_follows_the_road() -> None:
     st2 = play(g.state, "enter G5 2213 nw", "move G5 2113 2013 1913 1813")
     with pytest.raises(IllegalActionError, match=r"of its 6 road MP.*rule 4\.2"):
         ruleset_check(st2, "move G5 1713 1613")
+
+
+def _aboard(st: object, passenger: str, carrier: str) -> None:
+    """Put ``passenger`` aboard ``carrier`` (in its hex) in a state made by ``placed``."""
+    units = st.units  # type: ignore[attr-defined]
+    p, c = units[passenger], units[carrier]
+    p.hex = c.hex
+    status(p).off_map, status(p).embarked_in = False, carrier
+
+
+def test_4_5_dismount_after_the_carrier_moved_leaves_no_mp() -> None:
+    g = game("h2-height-212", WIN)
+    st = play(g.state, "enter G3 2210 nw", "move G3 2110")
+    assert st.units["G4"].hex == st.board.parse("2110")
+    st = play(st, "dismount G3 G4")
+    s = status(st.units["G4"])
+    assert (s.embarked_in, s.activated, s.half_mp) == (None, True, 6)
+    assert ruleset().movement_points(st, st.units["G4"]) == 0
+
+
+def test_4_5_dismount_before_the_carrier_moves_costs_one_mp() -> None:
+    g = game("h2-height-212", WIN)
+    st = placed(g, G3="1510:n")
+    _aboard(st, "G4", "G3")
+    st = play(st, "dismount G3 G4")
+    assert status(st.units["G4"]).half_mp == 2 and st.units["G4"].hex == st.board.parse("1510")
+    st = play(st, "move G3 1509")  # the carrier goes on without it
+    assert st.units["G4"].hex == st.board.parse("1510")
+
+
+def test_4_5_mount_costs_one_mp_and_ends_the_activation() -> None:
+    g = game("h2-height-212", WIN)
+    st = play(placed(g, G3="1510:n", G4="1510"), "mount G4 G3")
+    s = status(st.units["G4"])
+    assert (s.embarked_in, s.half_mp, s.activated) == ("G3", 2, True)
+    st = play(st, "stand G1") if st.to_act == "german" else st
+    assert "G4" not in {a.args[0] for a in ruleset().legal_actions(st)}
+
+
+def test_4_5_mount_needs_room() -> None:
+    g = game("h2-height-212", LOSE)  # the soviets move first
+    st = placed(g, S1="0513:n")
+    with pytest.raises(IllegalActionError, match=r"room for 4 soldiers, S4 has 9.*rule 4\.5"):
+        ruleset_check(st, "mount S4 S1")
+
+
+def test_4_6_unhook_turns_the_gun_away_and_frees_the_tractor() -> None:
+    g = game("h2-height-212", WIN)
+    st = play(g.state, "enter G5 2213 nw", "unhook G5")
+    g5, g6 = status(st.units["G5"]), status(st.units["G6"])
+    assert (g5.half_mp, g6.towed_by, g6.facing, g6.activated) == (4, None, 2, True)  # 1 + half of 2
+    assert ruleset().movement_points(st, st.units["G5"]) == 11  # road MP 13 again, 2 spent on the road
+
+
+def test_4_6_hook_up_costs_half_the_mp() -> None:
+    g = game("h2-height-212", WIN)
+    st = placed(g, G5="1510:n", G6="1510:s")
+    st = play(st, "hook G5 G6")
+    assert status(st.units["G6"]).towed_by == "G5" and status(st.units["G5"]).half_mp == 4
+    assert status(st.units["G5"]).activated  # towing: 2 MP, both spent, so its activation ended

@@ -142,3 +142,25 @@ def test_15_9_the_game_ends_after_the_last_turn_with_victory_points() -> None:
         g.apply(next(a for a in g.legal_actions() if a.verb in ("stand", "stop")))
     assert g.state.turn == 10 and g.state.outcome.winner == "german"
     assert "german 40, us 0" in g.state.outcome.reason
+
+
+def test_3_2_the_other_side_is_not_told_which_hidden_unit_is_in_activation() -> None:
+    g = game("h1-le-hamel", LOSE)
+    g.apply("turn G4 s")  # the PaK (MP 1) has spent all: its activation ended by itself
+    g2 = game("h1-le-hamel", LOSE)
+    g2.apply("move G1 1207")  # the hidden squad is still in activation
+    assert data(g2.state).active == "G1"
+    assert data(g2.view("us")).active is None and data(g2.view("german")).active == "G1"
+    assert status(g.state.units["G4"]).activated
+
+
+def test_3_2_a_game_saves_and_reads_back_its_typed_state() -> None:
+    from engine.state import GameState  # noqa: PLC0415
+
+    g = game("h2-height-212", seed=4)
+    g.apply(g.legal_actions()[0])
+    st = g.state
+    back = GameState.from_dict(
+        st.to_dict(), st.board, data_type=g.ruleset.state_type, status_type=g.ruleset.status_type
+    )
+    assert back.to_dict() == st.to_dict()

@@ -312,6 +312,8 @@ class Tables:
     sheets: Mapping[str, Sheet]
     experience: Mapping[str, Experience]
     default_experience: str
+    skill_factor: int
+    """The skill roll's TN is this multiple of the base number (13.1)."""
     commander_bonus: Mapping[str, int]
     profiles: Mapping[str, int]
     terrain: Mapping[str, TerrainClass]
@@ -688,6 +690,7 @@ def read_tables(folder: Path = DATA_DIR) -> Tables:
         sheets=MappingProxyType(sheets),
         experience=MappingProxyType(levels),
         default_experience=default,
+        skill_factor=_int(_load("experience", folder), "skill_factor", "experience.toml"),
         commander_bonus=MappingProxyType(bonus),
         profiles=MappingProxyType(profiles),
         terrain=MappingProxyType(classes),

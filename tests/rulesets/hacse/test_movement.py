@@ -267,3 +267,24 @@ def test_4_6_hook_up_costs_half_the_mp() -> None:
     st = play(st, "hook G5 G6")
     assert status(st.units["G6"]).towed_by == "G5" and status(st.units["G5"]).half_mp == 4
     assert status(st.units["G5"]).activated  # towing: 2 MP, both spent, so its activation ended
+
+
+def test_14_4_ac_cl_01_and_02_who_may_climb() -> None:
+    from engine.rulesets.hacse.climbing import may_climb  # noqa: PLC0415
+
+    assert may_climb(T.sheets["GER-INF-SQD"]) and not may_climb(T.sheets["GER-HMG"])
+    assert not may_climb(T.sheets["GER-MORTAR"]) and not may_climb(T.sheets["GER-PZ4H"])
+
+
+def test_14_4_ac_cl_03_climbing_turns() -> None:
+    from engine.rulesets.hacse.climbing import climb_turns  # noqa: PLC0415
+
+    assert [climb_turns(n) for n in (5, 6, 8)] == [1, 2, 4]
+
+
+def test_14_4_ac_cl_04_ac_sk_01_ac_sk_02_skill_target_numbers() -> None:
+    from engine.rulesets.hacse.climbing import skill_tn  # noqa: PLC0415
+
+    assert (skill_tn(4), skill_tn(4, specialist=True)) == (12, 9)  # AC-CL-04
+    assert [skill_tn(b) for b in (3, 4, 5)] == [9, 12, 15]  # AC-SK-01
+    assert skill_tn(4, commander_bonus=1) == 11  # AC-SK-02

@@ -17,6 +17,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
+from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
     hook_refusal,
@@ -30,8 +31,8 @@ from .data import Cost, Sheet, Tables
 from .geometry import direction_to, turn_steps
 from .model import FACING_NAMES, data, status
 from .movement import Refused, Spent, admit, stacking_surcharge, step_cost, turn_cost
-from .notation import Back, Dismount, Enter, Hook, Mount, Move, Stand, Stop, Turn, Unhook
-from .sequence import end_activation, pending
+from .notation import Back, Blow, Dismount, Enter, Hook, Mount, Move, Spare, Stand, Stop, Turn, Unhook, Work
+from .sequence import decide_bridge, end_activation, pending
 
 __all__ = ["Step", "apply_action", "refusal", "speed", "unit_actions"]
 
@@ -75,13 +76,13 @@ def _enter_cost(
 ) -> tuple[Cost | str, bool, str]:
     """The cost of entering ``to`` (4.3, 4.4): from ``frm``, or from off the map (15.10.2: no level surcharge)."""
     board = st.board
-    terrain = tables.terrain[board.terrain(to)]
+    terrain = terrain_of(st, tables, to)
     sheet = tables.sheets[unit.type]
     if frm is None:
-        road = any(board.has_road(to, n) for n in to.neighbours())
+        road = any(road_between(st, to, n) for n in to.neighbours() if n in board)
         change = 0
     else:
-        road = board.has_road(frm, to)
+        road = road_between(st, frm, to)
         change = board.level(to) - board.level(frm)
     cost = step_cost(tables, sheet.move_class, terrain, level_change=change, road=road, backwards=backwards)
     if isinstance(cost, float):
@@ -107,7 +108,7 @@ def step_into(st: GameState, tables: Tables, unit: Unit, at: Step, to: Hex, back
         if way != (facing + 3) % 6:
             return Refused(f"Cannot reverse: {board.label(to)} is not behind {unit.id}, facing {_name(facing)}", "4.3")
     elif facing is not None and facing != way:
-        if board.has_road(at.hex, to):
+        if road_between(st, at.hex, to):
             facing = way  # a road step turns onto the road for free (README: 4.1 against 4.2 and AC-SC-08)
         else:
             got = _turn(tables, sheet, spent, facing, way, mp)
@@ -164,6 +165,8 @@ def unit_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
                     out.append(Action("enter", (unit.id, board.label(h)) + ((f,) if f else ())))
     else:
         out += _moves(st, tables, unit)
+        if not active:
+            out += [Action("work", (unit.id, board.label(h))) for h in work_hexes(st, tables, unit)]
     out.append(Action("stop", (unit.id,)) if active else Action("stand", (unit.id,)))
     return out
 
@@ -212,10 +215,16 @@ def _carrier_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
 def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
     """Why ``typed`` may not be played now (the rule cited), or None if it may."""
     d = data(st)
-    uid: str = getattr(typed, "unit")  # noqa: B009 - every HACSE verb names its unit first
-    unit = st.units.get(uid)
-    if st.outcome is not None or st.phase != "movement":
+    if st.outcome is not None:
         return Refused("Cannot act: the game is over", "3.2")
+    if isinstance(typed, (Blow, Spare)):
+        if d.offer != typed.hex:
+            return Refused("Cannot decide on that bridge: its owner is asked at the start of the End Phase", "4.10")
+        return None
+    if st.phase != "movement":
+        return Refused("Cannot act: the End Phase waits for the decision on the bridge", "4.10")
+    uid: str = getattr(typed, "unit")  # noqa: B009 - every unit's verb names its unit first
+    unit = st.units.get(uid)
     if unit is None or unit.side != st.to_act:
         return Refused(f"Cannot act: {uid} is not a unit of {st.to_act}", "3.2")
     general = _general_refusal(st, unit, typed)
@@ -242,7 +251,7 @@ def _general_refusal(st: GameState, unit: Unit, typed: Notation) -> Refused | No
         return Refused(f"Cannot act: {unit.id} arrives in turn {s.arrives}", "15.10.2")
     if isinstance(typed, Stop) and d.active != unit.id:
         return Refused(f"Cannot stop: {unit.id} is not in activation (stand activates it without moving)", "3.2")
-    if isinstance(typed, Stand) and d.active == unit.id:
+    if isinstance(typed, (Stand, Work)) and d.active == unit.id:
         return Refused(f"Cannot stand: {unit.id} has already begun its activation (stop ends it)", "3.2")
     if isinstance(typed, Enter) != s.off_map and not isinstance(typed, (Stand, Stop)):
         where = "has not entered the map yet" if s.off_map else "is already on the map"
@@ -254,6 +263,8 @@ def _step_refusal(st: GameState, tables: Tables, unit: Unit, typed: Notation, ac
     if isinstance(typed, Enter):
         got = _entry(st, tables, unit, typed.hex, typed.facing)
         return got if isinstance(got, Refused) else None
+    if isinstance(typed, Work):
+        return work_refusal(st, tables, unit, typed.hex)
     if isinstance(typed, Turn):
         at = _here(unit)
         if at.facing is None:
@@ -309,7 +320,15 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
     """Play a legal action (checked by :func:`refusal`)."""
     st = tr.state
     d = data(st)
+    if isinstance(typed, (Blow, Spare)):
+        decide_bridge(tr, tables, isinstance(typed, Blow))
+        return
     unit = st.units[getattr(typed, "unit")]  # noqa: B009
+    if isinstance(typed, Work):
+        _announce(tr, unit)
+        tr.emit("work", start_work(st, unit, typed.hex), _visible(unit), unit=unit.id)
+        end_activation(tr, tables, unit)
+        return
     if isinstance(typed, Stand):
         _stand(tr, tables, unit)
         return
@@ -425,7 +444,7 @@ def _may_hide(st: GameState, tables: Tables, unit: Unit) -> bool:
     sheet = tables.sheets[unit.type]
     if unit.hex is None or sheet.unit_type == "infantry":
         return True
-    return st.board.terrain(unit.hex) in sheet.hide_in
+    return terrain_of(st, tables, unit.hex).key in sheet.hide_in
 
 
 def _reveal(tr: Transition, unit: Unit, why: str) -> None:
@@ -462,7 +481,12 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
     """Every legal action of the side to act (3.2): the unit in activation's, or those of every unit it may still
     activate."""
     d = data(st)
-    if st.outcome is not None or st.phase != "movement" or st.to_act is None:
+    if st.outcome is not None or st.to_act is None:
+        return []
+    if d.offer is not None:
+        label = st.board.label(d.offer)
+        return [Action("blow", (label,)), Action("spare", (label,))]
+    if st.phase != "movement":
         return []
     if d.active is not None:
         return unit_actions(st, tables, st.units[d.active])

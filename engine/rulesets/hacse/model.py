@@ -59,6 +59,10 @@ class Status:
     """Made a "max." step this turn: its movement is over (4.3 [INTERP])."""
     destroyed: bool = False
     """Out of the game (its ``Unit.hex`` is None)."""
+    work: str | None = None
+    """Work this turn (3.2 "work" activation): ``attach`` or ``remove`` a demolition charge (4.10, 15.10.5)."""
+    work_hex: Hex | None = None
+    """The hex worked on."""
 
 
 @record(frozen=True)
@@ -91,6 +95,16 @@ class Data:
     trenches: list[Hex] = field(default_factory=list)
     charges: dict[Hex, int] = field(default_factory=dict)
     """Demolition charges attached to bridges (4.10), by hex."""
+    charge_side: dict[Hex, str] = field(default_factory=dict)
+    """The side whose charges are on each bridge (its owner, who may blow it: 4.10)."""
+    blow_from: int = 1
+    """The first turn in whose End Phase a bridge may be blown (15.10.5: turn 6)."""
+    blown: list[Hex] = field(default_factory=list)
+    """Bridges destroyed: their hexes are water now (4.10)."""
+    offer: Hex | None = None
+    """The bridge its owner is asked to blow or spare now (3.2 Phase 4, step 1)."""
+    asked: list[Hex] = field(default_factory=list)
+    """Bridges whose owner was asked this End Phase."""
     points: dict[Hex, int] = field(default_factory=dict)
     """Objective hexes and their points (15.9)."""
     control: dict[Hex, str] = field(default_factory=dict)

@@ -18,16 +18,19 @@ __all__ = [
     "NOTATIONS",
     "VERBS",
     "Back",
+    "Blow",
     "Dismount",
     "Enter",
     "Facing",
     "Hook",
     "Mount",
     "Move",
+    "Spare",
     "Stand",
     "Stop",
     "Turn",
     "Unhook",
+    "Work",
 ]
 
 R = Role
@@ -114,7 +117,29 @@ class Unhook(Notation, verb="unhook", roles={R.ORDER}):
     unit: Actor
 
 
-NOTATIONS = verb_table([Enter, Move, Back, Turn, Mount, Dismount, Hook, Unhook, Stand, Stop])
+@dataclass(frozen=True, slots=True)
+class Work(Notation, verb="work", roles={R.ORDER}):
+    """3.2, 4.10: the unit's activation is a turn of work on a bridge (attach or remove a demolition charge)."""
+
+    unit: Actor
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Blow(Notation, verb="blow", roles={R.DECIDE, R.CHANCE}):
+    """4.10: at the start of the End Phase, the owner blows a bridge with enough charges."""
+
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Spare(Notation, verb="spare", roles={R.DECIDE, R.PASS}):
+    """4.10: the owner leaves the bridge standing this End Phase."""
+
+    hex: Hex
+
+
+NOTATIONS = verb_table([Enter, Move, Back, Turn, Mount, Dismount, Hook, Unhook, Work, Stand, Stop, Blow, Spare])
 """Verb → its typed forms."""
 
 VERBS = {
@@ -126,6 +151,9 @@ VERBS = {
     "dismount": "dismount CARRIER PASSENGER — a passenger gets out in the carrier's activation (4.5)",
     "hook": "hook TRACTOR LOAD — hook up a gun in the tractor's hex, half its MP (4.6)",
     "unhook": "unhook TRACTOR — unhook the towed gun, half its MP; it faces away from the tractor (4.6)",
+    "work": "work UNIT HEX — a turn of work on a bridge: attach or remove a demolition charge (4.10)",
+    "blow": "blow HEX — blow the bridge (at least 5 charges, start of the End Phase; 4.10)",
+    "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
     "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
 }

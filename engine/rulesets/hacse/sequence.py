@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
 
+from .bridges import blow, blowable, complete_work
 from .data import Tables
 from .model import data, status
 from .victory import scores, update_control
 
-__all__ = ["activations", "end_activation", "pending", "start_turn"]
+__all__ = ["activations", "decide_bridge", "end_activation", "pending", "start_turn"]
 
 
 def activations(a: int, b: int) -> int:
@@ -56,6 +57,8 @@ def start_turn(tr: Transition, tables: Tables) -> None:
         s = status(u)
         s.activated = s.stood = s.max_move = False
         s.half_mp = s.hexes = s.off_road = 0
+        s.work, s.work_hex = None, None
+    d.asked = []
     tr.emit("turn", f"Turn {st.turn} of {d.turns} begins (rule 3.2)")
     dice, sides = int(tables.sequence["initiative"]["dice"]), int(tables.sequence["initiative"]["sides"])
     a, b = st.sides
@@ -111,18 +114,46 @@ def end_activation(tr: Transition, tables: Tables, unit: Unit) -> None:
 
 
 def _end_movement(tr: Transition, tables: Tables) -> None:
-    """Phase 3 (not implemented yet) and Phase 4: control, victory at the last turn, else the next turn (3.2)."""
+    """Phase 3 (not implemented yet), then the End Phase (3.2)."""
     st = tr.state
     d = data(st)
     d.mover, d.quota, d.active = None, 0, None
     tr.emit("phase", "Attack Phase: physical attacks and fire are not implemented yet (rule 3.2, Phase 3)")
     st.phase = "end"
+    _end_phase(tr, tables)
+
+
+def _end_phase(tr: Transition, tables: Tables) -> None:
+    """Phase 4 (3.2): step 1, a bridge's owner may blow it (asked, one bridge at a time); step 7, work is done;
+    control and victory at the last turn, else the next turn. The other steps are not implemented yet."""
+    st = tr.state
+    d = data(st)
+    bridge = blowable(st, tables)
+    if bridge is not None:
+        d.offer = bridge
+        st.to_act = d.charge_side[bridge]
+        tr.emit("offer", f"{st.to_act} may blow the bridge {st.board.label(bridge)} now (rule 4.10)")
+        return
+    complete_work(tr)
     update_control(st)
     if st.turn >= d.turns:
         _finish(tr, tables, f"the last turn ({d.turns}) is over")
         return
     st.turn += 1
     start_turn(tr, tables)
+
+
+def decide_bridge(tr: Transition, tables: Tables, blown: bool) -> None:
+    """The owner's answer to the offer of the End Phase, step 1 (4.10); the End Phase goes on."""
+    d = data(tr.state)
+    assert d.offer is not None
+    bridge, d.offer = d.offer, None
+    d.asked.append(bridge)
+    if blown:
+        blow(tr, tables, bridge)
+    else:
+        tr.emit("spare", f"The bridge {tr.state.board.label(bridge)} is left standing (rule 4.10)")
+    _end_phase(tr, tables)
 
 
 def _finish(tr: Transition, tables: Tables, why: str) -> None:

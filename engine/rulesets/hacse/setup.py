@@ -78,7 +78,11 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
     d.wire = _hexes(forts.get("wire"))
     d.trenches = _hexes(forts.get("trenches"))
     if "bridge" in special:
-        d.charges = {parse_hex(special["bridge"]): int(special.get("charges", {}).get("count", 0))}
+        bridge = parse_hex(special["bridge"])
+        d.charges = {bridge: int(special.get("charges", {}).get("count", 0))}
+        if "side" in special.get("charges", {}):
+            d.charge_side = {bridge: str(special["charges"]["side"])}
+        d.blow_from = int(special.get("blow_from_turn", 1))
     points = {parse_hex(k): int(v) for k, v in victory.get("points", {}).items()}
     d.points = {h: points.get(h, 0) for h in _hexes(victory.get("hexes"))}
     d.control = {parse_hex(k): str(v) for k, v in victory.get("control", {}).items()}

@@ -1,9 +1,9 @@
 """Provides control of objective hexes and victory points (digest 15.9 [PROPOSED], the scenario objectives of
 15.10).
 
-So far no unit can be destroyed, shaken or damaged (fire and damage are not implemented), so the points come from
-the objectives and the scenario's own awards (H-3: the bridge and the withdrawal); the BV awards of 15.9 are
-counted from the status flags once the rules set them.
+So far units are destroyed only on a blown bridge and none is shaken or immobilised (fire, damage and morale are
+not implemented), so the points come mostly from the objectives and the scenario's own awards (H-3: the bridge and
+the withdrawal); the half-BV awards of 15.9 are counted once the rules set those states.
 """
 
 from __future__ import annotations
@@ -49,14 +49,17 @@ def scores(st: GameState, tables: Tables) -> dict[str, int]:
 
 
 def _bridge_award(st: GameState, victory: dict[str, Any], points: dict[str, int]) -> None:
-    """15.10.5: the bridge intact and controlled by the side named gives it the points (bridges cannot be destroyed
-    yet, so the "destroyed" award never applies so far)."""
-    award = victory.get("bridge_intact")
+    """15.10.5: the bridge intact and controlled by the side named, or destroyed, gives that award's side its
+    points."""
     hexes = victory.get("hexes")
-    if not isinstance(award, dict) or not isinstance(hexes, str):
+    if not isinstance(hexes, str) or not hexes.split():
         return
     bridge = parse_hex(hexes.split()[0])
-    if data(st).control.get(bridge) == award.get("side") and award.get("side") in points:
+    d = data(st)
+    award = victory.get("bridge_destroyed" if bridge in d.blown else "bridge_intact")
+    if not isinstance(award, dict) or award.get("side") not in points:
+        return
+    if bridge in d.blown or d.control.get(bridge) == award["side"]:
         points[award["side"]] += int(award.get("points", 0))
 
 

@@ -20,7 +20,7 @@ SCENARIOS = ("h1-le-hamel", "h2-height-212", "h3-bridge-at-dusk")
 def candidates(g: Game) -> set[Action]:
     """Actions of every kind for the units the side to act might name, legal or not."""
     st = g.state
-    out: set[Action] = set()
+    out: set[Action] = {Action(v, (st.board.label(h),)) for h in data(st).charges for v in ("blow", "spare")}
     for u in st.units.values():
         if u.side != st.to_act:
             continue
@@ -29,6 +29,7 @@ def candidates(g: Game) -> set[Action]:
         for other in st.units.values():
             if other.side == u.side and other.id != u.id:
                 out |= {Action(v, (u.id, other.id)) for v in ("mount", "dismount", "hook")}
+        out |= {Action("work", (u.id, st.board.label(h))) for h in data(st).charges}
         for h in status(u).entry:
             out.add(Action("enter", (u.id, st.board.label(h))))
             out |= {Action("enter", (u.id, st.board.label(h), f)) for f in FACING_NAMES}

@@ -21,6 +21,7 @@ from engine.specs import Scenario
 from engine.state import GameState, Unit
 
 from .activation import apply_action, refusal, side_actions, speed
+from .bridges import road_between, terrain_of
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .model import Data, Status, data, status
 from .movement import CLIMB, limit, step_cost
@@ -105,9 +106,9 @@ class Hacse(Ruleset):
             cost = step_cost(
                 tables,
                 sheet.move_class,
-                tables.terrain[board.terrain(b)],
+                terrain_of(state, tables, b),
                 level_change=board.level(b) - board.level(a),
-                road="roads" in edge,
+                road="roads" in edge and road_between(state, a, b),
             )
             if cost in (PROHIBITED, CLIMB):
                 return None

@@ -28,6 +28,7 @@ from .carriers import (
     unhook_refusal,
 )
 from .data import Cost, Sheet, Tables
+from .deployment import apply_setup, setup_actions, setup_refusal
 from .geometry import direction_to, turn_steps
 from .model import FACING_NAMES, data, status
 from .movement import Refused, Spent, admit, stacking_surcharge, step_cost, turn_cost
@@ -217,6 +218,8 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
     d = data(st)
     if st.outcome is not None:
         return Refused("Cannot act: the game is over", "3.2")
+    if st.phase == "setup":
+        return setup_refusal(st, tables, typed)
     if isinstance(typed, (Blow, Spare)):
         if d.offer != typed.hex:
             return Refused("Cannot decide on that bridge: its owner is asked at the start of the End Phase", "4.10")
@@ -320,6 +323,9 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
     """Play a legal action (checked by :func:`refusal`)."""
     st = tr.state
     d = data(st)
+    if st.phase == "setup":
+        apply_setup(tr, tables, typed)
+        return
     if isinstance(typed, (Blow, Spare)):
         decide_bridge(tr, tables, isinstance(typed, Blow))
         return
@@ -483,6 +489,8 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
     d = data(st)
     if st.outcome is not None or st.to_act is None:
         return []
+    if st.phase == "setup":
+        return setup_actions(st, tables)
     if d.offer is not None:
         label = st.board.label(d.offer)
         return [Action("blow", (label,)), Action("spare", (label,))]

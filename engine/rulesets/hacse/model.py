@@ -82,6 +82,10 @@ class Data:
 
     turns: int
     """The scenario's last turn."""
+    setup_sides: list[str] = field(default_factory=list)
+    """The sides still to set up, in order (15.10.2); the first one decides now."""
+    zones: dict[str, list[int]] = field(default_factory=dict)
+    """Each setting-up side's zone: its first and last column (15.10)."""
     first: str | None = None
     """The side that lost the initiative this turn and moves first (3.2 Phase 1)."""
     mover: str | None = None

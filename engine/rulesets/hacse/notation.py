@@ -19,12 +19,14 @@ __all__ = [
     "VERBS",
     "Back",
     "Blow",
+    "Deploy",
     "Dismount",
     "Enter",
     "Facing",
     "Hook",
     "Mount",
     "Move",
+    "Place",
     "Spare",
     "Stand",
     "Stop",
@@ -37,6 +39,19 @@ R = Role
 
 Facing = Literal["n", "ne", "se", "s", "sw", "nw"]
 """A facing as notation writes it (2.2, 15.10.1: 0 N … 5 NW)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Notation, verb="place", roles={R.PLACE}):
+    """15.10.2: in its set-up, a side places one of its units in its zone (``turn`` faces it, free then)."""
+
+    unit: Actor
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(Notation, verb="deploy", roles={R.DECIDE, R.END}):
+    """15.10.2: the side's set-up is done; units not placed stand where the scenario sets them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +154,14 @@ class Spare(Notation, verb="spare", roles={R.DECIDE, R.PASS}):
     hex: Hex
 
 
-NOTATIONS = verb_table([Enter, Move, Back, Turn, Mount, Dismount, Hook, Unhook, Work, Stand, Stop, Blow, Spare])
+NOTATIONS = verb_table(
+    [Place, Deploy, Enter, Move, Back, Turn, Mount, Dismount, Hook, Unhook, Work, Stand, Stop, Blow, Spare]
+)
 """Verb → its typed forms."""
 
 VERBS = {
+    "place": "place UNIT HEX — set-up: place a unit in the side's zone; turn faces it at no cost (15.10.2)",
+    "deploy": "deploy — set-up done: the units not placed stand where the scenario sets them (15.10.2)",
     "enter": "enter UNIT HEX [FACING] — enter the map by an entry hex; guns and vehicles choose a facing (15.10.2)",
     "move": "move UNIT HEX... — enter adjacent hexes; a gun or vehicle turns to face each first (4.1, 4.3)",
     "back": "back UNIT HEX — reverse a gun or vehicle into the hex behind it (4.3)",

@@ -23,10 +23,10 @@ from engine.state import GameState, Unit
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
 from .data import MAX, PROHIBITED, Tables, load_tables
+from .deployment import begin
 from .model import Data, Status, data, status
 from .movement import CLIMB, limit, step_cost
 from .notation import NOTATIONS, VERBS
-from .sequence import start_turn
 from .setup import build_state, can_stand, check_scenario
 
 __all__ = ["Hacse"]
@@ -43,6 +43,7 @@ class Hacse(Ruleset):
     state_type: ClassVar[type[Data]] = Data
     status_type: ClassVar[type[Status]] = Status
     scenario_keys = frozenset({"setup", "fortifications", "conditions", "special"})
+    default_setup_verb: ClassVar[str | None] = "deploy"
 
     @cached_property
     def tables(self) -> Tables:
@@ -61,7 +62,10 @@ class Hacse(Ruleset):
         return build_state(self.id, scenario, board, dice, self.tables)
 
     def begin(self, tr: Transition) -> None:
-        start_turn(tr, self.tables)
+        begin(tr, self.tables)
+
+    def setup_offered(self, state: GameState) -> bool:
+        return state.phase == "setup"
 
     # --- Decisions --------------------------------------------------------------------------------------
 

@@ -87,6 +87,9 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
     d.points = {h: points.get(h, 0) for h in _hexes(victory.get("hexes"))}
     d.control = {parse_hex(k): str(v) for k, v in victory.get("control", {}).items()}
     d.victory = victory
+    setup = raw.get("setup", {})
+    d.zones = {side: [int(c) for c in z["columns"]] for side, z in setup.get("zones", {}).items()}
+    d.setup_sides = [side for side in setup.get("order", []) if side in d.zones]
     return GameState(
         ruleset=ruleset_id,
         scenario=scenario.id,
@@ -193,6 +196,16 @@ def _check_hex_keys(scenario: Scenario, board: Board, add: Callable[[str, str], 
     for k, side in victory.get("control", {}).items():
         if side not in sides:
             add("victory.control", f"{k}: expected a side of the scenario, got {side!r} (15.9)")
+    setup = raw.get("setup", {})
+    for side, zone in setup.get("zones", {}).items():
+        cols = zone.get("columns") if isinstance(zone, dict) else None
+        if not (isinstance(cols, list) and len(cols) == 2 and all(isinstance(c, int) for c in cols)):
+            cols = [0, 0]
+        if side not in sides or not 1 <= cols[0] <= cols[1] <= board.cols:
+            add(f"setup.zones.{side}", f"expected a side and columns = [first, last] on the map (15.10), got {zone!r}")
+    for side in setup.get("order", []):
+        if side not in sides:
+            add("setup.order", f"expected sides of the scenario (15.10.2), got {side!r}")
     if "bridge" in raw.get("special", {}):
         values.append(("special.bridge", raw["special"]["bridge"]))
     for where, value in values:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import engine
 from engine.dice import ScriptedDice
-from engine.game import Game
+from engine.game import Game, take_scenario_setup
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
 from engine.rulesets.hacse.model import FACING_NAMES, data, status
@@ -23,10 +23,14 @@ def ruleset() -> Hacse:
     return rs
 
 
-def game(scenario_id: str, dice: list[int] | None = None, seed: int = 1) -> Game:
-    """A new game of the scenario; ``dice`` scripts the rolls (the initiative first)."""
+def game(scenario_id: str, dice: list[int] | None = None, seed: int = 1, setup: bool = True) -> Game:
+    """A new game of the scenario; ``dice`` scripts the rolls (the initiative first). With ``setup`` every side
+    takes the scenario's default deployment (15.10.2), so the game stands at the first decision of turn 1."""
     sc = engine.load_scenario("hacse", scenario_id)
-    return engine.new_game(sc, seed=seed, dice=ScriptedDice(dice) if dice is not None else None)
+    g = engine.new_game(sc, seed=seed, dice=ScriptedDice(dice) if dice is not None else None)
+    if setup:
+        take_scenario_setup(g)
+    return g
 
 
 def placed(g: Game, **where: str) -> GameState:

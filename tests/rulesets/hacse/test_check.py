@@ -60,3 +60,19 @@ def test_3_2_check_refuses_exactly_what_is_not_legal(sid: str) -> None:
             checked += 1
         g.apply(rng.choice(sorted(legal, key=str)))
     assert checked > 1000
+
+
+@pytest.mark.parametrize("sid", SCENARIOS)
+def test_15_10_2_set_up_check_refuses_exactly_what_is_not_legal(sid: str) -> None:
+    g = game(sid, setup=False)
+    st = g.state
+    legal = set(g.legal_actions())
+    tried = {Action("deploy", ())} | candidates(g)
+    tried |= {Action("place", (u.id, st.board.label(h))) for u in st.units.values() for h in st.board}
+    for action in sorted(tried, key=str):
+        try:
+            g.ruleset.check(st, action)
+            ok = True
+        except (IllegalActionError, InvalidActionError):
+            ok = False
+        assert ok == (action in legal), action

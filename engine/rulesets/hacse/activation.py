@@ -2,9 +2,10 @@
 (:func:`unit_actions`), why an action is refused (:func:`refusal`, citing the rule), and what it does
 (:func:`apply_action`).
 
-A unit's activation begins with its first action (enter, move, back, turn) and ends with ``stop``, or at once with
-``stand``; it also ends by itself when nothing but ``stop`` is left. Passengers and towed guns go where their
-carrier goes (4.5, 4.6); getting in and out, hooking and unhooking are not implemented yet.
+A unit's activation begins with its first action (enter, move, back, turn, mount, dismount, hook, unhook) and ends
+with ``stop``, or at once with ``stand``, ``work`` or ``mount``; it also ends by itself when nothing but ``stop`` is
+left. Passengers and towed guns go where their carrier goes (4.5, 4.6). The set-up decisions (15.10.2) and the End
+Phase's bridge decision (4.10) are dispatched from here to :mod:`.deployment` and :mod:`.sequence`.
 """
 
 from __future__ import annotations
@@ -255,7 +256,7 @@ def _general_refusal(st: GameState, unit: Unit, typed: Notation) -> Refused | No
     if isinstance(typed, Stop) and d.active != unit.id:
         return Refused(f"Cannot stop: {unit.id} is not in activation (stand activates it without moving)", "3.2")
     if isinstance(typed, (Stand, Work)) and d.active == unit.id:
-        return Refused(f"Cannot stand: {unit.id} has already begun its activation (stop ends it)", "3.2")
+        return Refused(f"Cannot {typed.verb}: {unit.id} has already begun its activation (stop ends it)", "3.2")
     if isinstance(typed, Enter) != s.off_map and not isinstance(typed, (Stand, Stop)):
         where = "has not entered the map yet" if s.off_map else "is already on the map"
         return Refused(f"Cannot {typed.verb}: {unit.id} {where}", "15.10.2")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 import shutil
 from pathlib import Path
@@ -30,9 +31,23 @@ def readme_session() -> tuple[str, list[str]]:
     return m.group(1), m.group(2).splitlines()
 
 
+IN_PROGRESS = {"hacse": "engine.rulesets.hacse.ruleset:Hacse"}
+"""Rulesets whose scenarios ship before the ruleset is offered (its package does not export RULESET yet): their
+files are checked with the ruleset registered for the test."""
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
 def test_shipped_files_validate(path: Path) -> None:
-    assert engine.validate_path(str(path)) == []
+    folder = path.parent.name
+    registered = folder in IN_PROGRESS and folder not in engine.ruleset_names()
+    if registered:
+        module, _, name = IN_PROGRESS[folder].partition(":")
+        engine.register_ruleset(getattr(importlib.import_module(module), name)(), replace=True)
+    try:
+        assert engine.validate_path(str(path)) == []
+    finally:
+        if registered:
+            engine.unregister_ruleset(folder)
 
 
 def test_readme_examples_validate(tmp_path: Path) -> None:

@@ -1,0 +1,505 @@
+"""Provides the actions of an activation (digest 3.2, 4.1–4.4, 4.6, 13.2, 15.10.2): what a unit may do now
+(:func:`unit_actions`), why an action is refused (:func:`refusal`, citing the rule), and what it does
+(:func:`apply_action`).
+
+A unit's activation begins with its first action (enter, move, back, turn, mount, dismount, hook, unhook) and ends
+with ``stop``, or at once with ``stand``, ``work`` or ``mount``; it also ends by itself when nothing but ``stop`` is
+left. Passengers and towed guns go where their carrier goes (4.5, 4.6). The set-up decisions (15.10.2) and the End
+Phase's bridge decision (4.10) are dispatched from here to :mod:`.deployment` and :mod:`.sequence`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Action
+from engine.hexgrid import Hex
+from engine.notation import Notation
+from engine.rules import Transition
+from engine.state import GameState, Unit
+
+from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
+from .carriers import (
+    dismount_refusal,
+    hook_refusal,
+    mount_refusal,
+    riders,
+    speed,
+    towed,
+    unhook_refusal,
+)
+from .data import Cost, Sheet, Tables
+from .deployment import apply_setup, setup_actions, setup_refusal
+from .geometry import direction_to, turn_steps
+from .model import FACING_NAMES, data, status
+from .movement import Refused, Spent, admit, stacking_surcharge, step_cost, turn_cost
+from .notation import Back, Blow, Dismount, Enter, Hook, Mount, Move, Spare, Stand, Stop, Turn, Unhook, Work
+from .sequence import decide_bridge, end_activation, pending
+
+__all__ = ["Step", "apply_action", "refusal", "speed", "unit_actions"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Where a unit is after an action of its move: its hex, facing and what it has spent."""
+
+    hex: Hex
+    facing: int | None
+    spent: Spent
+    reversed: bool = False
+
+
+def _crowd(st: GameState, h: Hex) -> int:
+    """Units already in ``h`` for stacking (4.4 [PROPOSED]: embarked and towed units and wrecks not counted)."""
+    return sum(
+        1
+        for u in st.units.values()
+        if u.hex == h and not (status(u).embarked_in or status(u).towed_by or status(u).destroyed)
+    )
+
+
+def _spent(unit: Unit) -> Spent:
+    s = status(unit)
+    return Spent(s.half_mp, s.off_road, s.max_move, s.hexes - s.off_road)
+
+
+def _name(facing: int | None) -> str:
+    return "-" if facing is None else FACING_NAMES[facing].upper()
+
+
+def _turn(tables: Tables, sheet: Sheet, spent: Spent, frm: int, to: int, mp: tuple[int, int]) -> Spent | Refused:
+    """Spend the MP of turning from facing ``frm`` to ``to`` (4.1)."""
+    cost = float(turn_cost(tables, turn_steps(frm, to)))
+    return admit(tables, spent, cost, mp=mp[0], road_mp=mp[1], kind="none", what=f"turning to {_name(to)}")
+
+
+def _enter_cost(
+    st: GameState, tables: Tables, unit: Unit, frm: Hex | None, to: Hex, backwards: bool
+) -> tuple[Cost | str, bool, str]:
+    """The cost of entering ``to`` (4.3, 4.4): from ``frm``, or from off the map (15.10.2: no level surcharge)."""
+    board = st.board
+    terrain = terrain_of(st, tables, to)
+    sheet = tables.sheets[unit.type]
+    if frm is None:
+        road = any(road_between(st, to, n) for n in to.neighbours() if n in board)
+        change = 0
+    else:
+        road = road_between(st, frm, to)
+        change = board.level(to) - board.level(frm)
+    cost = step_cost(tables, sheet.move_class, terrain, level_change=change, road=road, backwards=backwards)
+    if isinstance(cost, float):
+        cost += stacking_surcharge(tables, _crowd(st, to))
+    return cost, road, terrain.name
+
+
+def step_into(st: GameState, tables: Tables, unit: Unit, at: Step, to: Hex, backwards: bool = False) -> Step | Refused:
+    """The unit, standing as ``at`` says, enters the adjacent hex ``to``: forwards (a gun or vehicle first turns to
+    face it, 4.1) or reversing into the hex behind it (4.3). The step after, or why it may not."""
+    board = st.board
+    sheet = tables.sheets[unit.type]
+    if to not in board:
+        return Refused("Cannot move: that hex is off the map, and units may not leave it", "15.10.2")
+    way = direction_to(at.hex, to)
+    if way is None:
+        return Refused(f"Cannot move: {board.label(to)} is not adjacent to {board.label(at.hex)}", "4.3")
+    spent, facing = at.spent, at.facing
+    mp = speed(st, tables, unit)
+    if backwards:
+        if facing is None:
+            return Refused(f"Cannot reverse: {unit.id} is infantry and has no facing", "2.1")
+        if way != (facing + 3) % 6:
+            return Refused(f"Cannot reverse: {board.label(to)} is not behind {unit.id}, facing {_name(facing)}", "4.3")
+    elif facing is not None and facing != way:
+        if road_between(st, at.hex, to):
+            facing = way  # a road step turns onto the road for free (README: 4.1 against 4.2 and AC-SC-08)
+        else:
+            got = _turn(tables, sheet, spent, facing, way, mp)
+            if isinstance(got, Refused):
+                return got
+            spent, facing = got, way
+    cost, road, name = _enter_cost(st, tables, unit, at.hex, to, backwards)
+    what = f"{'reversing into' if backwards else 'entering'} {board.label(to)} ({name})"
+    got = admit(tables, spent, cost, mp=mp[0], road_mp=mp[1], kind="road" if road else "off_road", what=what)
+    if isinstance(got, Refused):
+        return got
+    return Step(to, facing, got, backwards)
+
+
+def _entry(st: GameState, tables: Tables, unit: Unit, to: Hex, facing: str | None) -> Step | Refused:
+    """A unit waiting off the map enters by ``to`` (15.10.2)."""
+    board = st.board
+    sheet = tables.sheets[unit.type]
+    if to not in status(unit).entry:
+        entries = " ".join(board.label(h) for h in status(unit).entry) or "none"
+        return Refused(f"Cannot enter: {board.label(to)} is not an entry hex of {unit.id} ({entries})", "15.10.2")
+    if sheet.has_facing and facing is None:
+        return Refused(f"Cannot enter: {unit.id} is a {sheet.unit_type} and must choose its facing", "15.10.2")
+    if not sheet.has_facing and facing is not None:
+        return Refused(f"Cannot enter facing {facing}: infantry has no facing", "2.1")
+    cost, road, name = _enter_cost(st, tables, unit, None, to, False)
+    mp = speed(st, tables, unit)
+    what = f"entering {board.label(to)} ({name})"
+    got = admit(tables, Spent(), cost, mp=mp[0], road_mp=mp[1], kind="road" if road else "off_road", what=what)
+    if isinstance(got, Refused):
+        return got
+    return Step(to, None if facing is None else FACING_NAMES.index(facing), got)
+
+
+def _here(unit: Unit) -> Step:
+    assert unit.hex is not None
+    return Step(unit.hex, status(unit).facing, _spent(unit))
+
+
+# --- What a unit may do -----------------------------------------------------------------------------------------
+
+
+def unit_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
+    """Every legal action of ``unit`` now, in a fixed order (the unit is the one in activation, or one its side may
+    activate: 3.2)."""
+    active = data(st).active == unit.id
+    out: list[Action] = []
+    board = st.board
+    s = status(unit)
+    if s.off_map:
+        for h in s.entry:
+            for f in FACING_NAMES if tables.sheets[unit.type].has_facing else (None,):
+                if not isinstance(_entry(st, tables, unit, h, f), Refused):
+                    out.append(Action("enter", (unit.id, board.label(h)) + ((f,) if f else ())))
+    else:
+        out += _moves(st, tables, unit)
+        if not active:
+            out += [Action("work", (unit.id, board.label(h))) for h in work_hexes(st, tables, unit)]
+    out.append(Action("stop", (unit.id,)) if active else Action("stand", (unit.id,)))
+    return out
+
+
+def _moves(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
+    board = st.board
+    at = _here(unit)
+    out: list[Action] = []
+    for n in at.hex.neighbours():
+        if n in board and not isinstance(step_into(st, tables, unit, at, n), Refused):
+            out.append(Action("move", (unit.id, board.label(n))))
+    if at.facing is not None:
+        behind = at.hex.neighbours()[(at.facing + 3) % 6]
+        if behind in board and not isinstance(step_into(st, tables, unit, at, behind, True), Refused):
+            out.append(Action("back", (unit.id, board.label(behind))))
+        mp = speed(st, tables, unit)
+        sheet = tables.sheets[unit.type]
+        for f in range(6):
+            if f != at.facing and not isinstance(_turn(tables, sheet, at.spent, at.facing, f, mp), Refused):
+                out.append(Action("turn", (unit.id, FACING_NAMES[f])))
+    return out + _carrier_actions(st, tables, unit)
+
+
+def _carrier_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
+    """Mounting, dismounting, hooking up and unhooking open to the unit now (4.5, 4.6)."""
+    out: list[Action] = []
+    here = [u for u in st.units.values() if u.hex == unit.hex and u.id != unit.id and u.side == unit.side]
+    for other in here:
+        s = status(other)
+        if s.embarked_in == unit.id and dismount_refusal(st, tables, unit, other) is None:
+            out.append(Action("dismount", (unit.id, other.id)))
+        if s.embarked_in or s.towed_by:
+            continue
+        if not isinstance(mount_refusal(st, tables, unit, other), Refused):
+            out.append(Action("mount", (unit.id, other.id)))
+        if not isinstance(hook_refusal(st, tables, unit, other), Refused):
+            out.append(Action("hook", (unit.id, other.id)))
+    if towed(st, unit) is not None and not isinstance(unhook_refusal(st, tables, unit), Refused):
+        out.append(Action("unhook", (unit.id,)))
+    return out
+
+
+# --- Why an action is refused -----------------------------------------------------------------------------------
+
+
+def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
+    """Why ``typed`` may not be played now (the rule cited), or None if it may."""
+    d = data(st)
+    if st.outcome is not None:
+        return Refused("Cannot act: the game is over", "3.2")
+    if st.phase == "setup":
+        return setup_refusal(st, tables, typed)
+    if isinstance(typed, (Blow, Spare)):
+        if d.offer != typed.hex:
+            return Refused("Cannot decide on that bridge: its owner is asked at the start of the End Phase", "4.10")
+        return None
+    if st.phase != "movement":
+        return Refused("Cannot act: the End Phase waits for the decision on the bridge", "4.10")
+    uid: str = getattr(typed, "unit")  # noqa: B009 - every unit's verb names its unit first
+    unit = st.units.get(uid)
+    if unit is None or unit.side != st.to_act:
+        return Refused(f"Cannot act: {uid} is not a unit of {st.to_act}", "3.2")
+    general = _general_refusal(st, unit, typed)
+    if general is not None:
+        return general
+    return _step_refusal(st, tables, unit, typed, d.active == unit.id)
+
+
+def _general_refusal(st: GameState, unit: Unit, typed: Notation) -> Refused | None:
+    d = data(st)
+    s = status(unit)
+    if s.destroyed:
+        return Refused(f"Cannot act: {unit.id} has been destroyed", "3.2")
+    if s.embarked_in or s.towed_by:
+        carrier = s.embarked_in or s.towed_by
+        return Refused(
+            f"Cannot act: {unit.id} goes with {carrier}, in its activation", "4.5" if s.embarked_in else "4.6"
+        )
+    if s.activated:
+        return Refused(f"Cannot act: {unit.id} has already been activated this turn", "3.2")
+    if d.active is not None and d.active != unit.id:
+        return Refused(f"Cannot act: {d.active} is in activation; stop it first", "3.2")
+    if s.off_map and s.arrives > st.turn:
+        return Refused(f"Cannot act: {unit.id} arrives in turn {s.arrives}", "15.10.2")
+    if isinstance(typed, Stop) and d.active != unit.id:
+        return Refused(f"Cannot stop: {unit.id} is not in activation (stand activates it without moving)", "3.2")
+    if isinstance(typed, (Stand, Work)) and d.active == unit.id:
+        return Refused(f"Cannot {typed.verb}: {unit.id} has already begun its activation (stop ends it)", "3.2")
+    if isinstance(typed, Enter) != s.off_map and not isinstance(typed, (Stand, Stop)):
+        where = "has not entered the map yet" if s.off_map else "is already on the map"
+        return Refused(f"Cannot {typed.verb}: {unit.id} {where}", "15.10.2")
+    return None
+
+
+def _step_refusal(st: GameState, tables: Tables, unit: Unit, typed: Notation, active: bool) -> Refused | None:
+    if isinstance(typed, Enter):
+        got = _entry(st, tables, unit, typed.hex, typed.facing)
+        return got if isinstance(got, Refused) else None
+    if isinstance(typed, Work):
+        return work_refusal(st, tables, unit, typed.hex)
+    if isinstance(typed, Turn):
+        at = _here(unit)
+        if at.facing is None:
+            return Refused(f"Cannot turn: {unit.id} is infantry and has no facing", "2.1")
+        to = FACING_NAMES.index(typed.facing)
+        if to == at.facing:
+            return Refused(f"Cannot turn: {unit.id} already faces {_name(to)}", "4.1")
+        turned = _turn(tables, tables.sheets[unit.type], at.spent, at.facing, to, speed(st, tables, unit))
+        return turned if isinstance(turned, Refused) else None
+    if isinstance(typed, (Move, Back)):
+        steps = walk(st, tables, unit, typed)
+        return steps if isinstance(steps, Refused) else None
+    return _carrier_refusal(st, tables, unit, typed)
+
+
+def _carrier_refusal(st: GameState, tables: Tables, unit: Unit, typed: Notation) -> Refused | None:
+    other_id = getattr(typed, "carrier", None) or getattr(typed, "passenger", None) or getattr(typed, "load", None)
+    other = st.units.get(other_id) if other_id is not None else None
+    if other_id is not None and (other is None or other.side != unit.side):
+        return Refused(f"Cannot {typed.verb}: {other_id} is not a unit of {unit.side}", "4.5")
+    got: Spent | Refused | None = None
+    if isinstance(typed, Mount) and other is not None:
+        got = mount_refusal(st, tables, unit, other)
+    elif isinstance(typed, Dismount) and other is not None:
+        got = dismount_refusal(st, tables, unit, other)
+    elif isinstance(typed, Hook) and other is not None:
+        got = hook_refusal(st, tables, unit, other)
+    elif isinstance(typed, Unhook):
+        got = unhook_refusal(st, tables, unit)
+    return got if isinstance(got, Refused) else None
+
+
+def walk(st: GameState, tables: Tables, unit: Unit, typed: Move | Back) -> list[Step] | Refused:
+    """The steps of a move or a reversing step, or why one of them may not be made."""
+    at = _here(unit)
+    path = typed.path if isinstance(typed, Move) else (typed.hex,)
+    if not path:
+        return Refused("Cannot move: no hex given", "4.3")
+    steps: list[Step] = []
+    for h in path:
+        got = step_into(st, tables, unit, at, h, isinstance(typed, Back))
+        if isinstance(got, Refused):
+            return got
+        steps.append(got)
+        at = got
+    return steps
+
+
+# --- What an action does ----------------------------------------------------------------------------------------
+
+
+def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
+    """Play a legal action (checked by :func:`refusal`)."""
+    st = tr.state
+    d = data(st)
+    if st.phase == "setup":
+        apply_setup(tr, tables, typed)
+        return
+    if isinstance(typed, (Blow, Spare)):
+        decide_bridge(tr, tables, isinstance(typed, Blow))
+        return
+    unit = st.units[getattr(typed, "unit")]  # noqa: B009
+    if isinstance(typed, Work):
+        _announce(tr, unit)
+        tr.emit("work", start_work(st, unit, typed.hex), _visible(unit), unit=unit.id)
+        end_activation(tr, tables, unit)
+        return
+    if isinstance(typed, Stand):
+        _stand(tr, tables, unit)
+        return
+    if isinstance(typed, Stop):
+        _finish(tr, tables, unit, "stops")
+        return
+    if d.active is None:
+        d.active = unit.id
+        _announce(tr, unit)
+    if isinstance(typed, Enter):
+        got = _entry(st, tables, unit, typed.hex, typed.facing)
+        assert isinstance(got, Step)
+        status(unit).off_map = False
+        _place(tr, tables, unit, got, "enters the map at")
+    elif isinstance(typed, Turn):
+        at = _here(unit)
+        assert at.facing is not None
+        to = FACING_NAMES.index(typed.facing)
+        turned = _turn(tables, tables.sheets[unit.type], at.spent, at.facing, to, speed(st, tables, unit))
+        assert isinstance(turned, Spent)
+        _place(tr, tables, unit, Step(at.hex, to, turned), "turns in")
+    elif isinstance(typed, (Move, Back)):
+        steps = walk(st, tables, unit, typed)
+        assert isinstance(steps, list)
+        for step in steps:
+            _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
+    elif _apply_carrier(tr, tables, unit, typed):
+        return
+    if unit_actions(st, tables, unit) == [Action("stop", (unit.id,))]:
+        _finish(tr, tables, unit, "has no move left and stops")
+
+
+def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) -> bool:
+    """Mount, dismount, hook up or unhook (4.5, 4.6); True when the unit's activation is over."""
+    st = tr.state
+    s = status(unit)
+    if isinstance(typed, Mount):
+        spent = mount_refusal(st, tables, unit, st.units[typed.carrier])
+        assert isinstance(spent, Spent)
+        s.half_mp, s.embarked_in = spent.half_mp, typed.carrier
+        _finish(tr, tables, unit, f"mounts {typed.carrier} (rule 4.5) and")
+        return True
+    if isinstance(typed, Dismount):
+        p = st.units[typed.passenger]
+        ps = status(p)
+        ps.embarked_in, ps.activated = None, True
+        before = s.hexes == 0  # the carrier has not moved yet: the passenger pays 1 MP (4.5)
+        mp = tables.movement.value("dismount_mp") if before else tables.sheets[p.type].mp
+        ps.half_mp = round(2 * mp)
+        assert unit.hex is not None
+        where = st.board.label(unit.hex)
+        tr.emit("dismount", f"{p.id} gets out of {unit.id} at {where} (rule 4.5)", _visible(unit), unit=p.id)
+        return False
+    load = st.units[typed.load] if isinstance(typed, Hook) else towed(st, unit)
+    assert load is not None
+    spent = hook_refusal(st, tables, unit, load) if isinstance(typed, Hook) else unhook_refusal(st, tables, unit)
+    assert isinstance(spent, Spent)
+    s.half_mp = spent.half_mp
+    ls = status(load)
+    if isinstance(typed, Hook):
+        ls.towed_by = unit.id
+        tr.emit("hook", f"{unit.id} hooks up {load.id} (rule 4.6)", _visible(unit))
+    else:
+        ls.towed_by, ls.activated = None, True
+        ls.facing = None if s.facing is None else (s.facing + 3) % 6
+        tr.emit("unhook", f"{unit.id} unhooks {load.id}, facing {_name(ls.facing)} (rule 4.6)", _visible(unit))
+    return False
+
+
+def _announce(tr: Transition, unit: Unit) -> None:
+    """The activation begins; the other side learns only that a hidden unit was activated (3.2)."""
+    if status(unit).hidden:
+        tr.emit("activate", "A hidden unit is activated (rule 3.2)", visible_to=tr.state.enemies_of(unit.side))
+
+
+def _visible(unit: Unit) -> tuple[str, ...] | None:
+    """Who sees an event of ``unit``: its own side while it is hidden (13.2), else everybody."""
+    return (unit.side,) if status(unit).hidden else None
+
+
+def _place(tr: Transition, tables: Tables, unit: Unit, step: Step, verb: str) -> None:
+    """Put the unit where ``step`` says, with its riders (4.5, 4.6); a move out of a trench loses it (13.8), a move
+    into a hex where it cannot hide reveals it (13.2)."""
+    st = tr.state
+    s = status(unit)
+    moved = step.hex != unit.hex
+    before = s.half_mp
+    s.half_mp, s.off_road, s.max_move = step.spent.half_mp, step.spent.off_road, step.spent.max_move
+    s.facing = step.facing
+    if s.half_mp > before:
+        s.dug_in = False
+    if moved:
+        unit.hex = step.hex
+        s.hexes += 1
+        for r in riders(st, unit):
+            r.hex = step.hex
+            rs = status(r)
+            rs.off_map = False
+            rs.hexes += 1
+            rs.dug_in = False
+    where = st.board.label(step.hex)
+    facing = f", facing {_name(step.facing)}" if step.facing is not None else ""
+    tr.emit(
+        "move", f"{unit.id} {verb} {where}{facing} ({s.half_mp / 2:g} MP spent; rule 4)", _visible(unit), unit=unit.id
+    )
+    if s.hidden and not _may_hide(st, tables, unit):
+        _reveal(tr, unit, f"it cannot hide in {st.board.label(step.hex)}")
+
+
+def _may_hide(st: GameState, tables: Tables, unit: Unit) -> bool:
+    """Whether the unit may be hidden where it stands (13.2): infantry anywhere, guns and vehicles only in the
+    terrain classes their sheet lists."""
+    sheet = tables.sheets[unit.type]
+    if unit.hex is None or sheet.unit_type == "infantry":
+        return True
+    return terrain_of(st, tables, unit.hex).key in sheet.hide_in
+
+
+def _reveal(tr: Transition, unit: Unit, why: str) -> None:
+    status(unit).hidden = False
+    tr.reveal()
+    where = tr.state.board.label(unit.hex) if unit.hex is not None else "off the map"
+    tr.emit("reveal", f"{unit.id} is revealed at {where}: {why} (rule 13.2)", unit=unit.id)
+
+
+def _stand(tr: Transition, tables: Tables, unit: Unit) -> None:
+    s = status(unit)
+    s.stood = not s.off_map
+    _announce(tr, unit)
+    what = "stays off the map" if s.off_map else "stands"
+    tr.emit("stand", f"{unit.id} {what} (rule 3.2)", _visible(unit), unit=unit.id)
+    end_activation(tr, tables, unit)
+
+
+def _finish(tr: Transition, tables: Tables, unit: Unit, how: str) -> None:
+    """End the unit's activation; a hidden unit that ends its move next to an enemy unit is revealed (13.2)."""
+    st = tr.state
+    tr.emit("stop", f"{unit.id} {how} (rule 3.2)", _visible(unit), unit=unit.id)
+    if status(unit).hidden and unit.hex is not None:
+        near = unit.hex.neighbours()
+        if any(
+            u.hex is not None and u.side != unit.side and (u.hex in near or u.hex == unit.hex)
+            for u in st.units.values()
+        ):
+            _reveal(tr, unit, "it ended its move next to an enemy unit")
+    end_activation(tr, tables, unit)
+
+
+def side_actions(st: GameState, tables: Tables) -> list[Action]:
+    """Every legal action of the side to act (3.2): the unit in activation's, or those of every unit it may still
+    activate."""
+    d = data(st)
+    if st.outcome is not None or st.to_act is None:
+        return []
+    if st.phase == "setup":
+        return setup_actions(st, tables)
+    if d.offer is not None:
+        label = st.board.label(d.offer)
+        return [Action("blow", (label,)), Action("spare", (label,))]
+    if st.phase != "movement":
+        return []
+    if d.active is not None:
+        return unit_actions(st, tables, st.units[d.active])
+    out: list[Action] = []
+    for u in pending(st, st.to_act):
+        out += unit_actions(st, tables, u)
+    return out

@@ -1,0 +1,127 @@
+"""Provides the HACSE state records: ``Data`` (the game's data), ``Status`` (a unit's status) and their accessors.
+
+The fields follow the UnitState and map data of digest 2.3, as far as the rules implemented so far need them
+(movement, the turn sequence of 3.2); the engine's codec writes them as plain dicts and reads saves back strictly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import field
+from typing import Any
+
+from engine.hexgrid import Hex
+from engine.state import GameState, Unit
+from engine.typed import record, state_of, status_of
+
+__all__ = ["FACING_NAMES", "Data", "Mine", "Status", "data", "status"]
+
+FACING_NAMES = ("n", "ne", "se", "s", "sw", "nw")
+"""The six facings of 2.2 and 15.10.1, 0 to 5 clockwise from north, as notation writes them."""
+
+
+@record
+class Status:
+    """A unit's status (2.3 UnitState): position extras, per-turn movement, hidden and carried state."""
+
+    facing: int | None = None
+    """0–5 clockwise from north (2.2); None for infantry, which faces every way (2.1)."""
+    experience: str = "veteran"
+    """The unit's experience level (15.2): a key of ``experience.toml``; scenarios may set it."""
+    hidden: bool = False
+    """Not shown to the other side (13.2)."""
+    dug_in: bool = False
+    """In a trench or foxhole until it moves (13.8)."""
+    charges: int = 0
+    """Extra demolition charges carried (15.10.5: the pioneers G1)."""
+    off_map: bool = False
+    """Waiting to enter the map (15.10.2); its ``Unit.hex`` is None."""
+    entry: list[Hex] = field(default_factory=list)
+    """Hexes it may enter by (15.10.2)."""
+    arrives: int = 1
+    """The turn from which it may enter."""
+    embarked_in: str | None = None
+    """The vehicle it rides in (4.5)."""
+    towed_by: str | None = None
+    """The tractor towing it (4.6)."""
+    origin: Hex | None = None
+    """Where it stood at the start of the game (15.10.5 withdrawal points)."""
+    activated: bool = False
+    """Drawn this turn (3.2 Phase 2)."""
+    stood: bool = False
+    """Activated this turn as "stand", spending 0 MP (3.2: opportunity fire eligibility)."""
+    half_mp: int = 0
+    """MP spent this turn, in halves (4.3: infantry MP are tracked in halves)."""
+    hexes: int = 0
+    """Hexes entered this turn (5: the movement modifier of guns and vehicles)."""
+    off_road: int = 0
+    """Steps of this move that were not road steps (4.2)."""
+    max_move: bool = False
+    """Made a "max." step this turn: its movement is over (4.3 [INTERP])."""
+    destroyed: bool = False
+    """Out of the game (its ``Unit.hex`` is None)."""
+    work: str | None = None
+    """Work this turn (3.2 "work" activation): ``attach`` or ``remove`` a demolition charge (4.10, 15.10.5)."""
+    work_hex: Hex | None = None
+    """The hex worked on."""
+
+
+@record(frozen=True)
+class Mine:
+    """Mines laid in a hex (13.4; 15.10 fortifications): how many, whose, of which kind, secret or known."""
+
+    hex: Hex
+    count: int
+    side: str
+    kind: str = "at"
+    secret: bool = True
+
+
+@record
+class Data:
+    """The game's data: the turn sequence of 3.2, the scenario's fortifications and objectives (15.10)."""
+
+    turns: int
+    """The scenario's last turn."""
+    setup_sides: list[str] = field(default_factory=list)
+    """The sides still to set up, in order (15.10.2); the first one decides now."""
+    zones: dict[str, list[int]] = field(default_factory=dict)
+    """Each setting-up side's zone: its first and last column (15.10)."""
+    first: str | None = None
+    """The side that lost the initiative this turn and moves first (3.2 Phase 1)."""
+    mover: str | None = None
+    """The side whose activation step it is (3.2 Phase 2)."""
+    quota: int = 0
+    """Activations left in the mover's step (3.2: max(1, ⌊a / b⌋))."""
+    active: str | None = None
+    """The unit in activation, if one is."""
+    mines: list[Mine] = field(default_factory=list)
+    wire: list[Hex] = field(default_factory=list)
+    trenches: list[Hex] = field(default_factory=list)
+    charges: dict[Hex, int] = field(default_factory=dict)
+    """Demolition charges attached to bridges (4.10), by hex."""
+    charge_side: dict[Hex, str] = field(default_factory=dict)
+    """The side whose charges are on each bridge (its owner, who may blow it: 4.10)."""
+    blow_from: int = 1
+    """The first turn in whose End Phase a bridge may be blown (15.10.5: turn 6)."""
+    blown: list[Hex] = field(default_factory=list)
+    """Bridges destroyed: their hexes are water now (4.10)."""
+    offer: Hex | None = None
+    """The bridge its owner is asked to blow or spare now (3.2 Phase 4, step 1)."""
+    asked: list[Hex] = field(default_factory=list)
+    """Bridges whose owner was asked this End Phase."""
+    points: dict[Hex, int] = field(default_factory=dict)
+    """Objective hexes and their points (15.9)."""
+    control: dict[Hex, str] = field(default_factory=dict)
+    """The side controlling each objective hex (15.9), where one does."""
+    victory: Any = field(default=None, metadata={"shared": True})
+    """The scenario's ``[victory]`` table (plain data, read only)."""
+
+
+def data(st: GameState) -> Data:
+    """The state's data, typed."""
+    return state_of(st, Data)
+
+
+def status(unit: Unit) -> Status:
+    """The unit's status, typed."""
+    return status_of(unit, Status)

@@ -1,0 +1,179 @@
+"""Provides the HACSE notation as typed actions: one class per verb, its arguments and its roles.
+
+Movement (4, 15.10.2) and the activations of 3.2 so far: a unit enters the map, moves forwards (turning to face
+each hex it enters), reverses, turns, stands, or stops its activation. Clients know nothing else of the verbs:
+the roles say what each one means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.contract import Role
+from engine.hexgrid import Hex
+from engine.notation import Actor, Friend, Notation, Path, verb_table
+
+__all__ = [
+    "NOTATIONS",
+    "VERBS",
+    "Back",
+    "Blow",
+    "Deploy",
+    "Dismount",
+    "Enter",
+    "Facing",
+    "Hook",
+    "Mount",
+    "Move",
+    "Place",
+    "Spare",
+    "Stand",
+    "Stop",
+    "Turn",
+    "Unhook",
+    "Work",
+]
+
+R = Role
+
+Facing = Literal["n", "ne", "se", "s", "sw", "nw"]
+"""A facing as notation writes it (2.2, 15.10.1: 0 N … 5 NW)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Notation, verb="place", roles={R.PLACE}):
+    """15.10.2: in its set-up, a side places one of its units in its zone (``turn`` faces it, free then)."""
+
+    unit: Actor
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(Notation, verb="deploy", roles={R.DECIDE, R.END}):
+    """15.10.2: the side's set-up is done; units not placed stand where the scenario sets them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Enter(Notation, verb="enter", roles={R.ORDER, R.PLACE}):
+    """15.10.2: a unit waiting off the map enters by a hex of its entry edge (guns and vehicles choose a facing)."""
+
+    unit: Actor
+    hex: Hex
+    facing: Facing | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Notation, verb="move", roles={R.ORDER, R.MOVE}):
+    """4.1–4.4: the unit enters adjacent hexes in turn; a gun or vehicle turns to face each one first."""
+
+    unit: Actor
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class Back(Notation, verb="back", roles={R.ORDER, R.MOVE}):
+    """4.3: a gun or vehicle reverses into the hex directly behind it."""
+
+    unit: Actor
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Turn(Notation, verb="turn", roles={R.ORDER}):
+    """4.1: a gun or vehicle turns to a facing (1 MP per 60°)."""
+
+    unit: Actor
+    facing: Facing
+
+
+@dataclass(frozen=True, slots=True)
+class Stand(Notation, verb="stand", roles={R.ORDER, R.HOLD}):
+    """3.2: the unit's activation spends no MP (a unit off the map stays off it, 15.10.2)."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Stop(Notation, verb="stop", roles={R.ORDER, R.STOP, R.PASS}):
+    """3.2: the unit in activation ends it where it stands."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Mount(Notation, verb="mount", roles={R.ORDER}):
+    """4.5: an infantry unit gets into (or onto) a friendly vehicle in its hex, for 1 MP; its activation ends."""
+
+    unit: Actor
+    carrier: Friend
+
+
+@dataclass(frozen=True, slots=True)
+class Dismount(Notation, verb="dismount", roles={R.ORDER}):
+    """4.5: in the carrier's activation, a passenger gets out in the carrier's hex."""
+
+    unit: Actor
+    passenger: Friend
+
+
+@dataclass(frozen=True, slots=True)
+class Hook(Notation, verb="hook", roles={R.ORDER}):
+    """4.6: a vehicle hooks up a gun in its hex, for half its MP."""
+
+    unit: Actor
+    load: Friend
+
+
+@dataclass(frozen=True, slots=True)
+class Unhook(Notation, verb="unhook", roles={R.ORDER}):
+    """4.6: a vehicle unhooks the gun it tows, for half its MP; the gun faces away from the tractor."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Work(Notation, verb="work", roles={R.ORDER}):
+    """3.2, 4.10: the unit's activation is a turn of work on a bridge (attach or remove a demolition charge)."""
+
+    unit: Actor
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Blow(Notation, verb="blow", roles={R.DECIDE, R.CHANCE}):
+    """4.10: at the start of the End Phase, the owner blows a bridge with enough charges."""
+
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Spare(Notation, verb="spare", roles={R.DECIDE, R.PASS}):
+    """4.10: the owner leaves the bridge standing this End Phase."""
+
+    hex: Hex
+
+
+NOTATIONS = verb_table(
+    [Place, Deploy, Enter, Move, Back, Turn, Mount, Dismount, Hook, Unhook, Work, Stand, Stop, Blow, Spare]
+)
+"""Verb → its typed forms."""
+
+VERBS = {
+    "place": "place UNIT HEX — set-up: place a unit in the side's zone; turn faces it at no cost (15.10.2)",
+    "deploy": "deploy — set-up done: the units not placed stand where the scenario sets them (15.10.2)",
+    "enter": "enter UNIT HEX [FACING] — enter the map by an entry hex; guns and vehicles choose a facing (15.10.2)",
+    "move": "move UNIT HEX... — enter adjacent hexes; a gun or vehicle turns to face each first (4.1, 4.3)",
+    "back": "back UNIT HEX — reverse a gun or vehicle into the hex behind it (4.3)",
+    "turn": "turn UNIT FACING — turn a gun or vehicle, 1 MP per 60 degrees (4.1)",
+    "mount": "mount UNIT CARRIER — infantry gets into a friendly vehicle in its hex, 1 MP (4.5)",
+    "dismount": "dismount CARRIER PASSENGER — a passenger gets out in the carrier's activation (4.5)",
+    "hook": "hook TRACTOR LOAD — hook up a gun in the tractor's hex, half its MP (4.6)",
+    "unhook": "unhook TRACTOR — unhook the towed gun, half its MP; it faces away from the tractor (4.6)",
+    "work": "work UNIT HEX — a turn of work on a bridge: attach or remove a demolition charge (4.10)",
+    "blow": "blow HEX — blow the bridge (at least 5 charges, start of the End Phase; 4.10)",
+    "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
+    "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
+    "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
+}
+"""Verb → its help line."""

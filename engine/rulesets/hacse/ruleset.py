@@ -1,0 +1,138 @@
+"""Provides :class:`Hacse`, the HACSE ruleset class: setup from a scenario, the turn sequence of 3.2 as far as
+movement goes, and the movement of 4.1–4.4 with facing (2.2), dispatching to the modules under it.
+
+Not registered by the package yet (see ``__init__``): tests register it with ``engine.register_ruleset``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import Any, ClassVar
+
+from engine.actions import Action
+from engine.board import Board
+from engine.dice import DiceSource
+from engine.errors import IllegalActionError, Problem
+from engine.hexgrid import Hex
+from engine.pathing import WeightFn
+from engine.rules import Ruleset, Transition
+from engine.specs import Scenario
+from engine.state import GameState, Unit
+
+from .activation import apply_action, refusal, side_actions, speed
+from .bridges import road_between, terrain_of
+from .data import MAX, PROHIBITED, Tables, load_tables
+from .deployment import begin
+from .model import Data, Status, data, status
+from .movement import CLIMB, limit, step_cost
+from .notation import NOTATIONS, VERBS
+from .setup import build_state, can_stand, check_scenario
+
+__all__ = ["Hacse"]
+
+
+class Hacse(Ruleset):
+    """HACSE: squads, guns and vehicles with facing, 2d10 (digest ``shared/rules/hacse.md``); movement so far."""
+
+    id = "hacse"
+    title = "HACSE (land combat, squads and vehicles)"
+    version = "1"
+    notations = NOTATIONS
+    verbs: ClassVar[Mapping[str, str]] = VERBS
+    state_type: ClassVar[type[Data]] = Data
+    status_type: ClassVar[type[Status]] = Status
+    scenario_keys = frozenset({"setup", "fortifications", "conditions", "special"})
+    default_setup_verb: ClassVar[str | None] = "deploy"
+
+    @cached_property
+    def tables(self) -> Tables:
+        """The data tables (``data/*.toml``), read and checked."""
+        return load_tables()
+
+    # --- Scenario ---------------------------------------------------------------------------------------
+
+    def can_stand(self, unit_type: str, terrain_class: str) -> bool:
+        return can_stand(self.tables, unit_type, terrain_class)
+
+    def validate_scenario(self, scenario: Scenario) -> list[Problem]:
+        return check_scenario(scenario, self.tables)
+
+    def setup(self, scenario: Scenario, board: Board, dice: DiceSource) -> GameState:
+        return build_state(self.id, scenario, board, dice, self.tables)
+
+    def begin(self, tr: Transition) -> None:
+        begin(tr, self.tables)
+
+    def setup_offered(self, state: GameState) -> bool:
+        return state.phase == "setup"
+
+    # --- Decisions --------------------------------------------------------------------------------------
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        return side_actions(state, self.tables)
+
+    def check(self, state: GameState, action: Action) -> None:
+        why = refusal(state, self.tables, self.read(state, action))
+        if why is not None:
+            raise IllegalActionError(why.text, why.rule)
+
+    def apply(self, tr: Transition, action: Action) -> None:
+        apply_action(tr, self.tables, self.read(tr.state, action))
+
+    def view(self, state: GameState, side: str) -> GameState:
+        """The side's view: hidden enemy units and the enemy's secret mines removed (13.2, 13.4)."""
+        v = super().view(state, side)
+        for uid in [uid for uid, u in v.units.items() if u.side != side and status(u).hidden]:
+            del v.units[uid]
+        d = data(v)
+        d.mines = [m for m in d.mines if m.side == side or not m.secret]
+        if d.active is not None and d.active not in v.units:
+            d.active = None  # the other side learns only that a hidden unit is activated (3.2)
+        return v
+
+    # --- Maps -------------------------------------------------------------------------------------------
+
+    def movement_points(self, state: GameState, unit: Unit) -> float:
+        """MP left this turn: of the road MP once the move has taken road steps and keeps to the road, else of the
+        MP (4.2)."""
+        mp, road_mp = speed(state, self.tables, unit)
+        s = status(unit)
+        allowance = limit(self.tables, mp, road_mp, s.off_road, s.hexes - s.off_road)
+        return 0.0 if s.max_move or s.activated else max(0.0, allowance - s.half_mp / 2)
+
+    def move_weight(self, state: GameState, unit: Unit) -> WeightFn:
+        """Pathing weights: the cost of 4.3 for the unit's movement class (a whole-move step weighs its MP)."""
+        tables, board = self.tables, state.board
+        sheet = tables.sheets[unit.type]
+
+        def weight(a: Hex, b: Hex, edge: Mapping[str, Any]) -> float | None:
+            cost = step_cost(
+                tables,
+                sheet.move_class,
+                terrain_of(state, tables, b),
+                level_change=board.level(b) - board.level(a),
+                road="roads" in edge and road_between(state, a, b),
+            )
+            if cost in (PROHIBITED, CLIMB):
+                return None
+            return float(sheet.mp) if cost == MAX else float(cost)
+
+        return weight
+
+    def ai_goals(self, state: GameState, side: str) -> list[Hex]:
+        """The objective hexes the side does not control (15.9)."""
+        d = data(state)
+        return [h for h in d.points if d.control.get(h) != side]
+
+    def describe(self, state: GameState, action: Action) -> str:
+        return str(action)
+
+    def explain(self, state: GameState, action: Action) -> str:
+        return self.describe(state, action)
+
+    def overlays(
+        self, view: GameState, side: str, unit_id: str | None = None, history: Sequence[Action] = ()
+    ) -> dict[str, set[Hex]]:
+        """``objective``: the objective hexes (15.9)."""
+        return {"objective": set(data(view).points)}

@@ -1,0 +1,78 @@
+"""Provides control of objective hexes and victory points (digest 15.9 [PROPOSED], the scenario objectives of
+15.10).
+
+So far units are destroyed only on a blown bridge and none is shaken or immobilised (fire, damage and morale are
+not implemented), so the points come mostly from the objectives and the scenario's own awards (H-3: the bridge and
+the withdrawal); the half-BV awards of 15.9 are counted once the rules set those states.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.hexgrid import hex_to_offset, parse_hex
+from engine.state import GameState
+
+from .data import Tables
+from .model import data, status
+
+__all__ = ["scores", "update_control"]
+
+
+def update_control(st: GameState) -> None:
+    """A side controls an objective hex when it was the last side to have a unit there alone (15.9; shaken units
+    do not count once morale is implemented)."""
+    d = data(st)
+    for h in d.points:
+        sides = {u.side for u in st.units.values() if u.hex == h and not status(u).destroyed}
+        if len(sides) == 1:
+            d.control[h] = sides.pop()
+
+
+def scores(st: GameState, tables: Tables) -> dict[str, int]:
+    """Victory points of each side (15.9): the BV of enemy units destroyed, the objectives it controls, and the
+    scenario's awards (15.10.5)."""
+    d = data(st)
+    points = {side: 0 for side in st.sides}
+    for u in st.units.values():
+        if status(u).destroyed:
+            for side in st.enemies_of(u.side):
+                points[side] += tables.sheets[u.type].bv
+    for h, p in d.points.items():
+        owner = d.control.get(h)
+        if owner in points:
+            points[owner] += p
+    victory: dict[str, Any] = d.victory or {}
+    _bridge_award(st, victory, points)
+    _withdrawal_award(st, victory, points)
+    return points
+
+
+def _bridge_award(st: GameState, victory: dict[str, Any], points: dict[str, int]) -> None:
+    """15.10.5: the bridge intact and controlled by the side named, or destroyed, gives that award's side its
+    points."""
+    hexes = victory.get("hexes")
+    if not isinstance(hexes, str) or not hexes.split():
+        return
+    bridge = parse_hex(hexes.split()[0])
+    d = data(st)
+    award = victory.get("bridge_destroyed" if bridge in d.blown else "bridge_intact")
+    if not isinstance(award, dict) or award.get("side") not in points:
+        return
+    if bridge in d.blown or d.control.get(bridge) == award["side"]:
+        points[award["side"]] += int(award.get("points", 0))
+
+
+def _withdrawal_award(st: GameState, victory: dict[str, Any], points: dict[str, int]) -> None:
+    """15.10.5: each unit of the side named that started east of the columns given and ends the game inside them
+    (not shaken) scores the points."""
+    award = victory.get("withdrawal")
+    if not isinstance(award, dict) or award.get("side") not in points:
+        return
+    first, last = award["columns"]
+    for u in st.units.values():
+        s = status(u)
+        if u.side != award["side"] or u.hex is None or s.origin is None or s.destroyed:
+            continue
+        if hex_to_offset(s.origin)[0] > last and first <= hex_to_offset(u.hex)[0] <= last:
+            points[u.side] += int(award["points"])

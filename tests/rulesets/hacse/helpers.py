@@ -1,0 +1,68 @@
+"""Provides helpers of the HACSE tests: games with scripted initiative, and states with units placed by hand."""
+
+from __future__ import annotations
+
+import engine
+from engine.dice import ScriptedDice
+from engine.game import Game, take_scenario_setup
+from engine.hexgrid import parse_hex
+from engine.rules import Transition
+from engine.rulesets.hacse.model import FACING_NAMES, data, status
+from engine.rulesets.hacse.ruleset import Hacse
+from engine.state import GameState
+
+LOSE = [1, 1, 10, 10]
+"""Initiative dice that make the scenario's first side lose the initiative (it moves first, 3.2)."""
+WIN = [10, 10, 1, 1]
+"""Initiative dice that make the scenario's first side win (the second side moves first)."""
+
+
+def ruleset() -> Hacse:
+    rs = engine.get_ruleset("hacse")
+    assert isinstance(rs, Hacse)
+    return rs
+
+
+def game(scenario_id: str, dice: list[int] | None = None, seed: int = 1, setup: bool = True) -> Game:
+    """A new game of the scenario; ``dice`` scripts the rolls (the initiative first). With ``setup`` every side
+    takes the scenario's default deployment (15.10.2), so the game stands at the first decision of turn 1."""
+    sc = engine.load_scenario("hacse", scenario_id)
+    g = engine.new_game(sc, seed=seed, dice=ScriptedDice(dice) if dice is not None else None)
+    if setup:
+        take_scenario_setup(g)
+    return g
+
+
+def placed(g: Game, **where: str) -> GameState:
+    """A copy of the game's state with units placed by hand: ``placed(g, U4="0302:ne", G5="2213:nw")`` (the facing
+    only for guns and vehicles); they stand on the map, not embarked, towed or hidden. ``G6=""`` only unhooks G6
+    (it stays off the map, no longer towed)."""
+    st = g.state.clone()
+    for uid, spec in where.items():
+        if not spec:
+            status(st.units[uid]).towed_by = status(st.units[uid]).embarked_in = None
+            continue
+        label, _, facing = spec.partition(":")
+        u = st.units[uid]
+        u.hex = parse_hex(label)
+        s = status(u)
+        s.off_map = s.hidden = False
+        s.embarked_in = s.towed_by = None
+        s.facing = FACING_NAMES.index(facing) if facing else None
+    return st
+
+
+def play(st: GameState, *texts: str) -> GameState:
+    """The state after the actions (checked first, as Game.apply does)."""
+    rs = ruleset()
+    for text in texts:
+        action = rs.parse_action(st, text)
+        rs.check(st, action)
+        tr = Transition(st.clone())
+        rs.apply(tr, action)
+        st = tr.state
+    return st
+
+
+def mover(st: GameState) -> str | None:
+    return data(st).mover

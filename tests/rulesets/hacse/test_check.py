@@ -1,0 +1,78 @@
+"""Tests that ``check`` refuses exactly the actions ``legal_actions`` leaves out (3.2, 4, 15.10.2), on positions
+of seeded random playouts of every scenario, and that every refusal cites a rule."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.actions import Action
+from engine.errors import IllegalActionError, InvalidActionError
+from engine.game import Game
+from engine.rulesets.hacse.model import FACING_NAMES, data, status
+
+from .helpers import game
+
+SCENARIOS = ("h1-le-hamel", "h2-height-212", "h3-bridge-at-dusk")
+
+
+def candidates(g: Game) -> set[Action]:
+    """Actions of every kind for the units the side to act might name, legal or not."""
+    st = g.state
+    out: set[Action] = {Action(v, (st.board.label(h),)) for h in data(st).charges for v in ("blow", "spare")}
+    for u in st.units.values():
+        if u.side != st.to_act:
+            continue
+        out |= {Action("stand", (u.id,)), Action("stop", (u.id,)), Action("unhook", (u.id,))}
+        out |= {Action("turn", (u.id, f)) for f in FACING_NAMES}
+        for other in st.units.values():
+            if other.side == u.side and other.id != u.id:
+                out |= {Action(v, (u.id, other.id)) for v in ("mount", "dismount", "hook")}
+        out |= {Action("work", (u.id, st.board.label(h))) for h in data(st).charges}
+        for h in status(u).entry:
+            out.add(Action("enter", (u.id, st.board.label(h))))
+            out |= {Action("enter", (u.id, st.board.label(h), f)) for f in FACING_NAMES}
+        if u.hex is not None:
+            for n in u.hex.neighbours():
+                if n in st.board:
+                    out |= {Action("move", (u.id, st.board.label(n))), Action("back", (u.id, st.board.label(n)))}
+    return out
+
+
+@pytest.mark.parametrize("sid", SCENARIOS)
+def test_3_2_check_refuses_exactly_what_is_not_legal(sid: str) -> None:
+    g = game(sid, seed=7)
+    rng = random.Random(7)
+    checked = 0
+    while g.state.outcome is None and g.state.turn <= 2:
+        legal = set(g.legal_actions())
+        for action in sorted(candidates(g), key=str):
+            try:
+                g.ruleset.check(g.state, action)
+                ok = True
+            except IllegalActionError as err:
+                ok = False
+                assert err.rule, f"{action}: {err} names no rule"
+            except InvalidActionError:
+                ok = False
+            assert ok == (action in legal), f"{action} in turn {g.state.turn}, active {data(g.state).active}"
+            checked += 1
+        g.apply(rng.choice(sorted(legal, key=str)))
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("sid", SCENARIOS)
+def test_15_10_2_set_up_check_refuses_exactly_what_is_not_legal(sid: str) -> None:
+    g = game(sid, setup=False)
+    st = g.state
+    legal = set(g.legal_actions())
+    tried = {Action("deploy", ())} | candidates(g)
+    tried |= {Action("place", (u.id, st.board.label(h))) for u in st.units.values() for h in st.board}
+    for action in sorted(tried, key=str):
+        try:
+            g.ruleset.check(st, action)
+            ok = True
+        except (IllegalActionError, InvalidActionError):
+            ok = False
+        assert ok == (action in legal), action

@@ -1,0 +1,1 @@
+"""HACSE (issue 19): not registered yet; see README.md."""

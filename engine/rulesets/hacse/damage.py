@@ -304,8 +304,11 @@ class Allocation:
     rows: tuple[int, ...] = ()
     """The rows hit, in order."""
     cargo_hits: int = 0
-    """Cargo-bed hits: each 1 damage to a random embarked group (none if nobody is aboard)."""
+    """Cargo-bed hits with groups aboard: each is 1 damage to a random embarked group (§8.5 P)."""
+    absorbed: int = 0
+    """Cargo-bed hits with nobody aboard: no effect (§8.5 P)."""
     locations: tuple[Location, ...] = ()
+    """The location of each point spent (cargo hits included)."""
     lost: int = 0
     """Points that found no intact row (the unit has nothing left to hit)."""
 
@@ -333,7 +336,7 @@ def allocate(
     hit = set(target.hit)
     rows: list[int] = []
     locations: list[Location] = []
-    cargo = lost = 0
+    cargo = absorbed = lost = 0
     remaining = points
     loc = first
     while remaining > 0:
@@ -346,8 +349,10 @@ def allocate(
             lost += 1 + remaining
             break
         locations.append(loc)
-        if loc.cargo:
+        if loc.cargo and target.embarked:
             cargo += 1
+        elif loc.cargo:
+            absorbed += 1
         else:
             row = _pick(Location(loc.name, tuple(i for i in loc.rows if i not in hit)), roller)
             hit.add(row)
@@ -355,7 +360,7 @@ def allocate(
             if loc.name == "ammo_trailer":
                 remaining += 1
         loc = None
-    return Allocation(tuple(rows), cargo, tuple(locations), lost)
+    return Allocation(tuple(rows), cargo, absorbed, tuple(locations), lost)
 
 
 @dataclass(frozen=True, slots=True)

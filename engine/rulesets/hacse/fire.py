@@ -209,6 +209,7 @@ class Shot:
     shaken: bool = False
     physical: bool = False
     vehicle_physical: bool = False
+    at_building: bool = False
     pooled: int = 1
     bundled: int = 1
     bundle_built_in: bool = False
@@ -240,11 +241,14 @@ def _situation_modifiers(shot: Shot) -> list[Modifier]:
         (shot.from_vehicle, hit["from_vehicle"], "firing from a vehicle", "4.5"),
         (shot.shaken, hit["shaken"], "firer shaken", "9.5"),
         (shot.aimed, hit["aimed"], "aimed shot", "11.1"),
-        (shot.physical and not shot.vehicle_physical, hit["physical"], "physical attack", "12.1"),
+        (
+            shot.physical and not (shot.vehicle_physical and shot.at_building),
+            hit["physical"],
+            "physical attack",
+            "12.1",
+        ),
     )
     out.extend(mod(value, name, rule) for present, value, name, rule in flags if present)
-    if shot.physical and shot.vehicle_physical and shot.building is None:
-        out.append(mod(hit["physical"], "physical attack", "12.1"))
     if shot.rapid:
         semi = shot.weapon.semi_auto
         value = hit["rapid_semi_auto"] if semi else hit["rapid"]

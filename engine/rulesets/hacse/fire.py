@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from engine.errors import IllegalActionError
@@ -68,6 +68,7 @@ __all__ = [
     "resolve_attack",
     "rules_shots",
     "shot_odds",
+    "sustained_attack",
     "sustained_hits",
     "sustained_line",
     "sustained_rules_shots",
@@ -526,6 +527,30 @@ def _with_hits(target: Target, allocation: Allocation) -> Target:
         target.embarked,
         target.riders,
     )
+
+
+def sustained_attack(shot: Shot, target: Target, column: str, roller: Roller, *, doubled: bool = False) -> Attack:
+    """Sustained fire against one unit in (or moving into) the line (§11.6): a normal hit roll, no burst (the range
+    of this hex), doubled MG 42 fire rolls twice; each roll gives one hit plus one per point above the TN, and each
+    hit is resolved as a normal hit (P: infantry 1 damage each, vehicles the full formula with its armour check)."""
+    _, rolls = sustained_rules_shots(shot.weapon, doubled=doubled)
+    to_hit = hit_roll(replace(shot, rapid=False, pooled=1, bundled=1))
+    if not to_hit.possible:
+        raise IllegalActionError(f"Cannot fire: {to_hit.explain()}, above {to_hit.max_tn}", "6.3")
+    outcomes: list[RollOutcome] = []
+    hits: list[HitResult] = []
+    current = target
+    for _ in range(rolls):
+        outcome = to_hit.outcome(sum(roller(10, 2, "sustained fire")))
+        outcomes.append(outcome)
+        if outcome.jammed:
+            break
+        for _ in range(sustained_hits(outcome)):
+            one = RollOutcome(outcome.roll, outcome.tn, True, False)
+            result = _one_hit(replace(shot, pooled=1, bundled=1), current, column, one, roller, None)
+            hits.append(result)
+            current = _with_hits(current, result.allocation)
+    return Attack(to_hit, tuple(outcomes), tuple(hits), bool(outcomes) and outcomes[-1].jammed, 0)
 
 
 # --- Exact odds of one shot ---------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from engine.rulesets.hacse.fire import (
     resolve_attack,
     rules_shots,
     shot_odds,
+    sustained_attack,
     sustained_hits,
     sustained_line,
     sustained_rules_shots,
@@ -43,9 +44,12 @@ from .fire_sheets import (
     MG42H,
     MP40,
     PZGR39,
+    SMG_BALL,
     SPRGR34,
     Script,
     ger_inf_sqd,
+    pz4h,
+    sdkfz251,
     sherman,
     two_d10,
 )
@@ -457,3 +461,61 @@ def test_shot_odds_pool_damage_distribution() -> None:
             amount = min(1 + (roll - 4) // 3, 8)
             expected[amount] = expected.get(amount, Fraction(0)) + p
     assert odds.damage == dict(sorted(expected.items()))
+
+
+# --- §11 options through the attack procedure ---------------------------------------------------------------------
+
+
+def test_11_3_four_smgs_make_two_pooled_rolls() -> None:
+    die = target_die(profile=0, infantry=True, mp=3, mp_spent=3)
+    shot = Shot(4, MP40, SMG_BALL, distance=1, target_die=die, target_infantry=True, pooled=4)
+    assert pools(4, MP40) == (4,)
+    dice = Script([*two_d10(10), *two_d10(3)])
+    attack = resolve_attack(shot, ger_inf_sqd(), "side", dice, burst=True)
+    assert attack.to_hit.tn == 4 - 4
+    assert [o.roll for o in attack.rolls] == [10, 3]
+    assert len(attack.rows_hit) == 4 + 2  # 1 + 10 // 3 = 4 (cap 4), then 1 + 3 // 3 = 2
+    assert rules_shots(len(attack.rolls)) == 2
+
+
+def test_11_3_pool_extra_damage_comes_after_the_armour_check() -> None:
+    # 8 rifles (Dk 1) at the half-track's side (armour 1), short range: TN 4 + 0 - 8 = -4
+    halftrack = sdkfz251()
+    shot = Shot(4, K98, BALL, distance=2, target_die=target_die(profile=0, infantry=False), pooled=8)
+    dice = Script([*two_d10(5), *two_d10(8), 1, *two_d10(14), *two_d10(17), *two_d10(18)])
+    attack = resolve_attack(shot, halftrack, "side", dice)
+    hit = attack.hits[0]
+    assert hit.damage.penetrates
+    # effective Dk 1 + 1 (9 above the TN) = 2 >= armour 1: 1 + (2 - 1) // 3 = 1 point by the vehicle formula ...
+    assert hit.damage.amount == 1
+    # ... and the pool's 9 // 3 = 3 points after the armour check: crew (row 1), engine, fuel tank, radio
+    assert hit.allocation.rows == (1, 4, 5, 9)
+
+
+def test_11_5_bundled_he_weapons_deal_he_plus_1_per_3_points() -> None:
+    he1 = replace(BALL, key="HE", he=1)
+    die = target_die(profile=0, infantry=True, mp=3, mp_spent=3)
+    shot = Shot(4, K98, he1, distance=2, target_die=die, target_infantry=True, bundled=8)
+    to_hit = hit_roll(shot)
+    assert to_hit.tn == 4 - 2 - 3
+    attack = resolve_attack(shot, ger_inf_sqd(), "side", Script(two_d10(6)))
+    assert len(attack.rows_hit) == 1 + 2 * 2  # 7 above the TN: 2 steps of HE 1 + 1
+
+
+def test_11_6_sustained_attack_on_a_squad_and_doubled() -> None:
+    die = target_die(profile=0, infantry=True, mp=3, mp_spent=3)
+    shot = Shot(4, MG42H, BALL, distance=8, target_die=die, target_infantry=True)
+    assert hit_roll(shot).tn == 4 + 4 + 0
+    attack = sustained_attack(shot, ger_inf_sqd(), "side", Script(two_d10(12)))
+    assert attack.rows_hit == (1, 2, 3, 4, 5)
+    doubled = sustained_attack(shot, ger_inf_sqd(), "side", Script([*two_d10(8), *two_d10(9)]), doubled=True)
+    assert [o.roll for o in doubled.rolls] == [8, 9]
+    assert doubled.rows_hit == (1, 2, 3)  # 1 hit, then 2
+
+
+def test_11_6_sustained_hits_on_a_vehicle_each_check_armour() -> None:
+    shot = Shot(4, MG42H, BALL, distance=3, target_die=target_die(profile=0, infantry=False))
+    dice = Script([*two_d10(5), *two_d10(10), *two_d10(6)])  # TN 4, roll 5: 2 hits; locations 10 (crew), 6 (track)
+    attack = sustained_attack(shot, pz4h(), "side", dice)
+    assert [h.damage.penetrates for h in attack.hits] == [False, True]  # side 3 stops Dk 1; the track has 1
+    assert attack.rows_hit == (6,)

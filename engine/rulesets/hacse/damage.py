@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from engine.events import Modifier
@@ -173,6 +173,18 @@ class Target:
     hit: frozenset[int] = frozenset()
     embarked: int = 0
     riders: bool = False
+    bunker: int = 0
+    """The armour of the bunker the unit occupies (0: none): a hit must have Dk ≥ it to do damage (§8.4, §8.6)."""
+
+    def sheltered(self, building_armour: int) -> Target:
+        """An armoured unit inside a building: only the higher of its and the building's armour counts (§8.4).
+
+        Unarmoured units keep armour 0: the building protects them through the +5 to hit (§6.3 note b).
+        """
+        if not any(self.armour):
+            return self
+        armour = tuple(max(a, building_armour) for a in self.armour)
+        return replace(self, armour=(armour[0], armour[1], armour[2], armour[3]))
 
     def armour_of(self, column: str) -> int:
         """The armour value of a facing (``front``, ``side``, ``rear``, ``top``)."""
@@ -341,7 +353,7 @@ def allocate(
     loc = first
     while remaining > 0:
         remaining -= 1
-        current = Target(target.unit_type, target.armour, target.rows, frozenset(hit), target.embarked)
+        current = replace(target, hit=frozenset(hit))
         if loc is None or (not loc.cargo and not set(loc.rows) - hit):
             roll = sum(roller(10, 2, "hit location")) if target.unit_type != "infantry" else 0
             loc = locate(current, column, roll)
@@ -391,10 +403,14 @@ def apply_hit(
     """Resolve one hit (§8.5 P): locate the first point, take its armour, check penetration, allocate the damage.
 
     Infantry takes ``infantry_amount`` (see :func:`infantry_damage`). ``extra`` is the pool or bundle damage added
-    after the armour check (§8.1). ``aimed_row``: the first point strikes that row (§11.1 P).
+    after the armour check (§8.1). ``aimed_row``: the first point strikes that row (§11.1 P). In a bunker nothing
+    is damaged unless ``dk_eff`` reaches the bunker's armour (§8.4).
     """
     riders = damage_table().riders_extra if target.riders else 0
     first: Location | None
+    if target.bunker and dk_eff < target.bunker:
+        why = mod(0, f"Dk {dk_eff} does not penetrate the bunker's armour {target.bunker}", "8.4")
+        return HitResult(column, None, target.bunker, VehicleDamage(False, 0, (why,)), Allocation(), riders)
     if target.unit_type == "infantry":
         amount = infantry_amount + extra
         first = locate(target, column) if aimed_row is None else Location("aimed", (aimed_row,))

@@ -467,12 +467,12 @@ def _one_hit(
     ammo, weight = shot.ammo, max(shot.pooled, shot.bundled)
     per_step = ammo.he + 1 if shot.bundled > 1 and ammo.he else 1  # §11.5: X + 1 per 3 points for HE(X)
     extra = pool_extra(outcome.margin, cap=weight, per_step=per_step) if weight > 1 else 0
+    dk, _ = effective_dk(ammo.dk, outcome_band(shot), roll=outcome.roll, tn=outcome.tn)
     if target.unit_type == "infantry":
         amount = 1 if weight > 1 else infantry_damage(he=ammo.he, margin=outcome.margin)
         return apply_hit(
-            target, column, roller, dk_eff=0, he=0, infantry_amount=amount, extra=extra, aimed_row=aimed_row
+            target, column, roller, dk_eff=dk, he=0, infantry_amount=amount, extra=extra, aimed_row=aimed_row
         )
-    dk, _ = effective_dk(ammo.dk, outcome_band(shot), roll=outcome.roll, tn=outcome.tn)
     return apply_hit(target, column, roller, dk_eff=dk, he=ammo.he, is_ap=ammo.is_ap, extra=extra, aimed_row=aimed_row)
 
 
@@ -519,14 +519,7 @@ def resolve_attack(
 
 
 def _with_hits(target: Target, allocation: Allocation) -> Target:
-    return Target(
-        target.unit_type,
-        target.armour,
-        target.rows,
-        target.hit | frozenset(allocation.rows),
-        target.embarked,
-        target.riders,
-    )
+    return replace(target, hit=target.hit | frozenset(allocation.rows))
 
 
 def sustained_attack(shot: Shot, target: Target, column: str, roller: Roller, *, doubled: bool = False) -> Attack:
@@ -595,11 +588,13 @@ def shot_odds(shot: Shot, target: Target, column: str) -> ShotOdds:
 
 
 def _hit_amounts(shot: Shot, target: Target, column: str, outcome: RollOutcome, extra: int) -> dict[int, Fraction]:
+    dk, _ = effective_dk(shot.ammo.dk, outcome_band(shot), roll=outcome.roll, tn=outcome.tn)
+    if target.bunker and dk < target.bunker:  # §8.4: the bunker's armour must be penetrated
+        return {0: Fraction(1)}
     if target.unit_type == "infantry":
         weight = max(shot.pooled, shot.bundled)
         base = 1 if weight > 1 else infantry_damage(he=shot.ammo.he, margin=outcome.margin)
         return {base + extra: Fraction(1)}
-    dk, _ = effective_dk(shot.ammo.dk, outcome_band(shot), roll=outcome.roll, tn=outcome.tn)
     out: dict[int, Fraction] = {}
     for loc_roll, q in TWO_D10.items():
         armour = armour_used(target, column, locate(target, column, loc_roll))

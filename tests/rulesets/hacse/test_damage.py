@@ -25,11 +25,13 @@ from engine.rulesets.hacse.damage import (
     secondary_damage,
     vehicle_damage,
 )
-from engine.rulesets.hacse.fire import Shot, hit_roll, resolve_attack
+from engine.rulesets.hacse.fire import Building, Shot, hit_roll, resolve_attack, shot_odds
 from engine.rulesets.hacse.firedata import Row
 from engine.rulesets.hacse.targetdie import target_die
 
 from .fire_sheets import (
+    BALL,
+    K98,
     KWK40,
     PZGR39,
     Script,
@@ -381,3 +383,29 @@ def test_8_1_he_infantry_damage_steps() -> None:
 
 def test_8_2_no_margin_bonus_on_a_miss() -> None:
     assert effective_dk(5, "short", roll=4, tn=9)[0] == 5
+
+
+def test_8_4_armoured_unit_in_a_building_uses_the_higher_armour() -> None:
+    halftrack = sdkfz251().sheltered(3)
+    assert halftrack.armour == (3, 3, 3, 3)
+    assert pz4h().sheltered(3).armour == (8, 3, 3, 3)
+    assert ger_inf_sqd().sheltered(3).armour == (0, 0, 0, 0)  # infantry: the +5 of §6.3 b protects it
+
+
+def test_8_4_bunker_occupants_need_dk_at_least_the_bunker_armour() -> None:
+    squad = replace(ger_inf_sqd(), bunker=6)
+    stopped = apply_hit(squad, "side", Script([]), dk_eff=5, he=0)
+    assert not stopped.damage.penetrates
+    assert "rule 8.4" in stopped.damage.parts[0].reason
+    through = apply_hit(squad, "side", Script([]), dk_eff=6, he=0)
+    assert through.allocation.rows == (1,)
+
+
+def test_8_4_bunker_in_the_shot_odds() -> None:
+    die = target_die(profile=0, infantry=True, mp=3, mp_spent=3)
+    rifles = Shot(4, K98, BALL, distance=2, target_die=die, target_infantry=True, building=Building(6, bunker=True))
+    odds = shot_odds(rifles, replace(ger_inf_sqd(), bunker=6), "side")
+    assert odds.hit > 0
+    assert odds.penetrate == 0
+    kwk = Shot(4, KWK40, PZGR39, distance=2, target_die=die, target_infantry=True, building=Building(6, bunker=True))
+    assert shot_odds(kwk, replace(ger_inf_sqd(), bunker=6), "side").penetrate == hit_roll(kwk).chance

@@ -185,9 +185,11 @@ class Shot:
     """Everything the hit roll of one shot depends on (§6.3), given by the caller.
 
     ``intervening`` are the terrain keys of the obstructing intervening hexes (§6.2) and ``vehicles_in_line`` the
-    vehicles or wrecks in intervening hexes (§6.3 e); ``building`` is the one the target occupies; ``pooled`` the
-    weapons in a numerous-shooters pool (§11.3); ``bundled`` the weapons fired bundled (§11.5), ``bundle_built_in``
-    when the sheet already includes the ease.
+    vehicles or wrecks in intervening hexes (§6.3 e); ``building`` is the one the target occupies, ``at_building``
+    says the building itself is the target (§8.6: give an empty die); ``same_hex`` with ``both_infantry`` is §6.4;
+    ``physical`` is a physical attack at range 0 (§12.1), ``vehicle_physical`` one by a vehicle (no +4 against a
+    building); ``pooled`` the weapons in a numerous-shooters pool (§11.3); ``bundled`` the weapons fired bundled
+    (§11.5), ``bundle_built_in`` when the sheet already includes the ease.
     """
 
     base_number: int
@@ -256,7 +258,7 @@ def _situation_modifiers(shot: Shot) -> list[Modifier]:
         out.append(mod(value, "rapid fire" + (", semi-automatic" if semi else ""), "11.2"))
     if shot.relays:
         out.append(mod(hit["relay"] * shot.relays, f"{shot.relays} relay{'s' if shot.relays > 1 else ''}", "10.3"))
-    if shot.target_infantry and shot.ammo.he > 0:
+    if shot.target_infantry and shot.ammo.he > 0 and not shot.ammo.is_smoke:
         out.append(mod(hit["he_vs_infantry"] * shot.ammo.he, f"HE {shot.ammo.he} against infantry", "11.4"))
     if shot.pooled >= fire_table().pool["min_weapons"]:
         out.append(mod(-shot.pooled, f"{shot.pooled} shooters", "11.3"))

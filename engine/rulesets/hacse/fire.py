@@ -21,7 +21,7 @@ No line of sight or sighting here (§6.1–6.2): the caller says what the firer 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -491,12 +491,15 @@ def resolve_attack(
     *,
     burst: bool = False,
     aimed_row: int | None = None,
+    on_miss: Callable[[RollOutcome, Target], Target] | None = None,
 ) -> Attack:
     """One weapon's (or one pool's) attack, §6.8 steps 3–7, with the dice from ``roller``.
 
     The caller has made the checks of steps 1–2 (weapon, range, arc, sighting). Each hit roll is made against the
     same TN; a jam ends the attack; each hit is located, checked for penetration and applied before the next roll
-    (the target's rows hit grow). ``column`` is the facing hit (§2.2; ``top`` from above).
+    (the target's rows hit grow). ``column`` is the facing hit (§2.2; ``top`` from above). ``on_miss`` is called
+    with each miss that did not jam and the target as it stands, before the next roll, and returns the target as
+    it stands afterwards (indirect fire checks random hits there, §7.2, which may strike the target too).
     """
     to_hit = hit_roll(shot)
     if not to_hit.possible:
@@ -512,6 +515,8 @@ def resolve_attack(
             break
         if not outcome.hit:
             building_hits += shot.building is not None and near_miss(to_hit.tn, outcome.roll)
+            if on_miss is not None:
+                current = on_miss(outcome, current)
             continue
         result = _one_hit(shot, current, column, outcome, roller, aimed_row)
         hits.append(result)

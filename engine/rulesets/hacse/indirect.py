@@ -7,7 +7,10 @@
   the preconditions are in :func:`check_without_sight`.
 - Random hits (§7.3): 2d10 ≥ 25 − HE − groups (burst weapons on a hex: 2 × HE) (:func:`random_hit_tn`); an even roll
   is a hit from above with full damage, an odd roll a side hit with variable damage and Dk = ⌊damage / 2⌋
-  (:func:`random_hit`); damage left when the victim is destroyed carries over as a side hit (:func:`carry_over`).
+  (:func:`random_hit`); damage left when the victim is destroyed carries over as a side hit (:func:`side_hit`).
+- Procedures with the dice from a :class:`~.firedata.Roller`: :func:`resolve_indirect` (with sight: the attack and
+  the random hits of its near misses, in the order of the rolls), :func:`hex_fire` (without sight: where the shell
+  lands) and :func:`random_hits_in_hex` (the random-hit check, the victim and the carry-over chain).
 
 >>> random_hit_tn(he=3, groups=2), random_hit_tn(he=3, groups=2, hex_burst=True)
 (20, 17)
@@ -22,20 +25,26 @@ from fractions import Fraction
 from engine.errors import IllegalActionError
 from engine.events import Modifier
 
-from .damage import Allocation, Target, allocate, apply_hit, armour_used, locate
-from .fire import Ammo, Shot, ToHit, hit_roll
+from .damage import Allocation, Target, allocate, apply_hit, armour_used, locate, range_dk
+from .fire import Ammo, Attack, RollOutcome, Shot, ToHit, hit_roll, resolve_attack
 from .firedata import TWO_D10, Roller, VariableDamage, chance_at_least, damage_table, fire_table, mod, total
 
 __all__ = [
+    "HexHits",
+    "IndirectAttack",
     "RandomHit",
     "carry_over",
     "check_without_sight",
     "count_groups",
+    "hex_fire",
     "indirect_odds",
     "random_hit",
     "random_hit_kind",
     "random_hit_tn",
+    "random_hits_in_hex",
+    "resolve_indirect",
     "scatter",
+    "side_hit",
     "smoke_turns",
     "variable_damage",
     "victim",
@@ -198,6 +207,15 @@ def random_hit(target: Target, roll: int, roller: Roller, *, ammo: Ammo, dk_rang
         return RandomHit("above", hit.damage.amount, dk_range, hit.allocation, "top")
     spec = variable_damage(ammo.he)
     amount = sum(roller(spec.sides, spec.dice, "variable damage")) if spec.dice else spec.fixed
+    return side_hit(target, amount, roller)
+
+
+def side_hit(target: Target, amount: int, roller: Roller) -> RandomHit:
+    """``amount`` damage from the side with Dk = ⌊amount / 2⌋ (§7.3): an odd random hit, or damage carried over.
+
+    Infantry takes it all; armour stops it unless the Dk reaches the side armour of the first point's location
+    (half on a track/axle).
+    """
     dk = amount // 2
     if target.unit_type == "infantry":
         return RandomHit("side", amount, dk, allocate(target, "side", amount, roller), "side")
@@ -206,6 +224,100 @@ def random_hit(target: Target, roll: int, roller: Roller, *, ammo: Ammo, dk_rang
     if armour >= 1 and dk < armour:
         return RandomHit("side", 0, dk, Allocation(), "side")
     return RandomHit("side", amount, dk, allocate(target, "side", amount, roller, first=first), "side")
+
+
+@dataclass(frozen=True, slots=True)
+class HexHits:
+    """The random-hit check of one shell in one hex (§7.3) and the units it struck, in order."""
+
+    roll: int
+    tn: int
+    hits: tuple[tuple[int, RandomHit], ...] = ()
+    """(index of the unit among those given, what it took); later entries are carried-over damage."""
+
+
+def random_hits_in_hex(
+    units: Sequence[Target],
+    roller: Roller,
+    *,
+    ammo: Ammo,
+    dk_range: int,
+    groups: int,
+    hex_burst: bool = False,
+) -> HexHits:
+    """Check random hits of one shell in a hex and resolve them (§7.3, §7.4).
+
+    ``units`` are the non-embarked units in the hex, of either side (INTERP), that can still be hit; ``groups`` the
+    count for the TN (:func:`count_groups`). On success one random unit takes the hit; damage left when it has no
+    row left carries over to another random unit as a side hit (P), until nothing is left or nobody remains.
+    """
+    if ammo.is_smoke:
+        raise ValueError("a smoke shell does no damage: see smoke_turns (rule 7.1)")
+    tn = random_hit_tn(he=ammo.he, groups=groups, hex_burst=hex_burst)
+    roll = sum(roller(10, 2, "random-hit roll"))
+    if roll < tn or not units:
+        return HexHits(roll, tn)
+    candidates = list(range(len(units)))
+    index = candidates[victim(len(candidates), roller)]
+    result = random_hit(units[index], roll, roller, ammo=ammo, dk_range=dk_range)
+    hits = [(index, result)]
+    while result.carried:
+        candidates.remove(index)
+        if not candidates:
+            break
+        index = candidates[victim(len(candidates), roller)]
+        result = side_hit(units[index], result.carried, roller)
+        hits.append((index, result))
+    return HexHits(roll, tn, tuple(hits))
+
+
+@dataclass(frozen=True, slots=True)
+class IndirectAttack:
+    """Indirect fire with sight at one unit (§7.2): the attack on it and the random hits of its near misses."""
+
+    attack: Attack
+    hex_hits: tuple[HexHits, ...]
+
+
+def resolve_indirect(
+    shot: Shot,
+    units: Sequence[Target],
+    target_index: int,
+    roller: Roller,
+    *,
+    groups: int,
+    burst: bool = False,
+) -> IndirectAttack:
+    """Indirect fire with sight (§7.2): the hit roll at the unit (+2, from above, TN up to 40); each miss that reaches
+    half the TN checks random hits in the hex at once (§7.3). ``units`` are the hex's units as in
+    :func:`random_hits_in_hex`, ``units[target_index]`` the target; the rows a random hit strikes count for the
+    rolls that follow."""
+    shot = replace(shot, indirect=True)
+    to_hit = hit_roll(shot)
+    dk_range, _ = range_dk(shot.ammo.dk, to_hit.band)
+    hex_hits: list[HexHits] = []
+    now = list(units)
+
+    def check_random_hits(outcome: RollOutcome, target: Target) -> Target:
+        now[target_index] = target
+        if with_sight_outcome(to_hit, outcome.roll) == RANDOM:
+            found = random_hits_in_hex(now, roller, ammo=shot.ammo, dk_range=dk_range, groups=groups)
+            hex_hits.append(found)
+            for index, hit in found.hits:
+                now[index] = replace(now[index], hit=now[index].hit | frozenset(hit.allocation.rows))
+        return now[target_index]
+
+    attack = resolve_attack(shot, units[target_index], "top", roller, burst=burst, on_miss=check_random_hits)
+    return IndirectAttack(attack, tuple(hex_hits))
+
+
+def hex_fire(tn: int, roller: Roller) -> tuple[int, str]:
+    """Fire at a hex without sight (§7.4): (the roll, where the shell lands: ``target``, ``beyond``, ``short``, or
+    ``jam`` for no effect); the scatter d10 is rolled only on a miss."""
+    roll = sum(roller(10, 2, "hit roll on the hex"))
+    if roll in fire_table().jam or roll >= tn:
+        return roll, without_sight_landing(tn, roll)
+    return roll, without_sight_landing(tn, roll, roller(10, 1, "scatter")[0])
 
 
 def carry_over(points: int) -> tuple[int, int, str]:

@@ -13,11 +13,15 @@ from engine.rulesets.hacse.indirect import (
     carry_over,
     check_without_sight,
     count_groups,
+    hex_fire,
     indirect_odds,
     random_hit,
     random_hit_kind,
     random_hit_tn,
+    random_hits_in_hex,
+    resolve_indirect,
     scatter,
+    side_hit,
     smoke_turns,
     variable_damage,
     victim,
@@ -213,3 +217,71 @@ def test_7_2_indirect_odds() -> None:
     assert odds["jam"] == Fraction(1, 100)
     half = sum((p for r, p in TWO_D10.items() if 7 <= r < 13), Fraction(0))
     assert odds["random hit"] == half * chance_at_least(20)
+
+
+# --- procedures ---------------------------------------------------------------------------------------------------
+
+
+def test_7_3_random_hits_in_hex_with_carry_over() -> None:
+    # HE 12, 2 groups: TN 25 - 12 - 2 = 11. Roll 12 (even): full damage to the victim (die 1: the squad of 10 rows),
+    # HE + 1 = 13 points: 10 rows, 3 carried over as a side hit with Dk 1 to the other unit (the only one left).
+    big = Ammo("HE", 2, 12)
+    units = [ger_inf_sqd(), ger_inf_sqd()]
+    dice = Script([*two_d10(12), 1])
+    result = random_hits_in_hex(units, dice, ammo=big, dk_range=2, groups=2)
+    assert (result.roll, result.tn) == (12, 11)
+    assert [i for i, _ in result.hits] == [0, 1]
+    assert result.hits[0][1].allocation.rows == tuple(range(1, 11))
+    carried = result.hits[1][1]
+    assert (carried.kind, carried.damage, carried.dk) == ("side", 3, 1)
+    assert carried.allocation.rows == (1, 2, 3)
+    assert dice.used_up
+
+
+def test_7_3_random_hit_roll_below_the_tn_strikes_nobody() -> None:
+    result = random_hits_in_hex([ger_inf_sqd()], Script(two_d10(19)), ammo=SPRGR34, dk_range=2, groups=1)
+    assert result.tn == 21
+    assert result.hits == ()
+    with pytest.raises(ValueError, match="smoke"):
+        random_hits_in_hex([ger_inf_sqd()], Script([]), ammo=Ammo("smoke", 0, 3, is_smoke=True), dk_range=0, groups=1)
+
+
+def test_7_3_carried_damage_against_armour_is_a_side_hit() -> None:
+    # 4 points carried to a Panzer IV: Dk 2 < side 3 on a crew location: nothing
+    assert side_hit(pz4h(), 4, Script(two_d10(8))).damage == 0
+    # on a track/axle (half armour 1) it gets through: 4 points
+    result = side_hit(pz4h(), 4, Script([*two_d10(6), *two_d10(14), *two_d10(17), *two_d10(3), 1]))
+    assert result.damage == 4
+    assert result.allocation.rows == (
+        6,
+        7,
+        8,
+        1,
+    )  # track, engine (14), fuel tank (17), then 3 -> fuel hit -> 4 ... crew
+
+
+def test_7_2_resolve_indirect_checks_random_hits_on_a_near_miss() -> None:
+    die = target_die(profile=0, infantry=True, mp=3, mp_spent=0)
+    # a mortar (burst) with sight at 12 hexes: TN 4 + 4 (medium) + 3 (kept MP) + 2 (indirect) - 6 (HE 3) = 7
+    shot = Shot(4, GW34, MORTAR_HE, distance=12, target_die=die, target_infantry=True)
+    assert with_sight_roll(shot).tn == 7
+    units = [ger_inf_sqd(), sdkfz251()]
+    # first roll 4: a miss, 8 >= 7 -> random-hit check: roll 20 (TN 25 - 3 - 2 = 20), victim die 1 (the squad),
+    # even: HE + 1 = 4 points; second roll (burst) 9: a hit on the squad, from above, 1 + 2 // 3 = 1 point
+    dice = Script([*two_d10(4), *two_d10(20), 1, *two_d10(9)])
+    result = resolve_indirect(shot, units, 0, dice, groups=2, burst=True)
+    assert [o.roll for o in result.attack.rolls] == [4, 9]
+    assert len(result.hex_hits) == 1
+    ((index, hit),) = result.hex_hits[0].hits
+    assert (index, hit.kind, hit.damage) == (0, "above", 4)
+    assert hit.allocation.rows == (1, 2, 3, 4)
+    assert result.attack.hits[0].column == "top"
+    assert result.attack.rows_hit == (5,)  # the random hit's casualties count for the burst's second roll
+    assert dice.used_up
+
+
+def test_7_4_hex_fire_lands_or_scatters() -> None:
+    assert hex_fire(14, Script(two_d10(15))) == (15, "target")
+    assert hex_fire(14, Script([*two_d10(9), 4])) == (9, "beyond")
+    assert hex_fire(14, Script([*two_d10(9), 3])) == (9, "short")
+    assert hex_fire(14, Script([1, 1])) == (2, "jam")

@@ -41,17 +41,21 @@ __all__ = [
     "apply_hit",
     "armour_used",
     "building_damage",
+    "burning_damage",
     "destroyed_with_building",
     "effective_dk",
     "effects",
+    "fixed_hit",
     "infantry_damage",
     "locate",
     "location_odds",
     "max_armour",
     "near_miss",
+    "passengers_after",
     "pool_extra",
     "range_dk",
     "secondary_damage",
+    "secondary_hit",
     "vehicle_damage",
 ]
 
@@ -430,6 +434,38 @@ def apply_hit(
     return HitResult(column, first, armour, dmg, allocate(target, column, amount, roller, first=first), riders)
 
 
+def fixed_hit(target: Target, column: str, amount: int, roller: Roller, *, dk: int | None) -> HitResult:
+    """``amount`` damage points of a fixed size on ``column`` (§7.3 side hits, §8.5 burning, §8.7 secondary damage).
+
+    With ``dk`` the first point's armour must be beaten (armour 0: no check, half on a track/axle); ``dk=None``
+    means no armour check at all (a burning vehicle's own damage).
+    """
+    riders = damage_table().riders_extra if target.riders else 0
+    if target.unit_type == "infantry":
+        dmg = VehicleDamage(True, amount, (mod(amount, "damage", "8.1"),))
+        return HitResult(column, None, 0, dmg, allocate(target, column, amount, roller), riders)
+    first = locate(target, column, sum(roller(10, 2, "hit location")))
+    armour = armour_used(target, column, first)
+    if dk is not None and armour >= 1 and dk < armour:
+        why = mod(0, f"Dk {dk} does not penetrate armour {armour}", "8.2")
+        return HitResult(column, first, armour, VehicleDamage(False, 0, (why,)), Allocation(), riders)
+    dmg = VehicleDamage(True, amount, (mod(amount, "damage", "8.1"),))
+    return HitResult(column, first, armour, dmg, allocate(target, column, amount, roller, first=first), riders)
+
+
+def burning_damage(target: Target, roller: Roller) -> HitResult:
+    """The End-Phase damage of a burning vehicle (§8.5, P): 1 point on a random location of the Side column, no
+    armour check."""
+    return fixed_hit(target, "side", 1, roller, dk=None)
+
+
+def secondary_hit(target: Target, roller: Roller) -> HitResult:
+    """Secondary damage to another unit in the hex of an ammunition explosion or trailer hit (§8.7 P): 1 damage as
+    a side hit with Dk 2."""
+    amount, dk, column = secondary_damage()
+    return fixed_hit(target, column, amount, roller, dk=dk)
+
+
 # --- Hit effects (§8.5) --------------------------------------------------------------------------------------
 
 
@@ -478,6 +514,17 @@ def effects(target: Target) -> Effects:
         secondary=ammo or "ammo_trailer" in by_kind,
         lost=tuple(r.index for r in by_kind.get("weapon", []) + by_kind.get("equipment", [])),
     )
+
+
+def passengers_after(result: Effects, *, ammunition_hit: bool) -> str | None:
+    """What happens to the passengers of a vehicle (§8.5 P): ``destroyed`` with it when its ammunition exploded;
+    ``dismount`` (each group takes 1 damage and leaves in the hex) when it is otherwise destroyed or wrecked; None
+    while it still runs."""
+    if ammunition_hit:
+        return "destroyed"
+    if result.destroyed or result.out_of_action:
+        return "dismount"
+    return None
 
 
 # --- Buildings, bunkers, secondary damage (§8.4, §8.6, §8.7) ---------------------------------------------------

@@ -25,7 +25,7 @@ from fractions import Fraction
 from engine.errors import IllegalActionError
 from engine.events import Modifier
 
-from .damage import Allocation, Target, allocate, apply_hit, armour_used, locate, range_dk
+from .damage import Allocation, Target, allocate, apply_hit, fixed_hit, range_dk
 from .fire import Ammo, Attack, RollOutcome, Shot, ToHit, hit_roll, resolve_attack
 from .firedata import TWO_D10, Roller, VariableDamage, chance_at_least, damage_table, fire_table, mod, total
 
@@ -217,13 +217,8 @@ def side_hit(target: Target, amount: int, roller: Roller) -> RandomHit:
     (half on a track/axle).
     """
     dk = amount // 2
-    if target.unit_type == "infantry":
-        return RandomHit("side", amount, dk, allocate(target, "side", amount, roller), "side")
-    first = locate(target, "side", sum(roller(10, 2, "hit location")))
-    armour = armour_used(target, "side", first)
-    if armour >= 1 and dk < armour:
-        return RandomHit("side", 0, dk, Allocation(), "side")
-    return RandomHit("side", amount, dk, allocate(target, "side", amount, roller, first=first), "side")
+    hit = fixed_hit(target, "side", amount, roller, dk=dk)
+    return RandomHit("side", hit.damage.amount, dk, hit.allocation, "side")
 
 
 @dataclass(frozen=True, slots=True)

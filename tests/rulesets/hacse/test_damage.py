@@ -13,6 +13,7 @@ from engine.rulesets.hacse.damage import (
     apply_hit,
     armour_used,
     building_damage,
+    burning_damage,
     destroyed_with_building,
     effective_dk,
     effects,
@@ -21,8 +22,10 @@ from engine.rulesets.hacse.damage import (
     location_odds,
     max_armour,
     near_miss,
+    passengers_after,
     range_dk,
     secondary_damage,
+    secondary_hit,
     vehicle_damage,
 )
 from engine.rulesets.hacse.fire import Building, Shot, hit_roll, resolve_attack, shot_odds
@@ -409,3 +412,25 @@ def test_8_4_bunker_in_the_shot_odds() -> None:
     assert odds.penetrate == 0
     kwk = Shot(4, KWK40, PZGR39, distance=2, target_die=die, target_infantry=True, building=Building(6, bunker=True))
     assert shot_odds(kwk, replace(ger_inf_sqd(), bunker=6), "side").penetrate == hit_roll(kwk).chance
+
+
+def test_8_5_burning_deals_1_on_the_side_column_without_armour_check() -> None:
+    burning = replace(pz4h(), hit=frozenset({8}))
+    result = burning_damage(burning, Script(two_d10(7)))  # side 7: track/axle, side armour 3 does not matter
+    assert result.allocation.rows == (6,)
+    assert effects(replace(burning, hit=frozenset({6, 8}))).burning
+
+
+def test_8_7_secondary_hit_is_1_point_with_dk_2_from_the_side() -> None:
+    stopped = secondary_hit(pz4h(), Script(two_d10(8)))  # side 8: crew, armour 3 > Dk 2
+    assert not stopped.damage.penetrates
+    through = secondary_hit(sdkfz251(), Script([*two_d10(14)]))  # side 14: engine, armour 1 <= Dk 2
+    assert through.allocation.rows == (4,)
+    assert secondary_hit(ger_inf_sqd(), Script([])).allocation.rows == (1,)
+
+
+def test_8_5_passengers_of_a_destroyed_or_wrecked_vehicle() -> None:
+    halftrack = sdkfz251(embarked=1)
+    assert passengers_after(effects(halftrack), ammunition_hit=False) is None
+    assert passengers_after(effects(replace(halftrack, hit=frozenset({6}))), ammunition_hit=True) == "destroyed"
+    assert passengers_after(effects(replace(halftrack, hit=frozenset({1, 2}))), ammunition_hit=False) == "dismount"

@@ -65,8 +65,6 @@ BANDS: tuple[str, ...] = ("short", "medium", "long")
 COLUMNS: tuple[str, ...] = ("front", "side", "rear", "top")
 """The armour facings and hit-location columns (§2.2, §15.6)."""
 
-_CREW_LEADS = ("commander", "crew")
-
 
 # --- Penetration and damage amounts (§8.1–8.3) --------------------------------------------------------------
 
@@ -234,14 +232,14 @@ def _candidates(target: Target, name: str) -> tuple[tuple[int, ...], str]:
         beds = tuple(r.index for r in rows if r.kind == "cargo_bed")
         return (beds[:1], name) if beds else _candidates(target, "crew")
     if name == "commander":
-        found = tuple(r.index for r in target.intact(rows) if r.is_crew and r.role == "commander")
+        found = tuple(r.index for r in target.intact(rows) if r.is_commander)
         return (found, name) if found else _candidates(target, "crew")
     if name == "crew":
         crew = target.intact(r for r in rows if r.is_crew)
         if target.unit_type == "gun":  # §15.6: guns lose their lowest-numbered intact crew row
             crew = crew[:1]
         return tuple(r.index for r in crew), name
-    weapons = target.intact(r for r in rows if r.kind == "weapon")
+    weapons = target.intact(r for r in rows if r.is_weapon)
     if name == "main_weapon":
         return tuple(r.index for r in weapons if r.main), name
     if name == "hull_weapon":
@@ -494,15 +492,13 @@ def effects(target: Target) -> Effects:
     by_kind: dict[str, list[Row]] = {}
     for r in target.rows:
         if r.index in target.hit:
-            by_kind.setdefault(r.kind, []).append(r)
+            by_kind.setdefault("weapon" if r.is_weapon else r.kind, []).append(r)
     crew = [r for r in target.rows if r.is_crew]
     all_crew_hit = bool(crew) and all(r.index in target.hit for r in crew)
     ammo = "ammunition" in by_kind
     destroyed = ammo or all(r.index in target.hit for r in target.rows if r.counts)
-    if target.unit_type == "gun":
-        out = all_crew_hit or any(r.main or r.kind == "weapon" for r in by_kind.get("weapon", []))
-    else:
-        out = all_crew_hit
+    gun_silenced = target.unit_type == "gun" and bool(by_kind.get("weapon"))  # §8.5 P: a gun's gun row hit
+    out = all_crew_hit or gun_silenced
     return Effects(
         immobilised=any(k in by_kind for k in ("track_axle", "engine", "fuel_tank")),
         burning="fuel_tank" in by_kind and not ammo,

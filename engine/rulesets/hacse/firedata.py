@@ -65,10 +65,11 @@ ROW_KINDS: tuple[str, ...] = (
     "ammo_trailer",
     "turret",
     "weapon",
+    "gun",
     "equipment",
     "cargo_bed",
 )
-"""The kinds of damage row of a unit sheet (§2.3)."""
+"""The kinds of damage row of a unit sheet (§2.3); ``gun`` is the weapon row of a gun (the roster's name for it)."""
 
 
 class FireDataError(ValueError):
@@ -139,6 +140,16 @@ class Row:
     def is_crew(self) -> bool:
         """A soldier row (crew of a gun or vehicle, or a man of an infantry group)."""
         return self.kind == "soldier"
+
+    @property
+    def is_weapon(self) -> bool:
+        """A weapon row (a gun's own weapon row included)."""
+        return self.kind in ("weapon", "gun")
+
+    @property
+    def is_commander(self) -> bool:
+        """A soldier whose role names him commander (``commander``, ``commander / gunner``, ``gun commander``)."""
+        return self.is_crew and "commander" in self.role.lower()
 
     @property
     def counts(self) -> bool:

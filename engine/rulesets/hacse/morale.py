@@ -154,11 +154,11 @@ def group_leader(unit_type: str, rows: Sequence[Row]) -> int | None:
     if not soldiers:
         return None
     if unit_type != "infantry":
-        commander = next((r for r in soldiers if r.role == "commander"), None)
+        commander = next((r for r in soldiers if r.is_commander), None)
         if commander is not None:
             return commander.index
         if unit_type == "vehicle":
-            mains = sorted((r for r in rows if r.kind == "weapon" and r.main), key=lambda r: r.mount != "turret")
+            mains = sorted((r for r in rows if r.is_weapon and r.main), key=lambda r: r.mount != "turret")
             if mains and mains[0].operator is not None:
                 return mains[0].operator
     return soldiers[-1].index

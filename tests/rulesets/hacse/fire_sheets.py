@@ -1,7 +1,8 @@
 """Unit sheets of the roster (§15.7) as the fire, damage and morale calculators see them, and scripted dice.
 
-The row lists are copied from the digest, in sheet order, so the calculator tests do not depend on the roster's
-data files; ``tests/rulesets/hacse/test_data.py`` checks those against the digest.
+The row lists are copied from the digest, in sheet order (kinds and roles as the roster data writes them: a gun's
+weapon row is of kind ``gun``, the T-34's first row is the "commander / gunner"), so the calculator tests do not
+depend on the roster's data files.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def sherman() -> Target:
 def t34() -> Target:
     """§15.7.6 T-34/76: front 9, side 5, rear 4, top 2; 13 rows; the commander is also the gunner."""
     rows = (
-        soldier(1, "commander"),
+        soldier(1, "commander / gunner"),
         soldier(2, "loader"),
         soldier(3, "driver"),
         soldier(4, "radio operator"),
@@ -119,8 +120,8 @@ def opel_blitz() -> Target:
 
 def pak40() -> Target:
     """§15.7.3 PaK 40: gun shield front 1; five crew rows, row 6 the gun (main)."""
-    roles = ["ammunition handler", "ammunition handler", "loader", "gunner", "commander"]
-    rows = (*(soldier(i, r) for i, r in enumerate(roles, 1)), Row(6, "weapon", mount="towed", main=True))
+    roles = ["ammunition handler", "ammunition handler", "loader", "gunner", "gun commander"]
+    rows = (*(soldier(i, r) for i, r in enumerate(roles, 1)), Row(6, "gun", "gun", mount="towed", main=True))
     return Target("gun", (1, 0, 0, 0), rows)
 
 

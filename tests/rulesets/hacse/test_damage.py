@@ -44,6 +44,7 @@ from .fire_sheets import (
     pz4h,
     sdkfz251,
     sherman,
+    t34,
     two_d10,
 )
 
@@ -434,3 +435,8 @@ def test_8_5_passengers_of_a_destroyed_or_wrecked_vehicle() -> None:
     assert passengers_after(effects(halftrack), ammunition_hit=False) is None
     assert passengers_after(effects(replace(halftrack, hit=frozenset({6}))), ammunition_hit=True) == "destroyed"
     assert passengers_after(effects(replace(halftrack, hit=frozenset({1, 2}))), ammunition_hit=False) == "dismount"
+
+
+def test_15_6_commander_location_finds_a_commander_gunner() -> None:
+    loc = locate(t34(), "front", 19)
+    assert loc is not None and (loc.name, loc.rows) == ("commander", (1,))

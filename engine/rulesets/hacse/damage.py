@@ -307,7 +307,7 @@ def armour_used(target: Target, column: str, location: Location | None) -> int:
     """The armour a hit must beat (§8.5): the facing's armour, half of it (rounded down) on a track/axle."""
     armour = target.armour_of(column)
     if location is not None and location.name == "track_axle":
-        return armour // 2
+        return armour // damage_table().vehicle["track_divisor"]
     return armour
 
 

@@ -121,7 +121,8 @@ def range_band(weapon: Weapon, distance: int, *, indirect: bool = False) -> str:
     >>> range_band(k98, 3), range_band(k98, 4), range_band(k98, 10)
     ('short', 'medium', 'long')
     """
-    factor = 2 if indirect and weapon.fire_mode == "both" else 1  # §7.1: direct-capable guns double their ranges
+    # §7.1: guns that can fire directly double their ranges when firing indirectly
+    factor = fire_table().indirect["range_factor"] if indirect and weapon.fire_mode == "both" else 1
     if distance < weapon.min_range:
         raise IllegalActionError(
             f"Cannot fire: the target is {distance} hexes away, inside the minimum range of the {weapon.name} "
@@ -135,7 +136,7 @@ def range_band(weapon: Weapon, distance: int, *, indirect: bool = False) -> str:
     raise IllegalActionError(
         f"Cannot fire: the target is {distance} hexes away, beyond the long range of the {weapon.name} "
         f"({weapon.long_max * factor})",
-        "7.1" if factor == 2 else "6.3",
+        "7.1" if factor != 1 else "6.3",
     )
 
 
@@ -392,7 +393,7 @@ def opportunity_eligible(*, activated: bool, mp_spent: float, fired: bool) -> bo
 
 def jam_cleared(jammed_turn: int, end_phase_turn: int) -> bool:
     """A weapon jammed in turn N spends turn N+1 in repair and is clear after the End Phase of N+1 (§6.6 P)."""
-    return end_phase_turn >= jammed_turn + 1
+    return end_phase_turn >= jammed_turn + fire_table().roll["jam_repair_turns"]
 
 
 def rules_shots(rolls: int, *, hex_burst: bool = False) -> int:

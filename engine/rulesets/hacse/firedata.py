@@ -213,6 +213,7 @@ class FireTable:
     """``data/fire.toml``: the hit-roll limits and modifiers (§5, §6.3–6.7, §7, §11, §12.1, §15.5)."""
 
     roll: Mapping[str, int]
+    indirect: Mapping[str, int]
     jam: frozenset[int]
     jam_rapid: frozenset[int]
     hit: Mapping[str, int]
@@ -260,7 +261,8 @@ def fire_table() -> FireTable:
     if not isinstance(weapons, list) or not all(isinstance(k, str) for k in weapons):
         raise FireDataError(f"{w}.sustained.doubling_weapons: expected a list of weapon keys, got {weapons!r}")
     return FireTable(
-        roll=_ints(roll_raw, f"{w}.roll", keys=("max_tn", "max_tn_indirect_sight", "always_miss")),
+        roll=_ints(roll_raw, f"{w}.roll", keys=("max_tn", "max_tn_indirect_sight", "always_miss", "jam_repair_turns")),
+        indirect=_ints(_get(raw, "indirect", w), f"{w}.indirect", keys=("range_factor", "half_tn", "scatter_die")),
         jam=frozenset(jam),
         jam_rapid=frozenset(jam_rapid),
         hit=_ints(_get(raw, "hit", w), f"{w}.hit", keys=_HIT_KEYS),
@@ -319,9 +321,10 @@ class DamageTable:
         """The variable damage of an odd random hit with HE ``he`` (§7.3; above the table k d10 for HE 10k…10k+9)."""
         if he < self.variable[0][0]:
             return VariableDamage(fixed=0)
+        step = self.random_hit["above_table_step"]
         top_he, top = self.variable[-1]
-        if he >= top_he + 10 and top.sides == 10:
-            return VariableDamage(dice=he // 10, sides=10)
+        if he >= top_he + step:
+            return VariableDamage(dice=he // step, sides=top.sides)
         return next(v for lo, v in reversed(self.variable) if he >= lo)
 
 
@@ -359,14 +362,23 @@ def damage_table() -> DamageTable:
             f"{w}.dk",
             keys=("medium_range", "long_range", "roll_equals_tn", "natural_20", "margin_step"),
         ),
-        vehicle=_ints(vehicle, f"{w}.vehicle", keys=("base", "dk_step")),
+        vehicle=_ints(vehicle, f"{w}.vehicle", keys=("base", "dk_step", "track_divisor")),
         big_ap=tuple(sorted(big)),
         infantry=_ints(_get(raw, "infantry", w), f"{w}.infantry", keys=("base", "he_cap_extra")),
         riders_extra=_ints(_get(raw, "riders", w), f"{w}.riders", keys=("extra",))["extra"],
         building_near_miss=_ints(_get(raw, "building", w), f"{w}.building", keys=("near_miss",))["near_miss"],
         secondary=_ints(_get(raw, "secondary", w), f"{w}.secondary", keys=("damage", "dk")),
         random_hit=_ints(
-            _get(raw, "random_hit", w), f"{w}.random_hit", keys=("base", "burst_he_factor", "full_infantry_extra")
+            _get(raw, "random_hit", w),
+            f"{w}.random_hit",
+            keys=(
+                "base",
+                "burst_he_factor",
+                "full_infantry_extra",
+                "side_dk_divisor",
+                "carry_dk_divisor",
+                "above_table_step",
+            ),
         ),
         variable=_variable_rows(_get(raw, "variable_damage", w), f"{w}.variable_damage"),
         ram=_ints(_get(raw, "ram", w), f"{w}.ram", keys=("divisor", "wheeled_building", "vs_infantry")),

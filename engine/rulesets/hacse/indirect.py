@@ -78,7 +78,7 @@ def with_sight_outcome(to_hit: ToHit, roll: int) -> str:
         return JAM
     if outcome.hit and to_hit.tn <= fire_table().roll["max_tn"]:
         return HIT
-    return RANDOM if 2 * roll >= to_hit.tn else NOTHING
+    return RANDOM if fire_table().indirect["half_tn"] * roll >= to_hit.tn else NOTHING
 
 
 def without_sight_tn(
@@ -115,8 +115,9 @@ def without_sight_landing(tn: int, roll: int, scatter_die: int | None = None) ->
 
 def scatter(die: int) -> str:
     """Where a shell that missed its hex lands (§7.4, P: 1d10): even ``beyond`` (one hex too far), odd ``short``."""
-    if not 1 <= die <= 10:
-        raise ValueError(f"the scatter die is a d10, not {die}")
+    sides = fire_table().indirect["scatter_die"]
+    if not 1 <= die <= sides:
+        raise ValueError(f"the scatter die is a d{sides}, not {die}")
     return "beyond" if die % 2 == 0 else "short"
 
 
@@ -210,13 +211,14 @@ def random_hit(target: Target, roll: int, roller: Roller, *, ammo: Ammo, dk_rang
     return side_hit(target, amount, roller)
 
 
-def side_hit(target: Target, amount: int, roller: Roller) -> RandomHit:
+def side_hit(target: Target, amount: int, roller: Roller, *, carried: bool = False) -> RandomHit:
     """``amount`` damage from the side with Dk = ⌊amount / 2⌋ (§7.3): an odd random hit, or damage carried over.
 
     Infantry takes it all; armour stops it unless the Dk reaches the side armour of the first point's location
     (half on a track/axle).
     """
-    dk = amount // 2
+    table = damage_table().random_hit
+    dk = amount // (table["carry_dk_divisor"] if carried else table["side_dk_divisor"])
     hit = fixed_hit(target, "side", amount, roller, dk=dk)
     return RandomHit("side", hit.damage.amount, dk, hit.allocation, "side")
 
@@ -261,7 +263,7 @@ def random_hits_in_hex(
         if not candidates:
             break
         index = candidates[victim(len(candidates), roller)]
-        result = side_hit(units[index], result.carried, roller)
+        result = side_hit(units[index], result.carried, roller, carried=True)
         hits.append((index, result))
     return HexHits(roll, tn, tuple(hits))
 
@@ -312,12 +314,12 @@ def hex_fire(tn: int, roller: Roller) -> tuple[int, str]:
     roll = sum(roller(10, 2, "hit roll on the hex"))
     if roll in fire_table().jam or roll >= tn:
         return roll, without_sight_landing(tn, roll)
-    return roll, without_sight_landing(tn, roll, roller(10, 1, "scatter")[0])
+    return roll, without_sight_landing(tn, roll, roller(fire_table().indirect["scatter_die"], 1, "scatter")[0])
 
 
 def carry_over(points: int) -> tuple[int, int, str]:
     """Damage carried over to another random unit (§7.3 P): (points, Dk = ⌊points / 2⌋, ``side``)."""
-    return points, points // 2, "side"
+    return points, points // damage_table().random_hit["carry_dk_divisor"], "side"
 
 
 def indirect_odds(to_hit: ToHit, *, he: int, groups: int) -> dict[str, Fraction]:

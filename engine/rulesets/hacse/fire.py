@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from engine.errors import IllegalActionError
 from engine.events import Modifier
+from engine.odds import OddsEntry
 
 from .damage import (
     Allocation,
@@ -571,6 +572,17 @@ class ShotOdds:
     """Damage points of the hit (before allocation) → chance, over all rolls (0 includes misses)."""
     location: dict[str, Fraction]
     """Where the first damage point lands, given a hit."""
+
+    def entries(self) -> tuple[OddsEntry, ...]:
+        """The distribution as :class:`engine.odds.OddsEntry` results (``jam``, ``miss``, ``no penetration``,
+        ``N damage`` with the damage as value), summing to 1, for :class:`engine.odds.Odds`."""
+        out = [
+            OddsEntry("jam", self.jam),
+            OddsEntry("miss", 1 - self.hit - self.jam),
+            OddsEntry("no penetration", self.hit - self.penetrate),
+        ]
+        out.extend(OddsEntry(f"{n} damage", p, float(n)) for n, p in self.damage.items() if n)
+        return tuple(e for e in out if e.probability)
 
 
 def shot_odds(shot: Shot, target: Target, column: str) -> ShotOdds:

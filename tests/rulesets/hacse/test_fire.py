@@ -7,7 +7,9 @@ from fractions import Fraction
 
 import pytest
 
+from engine.actions import Action
 from engine.errors import IllegalActionError
+from engine.odds import Odds
 from engine.rulesets.hacse.fire import (
     Building,
     RollOutcome,
@@ -519,3 +521,13 @@ def test_11_6_sustained_hits_on_a_vehicle_each_check_armour() -> None:
     attack = sustained_attack(shot, pz4h(), "side", dice)
     assert [h.damage.penetrates for h in attack.hits] == [False, True]  # side 3 stops Dk 1; the track has 1
     assert attack.rows_hit == (6,)
+
+
+def test_shot_odds_entries_fit_engine_odds() -> None:
+    odds = shot_odds(kwk_shot(10), sherman(), "side")
+    entries = odds.entries()
+    table = Odds(Action("fire", ("ger-pz4-1", "us-m4-1")), entries)  # refuses entries that do not sum to 1
+    assert table.probability("jam") == Fraction(1, 100)
+    assert table.probability("miss") == Fraction(44, 100)
+    assert table.probability("no penetration") == 0
+    assert table.expected == pytest.approx(float(sum(n * p for n, p in odds.damage.items())))

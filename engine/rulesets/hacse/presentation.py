@@ -31,7 +31,7 @@ class HacsePresentation(Presentation):
     terrain_glyphs: ClassVar[Mapping[str, str]] = {
         **TERRAIN_GLYPHS,
         "clear": "",
-        "mud": "≈",
+        "mud": "∴",
         "light_forest": "♧",
         "dense_forest": "♣",
         "rough": "%",

@@ -83,7 +83,8 @@ class Words:
         if info.is_barrage and info.units:
             obs = self.view.units[info.units[0]]
             if obs.hex is not None:
-                text.append(f"  observer {obs.id} at {self.info.board.label(obs.hex)}", style="italic")
+                name = self.presenter.unit_title(self.view, obs)
+                text.append(f"  observer {name} at {self.info.board.label(obs.hex)}", style="italic")
         if info.is_barrage and info.hexes:
             there = [u for u in self.view.units_at(info.hexes[0]) if u.side != self.client.side]
             if there:

@@ -102,3 +102,28 @@ def test_lists_name_units_as_players_do() -> None:
     assert "," in title and presenter.unit_name(unit) in title, title
     picked = dict(words.units([unit.id]))[unit.id]
     assert unit.id in str(picked) and title in str(picked)
+
+
+def test_a_salvo_names_its_observer_as_players_do() -> None:
+    """Issue 18 item 6: an artillery salvo's line said ``observer fra-12kur-hq at 1202``; it names the HQ (the
+    notation at the start of the line keeps the id)."""
+    for seed in range(1, 12):
+        game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=seed)
+        engine.take_scenario_setup(game)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if game.to_act is None:
+                break
+            client = LocalClient(game, game.to_act)
+            salvos = [
+                a for a in client.legal_actions() if client.action_info(a).is_barrage and client.action_info(a).units
+            ]
+            if salvos:
+                presenter = engine.get_ruleset("blitzkrieg1940").presentation(client.info)
+                words = Words(client, presenter, client.info, client.view(), client.action_info)
+                observer = client.view().units[client.action_info(salvos[0]).units[0]]
+                line = words.label(salvos[0]).plain
+                assert f"observer {presenter.unit_title(client.view(), observer)} at " in line, line
+                return
+            game.apply(rng.choice(game.legal_actions()))
+    raise AssertionError("no salvo with an observer found")

@@ -7,7 +7,9 @@ import pytest
 
 import engine
 from engine.presentation import TERRAIN_GLYPHS
+from tui.client import LocalClient
 from tui.theme import THEME_NAMES, map_palette
+from tui.widgets.hexmap import SIDE_GLYPHS
 
 OPEN = {"open", "plain"}
 """Open ground: no glyph (most hexes are open; a glyph in each would be noise)."""
@@ -39,10 +41,6 @@ def test_no_terrain_glyph_reads_as_a_hexside_feature(ruleset: str) -> None:
     """Issue 18 item 5: a hex's terrain glyph never repeats a hexside line (river ``≈``, stream ``~``, wall ``#``),
     so that a swamp next to a river reads as two things; water terrain may show the water line (a river of hexes
     is drawn as one band with it)."""
-    from tui.widgets.hexmap import SIDE_GLYPHS
-
-    from tui.client import LocalClient
-
     first = {"blitzkrieg1940": "hannut", "art_of_tactic": "p1-grenzgefecht", "minirules": "duel"}.get(ruleset)
     if first is None:
         pytest.skip(f"no scenario named here for {ruleset}")

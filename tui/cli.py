@@ -137,6 +137,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return run_cli(args.ruleset, args.scenario, args.games, args.a, args.b, args.workers, args.seed, args.json)
 
 
+def _cmd_balance(args: argparse.Namespace) -> int:
+    from engine.ai.balance import run_cli  # noqa: PLC0415 - only for this subcommand
+
+    return run_cli(args.ruleset, args.scenario, args.games, args.ai, args.workers, args.seed, args.json)
+
+
 def _add_game_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     nw = sub.add_parser(
         "new",
@@ -301,6 +307,18 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="run seed: the same seed gives the same results")
     sim.add_argument("--json", action="store_true", help="end with one JSON line of the results")
     sim.set_defaults(func=_cmd_simulate)
+    bal = sub.add_parser(
+        "balance",
+        help="one AI level against itself: win rates per side with 95 % intervals, draws, length, losses per turn",
+    )
+    bal.add_argument("ruleset")
+    bal.add_argument("scenario")
+    bal.add_argument("--games", type=int, default=20, help="games to play (default 20)")
+    bal.add_argument("--ai", default="ai:normal", help="the agent of both sides: ai:LEVEL, random, greedy")
+    bal.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    bal.add_argument("--seed", type=int, default=0, help="run seed: the same seed gives the same results")
+    bal.add_argument("--json", action="store_true", help="end with one JSON line of the results")
+    bal.set_defaults(func=_cmd_balance)
     parser.set_defaults(func=_cmd_play)
     return parser
 

@@ -16,7 +16,7 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -42,6 +42,8 @@ class GameResult:
     error: str | None = None
     seconds: float = 0.0
     """Wall-clock time of the whole game (set-up, decisions and rules)."""
+    losses: tuple[tuple[int, int], ...] = ()
+    """Steps lost since the set-up by the first and the second side, at the end of each turn played."""
 
 
 @dataclass(slots=True)
@@ -64,6 +66,26 @@ class SimulationResult:
     times: dict[str, list[float]] = field(default_factory=dict)
     errors: list[tuple[int, int, str]] = field(default_factory=list)
     """(index, seed, message) of every game that raised."""
+    losses: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
+    """Each finished game's :attr:`GameResult.losses`."""
+
+    @property
+    def median_turns(self) -> float | None:
+        """The median length of the finished games, in turns."""
+        return statistics.median(self.turns) if self.turns else None
+
+    def losses_by_turn(self) -> list[tuple[float, float]]:
+        """Mean steps lost by each side by the end of each turn, over the finished games (a game that ended
+        earlier counts with its last figures)."""
+        games = [g for g in self.losses if g]
+        if not games:
+            return []
+        longest = max(len(g) for g in games)
+        out = []
+        for t in range(longest):
+            at = [g[min(t, len(g) - 1)] for g in games]
+            out.append((statistics.fmean(a for a, _ in at), statistics.fmean(b for _, b in at)))
+        return out
 
     @property
     def finished(self) -> int:
@@ -92,6 +114,8 @@ class SimulationResult:
             "b_win_ci95": list(wilson(self.b_wins, self.finished)),
             "draw_rate": _rate(self.draws, self.finished),
             "mean_turns": round(statistics.fmean(self.turns), 3) if self.turns else None,
+            "median_turns": self.median_turns,
+            "losses_by_turn": [[round(a, 3), round(b, 3)] for a, b in self.losses_by_turn()],
             "game_s_mean": round(statistics.fmean(self.seconds), 2) if self.seconds else None,
             "game_s_max": round(max(self.seconds), 2) if self.seconds else None,
             "decisions": len(all_times),
@@ -196,9 +220,11 @@ def play_game(ruleset: str, scenario: str, a: str, b: str, seed: int, index: int
         game = engine.new_game(sc, seed=gseed)
         decisions = 0
         engine.take_scenario_setup(game)  # the scenario's set-up, as in a new TUI game (Blitzkrieg 12)
+        losses = _Losses(game.state, sides)
         while game.to_act is not None:
             if engine.take_scenario_setup(game):  # Hannut: the 1. Kürassiere after the German's kept chits
                 continue
+            losses.note(game.state)
             side = game.to_act
             agent = agents[side]
             view = game.view(side)
@@ -213,11 +239,43 @@ def play_game(ruleset: str, scenario: str, a: str, b: str, seed: int, index: int
         outcome = game.outcome
         assert outcome is not None
         seconds = time.perf_counter() - start
-        return GameResult(index, gseed, outcome.winner, game.state.turn, decisions, times, seconds=seconds)
+        turns = game.state.turn
+        lost = losses.done(game.state)
+        return GameResult(index, gseed, outcome.winner, turns, decisions, times, seconds=seconds, losses=lost)
     except Exception as err:  # a failed game is reported, never raised (the run goes on)
         n = len(game.history) if game is not None else 0
         where = f" at turn {game.state.turn}, after {n} action{'' if n == 1 else 's'}" if game is not None else ""
         return GameResult(index, gseed, None, 0, 0, times, f"{type(err).__name__}: {err}{where}")
+
+
+class _Losses:
+    """Steps lost by the two sides since the set-up, noted at each change of turn (any ruleset: units' steps)."""
+
+    def __init__(self, st: Any, sides: Sequence[str]) -> None:
+        self.sides = (sides[0], sides[1])
+        self.start = self._steps(st)
+        self.turn = st.turn
+        self.per_turn: list[tuple[int, int]] = []
+
+    def _steps(self, st: Any) -> tuple[int, int]:
+        units = st.units.values()
+        a, b = self.sides
+        return sum(u.steps for u in units if u.side == a), sum(u.steps for u in units if u.side == b)
+
+    def _lost(self, st: Any) -> tuple[int, int]:
+        now = self._steps(st)
+        return max(0, self.start[0] - now[0]), max(0, self.start[1] - now[1])
+
+    def note(self, st: Any) -> None:
+        """Before a decision: a turn that has ended since the last one is recorded with the losses so far."""
+        while self.turn < st.turn:
+            self.per_turn.append(self._lost(st))
+            self.turn += 1
+
+    def done(self, st: Any) -> tuple[tuple[int, int], ...]:
+        """The record of a finished game (its last turn included)."""
+        self.note(st)
+        return (*self.per_turn, self._lost(st))
 
 
 def _play(args: tuple[str, str, str, str, int, int]) -> GameResult:
@@ -277,6 +335,7 @@ def simulate(
             result.draws += 1
         result.turns.append(r.turns)
         result.seconds.append(r.seconds)
+        result.losses.append(r.losses)
         for s, ts in r.times.items():
             result.times.setdefault(s, []).extend(ts)
     return result

@@ -88,7 +88,7 @@ def summary(result: SimulationResult) -> str:
     lines = [result.report()]
     median = result.median_turns
     if median is not None:
-        lines.append(f"  median length: {median:g} turns")
+        lines.append(f"  median length: {median:g} turn{'' if median == 1 else 's'}")
     chart = loss_chart(result)
     if chart:
         lines += ["", *chart]

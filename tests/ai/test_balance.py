@@ -24,7 +24,7 @@ def test_cli_prints_rates_length_a_chart_and_the_json_line(capsys: pytest.Captur
     assert data["a"] == data["b"] == "greedy", "the same agent on both sides"
     assert data["median_turns"] is not None and data["median_turns"] >= 1
     assert "a greedy as red" in out.out and "b greedy as blue" in out.out and "95 % CI" in out.out
-    assert f"median length: {data['median_turns']:g} turns" in out.out
+    assert f"median length: {data['median_turns']:g} turn" in out.out
     chart = lines[lines.index(next(x for x in lines if x.startswith("Steps lost"))) :][:-1]
     assert chart[1].split()[:3] == ["turn", "red", "blue"]
     assert len(chart) == 2 + len(data["losses_by_turn"]), chart

@@ -69,12 +69,20 @@ def _place_refusal(st: GameState, tables: Tables, unit: Unit, h: Hex) -> Refused
 def setup_actions(st: GameState, tables: Tables) -> list[Action]:
     """The legal set-up actions of the side to act (15.10.2)."""
     out: list[Action] = []
+    side = st.to_act
+    zone = [h for h in st.board if _in_zone(st, side, h)] if side is not None else []
+    # Move class → the hexes of the zone its units may stand in (4.3), in the board's order: what
+    # _place_refusal accepts, worked out once per class instead of once per unit and hex.
+    standable: dict[str, list[Hex]] = {}
     for u in st.units.values():
         if not _placeable(st, u):
             continue
-        for h in st.board:
-            if _place_refusal(st, tables, u, h) is None:
-                out.append(Action("place", (u.id, st.board.label(h))))
+        move_class = tables.sheets[u.type].move_class
+        if move_class not in standable:
+            standable[move_class] = [
+                h for h in zone if tables.movement.base[terrain_of(st, tables, h).movement][move_class] != PROHIBITED
+            ]
+        out += [Action("place", (u.id, st.board.label(h))) for h in standable[move_class] if h != u.hex]
         facing = status(u).facing
         if facing is not None:
             out += [Action("turn", (u.id, f)) for i, f in enumerate(FACING_NAMES) if i != facing]

@@ -24,6 +24,7 @@ from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
+from .evaluation import evaluate, goals
 from .model import Data, Status, data, status
 from .movement import CLIMB, limit, step_cost
 from .notation import NOTATIONS, VERBS
@@ -120,10 +121,14 @@ class Hacse(Ruleset):
 
         return weight
 
+    def evaluate(self, state: GameState, side: str) -> float:
+        """The AI's position evaluation (``evaluation.py``): victory points (15.9), material by condition,
+        objectives, facing toward the seen enemy (2.2); it reads only the view it is given."""
+        return evaluate(self.tables, state, side)
+
     def ai_goals(self, state: GameState, side: str) -> list[Hex]:
-        """The objective hexes the side does not control (15.9)."""
-        d = data(state)
-        return [h for h in d.points if d.control.get(h) != side]
+        """The objective hexes the side does not control (15.9); all of them when it controls every one."""
+        return goals(state, side)
 
     def describe(self, state: GameState, action: Action) -> str:
         return str(action)

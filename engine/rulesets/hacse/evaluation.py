@@ -1,0 +1,296 @@
+"""Provides the HACSE position evaluation for the AI (DESIGN §7): how good a state is for one side.
+
+The score is in victory points (15.9: one point of BV). It is the side's terms less its enemies':
+
+- **victory** — the end of the game is worth ``win`` (a draw 0); before it, the points of 15.9 as they stand
+  (:func:`~.victory.scores`: BV of enemy units destroyed, objectives controlled, the scenario's awards of 15.10),
+  plus the half-BV awards of 15.9 for enemy units the status shows immobilised, shaken or at ≥ 50 % damage;
+- **material** — the BV of every unit still in the game times its condition: less the share of its rows hit
+  (2.3 "possible damage") and less for being immobilised, burning, out of action (8.5), shaken or dissolved (9.5);
+- **objectives** (15.9) — a unit standing on an objective its side controls guards it, a controlled objective
+  with a seen enemy near and no own unit on it is unguarded, a unit standing on an objective its side does not
+  control (and no enemy seen there) is taking it; the nearest unit's distance to each objective the side does not
+  control, and each unit's distance to its nearest such objective (or, with all held, beyond ``guard_range`` of
+  the nearest held one), pull toward them; each objective counts by its value (its points and the awards that
+  need it, 15.10.5), and more as the last turn nears;
+- **facing** (2.2) — a gun or vehicle should turn its front armour (a gun its front arc) toward the seen enemies
+  near it: each costs its mean armour shortfall toward them, as a share of its front armour.
+
+It reads only what ``st`` holds, and the planner gives it a side's view: hidden enemy units (13.2) are not in it,
+so they change nothing. Every weight is in ``data/ai.toml`` (an AI valuation, not a rule).
+
+The damage and morale states are read from the unit's status by :func:`condition` under the names of the
+UnitState of 2.3; a status without them (as today, before the Attack Phase) reads as intact and steady.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from engine.hexgrid import Hex, distance, parse_hex
+from engine.state import GameState, Unit
+
+from .data import DATA_DIR, DataError, Sheet, Tables
+from .geometry import armour_faces, in_arc, theta
+from .model import data, status
+from .victory import scores
+
+__all__ = ["Condition", "condition", "evaluate", "goals", "objective_values", "weights"]
+
+
+@cache
+def weights() -> Mapping[str, float]:
+    """The weights of ``data/ai.toml`` (checked: an ``[ai]`` table, every value a number)."""
+    path = DATA_DIR / "ai.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise DataError(f"{path.name}: cannot read it: {exc}") from exc
+    table = raw.get("ai")
+    if not isinstance(table, dict):
+        raise DataError(f"{path.name}: expected an [ai] table of weights")
+    out: dict[str, float] = {}
+    for k, v in table.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise DataError(f"{path.name}: ai.{k}: expected a number, got {v!r}")
+        out[k] = float(v)
+    return out
+
+
+# --- A unit's condition ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """What the status shows of a unit's damage and morale (2.3 UnitState, 8.5, 9.5)."""
+
+    hit: int = 0
+    """Rows hit."""
+    immobile: bool = False
+    burning: bool = False
+    out_of_action: bool = False
+    shaken: bool = False
+    dissolved: bool = False
+
+
+def _flag(s: Any, *names: str) -> bool:
+    return any(bool(getattr(s, n, False)) for n in names)
+
+
+def _rows_hit(u: Unit, sheet: Sheet) -> int:
+    """Rows hit: the status's row-hit flags (a list of rows, a set or a count) or the steps the unit has lost."""
+    s = status(u)
+    hit = getattr(s, "hit", None)
+    if hit is None:
+        hit = getattr(s, "rows_hit", None)
+    if isinstance(hit, bool) or hit is None:
+        n = 0
+    elif isinstance(hit, int):
+        n = hit
+    else:
+        n = len(hit)
+    return max(n, sheet.possible_damage - u.steps, 0)
+
+
+def condition(u: Unit, sheet: Sheet) -> Condition:
+    """The unit's condition as its status shows it (names of 2.3's UnitState; absent fields read as intact)."""
+    s = status(u)
+    morale = getattr(s, "morale", None)
+    return Condition(
+        hit=_rows_hit(u, sheet),
+        immobile=_flag(s, "immobile", "immobilised", "immobilized"),
+        burning=_flag(s, "burning"),
+        out_of_action=_flag(s, "out_of_action"),
+        shaken=morale == "shaken" or _flag(s, "shaken"),
+        dissolved=morale == "dissolved" or _flag(s, "dissolved"),
+    )
+
+
+def _worth(sheet: Sheet, c: Condition, w: Mapping[str, float]) -> float:
+    """The share of the unit's BV its condition keeps (0–1)."""
+    share = 1.0 - w["damage"] * c.hit / max(1, sheet.possible_damage)
+    for flag, key in (
+        (c.immobile, "immobile"),
+        (c.burning, "burning"),
+        (c.out_of_action, "out_of_action"),
+        (c.shaken, "shaken"),
+        (c.dissolved, "dissolved"),
+    ):
+        if flag:
+            share -= w[key]
+    return max(0.0, share)
+
+
+def _half_bv(sheet: Sheet, c: Condition) -> int:
+    """15.9: half the BV (rounded down) of a unit immobilised, shaken or at ≥ 50 % damage; all of it dissolved."""
+    if c.dissolved:
+        return sheet.bv
+    if c.immobile or c.shaken or 2 * c.hit >= sheet.possible_damage > 0:
+        return sheet.bv // 2
+    return 0
+
+
+# --- Objectives ------------------------------------------------------------------------------------------------
+
+
+def objective_values(st: GameState) -> dict[Hex, float]:
+    """Each objective hex's value (15.9): its points, plus the points of an award that needs it (15.10.5: the
+    bridge intact and held)."""
+    d = data(st)
+    out = {h: float(p) for h, p in d.points.items()}
+    victory: Mapping[str, Any] = d.victory or {}
+    hexes = victory.get("hexes")
+    award = victory.get("bridge_intact")
+    if isinstance(hexes, str) and hexes.split() and isinstance(award, dict):
+        bridge = parse_hex(hexes.split()[0])
+        if bridge in out and bridge not in d.blown:
+            out[bridge] += float(award.get("points", 0))
+    return out
+
+
+def goals(st: GameState, side: str) -> list[Hex]:
+    """The objective hexes (15.9) the side does not control; all of them when it controls every one."""
+    d = data(st)
+    hexes = list(d.points)
+    return [h for h in hexes if d.control.get(h) != side] or hexes
+
+
+def _on_map(st: GameState) -> dict[str, list[Unit]]:
+    """Each side's units standing on the map by themselves (not embarked, towed or destroyed)."""
+    out: dict[str, list[Unit]] = {s: [] for s in st.sides}
+    for u in st.units.values():
+        s = status(u)
+        if u.hex is not None and not s.destroyed and s.embarked_in is None and s.towed_by is None:
+            out.setdefault(u.side, []).append(u)
+    return out
+
+
+def _where(u: Unit) -> list[Hex]:
+    """Where a unit is or may enter (a unit waiting off the map: its entry hexes)."""
+    if u.hex is not None:
+        return [u.hex]
+    s = status(u)
+    return list(s.entry) if s.off_map and s.embarked_in is None and s.towed_by is None else []
+
+
+def _objectives(st: GameState, side: str, present: Mapping[str, list[Unit]], w: Mapping[str, float]) -> float:
+    """The side's objective terms: guard, take, unguarded, and the pull toward objectives (see the module)."""
+    d = data(st)
+    values = objective_values(st)
+    if not values:
+        return 0.0
+    urgency = 1.0 + w["late"] * st.turn / max(1, d.turns)
+    cap = w["approach_cap"]
+    mine = present.get(side, [])
+    seen = [u for s, us in present.items() if s != side for u in us]
+    score = 0.0
+    for h, value in values.items():
+        f = max(value, 1.0) / 20.0 * urgency
+        here = any(u.hex == h for u in mine)
+        enemy_near = min((distance(h, e.hex) for e in seen if e.hex is not None), default=None)
+        if d.control.get(h) == side:
+            if here:
+                score += w["hold"] * f
+            elif enemy_near is not None and enemy_near <= w["guard_range"]:
+                score -= w["unguarded"] * f
+            continue
+        if here and enemy_near != 0:
+            score += w["take"] * f
+        near = min((distance(h, u.hex) for u in mine if u.hex is not None), default=cap)
+        score -= w["approach"] * f * min(near, cap)
+    return score + _approach_each(st, side, w)
+
+
+def _approach_each(st: GameState, side: str, w: Mapping[str, float]) -> float:
+    """Each unit of the side (on the map or waiting to enter) pulled toward its nearest objective to take, or,
+    with every objective held, back within ``guard_range`` of the nearest."""
+    d = data(st)
+    wanted = [h for h in d.points if d.control.get(h) != side]
+    slack = 0.0 if wanted else w["guard_range"]
+    targets = wanted or list(d.points)
+    if not targets:
+        return 0.0
+    cap = w["approach_cap"]
+    total = 0.0
+    for u in st.units.values():
+        if u.side != side or status(u).destroyed:
+            continue
+        spots = _where(u)
+        if not spots:
+            continue
+        near = min(distance(a, h) for a in spots for h in targets) + (0 if u.hex is not None else 1)
+        total += min(cap, max(0.0, near - slack))
+    return -w["approach_each"] * total
+
+
+# --- Facing ----------------------------------------------------------------------------------------------------
+
+
+def _shortfall(sheet: Sheet, at: Hex, facing: int, threats: list[Hex]) -> float:
+    """The mean armour shortfall (0–1) of a gun or vehicle at ``at`` facing ``facing`` toward the threats (2.2):
+    1 − armour met / front armour; unarmoured: 1 outside the front arc, else 0."""
+    front = sheet.armour.front
+    total = 0.0
+    for e in threats:
+        angle = theta(at, facing, e)
+        if front > 0:
+            met = max(getattr(sheet.armour, face) for face in armour_faces(angle))
+            total += max(0.0, 1.0 - met / front)
+        elif not in_arc("front", angle):
+            total += 1.0
+    return total / len(threats)
+
+
+def _facing(tables: Tables, side: str, present: Mapping[str, list[Unit]], w: Mapping[str, float]) -> float:
+    """The facing cost of the side's guns and vehicles toward the enemies seen within ``facing_range``."""
+    enemies = [u.hex for s, us in present.items() if s != side for u in us if u.hex is not None]
+    total = 0.0
+    for u in present.get(side, []):
+        facing = status(u).facing
+        sheet = tables.sheets.get(u.type)
+        if facing is None or sheet is None or not sheet.has_facing or u.hex is None:
+            continue
+        at = u.hex
+        threats = [e for e in enemies if 0 < distance(at, e) <= w["facing_range"]]
+        if threats:
+            total += _shortfall(sheet, at, facing, threats)
+    return -w["facing"] * total
+
+
+# --- The evaluation --------------------------------------------------------------------------------------------
+
+
+def _material(tables: Tables, st: GameState, side: str, w: Mapping[str, float]) -> float:
+    """The side's material less its enemies', plus the half-BV awards of 15.9 each side's status shows."""
+    score = 0.0
+    for u in st.units.values():
+        sheet = tables.sheets.get(u.type)
+        if sheet is None or status(u).destroyed:
+            continue
+        sign = 1.0 if u.side == side else -1.0
+        c = condition(u, sheet)
+        score += sign * w["material"] * sheet.bv * _worth(sheet, c, w)
+        score -= sign * w["half_bv"] * _half_bv(sheet, c)
+    return score
+
+
+def evaluate(tables: Tables, st: GameState, side: str) -> float:
+    """How good ``st`` (a view of ``side``) is for ``side``, in victory points; higher is better."""
+    w = weights()
+    if st.outcome is not None:
+        if st.outcome.winner == side:
+            return w["win"]
+        return 0.0 if st.outcome.winner == "draw" else -w["win"]
+    points = scores(st, tables)
+    score = w["vp"] * sum(p if s == side else -p for s, p in points.items())
+    score += _material(tables, st, side, w)
+    present = _on_map(st)
+    for s in st.sides:
+        sign = 1.0 if s == side else -1.0
+        score += sign * _objectives(st, s, present, w)
+        score += sign * _facing(tables, s, present, w)
+    return score

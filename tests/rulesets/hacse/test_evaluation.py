@@ -1,0 +1,201 @@
+"""Tests of the HACSE position evaluation for the AI (``evaluation.py``, weights in ``data/ai.toml``): it reads only
+the side's view (13.2), prefers more victory points (15.9), less damage and objectives held, turns front armour
+toward the enemy (2.2), and the AI plays the three scenarios to their end with it (``planspiel simulate``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.ai.simulate import simulate
+from engine.hexgrid import parse_hex
+from engine.rulesets.hacse import evaluation
+from engine.rulesets.hacse.evaluation import condition, goals, objective_values, weights
+from engine.rulesets.hacse.model import FACING_NAMES, data, status
+from engine.state import GameState, Outcome
+
+from .helpers import game, placed, ruleset
+
+ROOT = Path(__file__).resolve().parents[3]
+SCENARIOS = ("h1-le-hamel", "h2-height-212", "h3-bridge-at-dusk")
+
+
+def _value(st: GameState, side: str) -> float:
+    """The evaluation as the AI gets it: of the side's view."""
+    rs = ruleset()
+    return rs.evaluate(rs.view(st, side), side)
+
+
+def _h1() -> GameState:
+    """H-1 at its first decision, the US tanks and a squad on the map west of the village."""
+    return placed(game("h1-le-hamel"), U1="0407", U4="0307:ne", U5="0308:se")
+
+
+# --- The view only (13.2) --------------------------------------------------------------------------------------
+
+
+def test_13_2_a_hidden_enemy_changes_nothing_in_the_evaluation() -> None:
+    st = _h1()
+    g4 = st.units["G4"]
+    assert status(g4).hidden and "G4" not in ruleset().view(st, "us").units
+    before = _value(st, "us")
+    moved = st.clone()
+    moved.units["G4"].hex = parse_hex("0407")  # next to the US tanks, front armour away from it
+    status(moved.units["G4"]).facing = 0
+    gone = st.clone()
+    status(gone.units["G4"]).destroyed = True
+    gone.units["G4"].hex = None
+    assert _value(moved, "us") == before
+    assert _value(gone, "us") == before
+
+
+def test_13_2_the_same_enemy_seen_does_change_the_evaluation() -> None:
+    st = _h1()
+    seen = st.clone()
+    status(seen.units["G4"]).hidden = False
+    seen.units["G4"].hex = parse_hex("0407")
+    assert _value(seen, "us") != _value(st, "us")
+
+
+# --- Victory points, material, objectives (15.9) ---------------------------------------------------------------
+
+
+def test_15_9_an_enemy_unit_destroyed_is_better() -> None:
+    st = _h1()
+    status(st.units["A-HQ"]).hidden = False  # seen (13.2)
+    won = st.clone()
+    u = won.units["A-HQ"]
+    status(u).destroyed, u.hex = True, None
+    assert _value(won, "us") > _value(st, "us")
+    assert _value(won, "german") < _value(st, "german")
+
+
+def test_15_9_less_damage_is_better() -> None:
+    st = _h1()
+    hurt = st.clone()
+    hurt.units["U4"].steps -= 3  # three rows hit
+    worse = hurt.clone()
+    worse.units["U4"].steps -= 3  # six: at least half of its possible damage (15.9: half BV to the enemy)
+    assert condition(hurt.units["U4"], ruleset().tables.sheets["US-M4A3-75"]).hit == 3
+    assert _value(st, "us") > _value(hurt, "us") > _value(worse, "us")
+
+
+class _Shown:
+    """A unit's status with the damage and morale fields of 2.3 the Attack Phase will add (not in ``Status`` yet)."""
+
+    def __init__(self, real: object, **extra: object) -> None:
+        self._real, self._extra = real, extra
+
+    def __getattr__(self, name: str) -> object:
+        return self._extra[name] if name in self._extra else getattr(self._real, name)
+
+
+@pytest.mark.parametrize(
+    "shown", [{"immobile": True}, {"morale": "shaken"}, {"burning": True}, {"hit": [1, 2, 3, 4, 5, 6, 7, 8]}]
+)
+def test_15_9_a_unit_immobilised_shaken_burning_or_half_destroyed_is_worth_less(
+    monkeypatch: pytest.MonkeyPatch, shown: dict[str, object]
+) -> None:
+    st = _h1()
+    before = _value(st, "us")
+    real = evaluation.status
+    monkeypatch.setattr(evaluation, "status", lambda u: _Shown(real(u), **shown) if u.id == "U4" else real(u))
+    c = condition(st.units["U4"], ruleset().tables.sheets["US-M4A3-75"])
+    assert c != evaluation.Condition()
+    assert _value(st, "us") < before
+
+
+def test_15_9_an_objective_held_is_better() -> None:
+    st = _h1()
+    taken = st.clone()
+    data(taken).control[parse_hex("1207")] = "us"
+    assert _value(taken, "us") > _value(st, "us")
+    assert _value(taken, "german") < _value(st, "german")
+
+
+def test_15_9_a_unit_nearer_the_objective_to_take_is_better() -> None:
+    near = placed(game("h1-le-hamel"), U1="0907")
+    far = placed(game("h1-le-hamel"), U1="0307")
+    assert _value(near, "us") > _value(far, "us")
+
+
+def test_15_9_a_defender_guarding_its_objective_is_better() -> None:
+    st = placed(game("h1-le-hamel"), U1="1006")
+    away = st.clone()
+    on = st.clone()
+    away.units["A-HQ"].hex = parse_hex("1404")
+    on.units["A-HQ"].hex = parse_hex("1207")
+    assert _value(on, "german") > _value(away, "german")
+
+
+def test_15_10_5_the_bridge_is_worth_its_award() -> None:
+    st = game("h3-bridge-at-dusk").state
+    values = objective_values(st)
+    assert values == {parse_hex("1007"): 40.0}  # no points of its own: the Soviet award for it intact and held
+
+
+def test_15_9_ai_goals_are_the_objectives_not_held_or_all_when_all_are() -> None:
+    st = game("h1-le-hamel").state
+    both = [parse_hex("1207"), parse_hex("1307")]
+    assert goals(st, "us") == both
+    assert goals(st, "german") == both
+    data(st).control[parse_hex("1207")] = "us"
+    assert ruleset().ai_goals(st, "german") == [parse_hex("1207")]
+
+
+def test_15_9_the_end_of_the_game_outweighs_everything() -> None:
+    st = _h1()
+    st.outcome = Outcome("us", "test")
+    assert _value(st, "us") == weights()["win"]
+    assert _value(st, "german") == -weights()["win"]
+    st.outcome = Outcome("draw", "test")
+    assert _value(st, "us") == 0.0
+
+
+# --- Facing (2.2) ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("front", "away"), [("ne", "sw"), ("ne", "nw")])
+def test_2_2_front_armour_toward_the_seen_enemy_is_better(front: str, away: str) -> None:
+    base = placed(game("h1-le-hamel"), U4="0908:ne")
+    status(base.units["A-HQ"]).hidden = False  # seen (13.2)
+    enemy = base.units["A-HQ"].hex  # 1107: north-east of 0908
+    assert enemy == parse_hex("1107")
+    good, bad = base.clone(), base.clone()
+    status(good.units["U4"]).facing = FACING_NAMES.index(front)
+    status(bad.units["U4"]).facing = FACING_NAMES.index(away)
+    assert _value(good, "us") > _value(bad, "us")
+
+
+# --- The AI plays the scenarios --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sid", SCENARIOS)
+@pytest.mark.parametrize("other", ["random", "greedy"])
+def test_the_ai_plays_each_scenario_to_its_end_on_either_side(sid: str, other: str) -> None:
+    for a, b in (("easy", other), (other, "easy")):
+        result = simulate("hacse", sid, 1, a, b, seed=3)
+        assert result.errors == [], result.errors
+        assert result.a_wins + result.b_wins + result.draws == 1
+        assert result.turns == [engine.load_scenario("hacse", sid).turns]
+
+
+def test_planspiel_simulate_plays_hacse_with_the_ruleset_named_as_a_plugin() -> None:
+    env = {**os.environ, "PLANSPIEL_RULESETS": "engine.rulesets.hacse.ruleset:Hacse"}
+    cmd = [sys.executable, "-m", "tui.cli", "simulate", "hacse", "h2-height-212", "--games", "1"]
+    done = subprocess.run(
+        [*cmd, "--a", "ai:easy", "--b", "greedy"],
+        check=False,
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "1 game finished of 1" in done.stdout

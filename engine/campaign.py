@@ -452,8 +452,33 @@ def _check_links(
             elif target != END and ids.index(target) <= i:
                 report.add(f"battle {_shown(target)} is not a later battle (no loops)", *where, result)
         _check_maps_and_replacements(b, i, sc, battles, scenarios, carry, report)
+    _check_types(battles, scenarios, carry, report)
     if battles and _unreachable(battles) and not report.problems:
         report.add(f"battles never reached from the first: {', '.join(_unreachable(battles))}", "battles")
+
+
+def _check_types(
+    battles: list[Battle], scenarios: dict[str, Scenario], carry: tuple[str, ...], report: _Report
+) -> None:
+    """A carried unit keeps its id and type from battle to battle: an id used for another unit type in a later
+    battle (or a mapped id) would carry one unit's losses to another."""
+    seen: dict[str, tuple[str, str]] = {}
+    for i, b in enumerate(battles):
+        sc = scenarios.get(b.id)
+        if sc is None:
+            continue
+        for u in sc.units:
+            if u.side not in carry:
+                continue
+            first = seen.setdefault(u.id, (u.type, b.id))
+            if first[0] != u.type:
+                report.add(
+                    f"unit {u.id} is a {first[0]} in {first[1]} and a {u.type} in {b.id}: a carried unit keeps its "
+                    "type (give the unit another id, or map it with [[battles.map]])",
+                    "battles",
+                    i,
+                    "scenario",
+                )
 
 
 def _check_maps_and_replacements(
@@ -705,7 +730,7 @@ def battle_scenario(campaign: Campaign, battle_id: str, roster: Mapping[str, Ros
     steps: dict[str, int] = {}
     for u in base.units:
         e = roster.get(u.id)
-        if e is None or e.side != u.side:
+        if e is None or e.side != u.side or e.type != u.type:
             continue
         if e.lost:
             absent.append(u.id)

@@ -328,8 +328,14 @@ def _cmd_campaign_new(args: argparse.Namespace) -> int:
     camp = cp.load_campaign(args.ruleset, args.campaign)
     roster = cp.initial_roster(camp)
     scenario = cp.battle_scenario(camp, camp.first.id, roster)
+    rest, out = list(args.players), args.out
+    for i, opt in enumerate(rest):  # --out FILE among the players (they take the rest of the line)
+        if opt == "--out" and i + 1 < len(rest):
+            out = rest[i + 1]
+            del rest[i : i + 2]
+            break
     try:
-        players, seed = _players_from(args.players, scenario.side_ids())
+        players, seed = _players_from(rest, scenario.side_ids())
     except ValueError as err:
         print(f"planspiel campaign new: {err}", file=sys.stderr)
         return 2
@@ -348,7 +354,7 @@ def _cmd_campaign_new(args: argparse.Namespace) -> int:
         players=players,
     )
     default = saves.saves_dir() / f"{camp.id}-{time.strftime('%Y%m%d-%H%M%S')}.planspiel"
-    path = Path(args.out) if args.out else default
+    path = Path(out) if out else default
     path.parent.mkdir(parents=True, exist_ok=True)
     saves.save_campaign(save, path)
     who = ", ".join(f"{s} {p}" for s, p in players.items())

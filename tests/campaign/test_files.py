@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from engine.campaign import list_campaigns, load_campaign, parse_campaign
 from engine.errors import ScenarioError
 from tui.cli import main
@@ -105,3 +106,23 @@ def test_the_scenario_campaign_table_is_checked() -> None:
     with pytest.raises(ScenarioError) as info:
         parse_scenario(sc.text.replace("absent = []", 'absent = ["ger-ghost"]'), "x.toml")
     assert any("no unit 'ger-ghost'" in str(p) for p in info.value.problems)
+
+
+def test_a_carried_id_keeps_its_type() -> None:
+    from dataclasses import replace  # noqa: PLC0415
+
+    from engine.campaign import _check_types  # noqa: PLC0415
+    from engine.scenario import _Report  # noqa: PLC0415
+
+    c = parse_campaign(GOOD, "t.toml")
+    hannut = engine.load_scenario("blitzkrieg1940", "hannut")
+    stonne = engine.load_scenario("blitzkrieg1940", "stonne")
+    report = _Report("t.toml", GOOD)
+    _check_types(list(c.battles), {"hannut": hannut, "stonne": stonne}, c.carry, report)
+    assert report.problems == []
+    reused = replace(stonne, units=(*stonne.units, replace(hannut.unit("ger-i5pzr-pz1"), type="PZ4")))
+    _check_types(list(c.battles), {"hannut": hannut, "stonne": reused}, c.carry, report)
+    assert [str(p) for p in report.problems] == [
+        "t.toml: line 14, battles[1].scenario: unit ger-i5pzr-pz1 is a PZ1 in hannut and a PZ4 in stonne: a carried "
+        "unit keeps its type (give the unit another id, or map it with [[battles.map]])"
+    ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,10 @@ class Replacements:
     """(unit id, steps restored), given whatever the player chooses."""
     why: str = ""
     line: int | None = None
+    card: bool = False
+    """``cost = "card"``: a step costs its unit type's card cost (the ruleset's purchase points)."""
+    rebuild: bool = False
+    """Lost units may be rebuilt (one step at a time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,14 +404,20 @@ def _replacements(r: Any, report: _Report, line: int | None, *where: Any) -> Rep
         report.add('expected side = "<side id>" with points = N or schedule = [["unit-id", steps], ...]', *where)
         return None
     for key in r:
-        if key not in ("side", "points", "cost", "schedule", "why"):
-            report.add(f"unknown key {_shown(key)} (expected side, points, cost, schedule, why)", *where, key)
+        if key not in ("side", "points", "cost", "schedule", "why", "rebuild"):
+            report.add(f"unknown key {_shown(key)} (expected side, points, cost, schedule, why, rebuild)", *where, key)
     points, cost = r.get("points", 0), r.get("cost", 1)
+    card = cost == "card"
+    cost = 1 if card else cost
+    rebuild = r.get("rebuild", False)
+    if not isinstance(rebuild, bool):
+        report.add(f"rebuild must be true or false, got {_shown(rebuild)}", *where, "rebuild")
+        rebuild = False
     if not _count(points, 0, 999):
         report.add(f"points must be a whole number from 0 to 999, got {_shown(points)}", *where, "points")
         points = 0
     if not _count(cost, 1, 999):
-        report.add(f"cost must be a whole number from 1 to 999, got {_shown(cost)}", *where, "cost")
+        report.add(f'cost must be a whole number from 1 to 999 or "card", got {_shown(cost)}', *where, "cost")
         cost = 1
     schedule: list[tuple[str, int]] = []
     raw_schedule = r.get("schedule", [])
@@ -418,7 +429,7 @@ def _replacements(r: Any, report: _Report, line: int | None, *where: Any) -> Rep
             ok = False
     if not ok:
         report.add(f'expected schedule = [["unit-id", steps], ...], got {_shown(raw_schedule)}', *where, "schedule")
-    return Replacements(r["side"], points, cost, tuple(schedule), str(r.get("why", "")), line)
+    return Replacements(r["side"], points, cost, tuple(schedule), str(r.get("why", "")), line, card, rebuild)
 
 
 def _ids(sc: Scenario) -> tuple[set[str], dict[str, list[str]]]:
@@ -536,9 +547,19 @@ def _unreachable(battles: Sequence[Battle]) -> list[str]:
 
 
 def _full_steps(ruleset_id: str, unit_type: str, fallback: int) -> int:
+    """A unit type's full steps: the ruleset's ``steps`` of the type, else ``fallback`` (its steps at set-up)."""
     spec = get_ruleset(ruleset_id).unit_types.get(unit_type, {})
     steps = spec.get("steps") if isinstance(spec, Mapping) else None
     return steps if _count(steps, 0, 99) else fallback
+
+
+@lru_cache(maxsize=32)
+def _start_steps(ruleset_id: str, scenario_id: str) -> dict[str, int]:
+    """Each unit's steps when the shipped scenario is set up (for rulesets whose unit types name no steps)."""
+    from .game import new_game  # noqa: PLC0415 - the game module is not needed to read campaign files
+
+    game = new_game(load_scenario(ruleset_id, scenario_id), seed=0)
+    return {u.id: u.steps for u in game.state.units.values()}
 
 
 def initial_roster(campaign: Campaign) -> dict[str, RosterEntry]:
@@ -548,7 +569,8 @@ def initial_roster(campaign: Campaign) -> dict[str, RosterEntry]:
     for u in sc.units:
         if u.side not in campaign.carry:
             continue
-        full = _full_steps(campaign.ruleset, u.type, u.steps or 0)
+        start = _start_steps(campaign.ruleset, campaign.first.scenario).get(u.id, 1)
+        full = _full_steps(campaign.ruleset, u.type, u.steps if u.steps is not None else start)
         steps = u.steps if u.steps is not None else full
         out[u.id] = RosterEntry(u.id, u.type, u.side, steps, full, formation=u.formation)
     return out
@@ -580,7 +602,8 @@ def carry_over(
             continue
         before = roster.get(u.id)
         if before is None:  # a unit not in the roster yet (joins the campaign's force in this battle)
-            full = _full_steps(campaign.ruleset, u.type, u.steps)
+            start = _start_steps(campaign.ruleset, battle.scenario).get(u.id, max(u.steps, 1))
+            full = _full_steps(campaign.ruleset, u.type, start)
             before = RosterEntry(u.id, u.type, u.side, full, full, formation=u.formation)
         steps = max(0, min(u.steps, before.full)) if before.full > 0 else 0
         lost_now = max(0, before.steps - steps) if before.full > 0 else 0
@@ -598,6 +621,14 @@ def carry_over(
         else:
             what, why = "full strength", "survived unhurt"
         notes.append(CarryNote(u.id, u.side, what, why))
+    # A unit that fought this battle and is gone from the final state (a ruleset that removes destroyed units)
+    # is lost: a unit never survives by leaving the state.
+    fought = {u.id for u in load_scenario(campaign.ruleset, battle.scenario).units}
+    for uid in sorted(fought):
+        e = out.get(uid)
+        if e is not None and uid not in state.units and e.full > 0 and not e.lost:
+            out[uid] = replace(e, steps=0, losses=e.losses + e.steps)
+            notes.append(CarryNote(uid, e.side, "lost", f"not in {battle_id}'s final state"))
     if nxt != END:
         out, mapped = _map_into(out, campaign, campaign.battle(nxt))
         notes.extend(mapped)
@@ -632,7 +663,7 @@ def _map_into(
             sources.remove(pick)
             del out[pick.id]
             tformation = sc.unit(tid).formation
-            full = _full_steps(campaign.ruleset, ttype, pick.full)
+            full = _full_steps(campaign.ruleset, ttype, _start_steps(campaign.ruleset, battle.scenario).get(tid, 1))
             steps = 0 if pick.lost else (full if pick.full == 0 else min(full, pick.steps))
             out[tid] = replace(
                 pick, id=tid, type=ttype, full=full, steps=steps, formation=tformation, was=(*pick.was, pick.id)
@@ -646,72 +677,96 @@ def _map_into(
 # --- Replacements and the next battle's set-up ------------------------------------------------------------
 
 
+def step_cost(campaign: Campaign, rep: Replacements, entry: RosterEntry) -> int:
+    """What one step of ``entry`` costs under ``rep``: its ``cost``, or with ``cost = "card"`` the unit type's
+    card cost in the ruleset's data (the purchase rules' points) divided by its steps, rounded up (PROPOSED: a
+    whole platoon bought back costs about its card)."""
+    if not rep.card:
+        return rep.cost
+    spec = get_ruleset(campaign.ruleset).unit_types.get(entry.type, {})
+    cost = spec.get("cost") if isinstance(spec, Mapping) else None
+    if not _count(cost, 1, 9999):
+        return rep.cost
+    return -(-cost // max(1, entry.full))
+
+
+def _replacements_of(campaign: Campaign, battle_id: str, side: str) -> Replacements | None:
+    return next((r for r in campaign.battle(battle_id).replacements if r.side == side), None)
+
+
 def apply_replacements(
     roster: Mapping[str, RosterEntry], campaign: Campaign, battle_id: str, side: str, picks: Sequence[str] = ()
 ) -> tuple[dict[str, RosterEntry], list[CarryNote]]:
     """The roster after ``side``'s replacements before battle ``battle_id``: the schedule's steps, then one step
     per entry of ``picks`` (unit ids; a unit may be named more than once) while the points last. A lost unit is
-    not rebuilt; a unit never exceeds its full steps.
+    rebuilt only where the file says ``rebuild = true``; a unit never exceeds its full steps.
 
     Raises:
-        ValueError: a pick names a unit that is not in the roster, is lost or is at full strength, or the
-            points do not pay for it.
+        ValueError: a pick names a unit that is not in the roster, is lost (without rebuild) or is at full
+            strength, or the points do not pay for it.
     """
     out = dict(roster)
     notes: list[CarryNote] = []
-    for rep in campaign.battle(battle_id).replacements:
-        if rep.side != side:
+    rep = _replacements_of(campaign, battle_id, side)
+    if rep is None:
+        if picks:
+            raise ValueError(f"{side} has no replacements before {battle_id}")
+        return out, notes
+    for uid, n in rep.schedule:
+        e = out.get(uid)
+        if e is None or (e.lost and not rep.rebuild) or e.steps >= e.full:
             continue
-        for uid, n in rep.schedule:
-            e = out.get(uid)
-            if e is None or e.lost or e.steps >= e.full:
-                continue
-            add = min(n, e.full - e.steps)
-            out[uid] = replace(e, steps=e.steps + add)
-            notes.append(CarryNote(uid, side, f"+{add} step{'s' if add != 1 else ''}", rep.why or "schedule"))
-        points = rep.points
-        for uid in picks:
-            e = out.get(uid)
-            if e is None or e.side != side:
-                raise ValueError(f"{uid!r} is not a unit of {side} in the roster")
-            if e.lost:
-                raise ValueError(f"{uid} is lost for good: it cannot be rebuilt")
-            if e.steps >= e.full:
-                raise ValueError(f"{uid} is at full strength")
-            if points < rep.cost:
-                raise ValueError(f"{points} points left; a step costs {rep.cost}")
-            points -= rep.cost
-            out[uid] = replace(e, steps=e.steps + 1)
-            notes.append(CarryNote(uid, side, "+1 step", rep.why or f"replacement, {rep.cost} point(s)"))
+        add = min(n, e.full - e.steps)
+        out[uid] = replace(e, steps=e.steps + add)
+        notes.append(CarryNote(uid, side, f"+{add} step{'s' if add != 1 else ''}", rep.why or "schedule"))
+    points = rep.points
+    for uid in picks:
+        e = out.get(uid)
+        if e is None or e.side != side:
+            raise ValueError(f"{uid!r} is not a unit of {side} in the roster")
+        if e.lost and not rep.rebuild:
+            raise ValueError(f"{uid} is lost for good: it cannot be rebuilt")
+        if e.steps >= e.full:
+            raise ValueError(f"{uid} is at full strength")
+        cost = step_cost(campaign, rep, e)
+        if points < cost:
+            raise ValueError(f"{points} points left; a step of {uid} costs {cost}")
+        points -= cost
+        what = "rebuilt" if e.lost else "+1 step"
+        out[uid] = replace(e, steps=e.steps + 1)
+        notes.append(CarryNote(uid, side, what, f"{rep.why or 'replacement'}, {cost} point{'s' if cost != 1 else ''}"))
     return out, notes
 
 
-def replacement_points(campaign: Campaign, battle_id: str, side: str) -> tuple[int, int]:
-    """(points, cost of a step) of ``side`` before battle ``battle_id`` ((0, 1) when none)."""
-    for rep in campaign.battle(battle_id).replacements:
-        if rep.side == side:
-            return rep.points, rep.cost
-    return 0, 1
+def replacement_points(campaign: Campaign, battle_id: str, side: str) -> int:
+    """The points ``side`` may spend on replacements before battle ``battle_id`` (0 when none)."""
+    rep = _replacements_of(campaign, battle_id, side)
+    return rep.points if rep is not None else 0
 
 
 def auto_replacements(roster: Mapping[str, RosterEntry], campaign: Campaign, battle_id: str, side: str) -> list[str]:
-    """The AI's picks: one step at a time to the weakest reduced unit that fights the next battle (fewest steps
-    left, then id), while the points last."""
+    """The AI's picks: one step at a time to the weakest unit below full strength that fights the next battle
+    (fewest steps left, then the cheapest, then id; lost units too where they may be rebuilt), while the points
+    last."""
+    rep = _replacements_of(campaign, battle_id, side)
+    if rep is None:
+        return []
     sc = load_scenario(campaign.ruleset, campaign.battle(battle_id).scenario)
     in_battle = {u.id for u in sc.units}
-    points, cost = replacement_points(campaign, battle_id, side)
-    steps = {e.id: e.steps for e in roster.values() if e.side == side and not e.lost and e.id in in_battle}
-    full = {e.id: e.full for e in roster.values()}
+    units = [e for e in roster.values() if e.side == side and e.id in in_battle and (rep.rebuild or not e.lost)]
+    steps = {e.id: e.steps for e in units}
+    full = {e.id: e.full for e in units}
+    cost = {e.id: step_cost(campaign, rep, e) for e in units}
+    points = rep.points
     picks: list[str] = []
-    while points >= cost:
-        reduced = sorted((s, uid) for uid, s in steps.items() if s < full[uid])
-        if not reduced:
-            break
-        _, uid = reduced[0]
+    while True:
+        can = sorted((steps[u], cost[u], u) for u in steps if steps[u] < full[u] and cost[u] <= points)
+        if not can:
+            return picks
+        uid = can[0][2]
         steps[uid] += 1
         picks.append(uid)
-        points -= cost
-    return picks
+        points -= cost[uid]
 
 
 def _toml_string(s: str) -> str:

@@ -273,6 +273,8 @@ def _cmd_saves_show(args: argparse.Namespace) -> int:
     print(f"Sides:       {', '.join(f'{s.name} ({s.player})' for s in h.sides) or '-'}")
     print(f"Created:     {_local_time(h.created)}")
     print(f"Last played: {_local_time(h.updated)}")
+    if h.kind == "campaign":
+        _show_roster(args.file)
     print(f"History:     {len(history)} action{'s' if len(history) != 1 else ''}")
     width = len(str(len(history)))
     for i, notation in enumerate(history, start=1):
@@ -281,6 +283,20 @@ def _cmd_saves_show(args: argparse.Namespace) -> int:
             shown = f"{notation[: _SHOW_NOTATION - 40]}... ({len(notation):,} characters)"
         print(f"  {i:>{width}}. {shown}")
     return 0
+
+
+def _show_roster(file: str) -> None:
+    """A campaign save's battles fought and roster, by side (read from the saved position, no replay)."""
+    import saves  # noqa: PLC0415
+
+    c = saves.load_campaign(file, verify="snapshot", backup=False)
+    done = ", ".join(f"{r.get('battle', '?')} ({r.get('result', '?')})" for r in c.results) or "none yet"
+    print(f"Battles:     {done}")
+    for side in sorted({u.side for u in c.roster.values()}):
+        units = [u for u in c.roster.values() if u.side == side]
+        lost = sum(1 for u in units if u.to_entry().lost)
+        reduced = sum(1 for u in units if not u.to_entry().lost and u.steps < u.to_entry().full)
+        print(f"Roster:      {side}: {len(units)} units, {lost} lost, {reduced} reduced, {c.losses(side)} steps lost")
 
 
 def _add_saves_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -108,7 +108,7 @@ CAMPAIGNS = [c for c in list_campaigns() if isinstance(c, Campaign)]
 
 
 @pytest.mark.parametrize("camp", CAMPAIGNS, ids=lambda c: f"{c.ruleset}/{c.id}")
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 2, 3])
 def test_whole_campaigns_carry_exactly_what_the_rules_say(camp: Campaign, seed: int) -> None:
     roster = initial_roster(camp)
     battle: str | None = camp.first.id
@@ -138,10 +138,32 @@ def test_whole_campaigns_carry_exactly_what_the_rules_say(camp: Campaign, seed: 
         outcome = game.outcome
         assert outcome is not None
         co = carry_over(game.state, outcome.winner, roster, camp, battle)
+        renamed = {n.what.split()[1]: n.unit for n in co.notes if n.what.startswith("is ")}  # mapped units
         for uid, u in game.state.units.items():  # every unit of the battle is in the roster, as it ended
             if u.side not in camp.carry:
                 continue
-            e = co.roster.get(uid) or next(e for e in co.roster.values() if uid in e.was)
+            e = co.roster[renamed.get(uid, uid)]
             assert e.steps == max(0, u.steps) or e.full == 0
         roster, battle = co.roster, co.next
     assert number == len(camp.battles)
+
+
+def test_card_points_rebuild_a_lost_platoon() -> None:
+    kg = load_campaign("art_of_tactic", "kampfgruppe")
+    assert len(kg.battles) >= 5 and kg.carry == ("german",)
+    roster = initial_roster(kg)
+    game = engine.new_game(battle_scenario(kg, "o1-waldrand", roster), seed=1)
+    st = game.state.clone()
+    st.units["ger-4-inf"].steps, st.units["ger-4-inf"].hex = 0, None  # destroyed
+    st.units["ger-6-mg"].steps -= 1
+    co = carry_over(st, "soviet", roster, kg, "o1-waldrand")
+    assert co.roster["ger-2-inf"].lost and co.roster["ger-2-inf"].was == ("ger-4-inf",)
+    assert "ger-2-inf" not in {u.id for u in battle_scenario(kg, "o2-furt", co.roster).units}
+    picks = auto_replacements(co.roster, kg, "o2-furt", "german")
+    # 30 points at the card costs per step (infantry 16 / 5 steps → 4, MG 13 / 2 steps → 7): all 27 are paid
+    assert sorted(picks) == ["ger-2-inf"] * 5 + ["ger-6-mg"] and picks[0] == "ger-2-inf"  # the weakest first
+    after, notes = apply_replacements(co.roster, kg, "o2-furt", "german", picks)
+    assert after["ger-2-inf"].steps == 5 and after["ger-6-mg"].steps == 2
+    assert notes[0].what == "rebuilt" and "4 points" in notes[0].why
+    with pytest.raises(ValueError, match="full strength"):
+        apply_replacements(co.roster, kg, "o2-furt", "german", ["ger-2-inf"] * 6)

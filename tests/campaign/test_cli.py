@@ -44,6 +44,10 @@ def test_campaign_new_writes_a_campaign_save(tmp_path: Path, capsys: pytest.Capt
     assert saves.RosterUnit.from_entry(entry) == c.roster["ger-i35pzr-pz2"]
     assert main(["saves", "list", str(tmp_path)]) == 0
     assert "mai-1940: hannut" in capsys.readouterr().out
+    assert main(["saves", "show", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert "Campaign:    Mai 1940 (mai-1940)" in out
+    assert "Roster:      german: 41 units, 0 lost, 0 reduced, 0 steps lost" in out
 
 
 def test_campaign_new_default_folder(capsys: pytest.CaptureFixture[str]) -> None:

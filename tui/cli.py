@@ -371,7 +371,11 @@ def _cmd_campaign_new(args: argparse.Namespace) -> int:
     )
     default = saves.saves_dir() / f"{camp.id}-{time.strftime('%Y%m%d-%H%M%S')}.planspiel"
     path = Path(out) if out else default
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        print(f"planspiel campaign new: cannot create the folder {path.parent}: {err.strerror}", file=sys.stderr)
+        return 1
     saves.save_campaign(save, path)
     who = ", ".join(f"{s} {p}" for s, p in players.items())
     print(f"Campaign {camp.title} ({camp.ruleset}/{camp.id}) started: battle 1 of {len(camp.battles)}, "

@@ -65,6 +65,8 @@ def test_campaign_new_default_folder(capsys: pytest.CaptureFixture[str]) -> None
         (["campaign", "new", "blitzkrieg1940", "mai-1940", "--russian", "ai"], "unknown side --russian"),
         (["campaign", "new", "blitzkrieg1940", "mai-1940", "--german", "genius"], "genius"),
         (["simulate", "blitzkrieg1940", "--campaign", "nope"], "no such campaign"),
+        (["campaign", "new", "blitzkrieg1940", "mai-1940", "--out", "/proc/nope/x.planspiel"], "cannot create the"),
+        (["simulate", "blitzkrieg1940", "hannut", "--campaign", "mai-1940"], "not both"),
         (["simulate", "blitzkrieg1940"], "name a scenario (or --campaign ID)"),
         (["simulate", "blitzkrieg1940", "--campaign", "mai-1940", "--a", "wizard"], "unknown agent"),
     ],

@@ -15,6 +15,7 @@ import re
 import reprlib
 import tomllib
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from importlib import resources
 from itertools import pairwise
 from pathlib import Path
@@ -449,7 +450,7 @@ def _parse_edges(raw: Any, report: _Report) -> dict[str, str]:
 
 _SCENARIO_KEYS = {
     "ruleset", "id", "title", "map", "date", "history", "briefing", "turns", "first", "sides", "units",
-    "formations", "zones", "markers", "victory", "special", "pools", "reinforcements", "notes",
+    "formations", "zones", "markers", "victory", "special", "pools", "reinforcements", "notes", "campaign",
 }  # fmt: skip
 
 
@@ -489,6 +490,7 @@ def parse_scenario(
     sides = _parse_sides(data.get("sides"), report)
     turns, first, title = _scenario_turns_first_title(data, sides, sc_id, report)
     units = _parse_units(data.get("units", []), report, ruleset, {s.id for s in sides}, map_data)
+    units = _campaign_units(data.get("campaign"), units, report)
     if map_data is None and not report.problems:
         report.add("no map", "map")
     if report.problems or map_data is None:
@@ -522,6 +524,42 @@ def parse_scenario(
     if report.problems:
         raise ScenarioError(report.problems)
     return scenario
+
+
+def _campaign_units(raw: Any, units: list[UnitSpec], report: _Report) -> list[UnitSpec]:
+    """The units as a campaign sets them up: the table ``[campaign]`` that :mod:`engine.campaign` appends to a
+    battle's scenario text (``absent`` = ids of units lost in earlier battles, ``steps`` = id → steps left), so
+    that a battle's save, which keeps the scenario's text, sets up the same carried force when it is loaded."""
+    if raw is None:
+        return units
+    if not isinstance(raw, dict):
+        report.add("expected a table [campaign] with absent = [...] and steps = {...}", "campaign")
+        return units
+    for key in raw:
+        if key not in ("id", "absent", "steps"):
+            report.add(f"unknown key {_shown(key)} (expected one of absent, id, steps)", "campaign", key)
+    ids = {u.id for u in units}
+    absent = raw.get("absent", [])
+    steps = raw.get("steps", {})
+    if not (isinstance(absent, list) and all(isinstance(a, str) for a in absent)):
+        report.add("expected absent = [unit ids]", "campaign", "absent")
+        absent = []
+    if not isinstance(steps, dict):
+        report.add("expected steps = { unit-id = steps }", "campaign", "steps")
+        steps = {}
+    for uid in [*absent, *steps]:
+        if uid not in ids:
+            report.add(f"no unit {_shown(uid)} in this scenario", "campaign")
+    for uid, n in steps.items():
+        if not _count(n, 1, MAX_STEPS):
+            report.add(f"{uid}: steps must be a whole number from 1 to {MAX_STEPS}, got {_shown(n)}", "campaign")
+    out: list[UnitSpec] = []
+    for u in units:
+        if u.id in absent:
+            continue
+        n = steps.get(u.id)
+        out.append(replace(u, steps=n) if _count(n, 1, MAX_STEPS) else u)
+    return out
 
 
 def _scenario_ruleset(data: dict[str, Any], ruleset: Ruleset | None, report: _Report) -> Ruleset:

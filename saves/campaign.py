@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine.campaign import RosterEntry
 from engine.game import Game
 from engine.rules import get_ruleset
 
@@ -44,6 +45,27 @@ class RosterUnit:
     experience: int = 0
     status: Mapping[str, Any] = field(default_factory=dict)
     """Other plain values the campaign rules carry over."""
+
+    @classmethod
+    def from_entry(cls, entry: RosterEntry) -> RosterUnit:
+        """The save's record of an engine roster entry (its full steps, formation and earlier ids in ``status``)."""
+        status = {"full": entry.full, "formation": entry.formation, "was": list(entry.was)}
+        return cls(entry.id, entry.type, entry.side, entry.steps, entry.losses, entry.experience, status)
+
+    def to_entry(self) -> RosterEntry:
+        """The engine's roster entry (:mod:`engine.campaign`) of this unit."""
+        full, formation, was = self.status.get("full"), self.status.get("formation"), self.status.get("was", [])
+        return RosterEntry(
+            id=self.id,
+            type=self.type,
+            side=self.side,
+            steps=self.steps,
+            full=full if isinstance(full, int) and not isinstance(full, bool) else self.steps,
+            losses=self.losses,
+            experience=self.experience,
+            formation=formation if isinstance(formation, str) else None,
+            was=tuple(w for w in was if isinstance(w, str)) if isinstance(was, list) else (),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict for the save."""

@@ -398,7 +398,7 @@ def test_unknown_top_level_key(tmp_path: Path) -> None:
     path = write_duel(tmp_path, scenario=[("[victory]", "[chits]\nred = 3\n\n[victory]")])
     p = one_problem(path)
     assert p.where == f"line {line_of(path, '[chits]')}, chits"
-    assert p.message.startswith("unknown key 'chits' (expected one of briefing, date, first, ")
+    assert p.message.startswith("unknown key 'chits' (expected one of briefing, campaign, date, first, ")
 
 
 def test_keys_the_ruleset_declares_are_known(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

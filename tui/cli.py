@@ -21,8 +21,12 @@ __all__ = ["main"]
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     failed = 0
+    from engine.campaign import campaign_path_problems  # noqa: PLC0415
+
     for target in args.targets:
-        problems = engine.validate_path(target)
+        problems = campaign_path_problems(target)
+        if problems is None:
+            problems = engine.validate_path(target)
         if problems:
             failed += 1
             n = len(problems)
@@ -132,6 +136,16 @@ def _cmd_load(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    if args.campaign is not None:
+        from engine.ai.simulate import run_campaign_cli  # noqa: PLC0415 - only for this subcommand
+
+        if args.scenario is not None:
+            print("planspiel simulate: give a scenario or --campaign ID, not both", file=sys.stderr)
+            return 2
+        return run_campaign_cli(args.ruleset, args.campaign, args.games, args.a, args.b, args.seed, args.json)
+    if args.scenario is None:
+        print("planspiel simulate: name a scenario (or --campaign ID)", file=sys.stderr)
+        return 2
     from engine.ai.simulate import run_cli  # noqa: PLC0415 - only for this subcommand
 
     return run_cli(args.ruleset, args.scenario, args.games, args.a, args.b, args.workers, args.seed, args.json)
@@ -259,6 +273,8 @@ def _cmd_saves_show(args: argparse.Namespace) -> int:
     print(f"Sides:       {', '.join(f'{s.name} ({s.player})' for s in h.sides) or '-'}")
     print(f"Created:     {_local_time(h.created)}")
     print(f"Last played: {_local_time(h.updated)}")
+    if h.kind == "campaign":
+        _show_roster(args.file)
     print(f"History:     {len(history)} action{'s' if len(history) != 1 else ''}")
     width = len(str(len(history)))
     for i, notation in enumerate(history, start=1):
@@ -267,6 +283,20 @@ def _cmd_saves_show(args: argparse.Namespace) -> int:
             shown = f"{notation[: _SHOW_NOTATION - 40]}... ({len(notation):,} characters)"
         print(f"  {i:>{width}}. {shown}")
     return 0
+
+
+def _show_roster(file: str) -> None:
+    """A campaign save's battles fought and roster, by side (read from the saved position, no replay)."""
+    import saves  # noqa: PLC0415
+
+    c = saves.load_campaign(file, verify="snapshot", backup=False)
+    done = ", ".join(f"{r.get('battle', '?')} ({r.get('result', '?')})" for r in c.results) or "none yet"
+    print(f"Battles:     {done}")
+    for side in sorted({u.side for u in c.roster.values()}):
+        units = [u for u in c.roster.values() if u.side == side]
+        lost = sum(1 for u in units if u.to_entry().lost)
+        reduced = sum(1 for u in units if not u.to_entry().lost and u.steps < u.to_entry().full)
+        print(f"Roster:      {side}: {len(units)} units, {lost} lost, {reduced} reduced, {c.losses(side)} steps lost")
 
 
 def _add_saves_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -285,6 +315,96 @@ def _add_saves_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     sh.set_defaults(func=_cmd_saves_show)
 
 
+# --- campaigns: list, new ----------------------------------------------------------------------------------
+
+
+def _cmd_campaign_list(args: argparse.Namespace) -> int:
+    from engine.campaign import list_campaigns  # noqa: PLC0415
+
+    found = list_campaigns()
+    if not found:
+        print("No campaigns are installed.")
+        return 0
+    for c in found:
+        if isinstance(c, ScenarioError):
+            print(f"BROKEN: {c.problems[0]}")
+            continue
+        battles = ", ".join(b.scenario for b in c.battles)
+        n = len(c.battles)
+        print(f"{c.ruleset}  {c.id}  {c.title} — {n} battle{'s' if n != 1 else ''}: {battles}")
+    return 0
+
+
+def _cmd_campaign_new(args: argparse.Namespace) -> int:
+    import time  # noqa: PLC0415
+
+    import saves  # noqa: PLC0415 - only for this subcommand
+    from engine import campaign as cp  # noqa: PLC0415
+
+    camp = cp.load_campaign(args.ruleset, args.campaign)
+    roster = cp.initial_roster(camp)
+    scenario = cp.battle_scenario(camp, camp.first.id, roster)
+    rest, out = list(args.players), args.out
+    for i, opt in enumerate(rest):  # --out FILE among the players (they take the rest of the line)
+        if opt == "--out" and i + 1 < len(rest):
+            out = rest[i + 1]
+            del rest[i : i + 2]
+            break
+    try:
+        players, seed = _players_from(rest, scenario.side_ids())
+    except ValueError as err:
+        print(f"planspiel campaign new: {err}", file=sys.stderr)
+        return 2
+    players.pop("--setup", None)
+    players = {s: players.get(s, "human") for s in scenario.side_ids()}
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    game = engine.new_game(scenario, seed=seed)
+    save = saves.CampaignSave(
+        campaign=camp.id,
+        title=camp.title,
+        ruleset=camp.ruleset,
+        roster={uid: saves.RosterUnit.from_entry(e) for uid, e in roster.items()},
+        battle=game,
+        data={"battle": camp.first.id, "number": 1, "points": 0, "side": camp.side},
+        players=players,
+    )
+    default = saves.saves_dir() / f"{camp.id}-{time.strftime('%Y%m%d-%H%M%S')}.planspiel"
+    path = Path(out) if out else default
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        print(f"planspiel campaign new: cannot create the folder {path.parent}: {err.strerror}", file=sys.stderr)
+        return 1
+    saves.save_campaign(save, path)
+    who = ", ".join(f"{s} {p}" for s, p in players.items())
+    print(f"Campaign {camp.title} ({camp.ruleset}/{camp.id}) started: battle 1 of {len(camp.battles)}, "
+          f"{scenario.title} ({who}).")  # fmt: skip
+    print(f"Saved to {path}")
+    if any(p == "human" for p in players.values()):
+        print("Playing a campaign in the game itself comes with the next version (the title screen's Continue and "
+              "the between-battles screen); until then the save can be listed with planspiel saves list.")  # fmt: skip
+    return 0
+
+
+def _add_campaign_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cp = sub.add_parser("campaign", help="campaigns: chained battles with a carried-over force")
+    cmds = cp.add_subparsers(dest="campaign_command", metavar="{list,new}", required=True)
+    ls = cmds.add_parser("list", help="one line per campaign: ruleset, id, title, battles")
+    ls.set_defaults(func=_cmd_campaign_list)
+    nw = cmds.add_parser(
+        "new",
+        help="start a campaign: new RULESET CAMPAIGN --SIDE human|ai:LEVEL ... (writes its save)",
+        description="Start a campaign and write its save with battle 1 set up: planspiel campaign new RULESET "
+        "CAMPAIGN --SIDE PLAYER ... (sides not given are human; --seed N for the dice).",
+    )
+    nw.add_argument("ruleset")
+    nw.add_argument("campaign")
+    nw.add_argument("--out", default=None, metavar="FILE", help="where to save (default: the saves folder)")
+    nw.add_argument("players", nargs=argparse.REMAINDER, metavar="--SIDE PLAYER")
+    nw.set_defaults(func=_cmd_campaign_new)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and shell completion)."""
     parser = argparse.ArgumentParser(prog="planspiel", description="A terminal wargame table.")
@@ -296,10 +416,12 @@ def build_parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", help="list the installed rulesets and their scenarios")
     ls.set_defaults(func=_cmd_list)
     _add_saves_parser(sub)
+    _add_campaign_parser(sub)
     _add_game_parsers(sub)
     sim = sub.add_parser("simulate", help="headless AI-against-AI games with win rates and decision times")
     sim.add_argument("ruleset")
-    sim.add_argument("scenario")
+    sim.add_argument("scenario", nargs="?")
+    sim.add_argument("--campaign", default=None, metavar="ID", help="play whole campaigns instead of a scenario")
     sim.add_argument("--games", type=int, default=10, help="games to play (default 10)")
     sim.add_argument("--a", default="ai:normal", help="agent of the first side: ai:LEVEL, random, greedy")
     sim.add_argument("--b", default="random", help="agent of the second side")

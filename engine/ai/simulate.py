@@ -21,7 +21,17 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-__all__ = ["GameResult", "ProgressBar", "SimulationResult", "game_seed", "play_game", "simulate", "wilson"]
+__all__ = [
+    "GameResult",
+    "ProgressBar",
+    "SimulationResult",
+    "game_seed",
+    "play_campaign",
+    "play_game",
+    "simulate",
+    "simulate_campaign",
+    "wilson",
+]
 
 MAX_DECISIONS = 50_000
 """A game that needs more decisions than this is stopped and reported as an error (a loop)."""
@@ -448,3 +458,177 @@ def _cpus() -> int:
     import os  # noqa: PLC0415
 
     return os.cpu_count() or 1
+
+
+# --- Whole campaigns (planspiel simulate RULESET --campaign ID) -------------------------------------------
+
+
+def play_campaign(ruleset: str, campaign_id: str, a: str, b: str, seed: int, index: int) -> dict[str, Any]:
+    """Play campaign ``index`` of a run from its first battle to its end; ``a`` plays the campaign's side (the
+    one whose results are scored), ``b`` the other; each side's AI spends its replacement points by
+    :func:`engine.campaign.auto_replacements`.
+
+    Returns a JSON-ready dict: ``battles`` (each battle's result and what carried over), ``points``, ``error``
+    (None, or the failure with the battle it happened in). Never raises for a failure inside a battle.
+    """
+    import engine  # noqa: PLC0415
+    from engine import campaign as cp  # noqa: PLC0415
+
+    from .players import make_agent  # noqa: PLC0415
+
+    out: dict[str, Any] = {"index": index, "seed": game_seed(seed, index), "battles": [], "points": 0, "error": None}
+    camp = cp.load_campaign(ruleset, campaign_id)
+    roster = cp.initial_roster(camp)
+    battle_id: str | None = camp.first.id
+    number = 0
+    while battle_id is not None:
+        number += 1
+        record: dict[str, Any] = {"battle": battle_id, "scenario": camp.battle(battle_id).scenario}
+        try:
+            bseed = game_seed(seed, index, f"battle{number}")
+            replaced: list[dict[str, str]] = []
+            if number > 1:
+                for side in camp.carry:
+                    picks = cp.auto_replacements(roster, camp, battle_id, side)
+                    roster, notes = cp.apply_replacements(roster, camp, battle_id, side, picks)
+                    replaced.extend(n.to_dict() for n in notes)
+            sc = cp.battle_scenario(camp, battle_id, roster)
+            sides = sc.side_ids()
+            other = next(s for s in sides if s != camp.side)
+            agents = {
+                camp.side: make_agent(a, game_seed(bseed, 0, "a")),
+                other: make_agent(b, game_seed(bseed, 0, "b")),
+            }
+            game = engine.new_game(sc, seed=bseed)
+            engine.take_scenario_setup(game)
+            decisions = 0
+            while game.to_act is not None:
+                if engine.take_scenario_setup(game):
+                    continue
+                side = game.to_act
+                agent = agents[side]
+                action = agent.choose(game.view(side), float(getattr(agent, "budget_s", 1.0)))
+                game.apply(action, side=side)
+                decisions += 1
+                if decisions > MAX_DECISIONS:
+                    raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
+            outcome = game.outcome
+            assert outcome is not None
+            carried = cp.carry_over(game.state, outcome.winner, roster, camp, battle_id)
+        except Exception as err:  # reported with the battle, never raised
+            out["error"] = f"battle {number} ({battle_id}): {type(err).__name__}: {err}"
+            out["battles"].append(record)
+            return out
+        record.update(
+            winner=outcome.winner,
+            reason=outcome.reason,
+            result=carried.result,
+            points=carried.points,
+            turns=game.state.turn,
+            replacements=replaced,
+            carried=[n.to_dict() for n in carried.notes],
+            next=carried.next or cp.END,
+            roster={
+                e.id: {"side": e.side, "steps": e.steps, "full": e.full, "lost": e.lost, "was": list(e.was)}
+                for e in carried.roster.values()
+            },
+        )
+        out["battles"].append(record)
+        out["points"] += carried.points
+        roster = carried.roster
+        battle_id = carried.next
+    return out
+
+
+def simulate_campaign(
+    ruleset: str,
+    campaign_id: str,
+    games: int,
+    a: str,
+    b: str,
+    seed: int = 0,
+    on_game: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` whole campaigns, one after the other; the JSON-ready summary with every campaign's battles.
+
+    Raises:
+        ValueError: an unknown agent, or games below 1.
+        ScenarioError, UnknownRulesetError: the campaign cannot be loaded.
+    """
+    from engine import campaign as cp  # noqa: PLC0415
+
+    from .players import make_agent  # noqa: PLC0415
+
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    for name in (a, b):
+        make_agent(name)
+    camp = cp.load_campaign(ruleset, campaign_id)
+    runs = []
+    for i in range(games):
+        runs.append(play_campaign(ruleset, campaign_id, a, b, seed, i))
+        if on_game is not None:
+            on_game(i + 1, games)
+    return {
+        "ruleset": ruleset,
+        "campaign": camp.id,
+        "title": camp.title,
+        "a": a,
+        "b": b,
+        "a_side": camp.side,
+        "seed": seed,
+        "games": games,
+        "errors": sum(1 for r in runs if r["error"]),
+        "campaigns": runs,
+        "battles": [dict(battle, game=r["index"]) for r in runs for battle in r["battles"]],
+    }
+
+
+def campaign_report(summary: dict[str, Any]) -> str:
+    """The summary of :func:`simulate_campaign` in words: one line per battle of each campaign."""
+    lines = [
+        f"{summary['ruleset']}/{summary['campaign']} ({summary['title']}): {summary['games']} campaign"
+        f"{'s' if summary['games'] != 1 else ''}, a {summary['a']} as {summary['a_side']}, b {summary['b']} "
+        f"(seed {summary['seed']})"
+    ]
+    for run in summary["campaigns"]:
+        lines.append(f"  campaign {run['index']}: {run['points']} point{'s' if run['points'] != 1 else ''}")
+        for bt in run["battles"]:
+            if "result" not in bt:
+                continue
+            lost = sum(1 for n in bt["carried"] if n["what"] == "lost")
+            lines.append(
+                f"    {bt['battle']}: {bt['result']} ({bt['winner']}: {bt['reason']}), {bt['turns']} turns, "
+                f"{len(bt['carried'])} carry-over notes, {lost} unit{'s' if lost != 1 else ''} lost → {bt['next']}"
+            )
+        if run["error"]:
+            lines.append(f"    failed: {run['error']}")
+    return "\n".join(lines)
+
+
+def run_campaign_cli(
+    ruleset: str,
+    campaign_id: str,
+    games: int,
+    a: str,
+    b: str,
+    seed: int,
+    as_json: bool,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """``planspiel simulate RULESET --campaign ID``: 0, 1 when a campaign failed, 2 for bad options."""
+    import json  # noqa: PLC0415
+
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    try:
+        la, lb = agent_level(a), agent_level(b)
+        summary = simulate_campaign(ruleset, campaign_id, games, la, lb, seed, on_game=ProgressBar(err))
+    except ValueError as e:
+        err.write(f"planspiel simulate: {e}\n")
+        return 2
+    out.write(campaign_report(summary) + "\n")
+    if as_json:
+        out.write(json.dumps(summary, sort_keys=True) + "\n")
+    return 1 if summary["errors"] else 0

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 
 from engine.actions import Action
 from engine.errors import IllegalActionError
@@ -38,7 +39,7 @@ from .model import data, status
 from .morale import damage_trigger, morale_roll
 from .movement import Refused
 from .sighting import fire_phase_checks, los_policy, sight_line
-from .targetdie import TargetDie, target_die
+from .targetdie import TargetDie, has_moved, target_die
 
 __all__ = [
     "Aim",
@@ -82,7 +83,7 @@ def die_of(st: GameState, tables: Tables, unit: Unit) -> TargetDie:
         profile=sheet.target_profile,
         infantry=sheet.unit_type == "infantry",
         mp=sheet.mp,
-        mp_spent=s.half_mp / 2,
+        mp_spent=Fraction(s.half_mp, 2),
         hexes_entered=s.hexes,
         terrain=terrain,
         dug_in=s.dug_in,
@@ -179,8 +180,6 @@ def _firer_refusal(st: GameState, tables: Tables, firer: Unit) -> Refused | None
     d = data(st)
     if st.phase != "attack":
         return Refused("Cannot fire: fire is made in the Attack Phase (opportunity fire is not implemented yet)", "3.2")
-    if firer.side != st.to_act:
-        return Refused(f"Cannot fire: {firer.id} is not a unit of {st.to_act}", "3.2")
     if not s.may_fire:
         return Refused(f"Cannot fire: {firer.id} was not able to fire at the start of the Fire Phase", "3.2")
     if s.fire_done:
@@ -276,7 +275,7 @@ def _shot_refusal(st: GameState, tables: Tables, firer: Unit, target: Unit, inde
         distance=dist,
         target_die=die_of(st, tables, target),
         target_infantry=t_inf,
-        firer_moved=s.half_mp > 0,
+        firer_moved=has_moved(Fraction(s.half_mp, 2)),
         intervening=line.obstructing,
         vehicles_in_line=_vehicles_between(st, tables, firer, target),
         same_hex=firer.hex == target.hex,
@@ -308,6 +307,8 @@ def refusal(st: GameState, tables: Tables, unit_id: str, tid: str, label: str) -
     firer = st.units.get(unit_id)
     if firer is None:
         return Refused(f"Cannot fire: {unit_id} is not a unit", "3.2")
+    if firer.side != st.to_act:
+        return Refused(f"Cannot fire: {firer.id} is not a unit of {st.to_act}", "3.2")
     got = shot(st, tables, firer, tid, label)
     return got if isinstance(got, Refused) else None
 

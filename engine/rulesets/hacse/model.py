@@ -77,10 +77,14 @@ class Status:
     """Mounts jammed (6.6)."""
     spent: dict[str, int] = field(default_factory=dict)
     """Rounds used per ``mount.ammunition`` (15.5)."""
-    fired_dk: int = 0
-    """The highest base Dk fired this turn (6.3 note c), 0 if it did not fire."""
+    fired_dk: int = -1
+    """The highest base Dk fired this turn (6.3 note c), -1 if it did not fire."""
+    fired_dk_last: int = -1
+    """The same for the last turn."""
     shaken: bool = False
     """Failed a morale roll (9.5)."""
+    die: int | None = None
+    """The target-modifier die placed at the end of its last activation (5); None before its first."""
     morale_due: list[str] = field(default_factory=list)
     """Causes of morale rolls to make at the end of the Fire Phase (9.3)."""
 

@@ -59,7 +59,7 @@ def start_turn(tr: Transition, tables: Tables) -> None:
         s.activated = s.stood = s.max_move = False
         s.half_mp = s.hexes = s.off_road = 0
         s.work, s.work_hex = None, None
-        s.fired_dk = 0
+        s.fired_dk_last, s.fired_dk = s.fired_dk, -1
     d.asked = []
     tr.emit("turn", f"Turn {st.turn} of {d.turns} begins (rule 3.2)")
     dice, sides = int(tables.sequence["initiative"]["dice"]), int(tables.sequence["initiative"]["sides"])
@@ -105,6 +105,7 @@ def end_activation(tr: Transition, tables: Tables, unit: Unit) -> None:
     st = tr.state
     d = data(st)
     status(unit).activated = True
+    status(unit).die = attack.die_of(st, tables, unit).value if unit.hex is not None else None  # 5: placed now
     d.active = None
     d.quota -= 1
     update_control(st)

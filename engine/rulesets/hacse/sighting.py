@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -31,8 +32,19 @@ from .communication import all_round
 from .data import Tables
 from .firedata import mod, total
 from .model import status
+from .targetdie import has_moved, movement_modifier
 
-__all__ = ["SightLine", "automatic", "check", "fire_phase_checks", "los_policy", "sight_line", "sight_roll", "sights"]
+__all__ = [
+    "SightLine",
+    "automatic",
+    "check",
+    "fire_phase_checks",
+    "los_policy",
+    "sight_line",
+    "sight_roll",
+    "sight_tn",
+    "sights",
+]
 
 
 @cache
@@ -124,46 +136,83 @@ def automatic(st: GameState, tables: Tables, observer: Unit, target: Unit, line:
     return None
 
 
+def sight_tn(
+    *,
+    base: int,
+    distance: int,
+    binoculars: bool = False,
+    terrain: tuple[str, ...] = (),
+    target_terrain: str = "clear",
+    infantry_in_building: bool = False,
+    profile: int = 0,
+    kept: int = 0,
+    dug_in: bool = False,
+    moved: bool = False,
+    all_round: bool = False,
+    higher: int = 0,
+    fired_dk: int | None = None,
+) -> tuple[int, list[Modifier]]:
+    """The sighting TN of §6.1 (clear weather) with its terms, the base number first: distance (per full 5
+    hexes, 7 with binoculars), the Sight entries of the obstructing hexes and of the target's hex, infantry in a
+    building, the target's profile, infantry's MP kept, dug in, observer moved, under all-round armour, levels
+    (``higher``: observer's level less the target's), an enemy that fired (−(2 + Dk), §6.3 note c).
+
+    >>> sight_tn(base=4, distance=12, binoculars=True, target_terrain="light_forest", kept=3, moved=True,
+    ...          all_round=True)[0]
+    16
+    """
+    t = sight_table()
+    per = int(t["binocular_step" if binoculars else "distance_step"])
+    terms = [mod(base, "base number", "6.1")]
+    if distance // per:
+        glass = ", binoculars" if binoculars else ""
+        terms.append(mod(distance // per, f"{distance} hexes (+1 per full {per}{glass})", "6.1"))
+    table = t["terrain_sight"]
+    for key in terrain:
+        if table.get(key):
+            terms.append(mod(int(table[key]), key.replace("_", " ") + " in the line", "6.2"))
+    if table.get(target_terrain):
+        terms.append(mod(int(table[target_terrain]), target_terrain.replace("_", " ") + " (target's hex)", "6.2"))
+    flags = (
+        (infantry_in_building, int(t["target"]["in_building"]), "infantry in a building"),
+        (bool(profile), profile, "target profile"),
+        (bool(kept), kept, f"{kept} MP kept"),
+        (dug_in, int(t["dug_in"]), "dug in"),
+        (moved, int(t["observer_moved"]), "observer moved this turn"),
+        (all_round, int(t["all_round_armour"]), "observer under all-round armour"),
+        (bool(higher), -higher * int(t["per_level"]), f"{abs(higher)} levels {'higher' if higher > 0 else 'lower'}"),
+    )
+    terms += [mod(value, name, "6.3") for on, value, name in flags if on]
+    if fired_dk is not None:
+        terms.append(mod(-(int(t["fired_base"]) + fired_dk), f"target fired (Dk {fired_dk})", "6.3"))
+    return total(terms), terms
+
+
 def sight_roll(
     st: GameState, tables: Tables, observer: Unit, target: Unit, line: SightLine
 ) -> tuple[int, list[Modifier]]:
-    """The sighting TN (§6.1) and its terms: base number, distance, terrain, profile, movement, armour, levels."""
+    """The sighting TN of ``observer`` looking for ``target`` on the board (§6.1, :func:`sight_tn`)."""
     assert observer.hex is not None and target.hex is not None
-    t = sight_table()
     o, s = status(observer), status(target)
-    sheet = tables.sheets[target.type]
-    terms = [mod(tables.experience[o.experience].base_number, f"{o.experience} base number", "6.1")]
-    per = int(t["distance_step"])
-    d = distance(observer.hex, target.hex)
-    if d // per:
-        terms.append(mod(d // per, f"{d} hexes (+1 per full {per})", "6.1"))
+    osheet, sheet = tables.sheets[observer.type], tables.sheets[target.type]
     here = terrain_of(st, tables, target.hex)
-    terrain = t["terrain_sight"]
-    for key in (*line.obstructing, here.key):
-        if terrain.get(key):
-            terms.append(
-                mod(int(terrain[key]), key.replace("_", " ") + (" (its hex)" if key == here.key else ""), "6.2")
-            )
-    if here.building and sheet.unit_type == "infantry":
-        terms.append(mod(int(t["target"]["in_building"]), "infantry in a building", "6.3"))
-    if sheet.target_profile:
-        terms.append(mod(sheet.target_profile, "target profile", "6.1"))
-    if sheet.unit_type == "infantry" and s.half_mp:
-        kept = max(0, sheet.mp - s.half_mp // 2)
-        if kept:
-            terms.append(mod(kept, f"{kept} MP kept", "6.3"))
-    if s.dug_in:
-        terms.append(mod(int(t["dug_in"]), "dug in", "6.3"))
-    if o.half_mp:
-        terms.append(mod(int(t["observer_moved"]), "observer moved this turn", "6.3"))
-    if all_round(tables.sheets[observer.type]):
-        terms.append(mod(int(t["all_round_armour"]), "observer under all-round armour", "6.1"))
-    levels = st.board.level(observer.hex) - st.board.level(target.hex)
-    if levels:
-        terms.append(
-            mod(-levels * int(t["per_level"]), f"{abs(levels)} levels {'higher' if levels > 0 else 'lower'}", "6.3")
-        )
-    return total(terms), terms
+    infantry = sheet.unit_type == "infantry"
+    fired = max(s.fired_dk, s.fired_dk_last)
+    return sight_tn(
+        base=tables.experience[o.experience].base_number,
+        distance=distance(observer.hex, target.hex),
+        binoculars=osheet.equipment.get("binoculars", 0) > 0,
+        terrain=line.obstructing,
+        target_terrain=here.key,
+        infantry_in_building=infantry and here.building is not None,
+        profile=sheet.target_profile,
+        kept=movement_modifier(infantry=True, mp=sheet.mp, mp_spent=Fraction(s.half_mp, 2)) if infantry else 0,
+        dug_in=s.dug_in,
+        moved=has_moved(Fraction(o.half_mp, 2)),
+        all_round=all_round(osheet),
+        higher=st.board.level(observer.hex) - st.board.level(target.hex),
+        fired_dk=fired if fired >= 0 else None,
+    )
 
 
 def sights(unit: Unit) -> bool:

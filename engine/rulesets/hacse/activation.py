@@ -18,6 +18,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
+from . import attack
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -33,8 +34,24 @@ from .deployment import apply_setup, setup_actions, setup_refusal
 from .geometry import direction_to, turn_steps
 from .model import FACING_NAMES, data, status
 from .movement import Refused, Spent, admit, stacking_surcharge, step_cost, turn_cost
-from .notation import Back, Blow, Dismount, Enter, Hook, Mount, Move, Spare, Stand, Stop, Turn, Unhook, Work
-from .sequence import decide_bridge, end_activation, pending
+from .notation import (
+    Back,
+    Blow,
+    Cease,
+    Dismount,
+    Enter,
+    Fire,
+    Hook,
+    Mount,
+    Move,
+    Spare,
+    Stand,
+    Stop,
+    Turn,
+    Unhook,
+    Work,
+)
+from .sequence import decide_bridge, end_activation, end_attack, pending
 
 __all__ = ["Step", "apply_action", "refusal", "speed", "unit_actions"]
 
@@ -225,6 +242,12 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
         if d.offer != typed.hex:
             return Refused("Cannot decide on that bridge: its owner is asked at the start of the End Phase", "4.10")
         return None
+    if isinstance(typed, Fire):  # 3.2 Phase 3b (attack.py)
+        return attack.refusal(st, tables, typed.unit, typed.target, typed.weapon)
+    if isinstance(typed, Cease):
+        return attack.cease_refusal(st, tables, typed.unit)
+    if st.phase == "attack":
+        return Refused(f"Cannot {typed.verb}: it is the Fire Phase (fire or cease)", "3.2")
     if st.phase != "movement":
         return Refused("Cannot act: the End Phase waits for the decision on the bridge", "4.10")
     uid: str = getattr(typed, "unit")  # noqa: B009 - every unit's verb names its unit first
@@ -329,6 +352,14 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         return
     if isinstance(typed, (Blow, Spare)):
         decide_bridge(tr, tables, isinstance(typed, Blow))
+        return
+    if isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
+        if isinstance(typed, Fire):
+            attack.resolve(tr, tables, st.units[typed.unit], typed.target, typed.weapon)
+        else:
+            attack.end_fire_unit(tr, tables, st.units[typed.unit])
+        if st.to_act is None:
+            end_attack(tr, tables)
         return
     unit = st.units[getattr(typed, "unit")]  # noqa: B009
     if isinstance(typed, Work):
@@ -495,6 +526,8 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
     if d.offer is not None:
         label = st.board.label(d.offer)
         return [Action("blow", (label,)), Action("spare", (label,))]
+    if st.phase == "attack":
+        return _fire_phase_actions(st, tables)
     if st.phase != "movement":
         return []
     if d.active is not None:
@@ -502,4 +535,14 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
     out: list[Action] = []
     for u in pending(st, st.to_act):
         out += unit_actions(st, tables, u)
+    return out
+
+
+def _fire_phase_actions(st: GameState, tables: Tables) -> list[Action]:
+    """3.2 Phase 3b: the shots of the unit firing, or of every unit of the side that may fire; ``cease`` for each."""
+    d = data(st)
+    units = [st.units[d.active]] if d.active is not None else list(attack.firers(st, tables, st.to_act or ""))
+    out: list[Action] = []
+    for u in units:
+        out += [*attack.fire_actions(st, tables, u), Action("cease", (u.id,))]
     return out

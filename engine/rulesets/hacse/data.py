@@ -129,7 +129,6 @@ class Weapon:
     poolable: bool
     ammo: Mapping[str, Ammo]
     physical: bool = False
-    physical_modifier: int = 0
     from_above: bool = False
 
     @property
@@ -426,7 +425,6 @@ def _weapon(key: str, d: Mapping[str, Any], where: str) -> Weapon:
         poolable=_bool(d, "poolable", where),
         ammo=MappingProxyType(ammo),
         physical=_bool(d, "physical", where, False),
-        physical_modifier=_int(d, "physical_modifier", where, 0),
         from_above=_bool(d, "from_above", where, False),
     )
 

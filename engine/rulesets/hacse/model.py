@@ -63,6 +63,30 @@ class Status:
     """Work this turn (3.2 "work" activation): ``attach`` or ``remove`` a demolition charge (4.10, 15.10.5)."""
     work_hex: Hex | None = None
     """The hex worked on."""
+    sighted: list[str] = field(default_factory=list)
+    """Enemy units this unit has sighted and not lost sight of since (6.1)."""
+    rows_hit: list[int] = field(default_factory=list)
+    """Damage rows hit (2.3, 8.5), 1-based."""
+    may_fire: bool = False
+    """Able to fire at the start of the Fire Phase (3.2 Phase 3b); fires even if destroyed during it."""
+    fired: list[int] = field(default_factory=list)
+    """Mounts (1-based) that fired this Fire Phase (3.2: each weapon once)."""
+    fire_done: bool = False
+    """Has fired (or declined to) this Fire Phase (3.2)."""
+    jammed: list[int] = field(default_factory=list)
+    """Mounts jammed (6.6)."""
+    spent: dict[str, int] = field(default_factory=dict)
+    """Rounds used per ``mount.ammunition`` (15.5)."""
+    fired_dk: int = -1
+    """The highest base Dk fired this turn (6.3 note c), -1 if it did not fire."""
+    fired_dk_last: int = -1
+    """The same for the last turn."""
+    shaken: bool = False
+    """Failed a morale roll (9.5)."""
+    die: int | None = None
+    """The target-modifier die placed at the end of its last activation (5); None before its first."""
+    morale_due: list[str] = field(default_factory=list)
+    """Causes of morale rolls to make at the end of the Fire Phase (9.3)."""
 
 
 @record(frozen=True)

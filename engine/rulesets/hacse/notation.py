@@ -12,17 +12,19 @@ from typing import Literal
 
 from engine.contract import Role
 from engine.hexgrid import Hex
-from engine.notation import Actor, Friend, Notation, Path, verb_table
+from engine.notation import Actor, Friend, Notation, Path, Target, Word, verb_table
 
 __all__ = [
     "NOTATIONS",
     "VERBS",
     "Back",
     "Blow",
+    "Cease",
     "Deploy",
     "Dismount",
     "Enter",
     "Facing",
+    "Fire",
     "Hook",
     "Mount",
     "Move",
@@ -154,8 +156,25 @@ class Spare(Notation, verb="spare", roles={R.DECIDE, R.PASS}):
     hex: Hex
 
 
+@dataclass(frozen=True, slots=True)
+class Fire(Notation, verb="fire", roles={R.ORDER, R.ATTACK, R.CHANCE}):
+    """3.2 Phase 3b, 6.8: the unit fires one of its weapons (its key, with the mount when it has two) at a sighted
+    enemy unit."""
+
+    unit: Actor
+    target: Target
+    weapon: Word
+
+
+@dataclass(frozen=True, slots=True)
+class Cease(Notation, verb="cease", roles={R.ORDER, R.STOP, R.PASS}):
+    """3.2 Phase 3b: the unit fires no more this phase (or declines to fire)."""
+
+    unit: Actor
+
+
 NOTATIONS = verb_table(
-    [Place, Deploy, Enter, Move, Back, Turn, Mount, Dismount, Hook, Unhook, Work, Stand, Stop, Blow, Spare]
+    [Place, Deploy, Enter, Move, Back, Turn, Mount, Dismount, Hook, Unhook, Work, Stand, Stop, Blow, Spare, Fire, Cease]
 )
 """Verb → its typed forms."""
 
@@ -175,5 +194,7 @@ VERBS = {
     "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
     "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
+    "fire": "fire UNIT TARGET WEAPON — Fire Phase: fire a weapon at a sighted enemy unit (3.2, 6.8)",
+    "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
 }
 """Verb → its help line."""

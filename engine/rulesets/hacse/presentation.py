@@ -66,6 +66,13 @@ class HacsePresentation(Presentation):
             out.append(Marker("e", f"embarked in {s.embarked_in} (4.5)"))
         if s.towed_by:
             out.append(Marker("t", f"towed by {s.towed_by} (4.6)"))
+        if s.die is not None and unit.hex is not None:
+            glyph = str(s.die) if 0 <= s.die <= 9 else "◆"
+            out.append(Marker(glyph, f"target die {s.die:+d} (5)"))
+        if s.rows_hit:
+            out.append(Marker("x", f"{len(s.rows_hit)} rows hit (8.5)"))
+        if s.shaken:
+            out.append(Marker("!", "shaken (9.5)"))
         return out
 
     def unit_facts(self, unit: Unit) -> list[tuple[str, str]]:
@@ -86,6 +93,10 @@ class HacsePresentation(Presentation):
         ]
         if s.facing is not None:
             rows.append(("facing", f"{FACING_ARROWS[s.facing]} {FACING_NAMES[s.facing].upper()}"))
+        if s.die is not None:
+            rows.append(("target die", f"{s.die:+d} (placed at the end of its activation, 5)"))
+        if s.rows_hit:
+            rows.append(("rows hit", ", ".join(map(str, s.rows_hit))))
         for m in sheet.mounts:
             ammo = ", ".join(f"{k} {v}" for k, v in m.ammo.items())
             rows.append(("weapon", f"{m.count}× {tables.weapons[m.weapon].name} ({m.mount}; {ammo})"))

@@ -15,11 +15,14 @@ from engine.board import Board
 from engine.dice import DiceSource
 from engine.errors import IllegalActionError, Problem
 from engine.hexgrid import Hex
+from engine.los import LosPolicy
+from engine.odds import Odds
 from engine.pathing import WeightFn
 from engine.rules import Ruleset, Transition
 from engine.specs import Scenario
 from engine.state import GameState, Unit
 
+from . import attack, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
 from .data import MAX, PROHIBITED, Tables, load_tables
@@ -78,6 +81,10 @@ class Hacse(Ruleset):
         if why is not None:
             raise IllegalActionError(why.text, why.rule)
 
+    def odds(self, state: GameState, action: Action) -> Odds | None:
+        """A shot's hit chance with each modifier, then penetration and damage (6.3, 8; ``fire.shot_odds``)."""
+        return attack.odds(state, self.tables, action) if action.verb == "fire" else None
+
     def apply(self, tr: Transition, action: Action) -> None:
         apply_action(tr, self.tables, self.read(tr.state, action))
 
@@ -93,6 +100,10 @@ class Hacse(Ruleset):
         return v
 
     # --- Maps -------------------------------------------------------------------------------------------
+
+    def los_policy(self, state: GameState) -> LosPolicy:
+        """Higher ground and buildings block (6.2); other terrain is weighed by ``sighting.sight_line``."""
+        return sighting.los_policy(self.tables)
 
     def movement_points(self, state: GameState, unit: Unit) -> float:
         """MP left this turn: of the road MP once the move has taken road steps and keeps to the road, else of the

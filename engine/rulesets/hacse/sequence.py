@@ -13,12 +13,13 @@ from collections.abc import Iterator
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
 
+from . import attack
 from .bridges import blow, blowable, complete_work
 from .data import Tables
 from .model import data, status
 from .victory import scores, update_control
 
-__all__ = ["activations", "decide_bridge", "end_activation", "pending", "start_turn"]
+__all__ = ["activations", "decide_bridge", "end_activation", "end_attack", "pending", "start_turn"]
 
 
 def activations(a: int, b: int) -> int:
@@ -58,6 +59,7 @@ def start_turn(tr: Transition, tables: Tables) -> None:
         s.activated = s.stood = s.max_move = False
         s.half_mp = s.hexes = s.off_road = 0
         s.work, s.work_hex = None, None
+        s.fired_dk_last, s.fired_dk = s.fired_dk, -1
     d.asked = []
     tr.emit("turn", f"Turn {st.turn} of {d.turns} begins (rule 3.2)")
     dice, sides = int(tables.sequence["initiative"]["dice"]), int(tables.sequence["initiative"]["sides"])
@@ -103,6 +105,7 @@ def end_activation(tr: Transition, tables: Tables, unit: Unit) -> None:
     st = tr.state
     d = data(st)
     status(unit).activated = True
+    status(unit).die = attack.die_of(st, tables, unit).value if unit.hex is not None else None  # 5: placed now
     d.active = None
     d.quota -= 1
     update_control(st)
@@ -114,11 +117,20 @@ def end_activation(tr: Transition, tables: Tables, unit: Unit) -> None:
 
 
 def _end_movement(tr: Transition, tables: Tables) -> None:
-    """Phase 3 (not implemented yet), then the End Phase (3.2)."""
+    """Phase 3, the Attack Phase (3.2, ``attack.py``); the End Phase when no unit has a shot."""
     st = tr.state
-    d = data(st)
-    d.mover, d.quota, d.active = None, 0, None
-    tr.emit("phase", "Attack Phase: physical attacks and fire are not implemented yet (rule 3.2, Phase 3)")
+    attack.start(tr, tables)
+    first = data(st).first
+    assert first is not None
+    st.to_act = attack.next_side(st, tables, first)
+    if st.to_act is None:
+        end_attack(tr, tables)
+
+
+def end_attack(tr: Transition, tables: Tables) -> None:
+    """The end of Phase 3b (morale, destroyed units leave), then the End Phase (3.2)."""
+    st = tr.state
+    attack.end_fire(tr, tables)
     st.phase = "end"
     _end_phase(tr, tables)
 

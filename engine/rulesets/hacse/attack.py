@@ -1,0 +1,477 @@
+"""Provides the HACSE Attack Phase (§3.2 Phase 3) with direct fire (§6.3–6.8, §8), on the calculators.
+
+- :func:`start` opens the phase: the sighting checks of §6.1, then Phase 3b (3a, physical attacks, is not
+  implemented yet); every unit able to fire at its start is marked (``Status.may_fire``) and fires in 3b even if
+  destroyed during it (simultaneous in effect).
+- Sides alternate, one unit at a time, the initiative loser first (§3.2 3b): the side to act fires the weapons of
+  one unit (``fire UNIT TARGET WEAPON``, each weapon once) and ends its fire with ``cease UNIT`` (or when it has no
+  shot left); a side with no unit left passes; 3b ends when neither side has one.
+- :func:`refusal` says why a shot may not be made, citing the rule; :func:`fire_actions` lists exactly the shots
+  it admits; :func:`resolve` makes the shot with the game's dice (``fire.resolve_attack``) and records rows hit,
+  effects, ammunition and jams; :func:`odds` gives its exact distribution (``fire.shot_odds``).
+- At the end of 3b the morale rolls caused during it are made (§9.3) and destroyed units leave the map.
+
+Opportunity fire (§6.7) is not here: its hook is :func:`shot` with a firer in the Movement Phase (the refusals of
+3b that concern the phase are in :func:`_firer_refusal`, the shot itself in :func:`_shot_refusal`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from engine.actions import Action
+from engine.errors import IllegalActionError
+from engine.hexgrid import distance
+from engine.los import line_of_sight
+from engine.odds import Odds
+from engine.rules import Transition
+from engine.state import GameState, Unit
+
+from . import sheets
+from .bridges import terrain_of
+from .damage import COLUMNS, Target, effects
+from .data import Mount, Sheet, Tables
+from .fire import Shot, hit_roll, pools, range_band, resolve_attack, shot_odds
+from .geometry import armour_faces, in_arc, theta
+from .model import data, status
+from .morale import damage_trigger, morale_roll
+from .movement import Refused
+from .sighting import fire_phase_checks, los_policy, sight_line
+from .targetdie import TargetDie, has_moved, target_die
+
+__all__ = [
+    "Aim",
+    "cease_refusal",
+    "die_of",
+    "end_fire",
+    "end_fire_unit",
+    "fire_actions",
+    "firers",
+    "mount_label",
+    "next_side",
+    "odds",
+    "refusal",
+    "resolve",
+    "shot",
+    "start",
+]
+
+
+def mount_label(sheet: Sheet, index: int) -> str:
+    """The name of mount ``index`` (0-based) in the fire verb: its weapon key, with the mount when the sheet has
+    two of that weapon (``MG34V-hull``)."""
+    m = sheet.mounts[index]
+    same = [x for x in sheet.mounts if x.weapon == m.weapon]
+    return m.weapon if len(same) == 1 else f"{m.weapon}-{m.mount}"
+
+
+def _mount_index(sheet: Sheet, label: str) -> int | None:
+    for i in range(len(sheet.mounts)):
+        if mount_label(sheet, i).lower() == label.lower():
+            return i
+    return None
+
+
+def die_of(st: GameState, tables: Tables, unit: Unit) -> TargetDie:
+    """The unit's target-modifier die (§5) from its movement this turn, its hex and dug-in flag."""
+    sheet = tables.sheets[unit.type]
+    s = status(unit)
+    terrain = (terrain_of(st, tables, unit.hex).key,) if unit.hex is not None else ()
+    return target_die(
+        profile=sheet.target_profile,
+        infantry=sheet.unit_type == "infantry",
+        mp=sheet.mp,
+        mp_spent=Fraction(s.half_mp, 2),
+        hexes_entered=s.hexes,
+        terrain=terrain,
+        dug_in=s.dug_in,
+    )
+
+
+def _able(st: GameState, tables: Tables, unit: Unit) -> bool:
+    """May fire in 3b (§3.2): on the map, not destroyed or carried, not a gun that changed hex, did not work, not
+    out of action (§8.5)."""
+    s = status(unit)
+    sheet = tables.sheets[unit.type]
+    if unit.hex is None or s.destroyed or s.embarked_in or s.towed_by or s.work or not sheet.mounts:
+        return False
+    if sheet.unit_type == "gun" and s.hexes:
+        return False
+    return not effects(sheets.target(sheet, s.rows_hit)).out_of_action
+
+
+def start(tr: Transition, tables: Tables) -> None:
+    """Phase 3 opens (§3.2): the sighting checks, then 3b with the initiative loser to fire first."""
+    st = tr.state
+    d = data(st)
+    st.phase = "attack"
+    d.mover, d.quota, d.active = None, 0, None
+    tr.emit("phase", "Attack Phase: sighting checks; physical attacks (3a) are not implemented yet (rule 3.2)")
+    fire_phase_checks(tr, tables)
+    for u in st.units.values():
+        s = status(u)
+        s.may_fire, s.fired, s.fire_done = _able(st, tables, u), [], False
+    tr.emit("phase", "Fire (3b): sides alternate, one unit at a time, the initiative loser first (rule 3.2)")
+
+
+def firers(st: GameState, tables: Tables, side: str) -> Iterator[Unit]:
+    """The side's units that may still fire and have a shot (§3.2 3b)."""
+    for u in sorted(st.units.values(), key=lambda u: u.id):
+        s = status(u)
+        if u.side == side and s.may_fire and not s.fire_done and fire_actions(st, tables, u):
+            yield u
+
+
+def next_side(st: GameState, tables: Tables, side: str) -> str | None:
+    """Who fires next: ``side`` if it has a unit left, else the other side, else None (3b is over, §3.2 P)."""
+    other = st.enemies_of(side)[0]
+    for s in (side, other):
+        if any(True for _ in firers(st, tables, s)):
+            return s
+    return None
+
+
+# --- Shots ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """A shot made ready: the hit roll's inputs, the target as damage sees it, the facing hit, the mount."""
+
+    shot: Shot
+    target: Target
+    column: str
+    mount: int
+    ammo: str
+    weapon_burst: bool
+
+
+def _ammo(tables: Tables, m: Mount, target_armoured: bool, spent: dict[str, int], index: int) -> str | None:
+    """The round a mount fires (15.5 [INTERP]): the highest Dk against armour, else the highest HE, then Dk;
+    only a type with rounds left."""
+    weapon = tables.weapons[m.weapon]
+    left = [k for k, n in m.ammo.items() if spent.get(f"{index}.{k}", 0) < n and not weapon.ammo[k].smoke]
+    if not left:
+        return None
+
+    def rank(k: str) -> tuple[int, int]:
+        a = weapon.ammo[k]
+        return ((a.dk or 0), a.he) if target_armoured else (a.he, a.dk or 0)
+
+    return max(left, key=rank)
+
+
+def _column(tables: Tables, firer: Unit, target: Unit) -> str:
+    """The facing hit (§2.2): the target's sector seen from the firer; on a boundary the higher armour."""
+    facing = status(target).facing
+    if facing is None or firer.hex is None or target.hex is None or firer.hex == target.hex:
+        return "front"
+    faces = armour_faces(theta(target.hex, facing, firer.hex))
+    a = tables.sheets[target.type].armour
+    value = {"front": a.front, "side": a.side, "rear": a.rear, "top": a.top}
+    return max(faces, key=lambda f: value[f]) if faces[0] in COLUMNS else "front"
+
+
+def _firer_refusal(st: GameState, tables: Tables, firer: Unit) -> Refused | None:
+    """Why ``firer`` may not fire now in Phase 3b (§3.2)."""
+    s = status(firer)
+    d = data(st)
+    if st.phase != "attack":
+        return Refused("Cannot fire: fire is made in the Attack Phase (opportunity fire is not implemented yet)", "3.2")
+    if not s.may_fire:
+        return Refused(f"Cannot fire: {firer.id} was not able to fire at the start of the Fire Phase", "3.2")
+    if s.fire_done:
+        return Refused(f"Cannot fire: {firer.id} has already fired this phase", "3.2")
+    if d.active is not None and d.active != firer.id:
+        return Refused(f"Cannot fire: {d.active} is firing; cease its fire first", "3.2")
+    return None
+
+
+def _weapon_refusal(tables: Tables, firer: Unit, index: int) -> Refused | None:
+    """Step 1 of §6.8 for the weapon: not fired yet, not jammed, intact, its operator intact, fires directly."""
+    s = status(firer)
+    sheet = tables.sheets[firer.type]
+    m = sheet.mounts[index]
+    name = mount_label(sheet, index)
+    weapon = tables.weapons[m.weapon]
+    if index in s.fired:
+        return Refused(f"Cannot fire: the {name} of {firer.id} has already fired this phase", "3.2")
+    if index in s.jammed:
+        return Refused(f"Cannot fire: the {name} of {firer.id} is jammed", "6.6")
+    if m.row is not None and m.row in s.rows_hit:
+        return Refused(f"Cannot fire: the {name} of {firer.id} is destroyed (row {m.row})", "6.8")
+    if m.crew is not None and m.crew in s.rows_hit:
+        return Refused(f"Cannot fire: the {name} of {firer.id} has lost its operator (row {m.crew})", "6.8")
+    if weapon.physical:
+        return Refused(f"Cannot fire: the {name} is used only in a physical attack (not implemented yet)", "12.1")
+    if weapon.fire_mode == "indirect":
+        return Refused(f"Cannot fire: the {name} fires only indirectly (not implemented yet)", "7.1")
+    return None
+
+
+def _target_refusal(st: GameState, firer: Unit, target: Unit | None, tid: str) -> Refused | None:
+    if target is None or target.side == firer.side or target.hex is None:
+        return Refused(f"Cannot fire: {tid} is not an enemy unit on the map", "6.8")
+    if status(target).destroyed:
+        return Refused(f"Cannot fire: {tid} is already destroyed", "3.2")
+    if tid not in status(firer).sighted:
+        return Refused(f"Cannot fire: {firer.id} has not sighted {tid}", "6.1")
+    return None
+
+
+def shot(st: GameState, tables: Tables, firer: Unit, tid: str, label: str) -> Aim | Refused:
+    """The shot of ``firer``'s weapon ``label`` at ``tid`` (§6.8 steps 1–3), or why it may not be made."""
+    why = _firer_refusal(st, tables, firer)
+    if why is not None:
+        return why
+    sheet = tables.sheets[firer.type]
+    index = _mount_index(sheet, label)
+    if index is None:
+        return Refused(f"Cannot fire: {firer.id} has no weapon {label}", "2.3")
+    why = _weapon_refusal(tables, firer, index) or _target_refusal(st, firer, st.units.get(tid), tid)
+    if why is not None:
+        return why
+    return _shot_refusal(st, tables, firer, st.units[tid], index)
+
+
+def _shot_refusal(st: GameState, tables: Tables, firer: Unit, target: Unit, index: int) -> Aim | Refused:
+    """Arc, ammunition, range, LOS and the TN (§2.2, §15.5, §6.3, §6.2)."""
+    assert firer.hex is not None and target.hex is not None
+    sheet, tsheet = tables.sheets[firer.type], tables.sheets[target.type]
+    m = sheet.mounts[index]
+    name = mount_label(sheet, index)
+    s, ts = status(firer), status(target)
+    facing = s.facing
+    if facing is not None and firer.hex != target.hex and not in_arc(m.arc, theta(firer.hex, facing, target.hex)):
+        arc = {"front": "front arc", "rear": "rear arc"}.get(m.arc, "arc")
+        return Refused(
+            f"Cannot fire: {target.id} is outside the {arc} of the {name} of {firer.id}, facing "
+            f"{('N', 'NE', 'SE', 'S', 'SW', 'NW')[facing]}",
+            "2.2",
+        )
+    armoured = any((tsheet.armour.front, tsheet.armour.side, tsheet.armour.rear))
+    akey = _ammo(tables, m, armoured, s.spent, index)
+    if akey is None:
+        return Refused(f"Cannot fire: the {name} of {firer.id} has no ammunition left", "15.5")
+    weapon = sheets.weapon(tables.weapons[m.weapon])
+    dist = distance(firer.hex, target.hex)
+    try:
+        range_band(weapon, dist)
+    except IllegalActionError as e:
+        return Refused(str(e.args[0]) if e.args else "Cannot fire: out of range", e.rule or "6.3")
+    line = sight_line(st, tables, firer.hex, target.hex)
+    if not line.clear:
+        return Refused(f"Cannot fire: no line of sight from {firer.id} to {target.id}: {line.reason}", "6.2")
+    infantry = sheet.unit_type == "infantry"
+    t_inf = tsheet.unit_type == "infantry"
+    count = m.count if m.mount == "carried" else 1
+    pooled = max(pools(count, weapon))
+    the_shot = Shot(
+        base_number=sheets.base_number(s.experience),
+        weapon=weapon,
+        ammo=sheets.ammo(tables.weapons[m.weapon].ammo[akey]),
+        distance=dist,
+        target_die=die_of(st, tables, target),
+        target_infantry=t_inf,
+        firer_moved=has_moved(Fraction(s.half_mp, 2)),
+        intervening=line.obstructing,
+        vehicles_in_line=_vehicles_between(st, tables, firer, target),
+        same_hex=firer.hex == target.hex,
+        both_infantry=infantry and t_inf,
+        shaken=s.shaken,
+        pooled=pooled if pooled > 1 else 1,
+    )
+    to_hit = hit_roll(the_shot)
+    if not to_hit.possible:
+        return Refused(f"Cannot fire: {to_hit.explain()}, above {to_hit.max_tn}", "6.3")
+    target_rec = sheets.target(tsheet, ts.rows_hit)
+    return Aim(the_shot, target_rec, _column(tables, firer, target), index, akey, weapon.burst)
+
+
+def _vehicles_between(st: GameState, tables: Tables, firer: Unit, target: Unit) -> int:
+    """Vehicles or wrecks in the intervening hexes (§6.3 note e)."""
+    assert firer.hex is not None and target.hex is not None
+    path = line_of_sight(st.board, firer.hex, target.hex, los_policy(tables)).path
+    between = set(path) - {firer.hex, target.hex}
+    return sum(
+        1
+        for u in st.units.values()
+        if u.hex in between and tables.sheets[u.type].unit_type == "vehicle" and not status(u).embarked_in
+    )
+
+
+def refusal(st: GameState, tables: Tables, unit_id: str, tid: str, label: str) -> Refused | None:
+    """Why ``fire unit_id tid label`` may not be played now, or None."""
+    firer = st.units.get(unit_id)
+    if firer is None:
+        return Refused(f"Cannot fire: {unit_id} is not a unit", "3.2")
+    if firer.side != st.to_act:
+        return Refused(f"Cannot fire: {firer.id} is not a unit of {st.to_act}", "3.2")
+    got = shot(st, tables, firer, tid, label)
+    return got if isinstance(got, Refused) else None
+
+
+def cease_refusal(st: GameState, tables: Tables, unit_id: str) -> Refused | None:
+    """Why ``cease unit_id`` may not be played now (§3.2 3b: a unit may decline to fire; it is then done)."""
+    unit = st.units.get(unit_id)
+    if st.phase != "attack":
+        return Refused("Cannot cease fire: it is not the Fire Phase", "3.2")
+    if unit is None or unit.side != st.to_act:
+        return Refused(f"Cannot cease fire: {unit_id} is not a unit of {st.to_act}", "3.2")
+    s = status(unit)
+    if not s.may_fire or s.fire_done:
+        return Refused(f"Cannot cease fire: {unit_id} has no fire to make this phase", "3.2")
+    d = data(st)
+    if d.active is not None and d.active != unit_id:
+        return Refused(f"Cannot cease fire: {d.active} is firing; cease its fire first", "3.2")
+    if not fire_actions(st, tables, unit):
+        return Refused(f"Cannot cease fire: {unit_id} has no shot to make", "3.2")
+    return None
+
+
+def fire_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
+    """Every shot ``unit`` may make now, weapon by weapon, targets by id."""
+    s = status(unit)
+    if unit.hex is None or not s.may_fire or s.fire_done:
+        return []
+    sheet = tables.sheets[unit.type]
+    out: list[Action] = []
+    for i in range(len(sheet.mounts)):
+        label = mount_label(sheet, i)
+        for tid in sorted(s.sighted):
+            if not isinstance(shot(st, tables, unit, tid, label), Refused):
+                out.append(Action("fire", (unit.id, tid, label)))
+    return out
+
+
+# --- Resolution -------------------------------------------------------------------------------------------
+
+
+def resolve(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str) -> None:
+    """Make the shot (§6.8 steps 4–7) with the game's dice, record its results, and pass on when the unit is done."""
+    st = tr.state
+    aim = shot(st, tables, firer, tid, label)
+    assert not isinstance(aim, Refused)
+    target = st.units[tid]
+    d = data(st)
+    d.active = firer.id
+    s = status(firer)
+    to_hit = hit_roll(aim.shot)
+    explain = to_hit.explain()
+
+    def roller(sides: int, count: int, purpose: str) -> tuple[int, ...]:
+        if purpose == "hit roll":
+            return tr.roll(
+                sides, count, f"{firer.id} fires its {label} at {tid}: {explain}", target=to_hit.tn, compare="at_least"
+            )
+        return tr.roll(sides, count, f"{firer.id} at {tid}: {purpose}")
+
+    attack = resolve_attack(aim.shot, aim.target, aim.column, roller, burst=aim.weapon_burst)
+    s.fired.append(aim.mount)
+    key = f"{aim.mount}.{aim.ammo}"
+    s.spent[key] = s.spent.get(key, 0) + len(attack.rolls)
+    s.fired_dk = max(s.fired_dk, aim.shot.ammo.dk)
+    rolls = ", ".join(f"{o.roll}" + (" jam" if o.jammed else " hit" if o.hit else " miss") for o in attack.rolls)
+    tr.emit(
+        "fire",
+        f"{firer.id} fires its {label} ({aim.ammo}) at {tid}: {rolls} against {explain} (rule 6.8)",
+        unit=firer.id,
+    )
+    if attack.jammed:
+        s.jammed.append(aim.mount)
+        tr.emit("jam", f"The {label} of {firer.id} jams (rule 6.6)", unit=firer.id)
+    _record_damage(tr, tables, target, attack.rows_hit, aim)
+    if not fire_actions(st, tables, firer):
+        end_fire_unit(tr, tables, firer)
+
+
+def _record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int, ...], aim: Aim) -> None:
+    """Rows hit, their effects (§8.5), the morale trigger (§9.3, rolled at the end of 3b)."""
+    if not rows:
+        return
+    ts = status(target)
+    sheet = tables.sheets[target.type]
+    ts.rows_hit = sorted(set(ts.rows_hit) | set(rows))
+    after = sheets.target(sheet, ts.rows_hit)
+    target.steps = max(0, after.possible_damage - after.damage_taken)
+    eff = effects(after)
+    parts = [f"rows {', '.join(map(str, rows))} hit ({aim.column})"]
+    flags = (
+        ("immobilised", eff.immobilised),
+        ("burning", eff.burning),
+        ("out of action", eff.out_of_action and not eff.destroyed),
+        ("turret jammed", eff.turret_jammed),
+    )
+    parts += [name for name, on in flags if on]
+    tr.emit("damage", f"{target.id}: " + ", ".join(parts) + " (rule 8.5)", unit=target.id)
+    if eff.destroyed and not ts.destroyed:
+        ts.destroyed = True
+        tr.emit("destroyed", f"{target.id} is destroyed (rule 8.5)", unit=target.id)
+    elif damage_trigger(after.possible_damage, after.damage_taken) and "damage" not in ts.morale_due:
+        ts.morale_due.append("damage")
+
+
+def end_fire_unit(tr: Transition, tables: Tables, unit: Unit) -> None:
+    """The unit's fire is over (§3.2 3b); the turn to fire passes to the other side if it has a unit left."""
+    st = tr.state
+    status(unit).fire_done = True
+    data(st).active = None
+    tr.emit("cease", f"{unit.id} ceases fire (rule 3.2)", unit=unit.id)
+    st.to_act = next_side(st, tables, st.enemies_of(unit.side)[0])
+
+
+def end_fire(tr: Transition, tables: Tables) -> None:
+    """The end of 3b (§3.2): the morale rolls caused in it (§9.3), destroyed units leave the map."""
+    st = tr.state
+    for u in sorted(st.units.values(), key=lambda u: u.id):
+        s = status(u)
+        if s.destroyed and u.hex is not None:
+            u.hex = None
+            for p in st.units.values():
+                ps = status(p)
+                if u.id in (ps.embarked_in, ps.towed_by):
+                    ps.destroyed, ps.embarked_in, ps.towed_by = True, None, None
+                    tr.emit("destroyed", f"{p.id} is destroyed with {u.id} (rule 8.5)", unit=p.id)
+        if s.morale_due and not s.destroyed:
+            _morale(tr, tables, u)
+        s.morale_due = []
+
+
+def _morale(tr: Transition, tables: Tables, unit: Unit) -> None:
+    """A morale roll (§9.3–9.5): 2d10 ≤ the modified morale value; a failure shakes the unit."""
+    s = status(unit)
+    sheet = tables.sheets[unit.type]
+    target = sheets.target(sheet, s.rows_hit)
+    eff = effects(target)
+    roll_of = morale_roll(
+        sheets.morale(s.experience),
+        damage=target.damage_taken,
+        burning=eff.burning,
+        immobilised_vehicle=sheet.unit_type == "vehicle" and eff.immobilised,
+    )
+    terms = " ".join(str(m) for m in roll_of.modifiers)
+    (a, b) = tr.roll(10, 2, f"morale of {unit.id}: {terms}", target=roll_of.value, compare="at_most")
+    result = roll_of.result(a + b)
+    tr.emit("morale", f"{unit.id} rolls {a + b} for morale against {roll_of.value}: {result} (rule 9.5)", unit=unit.id)
+    if result == "shaken":
+        s.shaken = True
+    elif result == "dissolved":  # INTERP (9.5): a dissolved unit leaves the game and counts as destroyed
+        s.destroyed = True
+        unit.hex = None
+        tr.emit("destroyed", f"{unit.id} dissolves and leaves the game (rule 9.5)", unit=unit.id)
+
+
+def odds(st: GameState, tables: Tables, action: Action) -> Odds | None:
+    """The exact distribution of a shot's first hit roll: hit chance with each modifier, penetration, damage."""
+    unit_id, tid, label = (str(a) for a in action.args)
+    firer = st.units.get(unit_id)
+    if firer is None:
+        return None
+    aim = shot(st, tables, firer, tid, label)
+    if isinstance(aim, Refused):
+        return None
+    got = shot_odds(aim.shot, aim.target, aim.column)
+    note = got.to_hit.explain() + f"; hits the {aim.column}, {aim.ammo}"
+    return Odds(action, tuple(got.entries()), note=note)

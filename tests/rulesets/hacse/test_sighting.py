@@ -1,0 +1,126 @@
+"""Sighting (§6.1), line of sight (§6.2) and the acceptance cases of §14.5 (clear weather)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.hexgrid import parse_hex
+from engine.rules import Transition
+from engine.rulesets.hacse import sighting
+from engine.rulesets.hacse.data import load_tables
+from engine.rulesets.hacse.model import status
+from engine.rulesets.hacse.sighting import automatic, check, sight_line, sight_tn
+
+from .helpers import game, placed
+
+T = load_tables()
+
+
+def dist_mod(d: int, binoculars: bool = False) -> int:
+    return sight_tn(base=0, distance=d, binoculars=binoculars)[0]
+
+
+def test_14_5_ac_sg_01_distance_clear() -> None:
+    assert [dist_mod(d) for d in (4, 5, 14, 15)] == [0, 1, 2, 3]
+
+
+def test_14_5_ac_sg_02_distance_clear_with_binoculars() -> None:
+    assert [dist_mod(d, True) for d in (13, 14, 21)] == [1, 2, 3]
+
+
+AC12 = {"base": 4, "distance": 12, "target_terrain": "light_forest", "kept": 3, "moved": True, "all_round": True}
+
+
+def test_14_5_ac_sg_12_buttoned_panzer_with_binoculars() -> None:
+    tn, terms = sight_tn(binoculars=True, **AC12)  # type: ignore[arg-type]
+    assert tn == 16
+    assert [m.value for m in terms] == [4, 1, 3, 3, 2, 3]
+    assert all("(rule 6." in m.reason for m in terms)
+
+
+def test_14_5_ac_sg_12b_t34_without_binoculars() -> None:
+    assert sight_tn(binoculars=False, **AC12)[0] == 17  # type: ignore[arg-type]
+
+
+def test_14_5_ac_sg_13_target_fired_an_mg_last_turn() -> None:
+    assert sight_tn(binoculars=True, fired_dk=1, **AC12)[0] == 13  # type: ignore[arg-type]
+
+
+def test_14_5_ac_sg_14_pak_that_fired_dk_10() -> None:
+    args = {**AC12, "kept": 0}
+    assert sight_tn(binoculars=True, profile=1, fired_dk=10, **args)[0] == 2  # type: ignore[arg-type]
+
+
+def test_14_5_ac_sg_15_observer_four_levels_higher() -> None:
+    assert sight_tn(binoculars=True, higher=4, **AC12)[0] == 12  # type: ignore[arg-type]
+
+
+def test_14_5_ac_sg_10_twelve_hexes_on_clear_needs_no_roll() -> None:
+    g = game("h1-le-hamel")
+    st = placed(g, G1="0101", U1="0113")
+    line = sight_line(st, T, parse_hex("0101"), parse_hex("0113"))
+    assert line.clear and not line.obstructing
+    assert "rule 6.1" in (automatic(st, T, st.units["G1"], st.units["U1"], line) or "")
+
+
+def test_14_5_ac_sg_11_adjacent_in_dense_forest_needs_no_roll() -> None:
+    g = game("h1-le-hamel")
+    st = placed(g, G1="1401", U1="1501")
+    assert st.board.terrain(parse_hex("1501")) == "dense_forest"
+    line = sight_line(st, T, parse_hex("1401"), parse_hex("1501"))
+    assert automatic(st, T, st.units["G1"], st.units["U1"], line) == "in the same or an adjacent hex (rule 6.1)"
+
+
+def test_6_1_in_forest_beyond_adjacent_needs_a_roll() -> None:
+    g = game("h1-le-hamel")
+    st = placed(g, G1="1301", U1="1501")
+    line = sight_line(st, T, parse_hex("1301"), parse_hex("1501"))
+    assert line.clear
+    assert automatic(st, T, st.units["G1"], st.units["U1"], line) is None
+
+
+def test_6_2_dense_forest_in_the_line_sums_to_a_block() -> None:
+    g = game("h1-le-hamel")
+    st = g.state
+    line = sight_line(st, T, parse_hex("1401"), parse_hex("1901"))
+    assert not line.clear
+    assert "8 or more" in line.reason
+
+
+def test_6_2_two_light_forests_obstruct_without_blocking() -> None:
+    st = game("h1-le-hamel").state
+    a, b = parse_hex("0402"), parse_hex("0405")
+    line = sight_line(st, T, a, b)
+    assert line.clear and line.obstructing == ("light_forest", "light_forest") and line.sight_sum == 6
+
+
+def test_6_1_hidden_units_cannot_be_sighted_and_sight_is_lost() -> None:
+    g = game("h1-le-hamel")
+    st = placed(g, G1="0101", U1="0103")
+    tr = Transition(st)
+    assert check(tr, T, st.units["U1"], st.units["G1"])
+    assert status(st.units["U1"]).sighted == ["G1"]
+    status(st.units["G1"]).hidden = True
+    assert not check(tr, T, st.units["U1"], st.units["G1"])
+    assert status(st.units["U1"]).sighted == []
+    assert any("loses sight of G1" in e.text for e in tr.events)
+
+
+def test_6_1_sighting_roll_against_the_tn() -> None:
+    g = game("h1-le-hamel", dice=[1, 1, 10, 10, 10, 10, 1, 1])
+    st = placed(g, G1="1301", U1="1501")
+    tr = Transition(st)
+    seen = check(tr, T, st.units["G1"], st.units["U1"])
+    assert seen == (status(st.units["G1"]).sighted == ["U1"])
+    assert any(e.kind == "sight" and "TN" in e.text for e in tr.events)
+
+
+@pytest.mark.parametrize("sid", ["h1-le-hamel", "h2-height-212", "h3-bridge-at-dusk"])
+def test_6_1_fire_phase_checks_only_of_units_on_the_map(sid: str) -> None:
+    st = game(sid).state
+    tr = Transition(st)
+    sighting.fire_phase_checks(tr, T)
+    for u in st.units.values():
+        for tid in status(u).sighted:
+            assert u.hex is not None and st.units[tid].hex is not None
+            assert not status(st.units[tid]).hidden

@@ -7,11 +7,11 @@ game keeps it in its data as ``ai`` (public, like the scenario file).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from functools import cache
 
 from engine.state import GameState
+from engine.weights import read_weights
 
 from .data import DATA, DataError
 from .gamedata import data
@@ -22,20 +22,7 @@ __all__ = ["check_overrides", "side_weights", "weights"]
 @cache
 def weights() -> Mapping[str, float]:
     """The weights of ``data/ai.toml`` (checked: every value a number)."""
-    path = DATA / "ai.toml"
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(f"{path.name}: cannot read it: {exc}") from exc
-    table = raw.get("ai")
-    if not isinstance(table, dict):
-        raise DataError(f"{path.name}: expected an [ai] table of weights")
-    out: dict[str, float] = {}
-    for k, v in table.items():
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise DataError(f"{path.name}: ai.{k}: expected a number, got {v!r}")
-        out[k] = float(v)
-    return out
+    return read_weights(DATA / "ai.toml", DataError)
 
 
 def check_overrides(table: object, sides: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -25,7 +25,6 @@ UnitState of 2.3; a status without them (as today, before the Attack Phase) read
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -33,6 +32,7 @@ from typing import Any
 
 from engine.hexgrid import Hex, distance, parse_hex
 from engine.state import GameState, Unit
+from engine.weights import read_weights
 
 from .data import DATA_DIR, DataError, Sheet, Tables
 from .geometry import armour_faces, in_arc, theta
@@ -45,20 +45,7 @@ __all__ = ["Condition", "condition", "evaluate", "goals", "objective_values", "w
 @cache
 def weights() -> Mapping[str, float]:
     """The weights of ``data/ai.toml`` (checked: an ``[ai]`` table, every value a number)."""
-    path = DATA_DIR / "ai.toml"
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(f"{path.name}: cannot read it: {exc}") from exc
-    table = raw.get("ai")
-    if not isinstance(table, dict):
-        raise DataError(f"{path.name}: expected an [ai] table of weights")
-    out: dict[str, float] = {}
-    for k, v in table.items():
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise DataError(f"{path.name}: ai.{k}: expected a number, got {v!r}")
-        out[k] = float(v)
-    return out
+    return read_weights(DATA_DIR / "ai.toml", DataError)
 
 
 # --- A unit's condition ----------------------------------------------------------------------------------------

@@ -327,21 +327,31 @@ class Tables:
 # --- Reading ---------------------------------------------------------------------------------------------------
 
 
-def _load(name: str, folder: Path) -> dict[str, Any]:
-    path = folder / f"{name}.toml"
+def read_toml(path: Path, error: type[ValueError] = DataError) -> dict[str, Any]:
+    """A data file of the ruleset, parsed; ``error`` names the file when it is missing or not TOML (the fire
+    tables raise their own :class:`~.firedata.FireDataError`)."""
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
     except FileNotFoundError:
-        raise DataError(f"{path}: data file missing") from None
+        raise error(f"{path}: data file missing") from None
     except tomllib.TOMLDecodeError as err:
-        raise DataError(f"{path}: {err}") from None
+        raise error(f"{path}: {err}") from None
+
+
+def require(d: Mapping[str, Any], key: str, where: str, error: type[ValueError] = DataError) -> Any:
+    """``d[key]``, or ``error`` naming ``where.key`` when it is missing."""
+    if key not in d:
+        raise error(f"{where}.{key}: missing")
+    return d[key]
+
+
+def _load(name: str, folder: Path) -> dict[str, Any]:
+    return read_toml(folder / f"{name}.toml")
 
 
 def _get(d: Mapping[str, Any], key: str, where: str) -> Any:
-    if key not in d:
-        raise DataError(f"{where}.{key}: missing")
-    return d[key]
+    return require(d, key, where)
 
 
 def _int(d: Mapping[str, Any], key: str, where: str, default: int | None = None) -> int:

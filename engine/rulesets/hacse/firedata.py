@@ -15,16 +15,16 @@ and :func:`mod` (a modifier with its rule, for the dice log).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
 from engine.events import Modifier
+
+from .data import DATA_DIR, read_toml, require
 
 __all__ = [
     "DATA_DIR",
@@ -50,8 +50,6 @@ __all__ = [
     "total",
 ]
 
-DATA_DIR = Path(__file__).parent / "data"
-"""The folder of the ruleset's TOML tables."""
 
 TWO_D10: Mapping[int, Fraction] = MappingProxyType({s: Fraction(10 - abs(s - 11), 100) for s in range(2, 21)})
 """The probability of each 2d10 sum (Appendix A): 100 equally likely outcomes, 1 to 10 ways per sum."""
@@ -162,20 +160,11 @@ class Row:
 
 @cache
 def _load(name: str) -> dict[str, Any]:
-    path = DATA_DIR / f"{name}.toml"
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise FireDataError(f"{path}: data file missing") from None
-    except tomllib.TOMLDecodeError as err:
-        raise FireDataError(f"{path}: {err}") from None
+    return read_toml(DATA_DIR / f"{name}.toml", FireDataError)
 
 
 def _get(d: Mapping[str, Any], key: str, where: str) -> Any:
-    if key not in d:
-        raise FireDataError(f"{where}.{key}: missing")
-    return d[key]
+    return require(d, key, where, FireDataError)
 
 
 def _ints(d: Mapping[str, Any], where: str, *, keys: tuple[str, ...] = ()) -> Mapping[str, int]:

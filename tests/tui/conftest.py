@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,9 @@ from typing import Any
 import pytest
 from textual.worker import WorkerCancelled
 
+import engine
 from tui.app import PlanspielApp, Start
+from tui.client import LocalClient
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
 from tui.settings import Settings
@@ -94,3 +97,21 @@ async def enter_on(app: PlanspielApp, pilot: object, label: str) -> None:
     screen.map.move_cursor(screen.info.board.parse(label))
     await pilot.press("enter")  # type: ignore[attr-defined]
     await settle(pilot, app)
+
+
+def hannut_position(found: Callable[[LocalClient], bool], seeds: range, steps: int) -> LocalClient:
+    """The first position of seeded random Hannut games (the scenario's set-up, then random legal actions) where
+    ``found`` holds for the side to act's client; an AssertionError when none of ``seeds`` meets one within
+    ``steps`` actions."""
+    for seed in seeds:
+        game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=seed)
+        engine.take_scenario_setup(game)
+        rng = random.Random(seed)
+        for _ in range(steps):
+            if game.to_act is None:
+                break
+            client = LocalClient(game, game.to_act)
+            if found(client):
+                return client
+            game.apply(rng.choice(game.legal_actions()))
+    raise AssertionError(f"no such position in seeds {seeds.start}-{seeds.stop - 1}")

@@ -14,7 +14,7 @@ from tui.legend import GROUPS, hex_legend, legend, ordered
 from tui.overlay import hex_content
 from tui.widgets.panels import UnitCard, unit_text
 
-from .conftest import hannut, make_app, screen_text, settle, table
+from .conftest import hannut, hannut_position, make_app, screen_text, settle, table
 
 CASES = [("blitzkrieg1940", "hannut"), ("blitzkrieg1940", "stonne"), ("art_of_tactic", "p1-grenzgefecht")]
 
@@ -107,23 +107,14 @@ def test_lists_name_units_as_players_do() -> None:
 def test_a_salvo_names_its_observer_as_players_do() -> None:
     """Issue 18 item 6: an artillery salvo's line said ``observer fra-12kur-hq at 1202``; it names the HQ (the
     notation at the start of the line keeps the id)."""
-    for seed in range(1, 12):
-        game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=seed)
-        engine.take_scenario_setup(game)
-        rng = random.Random(seed)
-        for _ in range(400):
-            if game.to_act is None:
-                break
-            client = LocalClient(game, game.to_act)
-            salvos = [
-                a for a in client.legal_actions() if client.action_info(a).is_barrage and client.action_info(a).units
-            ]
-            if salvos:
-                presenter = engine.get_ruleset("blitzkrieg1940").presentation(client.info)
-                words = Words(client, presenter, client.info, client.view(), client.action_info)
-                observer = client.view().units[client.action_info(salvos[0]).units[0]]
-                line = words.label(salvos[0]).plain
-                assert f"observer {presenter.unit_title(client.view(), observer)} at " in line, line
-                return
-            game.apply(rng.choice(game.legal_actions()))
-    raise AssertionError("no salvo with an observer found")
+
+    def observed(client: LocalClient) -> bool:
+        return any(client.action_info(a).is_barrage and client.action_info(a).units for a in client.legal_actions())
+
+    client = hannut_position(observed, range(1, 12), 400)
+    salvo = next(a for a in client.legal_actions() if client.action_info(a).is_barrage and client.action_info(a).units)
+    presenter = engine.get_ruleset("blitzkrieg1940").presentation(client.info)
+    words = Words(client, presenter, client.info, client.view(), client.action_info)
+    observer = client.view().units[client.action_info(salvo).units[0]]
+    line = words.label(salvo).plain
+    assert f"observer {presenter.unit_title(client.view(), observer)} at " in line, line

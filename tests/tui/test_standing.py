@@ -20,7 +20,7 @@ from tui.session import Session
 from tui.settings import Settings
 from tui.standing import Standing, decide, note_declined, window_pass
 
-from .conftest import activate_i12, hannut, make_app, play_quietly, settle
+from .conftest import activate_i12, hannut, hannut_position, make_app, play_quietly, settle
 
 
 def _window(seed: int = 1) -> tuple[engine.Game, LocalClient]:
@@ -316,18 +316,7 @@ def test_the_default_orders_fire_the_best_reaction_by_themselves() -> None:
 
 def _n_choice() -> LocalClient:
     """A Hannut position where a unit's owner keeps an N result or takes a step loss instead (8.3)."""
-    for seed in range(1, 30):
-        game = engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=seed)
-        engine.take_scenario_setup(game)
-        rng = random.Random(seed)
-        for _ in range(600):
-            if game.to_act is None:
-                break
-            client = LocalClient(game, game.to_act)
-            if client.waiting().usual is not None:
-                return client
-            game.apply(rng.choice(game.legal_actions()))
-    raise AssertionError("no choice with a usual answer found")
+    return hannut_position(lambda c: c.waiting().usual is not None, range(1, 30), 600)
 
 
 def test_a_routine_choice_gets_its_usual_answer_unless_the_player_says_ask() -> None:

@@ -3,10 +3,10 @@
 The score is in victory points (15.9: one point of BV). It is the side's terms less its enemies':
 
 - **victory** — the end of the game is worth ``win`` (a draw 0); before it, the points of 15.9 as they stand
-  (:func:`~.victory.scores`: BV of enemy units destroyed, objectives controlled, the scenario's awards of 15.10),
-  plus the half-BV awards of 15.9 for enemy units the status shows immobilised, shaken or at ≥ 50 % damage;
+  (:func:`~.victory.scores`: BV of enemy units destroyed or dissolved, half the BV of those immobilised, shaken or
+  at ≥ 50 % damage, objectives controlled, the scenario's awards of 15.10);
 - **material** — the BV of every unit still in the game times its condition: less the share of its rows hit
-  (2.3 "possible damage") and less for being immobilised, burning, out of action (8.5), shaken or dissolved (9.5);
+  (2.3 "possible damage") and less for being immobilised, burning, out of action (8.5) or shaken (9.5);
 - **objectives** (15.9) — a unit standing on an objective its side controls guards it, a controlled objective
   with a seen enemy near and no own unit on it is unguarded, a unit standing on an objective its side does not
   control (and no enemy seen there) is taking it; the nearest unit's distance to each objective the side does not
@@ -19,8 +19,8 @@ The score is in victory points (15.9: one point of BV). It is the side's terms l
 It reads only what ``st`` holds, and the planner gives it a side's view: hidden enemy units (13.2) are not in it,
 so they change nothing. Every weight is in ``data/ai.toml`` (an AI valuation, not a rule).
 
-The damage and morale states are read from the unit's status by :func:`condition` under the names of the
-UnitState of 2.3; a status without them (as today, before the Attack Phase) reads as intact and steady.
+The damage and morale states are read from the unit's status by :func:`condition`: the rows hit and their effects
+(8.5), shaken (9.5); a dissolved unit is destroyed (9.5 INTERP) and out of the material.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ from engine.hexgrid import Hex, distance, parse_hex
 from engine.state import GameState, Unit
 from engine.weights import read_weights
 
+from . import sheets
+from .damage import effects
 from .data import DATA_DIR, DataError, Sheet, Tables
 from .geometry import armour_faces, in_arc, theta
 from .model import data, status
@@ -61,39 +63,23 @@ class Condition:
     burning: bool = False
     out_of_action: bool = False
     shaken: bool = False
-    dissolved: bool = False
 
 
-def _flag(s: Any, *names: str) -> bool:
-    return any(bool(getattr(s, n, False)) for n in names)
-
-
-def _rows_hit(u: Unit, sheet: Sheet) -> int:
-    """Rows hit: the status's row-hit flags (a list of rows, a set or a count) or the steps the unit has lost."""
-    s = status(u)
-    hit = getattr(s, "hit", None)
-    if hit is None:
-        hit = getattr(s, "rows_hit", None)
-    if isinstance(hit, bool) or hit is None:
-        n = 0
-    elif isinstance(hit, int):
-        n = hit
-    else:
-        n = len(hit)
-    return max(n, sheet.possible_damage - u.steps, 0)
+INTACT = Condition()
 
 
 def condition(u: Unit, sheet: Sheet) -> Condition:
-    """The unit's condition as its status shows it (names of 2.3's UnitState; absent fields read as intact)."""
+    """The unit's condition as its status shows it: ``rows_hit`` and what they mean (8.5), ``shaken`` (9.5)."""
     s = status(u)
-    morale = getattr(s, "morale", None)
+    if not s.rows_hit:
+        return Condition(shaken=True) if s.shaken else INTACT
+    eff = effects(sheets.target(sheet, s.rows_hit))
     return Condition(
-        hit=_rows_hit(u, sheet),
-        immobile=_flag(s, "immobile", "immobilised", "immobilized"),
-        burning=_flag(s, "burning"),
-        out_of_action=_flag(s, "out_of_action"),
-        shaken=morale == "shaken" or _flag(s, "shaken"),
-        dissolved=morale == "dissolved" or _flag(s, "dissolved"),
+        hit=len(s.rows_hit),
+        immobile=eff.immobilised,
+        burning=eff.burning,
+        out_of_action=eff.out_of_action,
+        shaken=s.shaken,
     )
 
 
@@ -105,20 +91,10 @@ def _worth(sheet: Sheet, c: Condition, w: Mapping[str, float]) -> float:
         (c.burning, "burning"),
         (c.out_of_action, "out_of_action"),
         (c.shaken, "shaken"),
-        (c.dissolved, "dissolved"),
     ):
         if flag:
             share -= w[key]
     return max(0.0, share)
-
-
-def _half_bv(sheet: Sheet, c: Condition) -> int:
-    """15.9: half the BV (rounded down) of a unit immobilised, shaken or at ≥ 50 % damage; all of it dissolved."""
-    if c.dissolved:
-        return sheet.bv
-    if c.immobile or c.shaken or 2 * c.hit >= sheet.possible_damage > 0:
-        return sheet.bv // 2
-    return 0
 
 
 # --- Objectives ------------------------------------------------------------------------------------------------
@@ -252,7 +228,7 @@ def _facing(tables: Tables, side: str, present: Mapping[str, list[Unit]], w: Map
 
 
 def _material(tables: Tables, st: GameState, side: str, w: Mapping[str, float]) -> float:
-    """The side's material less its enemies', plus the half-BV awards of 15.9 each side's status shows."""
+    """The side's material less its enemies' (the half-BV awards of 15.9 are in the victory points already)."""
     score = 0.0
     for u in st.units.values():
         sheet = tables.sheets.get(u.type)
@@ -261,7 +237,6 @@ def _material(tables: Tables, st: GameState, side: str, w: Mapping[str, float]) 
         sign = 1.0 if u.side == side else -1.0
         c = condition(u, sheet)
         score += sign * w["material"] * sheet.bv * _worth(sheet, c, w)
-        score -= sign * w["half_bv"] * _half_bv(sheet, c)
     return score
 
 

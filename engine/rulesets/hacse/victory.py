@@ -1,9 +1,8 @@
 """Provides control of objective hexes and victory points (digest 15.9 [PROPOSED], the scenario objectives of
 15.10).
 
-So far units are destroyed only on a blown bridge and none is shaken or immobilised (fire, damage and morale are
-not implemented), so the points come mostly from the objectives and the scenario's own awards (H-3: the bridge and
-the withdrawal); the half-BV awards of 15.9 are counted once the rules set those states.
+A unit's state is read from its status: ``destroyed`` (8.5, or dissolved: 9.5 INTERP), ``shaken`` (9.5) and the
+rows hit (``rows_hit``), whose effects (8.5: immobilised) and share of the possible damage give the half-BV award.
 """
 
 from __future__ import annotations
@@ -13,31 +12,35 @@ from typing import Any
 from engine.hexgrid import hex_to_offset, parse_hex
 from engine.state import GameState
 
-from .data import Tables
-from .model import data, status
+from . import sheets
+from .damage import effects
+from .data import Sheet, Tables
+from .model import Status, data, status
 
-__all__ = ["scores", "update_control"]
+__all__ = ["half_bv", "scores", "update_control"]
 
 
 def update_control(st: GameState) -> None:
-    """A side controls an objective hex when it was the last side to have a unit there alone (15.9; shaken units
-    do not count once morale is implemented)."""
+    """A side controls an objective hex when it was the last side to have a non-shaken unit there alone (15.9)."""
     d = data(st)
     for h in d.points:
-        sides = {u.side for u in st.units.values() if u.hex == h and not status(u).destroyed}
+        sides = {u.side for u in st.units.values() if u.hex == h and not (s := status(u)).destroyed and not s.shaken}
         if len(sides) == 1:
             d.control[h] = sides.pop()
 
 
 def scores(st: GameState, tables: Tables) -> dict[str, int]:
-    """Victory points of each side (15.9): the BV of enemy units destroyed, the objectives it controls, and the
-    scenario's awards (15.10.5)."""
+    """Victory points of each side (15.9): the BV of enemy units destroyed or dissolved, half the BV of enemy units
+    immobilised, shaken or at ≥ 50 % damage, the objectives it controls, and the scenario's awards (15.10.5)."""
     d = data(st)
     points = {side: 0 for side in st.sides}
     for u in st.units.values():
-        if status(u).destroyed:
+        sheet = tables.sheets[u.type]
+        s = status(u)
+        award = sheet.bv if s.destroyed else half_bv(sheet, s)
+        if award:
             for side in st.enemies_of(u.side):
-                points[side] += tables.sheets[u.type].bv
+                points[side] += award
     for h, p in d.points.items():
         owner = d.control.get(h)
         if owner in points:
@@ -46,6 +49,19 @@ def scores(st: GameState, tables: Tables) -> dict[str, int]:
     _bridge_award(st, victory, points)
     _withdrawal_award(st, victory, points)
     return points
+
+
+def half_bv(sheet: Sheet, s: Status) -> int:
+    """15.9: half the BV, rounded down, of a unit that is immobilised (8.5), shaken (9.5) or at ≥ 50 % damage (2.3
+    "possible damage"); 0 otherwise (a destroyed unit scores its whole BV instead)."""
+    if s.shaken:
+        return sheet.bv // 2
+    if not s.rows_hit:
+        return 0
+    t = sheets.target(sheet, s.rows_hit)
+    if 2 * t.damage_taken >= t.possible_damage > 0 or effects(t).immobilised:
+        return sheet.bv // 2
+    return 0
 
 
 def _bridge_award(st: GameState, victory: dict[str, Any], points: dict[str, int]) -> None:

@@ -14,7 +14,6 @@ import pytest
 import engine
 from engine.ai.simulate import simulate
 from engine.hexgrid import parse_hex
-from engine.rulesets.hacse import evaluation
 from engine.rulesets.hacse.evaluation import condition, goals, objective_values, weights
 from engine.rulesets.hacse.model import FACING_NAMES, data, status
 from engine.state import GameState, Outcome
@@ -78,35 +77,31 @@ def test_15_9_an_enemy_unit_destroyed_is_better() -> None:
 def test_15_9_less_damage_is_better() -> None:
     st = _h1()
     hurt = st.clone()
-    hurt.units["U4"].steps -= 3  # three rows hit
+    status(hurt.units["U4"]).rows_hit = [11, 12, 13]  # three weapon rows hit (8.5)
     worse = hurt.clone()
-    worse.units["U4"].steps -= 3  # six: at least half of its possible damage (15.9: half BV to the enemy)
+    status(worse.units["U4"]).rows_hit = [1, 2, 11, 12, 13, 14, 15, 10]  # eight of 15: half BV to the enemy (15.9)
     assert condition(hurt.units["U4"], ruleset().tables.sheets["US-M4A3-75"]).hit == 3
     assert _value(st, "us") > _value(hurt, "us") > _value(worse, "us")
 
 
-class _Shown:
-    """A unit's status with the damage and morale fields of 2.3 the Attack Phase will add (not in ``Status`` yet)."""
-
-    def __init__(self, real: object, **extra: object) -> None:
-        self._real, self._extra = real, extra
-
-    def __getattr__(self, name: str) -> object:
-        return self._extra[name] if name in self._extra else getattr(self._real, name)
-
-
 @pytest.mark.parametrize(
-    "shown", [{"immobile": True}, {"morale": "shaken"}, {"burning": True}, {"hit": [1, 2, 3, 4, 5, 6, 7, 8]}]
+    ("rows", "shaken", "shown"),
+    [
+        ([6], False, "immobile"),  # tracks (8.5)
+        ([8], False, "burning"),  # fuel tank (8.5)
+        ([1, 2, 3, 4, 5], False, "out_of_action"),  # all the crew (8.5)
+        ([], True, "shaken"),  # 9.5
+    ],
 )
-def test_15_9_a_unit_immobilised_shaken_burning_or_half_destroyed_is_worth_less(
-    monkeypatch: pytest.MonkeyPatch, shown: dict[str, object]
+def test_8_5_9_5_a_unit_immobilised_burning_out_of_action_or_shaken_is_worth_less(
+    rows: list[int], shaken: bool, shown: str
 ) -> None:
     st = _h1()
     before = _value(st, "us")
-    real = evaluation.status
-    monkeypatch.setattr(evaluation, "status", lambda u: _Shown(real(u), **shown) if u.id == "U4" else real(u))
+    s = status(st.units["U4"])
+    s.rows_hit, s.shaken = rows, shaken
     c = condition(st.units["U4"], ruleset().tables.sheets["US-M4A3-75"])
-    assert c != evaluation.Condition()
+    assert getattr(c, shown) is True
     assert _value(st, "us") < before
 
 

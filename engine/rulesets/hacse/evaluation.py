@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from engine.actions import Action
 from engine.hexgrid import Hex, distance, parse_hex
 from engine.state import GameState, Unit
 from engine.weights import read_weights
@@ -41,7 +42,7 @@ from .geometry import armour_faces, in_arc, theta
 from .model import data, status
 from .victory import scores
 
-__all__ = ["Condition", "condition", "evaluate", "goals", "objective_values", "weights"]
+__all__ = ["Condition", "ai_actions", "condition", "evaluate", "goals", "objective_values", "weights"]
 
 
 @cache
@@ -132,12 +133,16 @@ def _on_map(st: GameState) -> dict[str, list[Unit]]:
     return out
 
 
-def _where(u: Unit) -> list[Hex]:
-    """Where a unit is or may enter (a unit waiting off the map: its entry hexes)."""
+def _where(st: GameState, u: Unit) -> list[Hex]:
+    """Where a unit is or may enter (a unit waiting off the map: its entry hexes, or its carrier's or tractor's when
+    it enters with one, so that entering together never looks like a loss)."""
     if u.hex is not None:
         return [u.hex]
     s = status(u)
-    return list(s.entry) if s.off_map and s.embarked_in is None and s.towed_by is None else []
+    if not s.off_map:
+        return []
+    carrier = st.units.get(s.embarked_in or s.towed_by or "")
+    return list(status(carrier).entry if carrier is not None and not s.entry else s.entry)
 
 
 def _objectives(st: GameState, side: str, present: Mapping[str, list[Unit]], w: Mapping[str, float]) -> float:
@@ -182,7 +187,7 @@ def _approach_each(st: GameState, side: str, w: Mapping[str, float]) -> float:
     for u in st.units.values():
         if u.side != side or status(u).destroyed:
             continue
-        spots = _where(u)
+        spots = _where(st, u)
         if not spots:
             continue
         near = min(distance(a, h) for a in spots for h in targets) + (0 if u.hex is not None else 1)
@@ -256,3 +261,26 @@ def evaluate(tables: Tables, st: GameState, side: str) -> float:
         score += sign * _objectives(st, s, present, w)
         score += sign * _facing(tables, s, present, w)
     return score
+
+
+# --- What the AI weighs ----------------------------------------------------------------------------------------
+
+
+def ai_actions(tables: Tables, st: GameState, actions: list[Action]) -> list[Action]:
+    """The legal actions the AI weighs: all but hooking up a vehicle that can still drive itself (4.6 allows any
+    vehicle as a load; a tractor pulling a mobile vehicle only slows both, so a player would not)."""
+
+    def pointless(a: Action) -> bool:
+        if a.verb != "hook" or len(a.args) < 2:
+            return False
+        load = st.units.get(str(a.args[1]))
+        sheet = tables.sheets.get(load.type) if load is not None else None
+        return (
+            load is not None
+            and sheet is not None
+            and sheet.unit_type == "vehicle"
+            and not condition(load, sheet).immobile
+        )
+
+    kept = [a for a in actions if not pointless(a)]
+    return kept or actions

@@ -27,7 +27,7 @@ from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
-from .evaluation import evaluate, goals
+from .evaluation import ai_actions, evaluate, goals
 from .model import Data, Status, data, status
 from .movement import CLIMB, limit, step_cost
 from .notation import NOTATIONS, VERBS
@@ -136,6 +136,10 @@ class Hacse(Ruleset):
         """The AI's position evaluation (``evaluation.py``): victory points (15.9), material by condition,
         objectives, facing toward the seen enemy (2.2); it reads only the view it is given."""
         return evaluate(self.tables, state, side)
+
+    def ai_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """All but the pointless: hooking up a vehicle that can drive itself (``evaluation.ai_actions``)."""
+        return ai_actions(self.tables, state, actions)
 
     def ai_goals(self, state: GameState, side: str) -> list[Hex]:
         """The objective hexes the side does not control (15.9); all of them when it controls every one."""

@@ -194,3 +194,26 @@ def test_planspiel_simulate_plays_hacse_with_the_ruleset_named_as_a_plugin() -> 
     )
     assert done.returncode == 0, done.stderr
     assert "1 game finished of 1" in done.stdout
+
+
+def test_ai_a_unit_entering_with_its_tractor_is_no_worse_than_waiting() -> None:
+    """H-2's truck G5 enters towing the PaK G6: the towed gun counts from the tractor's entry hexes while both
+    wait, so entering (one hex nearer the objectives) is better for the evaluation, not worse."""
+    st = game("h2-height-212").state
+    g1 = st.units["G1"]  # a tank ahead, nearer every objective: the nearest-unit pull does not change
+    g1.hex, status(g1).off_map, status(g1).facing = parse_hex("1208"), False, FACING_NAMES.index("nw")
+    entered = st.clone()
+    g5, g6 = entered.units["G5"], entered.units["G6"]
+    g5.hex = g6.hex = parse_hex("2213")
+    status(g5).off_map = status(g6).off_map = False
+    status(g5).facing = FACING_NAMES.index("nw")
+    assert _value(entered, "german") >= _value(st, "german")
+
+
+def test_ai_a_tractor_does_not_weigh_hooking_up_a_vehicle_that_drives() -> None:
+    st = game("h2-height-212").state
+    rs = ruleset()
+    hook = engine.Action("hook", ("G2", "G3"))
+    assert rs.ai_actions(st, [hook, engine.Action("stand", ("G2",))]) == [engine.Action("stand", ("G2",))]
+    status(st.units["G3"]).rows_hit = [3]  # its tracks: immobilised (8.5); towing it away is sensible
+    assert hook in rs.ai_actions(st, [hook])

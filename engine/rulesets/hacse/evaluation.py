@@ -13,6 +13,9 @@ The score is in victory points (15.9: one point of BV). It is the side's terms l
   control, and each unit's distance to its nearest such objective (or, with all held, beyond ``guard_range`` of
   the nearest held one), pull toward them; each objective counts by its value (its points and the awards that
   need it, 15.10.5), and more as the last turn nears;
+- **fire** (3.2 Phase 3b) — what the side's units could do to the enemy's in the next Fire Phase from where they
+  stand, less what the enemy's could do to them (``threat.py``: expected damage of each weapon at its best target,
+  valued in BV per row);
 - **facing** (2.2) — a gun or vehicle should turn its front armour (a gun its front arc) toward the seen enemies
   near it: each costs its mean armour shortfall toward them, as a share of its front armour.
 
@@ -40,6 +43,7 @@ from .damage import effects
 from .data import DATA_DIR, DataError, Sheet, Tables
 from .geometry import armour_faces, in_arc, theta
 from .model import data, status
+from .threat import exchange
 from .victory import scores
 
 __all__ = ["Condition", "ai_actions", "condition", "evaluate", "goals", "objective_values", "weights"]
@@ -255,6 +259,8 @@ def evaluate(tables: Tables, st: GameState, side: str) -> float:
     points = scores(st, tables)
     score = w["vp"] * sum(p if s == side else -p for s, p in points.items())
     score += _material(tables, st, side, w)
+    if w["fire"]:
+        score += w["fire"] * exchange(st, tables, side)
     present = _on_map(st)
     for s in st.sides:
         sign = 1.0 if s == side else -1.0

@@ -1,0 +1,183 @@
+"""Provides the AI's estimate of the next Fire Phase (3.2 Phase 3b): what each side's units could do to the other's
+from where they stand, in victory points (15.9). An AI valuation, not a rule: the evaluation (``evaluation.py``)
+weighs it so that a unit keeps its front toward the enemy, stays out of reach of guns it cannot answer and closes
+in where its own weapons hit harder than the enemy's.
+
+For every unit able to fire and every enemy unit on the map in range, with a clear line (6.2) and in the weapon's
+arc (2.2), each direct-fire weapon's expected damage points (``fire.shot_odds``: the hit roll of 6.3 with the
+target's die of 5, penetration and damage of 8) at the target's facing toward the firer are valued at the target's
+BV per row of possible damage (2.3); a unit counts its best target. What the rules leave to the moment (sighting,
+ammunition spent, the order of fire) is left out: the estimate is the same for both sides.
+
+The shots' odds depend on few things (the two sheets, the weapon, the distance, the column, the target's die, the
+obstructing terrain), so they are kept once computed; so are the lines of sight of a board.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine.board import Board
+from engine.errors import IllegalActionError
+from engine.hexgrid import Hex, distance
+from engine.state import GameState, Unit
+
+from . import sheets
+from .attack import die_of
+from .damage import effects
+from .data import Mount, Sheet, Tables
+from .fire import Shot, hit_roll, range_band, shot_odds
+from .geometry import armour_faces, in_arc, theta
+from .model import data, status
+from .sighting import sight_line
+from .targetdie import TargetDie, has_moved
+
+__all__ = ["exchange", "threat"]
+
+_LINES: dict[tuple[int, tuple[Hex, ...], Hex, Hex], tuple[str, ...] | None] = {}
+"""Lines of sight by board, blown bridges and the two hexes: the obstructing terrain keys, None if blocked."""
+_SHOTS: dict[tuple[object, ...], float] = {}
+"""Expected damage points of a shot by its inputs."""
+_LIMIT = 200_000
+
+
+def _line(st: GameState, tables: Tables, a: Hex, b: Hex) -> tuple[str, ...] | None:
+    board: Board = st.board
+    key = (id(board), tuple(data(st).blown), a, b)
+    if key not in _LINES:
+        if len(_LINES) > _LIMIT:
+            _LINES.clear()
+        line = sight_line(st, tables, a, b)
+        _LINES[key] = line.obstructing if line.clear else None
+    return _LINES[key]
+
+
+def _column(sheet: Sheet, facing: int | None, at: Hex, frm: Hex) -> str:
+    """The target's facing hit from ``frm`` (2.2; on a boundary the higher armour, as ``attack`` does)."""
+    if facing is None or at == frm:
+        return "front"
+    faces = armour_faces(theta(at, facing, frm))
+    a = sheet.armour
+    value = {"front": a.front, "side": a.side, "rear": a.rear, "top": a.top}
+    return max(faces, key=lambda f: value.get(f, -1)) if faces[0] in value else "front"
+
+
+def _ammo(tables: Tables, m: Mount, armoured: bool) -> str | None:
+    """The round the weapon would choose (15.5 [INTERP] as ``attack``: best Dk against armour, else best HE),
+    ammunition spent left aside."""
+    weapon = tables.weapons[m.weapon]
+    keys = [k for k in m.ammo if not weapon.ammo[k].smoke]
+    if not keys:
+        return None
+    return max(
+        keys,
+        key=lambda k: (
+            ((weapon.ammo[k].dk or 0), weapon.ammo[k].he) if armoured else (weapon.ammo[k].he, weapon.ammo[k].dk or 0)
+        ),
+    )
+
+
+def _expected(
+    tables: Tables,
+    firer: Sheet,
+    m: Mount,
+    akey: str,
+    experience: str,
+    target: Sheet,
+    column: str,
+    dist: int,
+    die: TargetDie,
+    moved: bool,
+    obstructing: tuple[str, ...],
+) -> float:
+    key = (id(tables), firer.id, m.row, m.weapon, akey, experience, target.id, column, dist, die, moved, obstructing)
+    got = _SHOTS.get(key)
+    if got is not None:
+        return got
+    if len(_SHOTS) > _LIMIT:
+        _SHOTS.clear()
+    weapon = sheets.weapon(tables.weapons[m.weapon])
+    value = 0.0
+    try:
+        range_band(weapon, dist)
+        t_inf = target.unit_type == "infantry"
+        shot = Shot(
+            base_number=sheets.base_number(experience),
+            weapon=weapon,
+            ammo=sheets.ammo(tables.weapons[m.weapon].ammo[akey]),
+            distance=dist,
+            target_die=die,
+            target_infantry=t_inf,
+            firer_moved=moved,
+            intervening=obstructing,
+            both_infantry=t_inf and firer.unit_type == "infantry",
+        )
+        if hit_roll(shot).possible:
+            odds = shot_odds(shot, sheets.target(target), column)
+            value = float(sum((Fraction(n) * p for n, p in odds.damage.items()), Fraction(0)))
+    except IllegalActionError:
+        value = 0.0
+    _SHOTS[key] = value
+    return value
+
+
+def _able(tables: Tables, u: Unit) -> bool:
+    s = status(u)
+    sheet = tables.sheets.get(u.type)
+    if sheet is None or u.hex is None or s.destroyed or s.embarked_in or s.towed_by or not sheet.mounts:
+        return False
+    return not s.rows_hit or not effects(sheets.target(sheet, s.rows_hit)).out_of_action
+
+
+def _best(st: GameState, tables: Tables, firer: Unit, targets: list[Unit]) -> float:
+    """The firer's best target: the value of all its direct-fire weapons at one enemy unit."""
+    sheet = tables.sheets[firer.type]
+    s = status(firer)
+    assert firer.hex is not None
+    moved = has_moved(Fraction(s.half_mp, 2))
+    best = 0.0
+    for t in targets:
+        assert t.hex is not None
+        dist = distance(firer.hex, t.hex)
+        obstructing = _line(st, tables, firer.hex, t.hex) if dist else ()
+        if obstructing is None:
+            continue
+        tsheet = tables.sheets[t.type]
+        armoured = any((tsheet.armour.front, tsheet.armour.side, tsheet.armour.rear))
+        column = _column(tsheet, status(t).facing, t.hex, firer.hex)
+        die = die_of(st, tables, t)
+        points = 0.0
+        for index, m in enumerate(sheet.mounts):
+            weapon = tables.weapons[m.weapon]
+            if weapon.physical or weapon.fire_mode == "indirect" or index in s.jammed:
+                continue
+            if m.row in s.rows_hit or m.crew in s.rows_hit:
+                continue
+            if s.facing is not None and dist and not in_arc(m.arc, theta(firer.hex, s.facing, t.hex)):
+                continue
+            akey = _ammo(tables, m, armoured)
+            if akey is not None:
+                points += _expected(tables, sheet, m, akey, s.experience, tsheet, column, dist, die, moved, obstructing)
+        best = max(best, points * tsheet.bv / max(1, tsheet.possible_damage))
+    return best
+
+
+def threat(st: GameState, tables: Tables, side: str) -> float:
+    """What ``side``'s units could do to the enemy's in one Fire Phase from where they stand, in VP (see the
+    module)."""
+    mine = [u for u in st.units.values() if u.side == side and _able(tables, u)]
+    theirs = [
+        u
+        for u in st.units.values()
+        if u.side != side
+        and u.hex is not None
+        and not (s := status(u)).destroyed
+        and not s.embarked_in
+        and not s.towed_by
+    ]
+    return sum(_best(st, tables, u, theirs) for u in mine) if theirs else 0.0
+
+
+def exchange(st: GameState, tables: Tables, side: str) -> float:
+    """``side``'s threat less its enemies' (see the module)."""
+    return threat(st, tables, side) - sum(threat(st, tables, s) for s in st.sides if s != side)

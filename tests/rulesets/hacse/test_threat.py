@@ -1,0 +1,47 @@
+"""The AI's estimate of the next Fire Phase (``threat.py``; 3.2 Phase 3b, 6.3, 8, 2.2): an AI valuation, tested for
+the properties the evaluation relies on."""
+
+from __future__ import annotations
+
+from engine.hexgrid import parse_hex
+from engine.rulesets.hacse.model import FACING_NAMES, status
+from engine.rulesets.hacse.threat import exchange, threat
+from engine.state import GameState
+
+from .helpers import game, placed, ruleset
+
+
+def _duel(us: str, german: str, facing: str = "nw") -> GameState:
+    """H-2: the tank S1 and the tank G1 alone on the map (the others off it)."""
+    st = placed(game("h2-height-212"))
+    for u in st.units.values():
+        u.hex = None
+        status(u).off_map = True
+    for uid, at, face in (("S1", us, "se"), ("G1", german, facing)):
+        u = st.units[uid]
+        u.hex, status(u).off_map, status(u).facing = parse_hex(at), False, FACING_NAMES.index(face)
+    return st
+
+
+def test_3_2_a_tank_in_range_and_sight_threatens_the_enemy_and_none_out_of_range() -> None:
+    tables = ruleset().tables
+    near = _duel("0508", "0808")
+    assert threat(near, tables, "soviet") > 0
+    assert threat(near, tables, "german") > 0
+    far = _duel("0101", "2216")  # beyond every weapon's range
+    assert threat(far, tables, "soviet") == threat(far, tables, "german") == 0
+
+
+def test_2_2_turning_the_rear_to_the_enemy_makes_the_exchange_worse() -> None:
+    tables = ruleset().tables
+    front = _duel("0508", "0808", facing="nw")  # G1 faces S1 roughly
+    rear = _duel("0508", "0808", facing="se")  # G1 shows S1 its rear
+    assert threat(rear, tables, "soviet") > threat(front, tables, "soviet")
+    assert exchange(rear, tables, "german") < exchange(front, tables, "german")
+
+
+def test_6_2_no_line_of_sight_no_threat() -> None:
+    tables = ruleset().tables
+    # 0906 and 1310, 6 hexes apart on either side of the height: its slope at 1006 (level 2) blocks (6.2).
+    blocked = _duel("0906", "1310")
+    assert threat(blocked, tables, "soviet") == 0

@@ -10,6 +10,7 @@ Phase's bridge decision (4.10) are dispatched from here to :mod:`.deployment` an
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.actions import Action
@@ -191,22 +192,35 @@ def unit_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
 
 
 def _moves(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
+    return list(_each_move(st, tables, unit))
+
+
+def _each_move(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
+    """The unit's moves, reverses, turns and carrier actions, one by one (``_moves``; the first found is enough to
+    know that the activation can go on)."""
     board = st.board
     at = _here(unit)
-    out: list[Action] = []
     for n in at.hex.neighbours():
         if n in board and not isinstance(step_into(st, tables, unit, at, n), Refused):
-            out.append(Action("move", (unit.id, board.label(n))))
+            yield Action("move", (unit.id, board.label(n)))
     if at.facing is not None:
         behind = at.hex.neighbours()[(at.facing + 3) % 6]
         if behind in board and not isinstance(step_into(st, tables, unit, at, behind, True), Refused):
-            out.append(Action("back", (unit.id, board.label(behind))))
+            yield Action("back", (unit.id, board.label(behind)))
         mp = speed(st, tables, unit)
         sheet = tables.sheets[unit.type]
         for f in range(6):
             if f != at.facing and not isinstance(_turn(tables, sheet, at.spent, at.facing, f, mp), Refused):
-                out.append(Action("turn", (unit.id, FACING_NAMES[f])))
-    return out + _carrier_actions(st, tables, unit)
+                yield Action("turn", (unit.id, FACING_NAMES[f]))
+    yield from _carrier_actions(st, tables, unit)
+
+
+def _only_stop(st: GameState, tables: Tables, unit: Unit) -> bool:
+    """Whether ``stop`` is the unit's only legal action (``unit_actions``; for the unit in activation on the map,
+    without listing every move)."""
+    if status(unit).off_map or data(st).active != unit.id:
+        return unit_actions(st, tables, unit) == [Action("stop", (unit.id,))]
+    return next(_each_move(st, tables, unit), None) is None
 
 
 def _carrier_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
@@ -395,7 +409,7 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
             _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
     elif _apply_carrier(tr, tables, unit, typed):
         return
-    if unit_actions(st, tables, unit) == [Action("stop", (unit.id,))]:
+    if _only_stop(st, tables, unit):
         _finish(tr, tables, unit, "has no move left and stops")
 
 

@@ -120,7 +120,7 @@ def firers(st: GameState, tables: Tables, side: str) -> Iterator[Unit]:
     """The side's units that may still fire and have a shot (§3.2 3b)."""
     for u in sorted(st.units.values(), key=lambda u: u.id):
         s = status(u)
-        if u.side == side and s.may_fire and not s.fire_done and fire_actions(st, tables, u):
+        if u.side == side and s.may_fire and not s.fire_done and has_shot(st, tables, u):
             yield u
 
 
@@ -326,24 +326,31 @@ def cease_refusal(st: GameState, tables: Tables, unit_id: str) -> Refused | None
     d = data(st)
     if d.active is not None and d.active != unit_id:
         return Refused(f"Cannot cease fire: {d.active} is firing; cease its fire first", "3.2")
-    if not fire_actions(st, tables, unit):
+    if not has_shot(st, tables, unit):
         return Refused(f"Cannot cease fire: {unit_id} has no shot to make", "3.2")
     return None
 
 
-def fire_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
-    """Every shot ``unit`` may make now, weapon by weapon, targets by id."""
+def _shots(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     s = status(unit)
     if unit.hex is None or not s.may_fire or s.fire_done:
-        return []
+        return
     sheet = tables.sheets[unit.type]
-    out: list[Action] = []
     for i in range(len(sheet.mounts)):
         label = mount_label(sheet, i)
         for tid in sorted(s.sighted):
             if not isinstance(shot(st, tables, unit, tid, label), Refused):
-                out.append(Action("fire", (unit.id, tid, label)))
-    return out
+                yield Action("fire", (unit.id, tid, label))
+
+
+def fire_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
+    """Every shot ``unit`` may make now, weapon by weapon, targets by id."""
+    return list(_shots(st, tables, unit))
+
+
+def has_shot(st: GameState, tables: Tables, unit: Unit) -> bool:
+    """Whether ``unit`` has a shot to make now (the first one found ends the search)."""
+    return next(_shots(st, tables, unit), None) is not None
 
 
 # --- Resolution -------------------------------------------------------------------------------------------
@@ -383,7 +390,7 @@ def resolve(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str) -
         s.jammed.append(aim.mount)
         tr.emit("jam", f"The {label} of {firer.id} jams (rule 6.6)", unit=firer.id)
     _record_damage(tr, tables, target, attack.rows_hit, aim)
-    if not fire_actions(st, tables, firer):
+    if not has_shot(st, tables, firer):
         end_fire_unit(tr, tables, firer)
 
 

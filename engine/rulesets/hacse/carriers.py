@@ -32,7 +32,8 @@ def riders(st: GameState, unit: Unit) -> Iterator[Unit]:
 
 def towed(st: GameState, unit: Unit) -> Unit | None:
     """The load ``unit`` tows, if any (4.6: one at most)."""
-    return next((u for u in riders(st, unit) if status(u).towed_by == unit.id), None)
+    uid = unit.id
+    return next((u for u in st.units.values() if status(u).towed_by == uid), None)
 
 
 def speed(st: GameState, tables: Tables, unit: Unit) -> tuple[int, int]:

@@ -56,8 +56,21 @@ def mount_of_row(sheet: roster.Sheet, index: int) -> roster.Mount | None:
     return next((m for m in sheet.mounts if m.row == index), None)
 
 
+_ROWS: dict[str, tuple[roster.Sheet, tuple[Row, ...]]] = {}
+"""Rows already converted, by sheet id (with the sheet itself: another sheet of the same id is converted anew)."""
+
+
 def rows(sheet: roster.Sheet) -> tuple[Row, ...]:
     """The sheet's damage rows as the damage and morale calculators see them (§2.3, §9.2, §15.6)."""
+    kept = _ROWS.get(sheet.id)
+    if kept is not None and kept[0] is sheet:
+        return kept[1]
+    got = _rows(sheet)
+    _ROWS[sheet.id] = (sheet, got)
+    return got
+
+
+def _rows(sheet: roster.Sheet) -> tuple[Row, ...]:
     out: list[Row] = []
     for r in sheet.rows:
         m = mount_of_row(sheet, r.index)

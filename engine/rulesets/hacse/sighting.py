@@ -31,7 +31,7 @@ from .bridges import terrain_of
 from .communication import all_round
 from .data import Tables
 from .firedata import mod, total
-from .model import status
+from .model import data, status
 from .targetdie import has_moved, movement_modifier
 
 __all__ = [
@@ -86,8 +86,27 @@ class SightLine:
         return sum(int(table.get(k, 0)) for k in self.obstructing)
 
 
+_LINES: dict[tuple[int, int, tuple[Hex, ...], Hex, Hex], tuple[object, object, SightLine]] = {}
+"""Lines already drawn, by board, tables, blown bridges (4.10) and the two hexes: nothing else changes a line. Each
+entry holds its board and tables, so that their ids are not reused while it is kept."""
+_LINES_KEPT = 100_000
+
+
 def sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
     """The line of sight from ``a`` to ``b`` (§6.2); the firer's hex never counts, the target's hex neither."""
+    board = st.board
+    key = (id(board), id(tables), tuple(data(st).blown), a, b)
+    kept = _LINES.get(key)
+    if kept is not None and kept[0] is board and kept[1] is tables:
+        return kept[2]
+    if len(_LINES) >= _LINES_KEPT:
+        _LINES.clear()
+    line = _sight_line(st, tables, a, b)
+    _LINES[key] = (board, tables, line)
+    return line
+
+
+def _sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
     board = st.board
     result = line_of_sight(board, a, b, los_policy(tables))
     if not result.visible:

@@ -10,14 +10,13 @@ BV per row of possible damage (2.3); a unit counts its best target. What the rul
 ammunition spent, the order of fire) is left out: the estimate is the same for both sides.
 
 The shots' odds depend on few things (the two sheets, the weapon, the distance, the column, the target's die, the
-obstructing terrain), so they are kept once computed; so are the lines of sight of a board.
+obstructing terrain), so they are kept once computed; the lines of sight are kept by ``sighting.sight_line``.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.board import Board
 from engine.errors import IllegalActionError
 from engine.hexgrid import Hex, distance
 from engine.state import GameState, Unit
@@ -28,28 +27,21 @@ from .damage import effects
 from .data import Mount, Sheet, Tables
 from .fire import Shot, hit_roll, range_band, shot_odds
 from .geometry import armour_faces, in_arc, theta
-from .model import data, status
+from .model import status
 from .sighting import sight_line
 from .targetdie import TargetDie, has_moved
 
 __all__ = ["exchange", "threat"]
 
-_LINES: dict[tuple[int, tuple[Hex, ...], Hex, Hex], tuple[str, ...] | None] = {}
-"""Lines of sight by board, blown bridges and the two hexes: the obstructing terrain keys, None if blocked."""
-_SHOTS: dict[tuple[object, ...], float] = {}
-"""Expected damage points of a shot by its inputs."""
+_SHOTS: dict[tuple[object, ...], tuple[Tables, float]] = {}
+"""Expected damage points of a shot by its inputs (each with its tables, so that their id is not reused)."""
 _LIMIT = 200_000
 
 
 def _line(st: GameState, tables: Tables, a: Hex, b: Hex) -> tuple[str, ...] | None:
-    board: Board = st.board
-    key = (id(board), tuple(data(st).blown), a, b)
-    if key not in _LINES:
-        if len(_LINES) > _LIMIT:
-            _LINES.clear()
-        line = sight_line(st, tables, a, b)
-        _LINES[key] = line.obstructing if line.clear else None
-    return _LINES[key]
+    """The obstructing terrain keys of the line from ``a`` to ``b`` (6.2), None if it is blocked."""
+    line = sight_line(st, tables, a, b)
+    return line.obstructing if line.clear else None
 
 
 def _column(sheet: Sheet, facing: int | None, at: Hex, frm: Hex) -> str:
@@ -92,8 +84,8 @@ def _expected(
 ) -> float:
     key = (id(tables), firer.id, m.row, m.weapon, akey, experience, target.id, column, dist, die, moved, obstructing)
     got = _SHOTS.get(key)
-    if got is not None:
-        return got
+    if got is not None and got[0] is tables:
+        return got[1]
     if len(_SHOTS) > _LIMIT:
         _SHOTS.clear()
     weapon = sheets.weapon(tables.weapons[m.weapon])
@@ -117,7 +109,7 @@ def _expected(
             value = float(sum((Fraction(n) * p for n, p in odds.damage.items()), Fraction(0)))
     except IllegalActionError:
         value = 0.0
-    _SHOTS[key] = value
+    _SHOTS[key] = (tables, value)
     return value
 
 

@@ -17,7 +17,7 @@ from . import attack
 from .bridges import blow, blowable, complete_work
 from .data import Tables
 from .model import data, status
-from .victory import scores, update_control
+from .victory import broken_sides, scores, update_control
 
 __all__ = ["activations", "decide_bridge", "end_activation", "end_attack", "pending", "start_turn"]
 
@@ -150,6 +150,12 @@ def _end_phase(tr: Transition, tables: Tables) -> None:
     update_control(st)
     if st.turn >= d.turns:
         _finish(tr, tables, f"the last turn ({d.turns}) is over")
+        return
+    broken = broken_sides(st)
+    if broken:
+        _finish(
+            tr, tables, f"{' and '.join(broken)} ha{'ve' if len(broken) > 1 else 's'} no unit left that is not shaken"
+        )
         return
     st.turn += 1
     start_turn(tr, tables)

@@ -17,7 +17,7 @@ from .damage import effects
 from .data import Sheet, Tables
 from .model import Status, data, status
 
-__all__ = ["half_bv", "scores", "update_control"]
+__all__ = ["broken_sides", "half_bv", "scores", "update_control"]
 
 
 def update_control(st: GameState) -> None:
@@ -27,6 +27,16 @@ def update_control(st: GameState) -> None:
         sides = {u.side for u in st.units.values() if u.hex == h and not (s := status(u)).destroyed and not s.shaken}
         if len(sides) == 1:
             d.control[h] = sides.pop()
+
+
+def broken_sides(st: GameState) -> list[str]:
+    """The sides with no unit left that is not destroyed, dissolved (9.5 INTERP: destroyed) or shaken: the game
+    ends then (15.9). Units still to enter count as left."""
+    return [
+        side
+        for side in st.sides
+        if not any(u.side == side and not (s := status(u)).destroyed and not s.shaken for u in st.units.values())
+    ]
 
 
 def scores(st: GameState, tables: Tables) -> dict[str, int]:

@@ -177,7 +177,8 @@ def test_the_ai_plays_each_scenario_to_its_end_on_either_side(sid: str, other: s
         result = simulate("hacse", sid, 1, a, b, seed=3)
         assert result.errors == [], result.errors
         assert result.a_wins + result.b_wins + result.draws == 1
-        assert result.turns == [engine.load_scenario("hacse", sid).turns]
+        # to the last turn, or earlier when a side has no unit left that is not shaken (15.9)
+        assert 1 <= result.turns[0] <= engine.load_scenario("hacse", sid).turns
 
 
 def test_planspiel_simulate_plays_hacse_with_the_ruleset_named_as_a_plugin() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.hexgrid import parse_hex
 from engine.rulesets.hacse.model import data, status
-from engine.rulesets.hacse.victory import half_bv, scores, update_control
+from engine.rulesets.hacse.victory import broken_sides, half_bv, scores, update_control
 from engine.state import GameState
 
 from .helpers import game, placed, ruleset
@@ -65,3 +65,25 @@ def test_15_9_a_shaken_unit_does_not_take_control() -> None:
     status(st.units["U1"]).shaken = False
     update_control(st)
     assert d.control.get(h) == "us"
+
+
+def test_15_9_the_game_ends_when_a_side_has_no_unit_left_that_is_not_shaken() -> None:
+    g = game("h1-le-hamel", seed=2)
+    for u in g.state.units.values():
+        if u.side == "us":
+            status(u).shaken = True  # every US unit shaken (9.5), none destroyed
+    while g.state.outcome is None and g.state.turn == 1:
+        g.apply(next(a for a in g.legal_actions() if a.verb in ("stand", "stop", "cease", "spare")))
+    assert g.state.outcome is not None and g.state.turn == 1
+    assert "us has no unit left that is not shaken" in g.state.outcome.reason
+    assert g.state.outcome.winner == "german"
+
+
+def test_15_9_one_steady_unit_keeps_the_game_going() -> None:
+    g = game("h1-le-hamel", seed=2)
+    us = [u for u in g.state.units.values() if u.side == "us"]
+    for u in us[1:]:
+        status(u).shaken = True
+    assert broken_sides(g.state) == []
+    status(us[0]).destroyed = True
+    assert broken_sides(g.state) == ["us"]

@@ -213,13 +213,14 @@ def _info_of(scene: Scene, client: GameClient, action: Action | None) -> ActionI
 
 
 def _ask_marks(scene: Scene, client: GameClient) -> tuple[Mapping[str, AbstractSet[Hex]] | None, str | None]:
-    """The ruleset's overlays: with command ranges on, of the first subject that has a command range."""
+    """The ruleset's overlays: with command ranges on, of the first subject that has a command range; else of the
+    selected unit (a ruleset may mark what belongs to it, e.g. its arcs)."""
     subject: str | None = None
     marks: Mapping[str, AbstractSet[Hex]] = {}
     look = scene.presenter.overlay_look
     try:
         # The first unit of the stack under the cursor that has a command range (motorised units have none).
-        for subject in command_subjects(scene) if scene.command_on else [None]:
+        for subject in command_subjects(scene) if scene.command_on else [scene.selected]:
             marks = client.overlays(subject)
             if any(look(n)[0] == "command" for n in marks):
                 break

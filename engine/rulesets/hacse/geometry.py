@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import math
 
-from engine.hexgrid import DIRECTIONS, Hex
+from engine.hexgrid import DIRECTIONS, Hex, distance, hexes_within
 
-__all__ = ["armour_faces", "bearing", "direction_to", "in_arc", "theta", "turn_steps"]
+__all__ = ["arc_outline", "armour_faces", "bearing", "direction_to", "in_arc", "theta", "turn_steps"]
 
 _EPS = 1e-9
 
@@ -73,3 +73,16 @@ def turn_steps(frm: int, to: int) -> int:
     """Hexsides turned, the short way, from facing ``frm`` to ``to`` (4.1: 1 MP per 60°)."""
     d = (to - frm) % 6
     return min(d, 6 - d)
+
+
+def arc_outline(at: Hex, facing: int, arc: str, reach: int) -> set[Hex]:
+    """The outline of a unit's ``arc`` (2.2) out to ``reach`` hexes: the hexes of the arc that touch a hex outside it
+    (its two edges and its far end), for drawing on a map.
+
+    >>> from engine.hexgrid import parse_hex
+    >>> cone = arc_outline(parse_hex("0505"), 0, "front", 3)  # facing north: a narrow cone (|θ| ≤ 30°)
+    >>> len(cone), parse_hex("0502") in cone, parse_hex("0506") in cone
+    (6, True, False)
+    """
+    inside = {h for h in hexes_within(at, reach) if h != at and in_arc(arc, theta(at, facing, h))}
+    return {h for h in inside if distance(at, h) == reach or any(n not in inside and n != at for n in h.neighbours())}

@@ -14,7 +14,9 @@ from engine.hexgrid import Hex
 from engine.presentation import KIND_GLYPHS, TERRAIN_GLYPHS, Marker, Presentation
 from engine.state import GameState, Unit
 
-from .data import load_tables
+from . import sheets
+from .damage import effects
+from .data import Sheet, load_tables
 from .model import FACING_NAMES, data, status
 
 __all__ = ["FACING_ARROWS", "PRESENTATION", "HacsePresentation"]
@@ -43,6 +45,9 @@ class HacsePresentation(Presentation):
         "light_buildings": "⌂",
         "medium_buildings": "▣",
         "heavy_buildings": "■",
+    }
+    OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {
+        "front_arc": ("los", "·", "outline of the selected unit's front arc (2.2: front armour, front-arc weapons)"),
     }
     water_terrain: ClassVar[frozenset[str]] = frozenset({"water", "ford", "bridge"})
     short_names: ClassVar[Mapping[str, str]] = {k: s.short for k, s in load_tables().sheets.items()}
@@ -96,10 +101,26 @@ class HacsePresentation(Presentation):
         if s.die is not None:
             rows.append(("target die", f"{s.die:+d} (placed at the end of its activation, 5)"))
         if s.rows_hit:
-            rows.append(("rows hit", ", ".join(map(str, s.rows_hit))))
-        for m in sheet.mounts:
-            ammo = ", ".join(f"{k} {v}" for k, v in m.ammo.items())
-            rows.append(("weapon", f"{m.count}× {tables.weapons[m.weapon].name} ({m.mount}; {ammo})"))
+            rows.append(("rows hit", ", ".join(f"{r} {_row_kind(sheet, r)}" for r in s.rows_hit)))
+            eff = effects(sheets.target(sheet, s.rows_hit))
+            state = [
+                n
+                for n, on in (
+                    ("immobilised", eff.immobilised),
+                    ("burning", eff.burning),
+                    ("out of action", eff.out_of_action),
+                    ("turret jammed", eff.turret_jammed),
+                )
+                if on
+            ]
+            if state:
+                rows.append(("damage", ", ".join(state) + " (8.5)"))
+        rows.append(("morale", "shaken (9.5)" if s.shaken else "steady"))
+        for i, m in enumerate(sheet.mounts, start=1):
+            ammo = ", ".join(f"{k} {v - s.spent.get(f'{i - 1}.{k}', 0)}/{v}" for k, v in m.ammo.items())
+            notes = [t for t, on in (("jammed, 6.6", i - 1 in s.jammed), ("destroyed", m.row in s.rows_hit)) if on]
+            extra = f" — {', '.join(notes)}" if notes else ""
+            rows.append(("weapon", f"{m.count}× {tables.weapons[m.weapon].name} ({m.mount}; {ammo}){extra}"))
         if unit.formation:
             rows.append(("platoon", unit.formation))
         return rows
@@ -139,9 +160,21 @@ class HacsePresentation(Presentation):
             return f"The game is over: {view.outcome.reason}"
         d = data(view)
         side = self.info.side_name(view.to_act)
+        if view.phase == "attack":
+            if d.active:
+                return f"{side}: {d.active} fires on with another weapon, or ceases fire (3.2 Phase 3b)"
+            return f"{side}: fire with a unit, or let it cease fire (3.2 Phase 3b)"
+        if view.phase == "end" and d.offer is not None:
+            return f"{side}: blow the bridge at {view.board.label(d.offer)} or spare it (4.10)"
         if d.active:
             return f"{side}: go on with {d.active}, or stop it"
         return f"{side}: activate a unit ({d.quota} this step)"
+
+
+def _row_kind(sheet: Sheet, index: int) -> str:
+    """A damage row's kind as the sheet names it (2.3), e.g. ``track_axle`` → ``(track axle)``."""
+    row = next((r for r in sheet.rows if r.index == index), None)
+    return f"({row.role or row.kind.replace('_', ' ')})" if row is not None else ""
 
 
 PRESENTATION = HacsePresentation

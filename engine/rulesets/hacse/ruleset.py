@@ -28,6 +28,7 @@ from .bridges import road_between, terrain_of
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
 from .evaluation import ai_actions, evaluate, goals
+from .geometry import arc_outline
 from .model import Data, Status, data, status
 from .movement import CLIMB, limit, step_cost
 from .notation import NOTATIONS, VERBS
@@ -154,5 +155,18 @@ class Hacse(Ruleset):
     def overlays(
         self, view: GameState, side: str, unit_id: str | None = None, history: Sequence[Action] = ()
     ) -> dict[str, set[Hex]]:
-        """``objective``: the objective hexes (15.9)."""
-        return {"objective": set(data(view).points)}
+        """``objective``: the objective hexes (15.9); ``front_arc``: with a gun or vehicle of the side selected, the
+        outline of its front arc (2.2: |θ| ≤ 30°, where its front armour faces and its front-arc weapons fire), out
+        to the longest range of those weapons (6 hexes when it has none, at most 10)."""
+        out = {"objective": set(data(view).points)}
+        unit = view.units.get(unit_id) if unit_id is not None else None
+        if unit is not None and unit.side == side and unit.hex is not None and status(unit).facing is not None:
+            out["front_arc"] = self._front_arc(view, unit)
+        return out
+
+    def _front_arc(self, view: GameState, unit: Unit) -> set[Hex]:
+        assert unit.hex is not None and status(unit).facing is not None
+        sheet = self.tables.sheets[unit.type]
+        ranges = [self.tables.weapons[m.weapon].max_range for m in sheet.mounts if m.arc == "front"]
+        reach = min(10, max(ranges, default=6))
+        return {h for h in arc_outline(unit.hex, status(unit).facing or 0, "front", reach) if h in view.board}

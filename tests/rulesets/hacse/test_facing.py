@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 import engine
+from engine.game import Game
 from engine.hexgrid import Hex, parse_hex
-from engine.presentation import GameInfo, SideInfo
+from engine.presentation import GameInfo, Presentation, SideInfo
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.geometry import armour_faces, direction_to, in_arc, theta, turn_steps
 from engine.rulesets.hacse.model import status
@@ -102,3 +103,40 @@ def test_2_2_facing_is_in_the_status_and_shown_as_a_marker() -> None:
     facts = dict(pres.unit_facts(view.units["G4"]))
     assert facts["facing"] == "↙ SW" and facts["armour"] == "F 1 / S 0 / R 0 / T 0"
     assert not any(m.glyph in "↑↗↘↓↙↖" for m in pres.unit_markers(view.units["G1"]))  # infantry: no facing
+
+
+def _presentation(g: Game) -> Presentation:
+    sc = g.scenario
+    info = GameInfo(
+        ruleset="hacse",
+        ruleset_title=g.ruleset.title,
+        scenario=sc.id,
+        title=sc.title,
+        turns=sc.turns,
+        sides=tuple(SideInfo(s.id, s.name) for s in sc.sides),
+        board=g.board,
+        unit_types=g.ruleset.unit_types,
+    )
+    return g.ruleset.presentation(info)
+
+
+def test_2_3_the_unit_card_shows_damage_effects_morale_ammunition_and_jams() -> None:
+    g = game("h1-le-hamel", LOSE)
+    u = g.state.units["U4"]  # an M4A3 (15.7.5): row 6 tracks, 8 fuel tank, mount 1 the 75 mm
+    s = status(u)
+    s.rows_hit, s.shaken, s.jammed = [6, 8], True, [0]
+    s.spent = {"0.AP": 3}
+    facts = _presentation(g).unit_facts(u)
+    text = "\n".join(f"{k}: {v}" for k, v in facts)
+    assert "rows hit: 6 (tracks), 8 (fuel tank)" in text
+    assert "damage: immobilised, burning (8.5)" in text
+    assert "morale: shaken (9.5)" in text
+    main = next(v for k, v in facts if k == "weapon")
+    assert "jammed, 6.6" in main and "AP 32/35" in main
+
+
+def test_3_2_the_status_line_says_what_the_fire_phase_asks() -> None:
+    g = game("h1-le-hamel", LOSE)
+    st = g.state.clone()
+    st.phase = "attack"
+    assert "fire with a unit, or let it cease fire (3.2 Phase 3b)" in _presentation(g).waiting_for(st)

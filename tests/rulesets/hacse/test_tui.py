@@ -33,3 +33,22 @@ async def test_3_2_a_whole_activation_by_keys() -> None:
         log = "\n".join(screen.log_widget.lines_written)
         assert "G4 reverses to 1004, facing SW" in log and "G4 has no move left and stops" in log
         assert isinstance(app.screen, HandoffScreen) and game.state.to_act == "us"
+
+
+async def test_2_2_the_selected_gun_shows_its_front_arc_on_the_map() -> None:
+    app = make_app(H1)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot, app)
+        if isinstance(app.screen, HandoffScreen):
+            await pilot.press("enter", "enter")
+            await settle(pilot, app)
+        screen = table(app)
+        await enter_on(app, pilot, "0905")  # the PaK G4, facing SW
+        assert screen.selected == "G4"
+        board = app.session.info.board if app.session is not None else None
+        assert board is not None
+        arc = {board.label(h) for h, o in screen.map.overlay.items() if o.text == "·"}
+        assert arc, "the front arc's outline is drawn"
+        # facing SW from 0905: the arc lies to the south-west (lower column numbers, higher rows), never behind
+        assert all(int(label[:2]) < 9 for label in arc)
+        assert any("front arc" in note for note in screen.notes)

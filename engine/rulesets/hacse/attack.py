@@ -54,6 +54,7 @@ __all__ = [
     "odds",
     "refusal",
     "resolve",
+    "roll_morale",
     "shot",
     "start",
 ]
@@ -388,6 +389,7 @@ def resolve(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str) -
     )
     if attack.jammed:
         s.jammed.append(aim.mount)
+        s.jam_turns[str(aim.mount)] = st.turn
         tr.emit("jam", f"The {label} of {firer.id} jams (rule 6.6)", unit=firer.id)
     _record_damage(tr, tables, target, attack.rows_hit, aim)
     if not has_shot(st, tables, firer):
@@ -446,6 +448,11 @@ def end_fire(tr: Transition, tables: Tables) -> None:
         s.morale_due = []
 
 
+def roll_morale(tr: Transition, tables: Tables, unit: Unit) -> None:
+    """A morale roll of ``unit`` now (§9.3–9.5), for the End Phase's pending rolls."""
+    _morale(tr, tables, unit)
+
+
 def _morale(tr: Transition, tables: Tables, unit: Unit) -> None:
     """A morale roll (§9.3–9.5): 2d10 ≤ the modified morale value; a failure shakes the unit."""
     s = status(unit)
@@ -463,7 +470,7 @@ def _morale(tr: Transition, tables: Tables, unit: Unit) -> None:
     result = roll_of.result(a + b)
     tr.emit("morale", f"{unit.id} rolls {a + b} for morale against {roll_of.value}: {result} (rule 9.5)", unit=unit.id)
     if result == "shaken":
-        s.shaken = True
+        s.shaken, s.shaken_turn = True, tr.state.turn
     elif result == "dissolved":  # INTERP (9.5): a dissolved unit leaves the game and counts as destroyed
         s.destroyed = True
         unit.hex = None

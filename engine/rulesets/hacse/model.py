@@ -75,6 +75,8 @@ class Status:
     """Has fired (or declined to) this Fire Phase (3.2)."""
     jammed: list[int] = field(default_factory=list)
     """Mounts jammed (6.6)."""
+    jam_turns: dict[str, int] = field(default_factory=dict)
+    """The turn each jammed mount (its index, as text) jammed in (6.6: cleared in the End Phase of the next turn)."""
     spent: dict[str, int] = field(default_factory=dict)
     """Rounds used per ``mount.ammunition`` (15.5)."""
     fired_dk: int = -1
@@ -83,6 +85,8 @@ class Status:
     """The same for the last turn."""
     shaken: bool = False
     """Failed a morale roll (9.5)."""
+    shaken_turn: int = 0
+    """The turn it became shaken in (9.5: it may rally at the end of each later turn)."""
     die: int | None = None
     """The target-modifier die placed at the end of its last activation (5); None before its first."""
     morale_due: list[str] = field(default_factory=list)

@@ -16,6 +16,7 @@ from engine.state import GameState, Outcome, Unit
 from . import attack
 from .bridges import blow, blowable, complete_work
 from .data import Tables
+from .endphase import end_phase_events
 from .model import data, status
 from .victory import broken_sides, scores, update_control
 
@@ -146,6 +147,7 @@ def _end_phase(tr: Transition, tables: Tables) -> None:
         st.to_act = d.charge_side[bridge]
         tr.emit("offer", f"{st.to_act} may blow the bridge {st.board.label(bridge)} now (rule 4.10)")
         return
+    end_phase_events(tr, tables)
     complete_work(tr)
     update_control(st)
     if st.turn >= d.turns:

@@ -1,0 +1,116 @@
+"""Provides the events of the End Phase (3.2 Phase 4) after the bridge demolition of step 1 (``bridges.py``), in
+the digest's order, each logged with its rule:
+
+2. burning vehicles take 1 damage each (8.5 P: ``damage.burning_damage``);
+3. the morale rolls still pending: from burning (9.3, −4), and from that damage leaving it at 50 % or more (9.3:
+   another cause, another roll);
+4. rally: a unit shaken in an earlier turn rolls morale again; success restores it (9.5);
+5. a weapon jammed in turn N is cleared in the End Phase of turn N + 1 (6.6 P: ``fire.jam_cleared``);
+6. a unit whose ammunition trailer was hit has no ammunition left from now on (8.5).
+
+Steps 7 (work: ``bridges.complete_work``), control and victory (15.9) follow in ``sequence``. Not done yet: the
+leader-contact roll of step 3 (9.2), smoke markers (step 8: no smoke is placed yet), re-hiding (step 9, 13.2).
+"""
+
+from __future__ import annotations
+
+from engine.rules import Transition
+from engine.state import GameState, Unit
+
+from . import sheets
+from .attack import mount_label, roll_morale
+from .damage import burning_damage, effects
+from .data import Tables
+from .fire import jam_cleared
+from .model import status
+from .morale import damage_trigger, may_rally, morale_roll
+
+__all__ = ["end_phase_events"]
+
+
+def _on_map(st: GameState) -> list[Unit]:
+    return [u for u in sorted(st.units.values(), key=lambda u: u.id) if u.hex is not None and not status(u).destroyed]
+
+
+def end_phase_events(tr: Transition, tables: Tables) -> None:
+    """Steps 2–6 of the End Phase (3.2 Phase 4), in order."""
+    _burning(tr, tables)
+    _rally(tr, tables)
+    _jams(tr, tables)
+    _trailers(tr, tables)
+
+
+def _burning(tr: Transition, tables: Tables) -> None:
+    """Steps 2 and 3: each burning vehicle takes 1 damage (8.5 P), then rolls morale for burning (9.3, 9.4 −4)."""
+    st = tr.state
+    for u in _on_map(st):
+        s = status(u)
+        sheet = tables.sheets[u.type]
+        if not s.rows_hit or not effects(sheets.target(sheet, s.rows_hit)).burning:
+            continue
+
+        def roller(sides: int, count: int, purpose: str, uid: str = u.id) -> tuple[int, ...]:
+            return tr.roll(sides, count, f"{uid} burns: {purpose}")
+
+        before = sheets.target(sheet, s.rows_hit)
+        hit = burning_damage(before, roller)
+        rows = hit.allocation.rows
+        s.rows_hit = sorted(set(s.rows_hit) | set(rows))
+        after = sheets.target(sheet, s.rows_hit)
+        u.steps = max(0, after.possible_damage - after.damage_taken)
+        where = f"row {', '.join(map(str, rows))} hit" if rows else "no row left to hit"
+        tr.emit("damage", f"{u.id} burns: 1 damage, {where} (rule 8.5)", unit=u.id)
+        if effects(after).destroyed:
+            s.destroyed, u.hex = True, None
+            tr.emit("destroyed", f"{u.id} burns out and is destroyed (rule 8.5)", unit=u.id)
+            continue
+        roll_morale(tr, tables, u)  # burning is a cause by itself (9.3)
+        if not s.destroyed and damage_trigger(after.possible_damage, after.damage_taken):
+            roll_morale(tr, tables, u)  # and the damage leaving it at 50 % or more another (9.3)
+
+
+def _rally(tr: Transition, tables: Tables) -> None:
+    """Step 4 (9.5): a unit shaken in an earlier turn rolls morale; a success restores it (a failure keeps it
+    shaken, INTERP: a rally roll does not dissolve)."""
+    st = tr.state
+    for u in _on_map(st):
+        s = status(u)
+        if not s.shaken or not may_rally(s.shaken_turn, st.turn):
+            continue
+        sheet = tables.sheets[u.type]
+        target = sheets.target(sheet, s.rows_hit)
+        m = morale_roll(sheets.morale(s.experience), damage=target.damage_taken, burning=effects(target).burning)
+        terms = " ".join(str(x) for x in m.modifiers)
+        a, b = tr.roll(10, 2, f"rally of {u.id}: {terms}", target=m.value, compare="at_most")
+        if a + b <= m.value:
+            s.shaken = False
+            tr.emit("rally", f"{u.id} rolls {a + b} against {m.value} and rallies (rule 9.5)", unit=u.id)
+        else:
+            tr.emit("rally", f"{u.id} rolls {a + b} against {m.value} and stays shaken (rule 9.5)", unit=u.id)
+
+
+def _jams(tr: Transition, tables: Tables) -> None:
+    """Step 5 (6.6 P): a weapon jammed in turn N is cleared in the End Phase of turn N + 1."""
+    st = tr.state
+    for u in sorted(st.units.values(), key=lambda u: u.id):
+        s = status(u)
+        for mount in list(s.jammed):
+            if jam_cleared(s.jam_turns.get(str(mount), st.turn), st.turn):
+                s.jammed.remove(mount)
+                s.jam_turns.pop(str(mount), None)
+                label = mount_label(tables.sheets[u.type], mount)
+                tr.emit("jam", f"The {label} of {u.id} is cleared (rule 6.6)", unit=u.id)
+
+
+def _trailers(tr: Transition, tables: Tables) -> None:
+    """Step 6 (8.5): a unit whose ammunition trailer was hit has no ammunition left."""
+    st = tr.state
+    for u in _on_map(st):
+        s = status(u)
+        sheet = tables.sheets[u.type]
+        if not s.rows_hit or not effects(sheets.target(sheet, s.rows_hit)).ammo_trailer:
+            continue
+        full = {f"{i}.{k}": n for i, m in enumerate(sheet.mounts) for k, n in m.ammo.items()}
+        if s.spent != full:
+            s.spent = full
+            tr.emit("ammunition", f"{u.id} has lost its ammunition trailer: no rounds left (rule 8.5)", unit=u.id)

@@ -19,7 +19,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack
+from . import attack, opportunity
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -42,6 +42,7 @@ from .notation import (
     Dismount,
     Enter,
     Fire,
+    Hold,
     Hook,
     Mount,
     Move,
@@ -252,6 +253,11 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
         return Refused("Cannot act: the game is over", "3.2")
     if st.phase == "setup":
         return setup_refusal(st, tables, typed)
+    if d.opp_mover is not None:  # 6.7: the offer of opportunity fire is open
+        args = (typed.unit, typed.target, typed.weapon) if isinstance(typed, Fire) else ()
+        return opportunity.refusal(st, tables, typed.verb, args)
+    if isinstance(typed, Hold):
+        return Refused("Cannot hold: no opportunity fire is offered now", "6.7")
     if isinstance(typed, (Blow, Spare)):
         if d.offer != typed.hex:
             return Refused("Cannot decide on that bridge: its owner is asked at the start of the End Phase", "4.10")
@@ -361,19 +367,7 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
     """Play a legal action (checked by :func:`refusal`)."""
     st = tr.state
     d = data(st)
-    if st.phase == "setup":
-        apply_setup(tr, tables, typed)
-        return
-    if isinstance(typed, (Blow, Spare)):
-        decide_bridge(tr, tables, isinstance(typed, Blow))
-        return
-    if isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
-        if isinstance(typed, Fire):
-            attack.resolve(tr, tables, st.units[typed.unit], typed.target, typed.weapon)
-        else:
-            attack.end_fire_unit(tr, tables, st.units[typed.unit])
-        if st.to_act is None:
-            end_attack(tr, tables)
+    if _apply_decision(tr, tables, typed):
         return
     unit = st.units[getattr(typed, "unit")]  # noqa: B009
     if isinstance(typed, Work):
@@ -395,6 +389,8 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         assert isinstance(got, Step)
         status(unit).off_map = False
         _place(tr, tables, unit, got, "enters the map at")
+        if opportunity.offer(tr, tables, unit):
+            return
     elif isinstance(typed, Turn):
         at = _here(unit)
         assert at.facing is not None
@@ -407,10 +403,48 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         assert isinstance(steps, list)
         for step in steps:
             _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
+            if opportunity.offer(tr, tables, unit):  # 3.2: interrupts when a unit enters a hex; the rest waits
+                return
     elif _apply_carrier(tr, tables, unit, typed):
         return
     if _only_stop(st, tables, unit):
         _finish(tr, tables, unit, "has no move left and stops")
+
+
+def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
+    """Play a decision that is not a unit's activation: set-up, opportunity fire (6.7), a bridge (4.10), fire in
+    3b; True if ``typed`` was one."""
+    st = tr.state
+    d = data(st)
+    if st.phase == "setup":
+        apply_setup(tr, tables, typed)
+    elif d.opp_mover is not None:  # 6.7
+        mover = st.units[d.opp_mover]
+        args = (typed.unit, typed.target, typed.weapon) if isinstance(typed, Fire) else ()
+        if opportunity.apply(tr, tables, typed.verb, args):
+            _go_on(tr, tables, mover)
+    elif isinstance(typed, (Blow, Spare)):
+        decide_bridge(tr, tables, isinstance(typed, Blow))
+    elif isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
+        if isinstance(typed, Fire):
+            attack.resolve(tr, tables, st.units[typed.unit], typed.target, typed.weapon)
+        else:
+            attack.end_fire_unit(tr, tables, st.units[typed.unit])
+        if st.to_act is None:
+            end_attack(tr, tables)
+    else:
+        return False
+    return True
+
+
+def _go_on(tr: Transition, tables: Tables, mover: Unit) -> None:
+    """After the offer of opportunity fire (6.7): the mover's activation goes on, or ends (3.2: destroyed,
+    immobilised or shaken; or nothing left to do)."""
+    why = opportunity.stopped(tr.state, tables, mover)
+    if why is not None:
+        _finish(tr, tables, mover, why)
+    elif _only_stop(tr.state, tables, mover):
+        _finish(tr, tables, mover, "has no move left and stops")
 
 
 def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) -> bool:
@@ -537,6 +571,8 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
         return []
     if st.phase == "setup":
         return setup_actions(st, tables)
+    if d.opp_mover is not None:
+        return opportunity.actions(st, tables)
     if d.offer is not None:
         label = st.board.label(d.offer)
         return [Action("blow", (label,)), Action("spare", (label,))]

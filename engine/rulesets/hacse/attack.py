@@ -43,18 +43,22 @@ from .targetdie import TargetDie, has_moved, target_die
 
 __all__ = [
     "Aim",
+    "aim",
     "cease_refusal",
     "die_of",
     "end_fire",
     "end_fire_unit",
     "fire_actions",
     "firers",
+    "has_shot",
+    "leave",
     "mount_label",
     "next_side",
     "odds",
     "refusal",
     "resolve",
     "roll_morale",
+    "shoot",
     "shot",
     "start",
 ]
@@ -97,6 +101,8 @@ def _able(st: GameState, tables: Tables, unit: Unit) -> bool:
     s = status(unit)
     sheet = tables.sheets[unit.type]
     if unit.hex is None or s.destroyed or s.embarked_in or s.towed_by or s.work or not sheet.mounts:
+        return False
+    if s.opp_fired:  # 6.7: it fired on opportunity this turn
         return False
     if sheet.unit_type == "gun" and s.hexes:
         return False
@@ -180,7 +186,9 @@ def _firer_refusal(st: GameState, tables: Tables, firer: Unit) -> Refused | None
     s = status(firer)
     d = data(st)
     if st.phase != "attack":
-        return Refused("Cannot fire: fire is made in the Attack Phase (opportunity fire is not implemented yet)", "3.2")
+        return Refused(
+            "Cannot fire: fire is made in the Attack Phase, or on opportunity at an enemy moving in sight", "3.2"
+        )
     if not s.may_fire:
         return Refused(f"Cannot fire: {firer.id} was not able to fire at the start of the Fire Phase", "3.2")
     if s.fire_done:
@@ -227,6 +235,12 @@ def shot(st: GameState, tables: Tables, firer: Unit, tid: str, label: str) -> Ai
     why = _firer_refusal(st, tables, firer)
     if why is not None:
         return why
+    return aim(st, tables, firer, tid, label)
+
+
+def aim(st: GameState, tables: Tables, firer: Unit, tid: str, label: str) -> Aim | Refused:
+    """The shot of ``firer``'s weapon ``label`` at ``tid`` whatever the phase (§6.8 steps 1–3: weapon, target,
+    arc, ammunition, range, LOS, TN), or why it may not be made; opportunity fire (§6.7) asks this."""
     sheet = tables.sheets[firer.type]
     index = _mount_index(sheet, label)
     if index is None:
@@ -360,11 +374,19 @@ def has_shot(st: GameState, tables: Tables, unit: Unit) -> bool:
 def resolve(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str) -> None:
     """Make the shot (§6.8 steps 4–7) with the game's dice, record its results, and pass on when the unit is done."""
     st = tr.state
-    aim = shot(st, tables, firer, tid, label)
-    assert not isinstance(aim, Refused)
+    ready = shot(st, tables, firer, tid, label)
+    assert not isinstance(ready, Refused)
+    data(st).active = firer.id
+    shoot(tr, tables, firer, tid, label, ready)
+    if not has_shot(st, tables, firer):
+        end_fire_unit(tr, tables, firer)
+
+
+def shoot(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str, aim: Aim) -> None:
+    """Make a shot made ready (§6.8 steps 4–7) with the game's dice and record its results: rounds spent, a jam,
+    the rows hit and their effects, the morale cause (§9.3)."""
+    st = tr.state
     target = st.units[tid]
-    d = data(st)
-    d.active = firer.id
     s = status(firer)
     to_hit = hit_roll(aim.shot)
     explain = to_hit.explain()
@@ -392,8 +414,6 @@ def resolve(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str) -
         s.jam_turns[str(aim.mount)] = st.turn
         tr.emit("jam", f"The {label} of {firer.id} jams (rule 6.6)", unit=firer.id)
     _record_damage(tr, tables, target, attack.rows_hit, aim)
-    if not has_shot(st, tables, firer):
-        end_fire_unit(tr, tables, firer)
 
 
 def _record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int, ...], aim: Aim) -> None:
@@ -437,15 +457,20 @@ def end_fire(tr: Transition, tables: Tables) -> None:
     for u in sorted(st.units.values(), key=lambda u: u.id):
         s = status(u)
         if s.destroyed and u.hex is not None:
-            u.hex = None
-            for p in st.units.values():
-                ps = status(p)
-                if u.id in (ps.embarked_in, ps.towed_by):
-                    ps.destroyed, ps.embarked_in, ps.towed_by = True, None, None
-                    tr.emit("destroyed", f"{p.id} is destroyed with {u.id} (rule 8.5)", unit=p.id)
+            leave(tr, u)
         if s.morale_due and not s.destroyed:
             _morale(tr, tables, u)
         s.morale_due = []
+
+
+def leave(tr: Transition, unit: Unit) -> None:
+    """A destroyed unit leaves the map; what it carries or tows is destroyed with it (8.5)."""
+    unit.hex = None
+    for p in tr.state.units.values():
+        ps = status(p)
+        if unit.id in (ps.embarked_in, ps.towed_by):
+            ps.destroyed, ps.embarked_in, ps.towed_by = True, None, None
+            tr.emit("destroyed", f"{p.id} is destroyed with {unit.id} (rule 8.5)", unit=p.id)
 
 
 def roll_morale(tr: Transition, tables: Tables, unit: Unit) -> None:
@@ -483,9 +508,10 @@ def odds(st: GameState, tables: Tables, action: Action) -> Odds | None:
     firer = st.units.get(unit_id)
     if firer is None:
         return None
-    aim = shot(st, tables, firer, tid, label)
-    if isinstance(aim, Refused):
+    # in the Fire Phase a shot of 3b; while opportunity fire is offered (6.7), a shot at the mover
+    ready = shot(st, tables, firer, tid, label) if data(st).opp_mover is None else aim(st, tables, firer, tid, label)
+    if isinstance(ready, Refused):
         return None
-    got = shot_odds(aim.shot, aim.target, aim.column)
-    note = got.to_hit.explain() + f"; hits the {aim.column}, {aim.ammo}"
+    got = shot_odds(ready.shot, ready.target, ready.column)
+    note = got.to_hit.explain() + f"; hits the {ready.column}, {ready.ammo}"
     return Odds(action, tuple(got.entries()), note=note)

@@ -49,6 +49,8 @@ class Status:
     """Drawn this turn (3.2 Phase 2)."""
     stood: bool = False
     """Activated this turn as "stand", spending 0 MP (3.2: opportunity fire eligibility)."""
+    opp_fired: bool = False
+    """Fired on opportunity this turn (6.7): it fires no more this turn."""
     half_mp: int = 0
     """MP spent this turn, in halves (4.3: infantry MP are tracked in halves)."""
     hexes: int = 0
@@ -122,6 +124,10 @@ class Data:
     """Activations left in the mover's step (3.2: max(1, ⌊a / b⌋))."""
     active: str | None = None
     """The unit in activation, if one is."""
+    opp_mover: str | None = None
+    """The moving unit the other side may fire at on opportunity now (6.7), while the offer is open."""
+    opp_firing: str | None = None
+    """The unit firing on opportunity at it, until it holds (6.7: each picked unit fires completely)."""
     mines: list[Mine] = field(default_factory=list)
     wire: list[Hex] = field(default_factory=list)
     trenches: list[Hex] = field(default_factory=list)

@@ -25,6 +25,7 @@ __all__ = [
     "Enter",
     "Facing",
     "Fire",
+    "Hold",
     "Hook",
     "Mount",
     "Move",
@@ -173,8 +174,33 @@ class Cease(Notation, verb="cease", roles={R.ORDER, R.STOP, R.PASS}):
     unit: Actor
 
 
+@dataclass(frozen=True, slots=True)
+class Hold(Notation, verb="hold", roles={R.DECIDE, R.PASS}):
+    """6.7: no more opportunity fire now: the unit firing on opportunity is done, or (none firing) the offer closes
+    and the move goes on."""
+
+
 NOTATIONS = verb_table(
-    [Place, Deploy, Enter, Move, Back, Turn, Mount, Dismount, Hook, Unhook, Work, Stand, Stop, Blow, Spare, Fire, Cease]
+    [
+        Place,
+        Deploy,
+        Enter,
+        Move,
+        Back,
+        Turn,
+        Mount,
+        Dismount,
+        Hook,
+        Unhook,
+        Work,
+        Stand,
+        Stop,
+        Blow,
+        Spare,
+        Fire,
+        Cease,
+        Hold,
+    ]
 )
 """Verb → its typed forms."""
 
@@ -194,7 +220,9 @@ VERBS = {
     "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
     "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
-    "fire": "fire UNIT TARGET WEAPON — Fire Phase: fire a weapon at a sighted enemy unit (3.2, 6.8)",
+    "fire": "fire UNIT TARGET WEAPON — Fire Phase: fire a weapon at a sighted enemy unit (3.2, 6.8); in the Movement"
+    " Phase: on opportunity at the enemy unit moving in sight (6.7)",
+    "hold": "hold — no more opportunity fire now: the unit firing is done, or the move goes on (6.7)",
     "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
 }
 """Verb → its help line."""

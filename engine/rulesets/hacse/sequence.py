@@ -57,7 +57,7 @@ def start_turn(tr: Transition, tables: Tables) -> None:
     d = data(st)
     for u in st.units.values():
         s = status(u)
-        s.activated = s.stood = s.max_move = False
+        s.activated = s.stood = s.max_move = s.opp_fired = False
         s.half_mp = s.hexes = s.off_road = 0
         s.work, s.work_hex = None, None
         s.fired_dk_last, s.fired_dk = s.fired_dk, -1

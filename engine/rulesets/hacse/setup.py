@@ -4,8 +4,9 @@ HACSE keys (:func:`check_scenario`: every problem names the key and what was exp
 
 Scenario keys read here (beyond the engine's): a unit's ``status`` may hold ``facing`` (0–5, guns and vehicles on
 the map), ``hidden``, ``dug_in``, ``experience``, ``charges``, ``embarked_in`` and ``towed_by`` (the id of the
-carrier); ``[fortifications]`` (``mines``, ``wire``, ``trenches``), ``[victory]`` (``hexes``, ``points``,
-``control``, and the awards of 15.10.5), ``[setup]``, ``[conditions]`` and ``[special]`` (the bridge's charges).
+carrier); ``[fortifications]`` (``mines``, ``wire``, ``trenches``, ``obstacles``, ``ditches``), ``[victory]``
+(``hexes``, ``points``, ``control``, and the awards of 15.10.5), ``[setup]``, ``[conditions]`` and ``[special]``
+(the bridge's charges).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from .model import Data, Mine, Status
 
 __all__ = ["build_state", "check_scenario"]
 
-_HEX_KEYS = ("wire", "trenches")
+_HEX_KEYS = ("wire", "trenches", "obstacles", "ditches")
 
 
 def _labels(value: Any) -> list[str]:
@@ -77,6 +78,8 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
     ]
     d.wire = _hexes(forts.get("wire"))
     d.trenches = _hexes(forts.get("trenches"))
+    d.obstacles = _hexes(forts.get("obstacles"))  # 13.6
+    d.ditches = _hexes(forts.get("ditches"))  # 13.7
     if "bridge" in special:
         bridge = parse_hex(special["bridge"])
         d.charges = {bridge: int(special.get("charges", {}).get("count", 0))}

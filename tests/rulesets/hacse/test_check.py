@@ -36,7 +36,8 @@ def candidates(g: Game) -> set[Action]:
         for other in st.units.values():
             if other.side == u.side and other.id != u.id:
                 out |= {Action(v, (u.id, other.id)) for v in ("mount", "dismount", "hook")}
-        out |= {Action("work", (u.id, st.board.label(h))) for h in data(st).charges}
+        out |= {Action("work", (u.id, st.board.label(h))) for h in [*data(st).charges, *data(st).obstacles]}
+        out |= {Action("clear", (u.id,)), Action("cut", (u.id,))}  # 13.4, 13.5
         for h in status(u).entry:
             out.add(Action("enter", (u.id, st.board.label(h))))
             out |= {Action("enter", (u.id, st.board.label(h), f)) for f in FACING_NAMES}
@@ -44,6 +45,9 @@ def candidates(g: Game) -> set[Action]:
             for n in u.hex.neighbours():
                 if n in st.board:
                     out |= {Action("move", (u.id, st.board.label(n))), Action("back", (u.id, st.board.label(n)))}
+            for h in [u.hex, *u.hex.neighbours()]:  # 13.3
+                if h in st.board:
+                    out |= {Action("lay", (u.id, st.board.label(h), k)) for k in ("at", "trap")}
     return out
 
 

@@ -19,7 +19,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, fortifications
+from . import attack, climbing, fortifications
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -40,6 +40,7 @@ from .notation import (
     Blow,
     Cease,
     Clear,
+    Climb,
     Cut,
     Dismount,
     Enter,
@@ -206,7 +207,7 @@ def unit_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
 
 
 def _fort_work(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
-    """Work on fortifications open to the unit (3.2, 13.3–13.6)."""
+    """Work on fortifications (3.2, 13.3–13.6) and climbs (4.7) open to the unit."""
     board = st.board
     out = [Action("work", (unit.id, board.label(h))) for h, _ in fortifications.work_hexes(st, tables, unit, "blast")]
     out += [
@@ -216,6 +217,10 @@ def _fort_work(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
     for job in ("clear", "cut"):
         if any(True for _ in fortifications.work_hexes(st, tables, unit, job)):
             out.append(Action(job, (unit.id,)))
+    if unit.hex is not None and tables.sheets[unit.type].unit_type == "infantry":  # 4.7
+        for n in unit.hex.neighbours():
+            if n in board and climbing.climb_refusal(st, tables, unit, n) is None:
+                out.append(Action("climb", (unit.id, board.label(n))))
     return out
 
 
@@ -307,7 +312,7 @@ def _general_refusal(st: GameState, unit: Unit, typed: Notation) -> Refused | No
         return Refused(f"Cannot act: {unit.id} arrives in turn {s.arrives}", "15.10.2")
     if isinstance(typed, Stop) and d.active != unit.id:
         return Refused(f"Cannot stop: {unit.id} is not in activation (stand activates it without moving)", "3.2")
-    if isinstance(typed, (Stand, Work, Lay, Clear, Cut)) and d.active == unit.id:
+    if isinstance(typed, (Stand, Work, Lay, Clear, Cut, Climb)) and d.active == unit.id:
         return Refused(f"Cannot {typed.verb}: {unit.id} has already begun its activation (stop ends it)", "3.2")
     if isinstance(typed, Enter) != s.off_map and not isinstance(typed, (Stand, Stop)):
         where = "has not entered the map yet" if s.off_map else "is already on the map"
@@ -323,6 +328,8 @@ def _step_refusal(st: GameState, tables: Tables, unit: Unit, typed: Notation, ac
         if typed.hex in data(st).obstacles:  # a charge against AT obstacles (13.6)
             return fortifications.work_refusal(st, tables, unit, "blast", typed.hex)
         return work_refusal(st, tables, unit, typed.hex)
+    if isinstance(typed, Climb):
+        return climbing.climb_refusal(st, tables, unit, typed.hex)
     if isinstance(typed, Lay):
         return fortifications.work_refusal(st, tables, unit, "lay", typed.hex, typed.kind)
     if isinstance(typed, (Clear, Cut)):
@@ -400,7 +407,7 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
             end_attack(tr, tables)
         return
     unit = st.units[getattr(typed, "unit")]  # noqa: B009
-    if isinstance(typed, (Work, Lay, Clear, Cut)):
+    if isinstance(typed, (Work, Lay, Clear, Cut, Climb)):
         _work(tr, tables, unit, typed)
         return
     if isinstance(typed, Stand):
@@ -441,11 +448,17 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         _finish(tr, tables, unit, "has no move left and stops")
 
 
-def _work(tr: Transition, tables: Tables, unit: Unit, typed: Work | Lay | Clear | Cut) -> None:
+def _work(tr: Transition, tables: Tables, unit: Unit, typed: Work | Lay | Clear | Cut | Climb) -> None:
     """A whole activation of work (3.2) on a bridge (4.10) or on fortifications (13.3–13.6), done in the End Phase,
-    step 7. Laying is told to the unit's side only (13.3: the enemy learns at the end of the turn)."""
+    step 7, or of climbing (4.7). Laying is told to the unit's side only (13.3: the enemy learns at the end of the
+    turn)."""
     st = tr.state
     assert unit.hex is not None
+    if isinstance(typed, Climb):
+        _announce(tr, unit)
+        climbing.climb(tr, tables, unit, typed.hex)
+        _finish(tr, tables, unit, "ends its climbing turn")
+        return
     if isinstance(typed, Work) and typed.hex not in data(st).obstacles:
         _announce(tr, unit)
         tr.emit("work", start_work(st, unit, typed.hex), _visible(unit), unit=unit.id)
@@ -525,6 +538,7 @@ def _place(tr: Transition, tables: Tables, unit: Unit, step: Step, verb: str) ->
     if moved:
         unit.hex = step.hex
         s.hexes += 1
+        s.climb_to = None  # a climb under way is given up (4.7)
         for r in riders(st, unit):
             r.hex = step.hex
             rs = status(r)

@@ -51,6 +51,7 @@ __all__ = [
     "mines_against",
     "obstacle_removed",
     "on_enter",
+    "record_damage",
     "remove_obstacles",
     "start_work",
     "trigger_tn",
@@ -263,7 +264,7 @@ def _wire(tr: Transition, tables: Tables, unit: Unit, h: Hex) -> None:
         return
     target = sheets.target(tables.sheets[unit.type], status(unit).rows_hit)
     got = wire_axle_damage(target, _roller(tr, unit, "drives into barbed wire", _seen(unit)))
-    _record(tr, tables, unit, got.rows, f"drives into the barbed wire in {label}: axle damage (rule 13.5)")
+    record_damage(tr, tables, unit, got.rows, f"drives into the barbed wire in {label}: axle damage (rule 13.5)")
 
 
 def _mines(tr: Transition, tables: Tables, unit: Unit, h: Hex, n: int) -> None:
@@ -274,7 +275,7 @@ def _mines(tr: Transition, tables: Tables, unit: Unit, h: Hex, n: int) -> None:
     kind = mine_kind_for(sheet.unit_type)
     entries = [m for m in d.mines if m.hex == h and m.kind == kind]
     secret = any(m.secret for m in entries)
-    seen = tuple(sorted({m.side for m in entries} | {unit.side})) if secret else None
+    seen = _roll_seen(unit, entries)
     tn = trigger_tn(n)
     what = "AT mines" if kind == "at" else "booby traps"
     label = st.board.label(h)
@@ -301,13 +302,23 @@ def _mines(tr: Transition, tables: Tables, unit: Unit, h: Hex, n: int) -> None:
     if kind == "trap":
         (hurt,) = roller(fort_table().trap_die, 1, "booby-trap damage")
         rows = fixed_hit(target, "side", hurt, roller, dk=None).allocation.rows
-        _record(tr, tables, unit, rows, f"takes {hurt} damage from a booby trap (rule 13.4)")
+        record_damage(tr, tables, unit, rows, f"takes {hurt} damage from a booby trap (rule 13.4)")
         return
     got = at_mine_damage(target, sheet.weight_t, roller)
     if got is None:
         _destroy(tr, unit, f"an AT mine destroys it outright, under {fort_table().at_destroys_below_t:g} t (rule 13.4)")
         return
-    _record(tr, tables, unit, got.rows, "hits an AT mine: 2 damage, the first on a track/axle (rule 13.4)")
+    record_damage(tr, tables, unit, got.rows, "hits an AT mine: 2 damage, the first on a track/axle (rule 13.4)")
+
+
+def _roll_seen(unit: Unit, entries: list[Mine]) -> tuple[str, ...] | None:
+    """Who sees a trigger roll (13.2, 13.4): the owners of secret mines (the mover's side would learn of them), and
+    of those only the mover's side while it is hidden (the owner would learn where it is); everybody otherwise."""
+    hidden = status(unit).hidden
+    if not any(m.secret for m in entries):
+        return (unit.side,) if hidden else None
+    owners = {m.side for m in entries}
+    return tuple(sorted(owners & {unit.side} if hidden else owners))
 
 
 def _seen(unit: Unit) -> tuple[str, ...] | None:
@@ -315,7 +326,7 @@ def _seen(unit: Unit) -> tuple[str, ...] | None:
     return (unit.side,) if status(unit).hidden else None
 
 
-def _record(tr: Transition, tables: Tables, unit: Unit, rows: tuple[int, ...], why: str) -> None:
+def record_damage(tr: Transition, tables: Tables, unit: Unit, rows: tuple[int, ...], why: str) -> None:
     """Rows hit and their effects (8.5) at once (the Movement Phase has no simultaneous fire); the morale roll it
     causes is made with those of the Fire Phase (9.3)."""
     s = status(unit)

@@ -89,6 +89,10 @@ class Status:
     """Causes of morale rolls to make at the end of the Fire Phase (9.3)."""
     used: dict[str, int] = field(default_factory=dict)
     """Equipment items used up, by sheet ``equipment`` key (13.3: a trap uses a hand grenade, a mine at_mines)."""
+    climb_to: Hex | None = None
+    """The hex a climb of several turns is heading for (4.7)."""
+    climbed: int = 0
+    """Climbing turns made toward ``climb_to`` (4.7: 1 + levels above 5)."""
     lay_kind: str | None = None
     """The kind of mine being laid this turn (``at`` or ``trap``, 13.3), with ``work = "lay"``."""
 

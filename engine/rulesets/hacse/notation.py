@@ -21,6 +21,7 @@ __all__ = [
     "Blow",
     "Cease",
     "Clear",
+    "Climb",
     "Cut",
     "Deploy",
     "Dismount",
@@ -170,6 +171,15 @@ class Cut(Notation, verb="cut", roles={R.ORDER}):
 
 
 @dataclass(frozen=True, slots=True)
+class Climb(Notation, verb="climb", roles={R.ORDER, R.CHANCE}):
+    """4.7, 13.1: infantry without heavy equipment climbs 4 or more levels into an adjacent hex: all its MP, a
+    skill roll (1 damage on failure), one more turn per level above 5; no fire this turn."""
+
+    unit: Actor
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
 class Blow(Notation, verb="blow", roles={R.DECIDE, R.CHANCE}):
     """4.10: at the start of the End Phase, the owner blows a bridge with enough charges."""
 
@@ -216,6 +226,7 @@ NOTATIONS = verb_table(
         Lay,
         Clear,
         Cut,
+        Climb,
         Stand,
         Stop,
         Blow,
@@ -240,6 +251,7 @@ VERBS = {
     "work": "work UNIT HEX — a turn of work on a bridge (attach or remove a charge, 4.10) or on AT obstacles (13.6)",
     "lay": "lay UNIT HEX at|trap — a turn of work laying an AT mine or a trap here or next door (13.3)",
     "clear": "clear UNIT — a turn of work clearing one known mine in the unit's hex (13.4)",
+    "climb": "climb UNIT HEX — infantry climbs 4+ levels into an adjacent hex: all MP, a skill roll each turn (4.7)",
     "cut": "cut UNIT — a turn of work cutting the barbed wire in the unit's hex (13.5)",
     "blow": "blow HEX — blow the bridge (at least 5 charges, start of the End Phase; 4.10)",
     "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",

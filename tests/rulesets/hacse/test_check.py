@@ -48,6 +48,7 @@ def candidates(g: Game) -> set[Action]:
             for h in [u.hex, *u.hex.neighbours()]:  # 13.3
                 if h in st.board:
                     out |= {Action("lay", (u.id, st.board.label(h), k)) for k in ("at", "trap")}
+                    out.add(Action("climb", (u.id, st.board.label(h))))  # 4.7
     return out
 
 

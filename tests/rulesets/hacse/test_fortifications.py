@@ -4,6 +4,9 @@ refusals of movement, the work activations (3.2) and the End Phase, step 7."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+
 import pytest
 
 from engine.dice import ScriptedDice
@@ -13,6 +16,7 @@ from engine.rules import Transition
 from engine.rulesets.hacse import fortifications as fo
 from engine.rulesets.hacse import sheets
 from engine.rulesets.hacse.attack import die_of
+from engine.rulesets.hacse.climbing import climb_tn
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.model import Mine, data, status
 from engine.state import GameState
@@ -98,7 +102,7 @@ def test_14_11_ac_mn_02_a_missed_roll_leaves_the_mines_secret_and_the_roll_to_th
     assert [(m.count, m.secret) for m in data(after).mines if m.hex == MINED] == [(3, True)]
     rolls = [e for e in tr.events if e.kind == "roll"]
     assert len(rolls) == 1 and "AT mines in 0807" in rolls[0].text
-    assert rolls[0].visible_to is not None and "german" in rolls[0].visible_to
+    assert rolls[0].visible_to == ("german",)  # the US may not learn of the mines from the roll
     assert not [e for e in tr.events if e.kind == "mine"]
 
 
@@ -304,3 +308,61 @@ def test_13_4_a_side_standing_on_its_own_secret_mines_does_not_show_them() -> No
     st = placed(g, G2="0807")
     after = _end_turn(st)
     assert [(m.count, m.secret) for m in data(after).mines if m.hex == MINED] == [(3, True)]
+
+
+# --- 4.7 climbing, 13.1 skill roll -----------------------------------------------------------------------------
+
+
+def _cliff(st: GameState, label: str, level: int) -> GameState:
+    """``st`` on a copy of its board where ``label`` is at ``level`` (no scenario map has a cliff)."""
+    st = st.clone()
+    board = copy.copy(st.board)
+    board.cells = dict(board.cells)
+    board.cache = {}  # the copy keeps none of the scenario board's cached reads
+    h = H(label)
+    board.cells[h] = dataclasses.replace(board.cells[h], level=level)
+    st.board = board
+    return st
+
+
+def test_14_4_ac_cl_01_infantry_climbs_4_levels_with_all_mp_no_fire_and_a_skill_roll() -> None:
+    st = _cliff(_h1(U1="0707"), "0807", 5)  # 0707 is level 1
+    _refused(st, "move U1 0807", r"climb of 4 or more levels.*rule 4\.7")
+    assert "climb U1 0807" in _legal(st)
+    st.dice = ScriptedDice([6, 6])  # TN 3 × 4 = 12 (veteran): 12 succeeds
+    tr = _apply(st, "climb U1 0807")
+    u1 = tr.state.units["U1"]
+    s = status(u1)
+    assert u1.hex == MINED and s.half_mp == 2 * T.sheets["US-INF-SQD"].mp and s.activated and not s.rows_hit
+    assert s.work == "climb"  # no fire this turn (3.2 Phase 3b)
+    roll = next(e for e in tr.events if e.kind == "roll")
+    assert roll.data["target"] == climb_tn(T, u1) == 3 * 4 - T.sheets["US-INF-SQD"].commander_bonus
+
+
+def test_14_4_ac_cl_02_a_heavy_mg_team_may_not_climb() -> None:
+    g = game("h1-le-hamel", [1, 1, 10, 10])  # the Germans move first
+    st = _cliff(placed(g, G3="0707"), "0807", 5)
+    _refused(st, "climb G3 0807", r"G3 carries heavy equipment.*rule 4\.7")
+    _refused(_h1(U1="0707"), "climb U1 0807", r"only 0 levels away.*rule 4\.7")
+
+
+def test_14_4_ac_cl_03_a_climb_of_7_levels_takes_3_turns_with_a_roll_in_each() -> None:
+    st = _cliff(_h1(U1="0707"), "0807", 8)
+    rolls = 0
+    for turn in range(3):
+        st.dice = ScriptedDice([10, 10])
+        tr = _apply(st, "climb U1 0807")
+        rolls += sum(1 for e in tr.events if e.kind == "roll")
+        st = tr.state
+        assert (st.units["U1"].hex == MINED) == (turn == 2)
+        s = status(st.units["U1"])
+        s.activated, s.half_mp, s.max_move, s.work = False, 0, False, None  # the next turn (3.2 Phase 0)
+        data(st).active, data(st).quota, st.to_act = None, 1, "us"
+    assert rolls == 3
+
+
+def test_14_4_ac_cl_05_a_failed_climbing_roll_costs_1_damage_and_the_climb_goes_on() -> None:
+    st = _cliff(_h1(U1="0707"), "0807", 5)
+    st.dice = ScriptedDice([1, 2, 1, 1, 1])
+    after = _apply(st, "climb U1 0807").state
+    assert after.units["U1"].hex == MINED and len(status(after.units["U1"]).rows_hit) == 1

@@ -131,8 +131,9 @@ def mines_against(mines: list[Mine], h: Hex, unit_type: str) -> int:
 
 
 def known_mines(mines: list[Mine], h: Hex, side: str) -> int:
-    """Mines in ``h`` that ``side`` knows of: its own and those no longer secret (13.3, 13.4)."""
-    return sum(m.count for m in mines if m.hex == h and (m.side == side or not m.secret))
+    """The enemy's mines in ``h`` that ``side`` knows of, those no longer secret (13.4: clearing needs them known;
+    a side does not clear its own [INTERP])."""
+    return sum(m.count for m in mines if m.hex == h and m.side != side and not m.secret)
 
 
 def at_mine_damage(target: Target, weight_t: float | None, roller: Roller) -> Allocation | None:
@@ -389,7 +390,7 @@ def work_refusal(
         return _lay_refusal(st, tables, unit, h, kind)
     d = data(st)
     if job == "clear" and not known_mines(d.mines, h, unit.side):
-        return Refused(f"Cannot clear: {unit.side} knows of no mine in {label}", rule)
+        return Refused(f"Cannot clear: {unit.side} knows of no enemy mine in {label}", rule)
     if job == "cut" and h not in d.wire:
         return Refused(f"Cannot cut: there is no barbed wire in {label}", rule)
     if job == "blast":
@@ -530,13 +531,13 @@ def _lay(tr: Transition, tables: Tables, unit: Unit, h: Hex) -> None:
 
 
 def _clear(tr: Transition, unit: Unit, h: Hex) -> None:
-    """One known mine of the hex removed (13.4: an infantry group clears one mine per turn); the enemy's first."""
+    """One known enemy mine of the hex removed (13.4: an infantry group clears one mine per turn); AT mines first."""
     st = tr.state
     d = data(st)
-    known = [m for m in d.mines if m.hex == h and (m.side == unit.side or not m.secret)]
+    known = [m for m in d.mines if m.hex == h and m.side != unit.side and not m.secret]
     if not known:
         return
-    pick = min(known, key=lambda m: (m.side == unit.side, m.kind))
+    pick = min(known, key=lambda m: m.kind)
     i = d.mines.index(pick)
     if pick.count > 1:
         d.mines[i] = replace(pick, count=pick.count - 1)

@@ -158,7 +158,7 @@ class Lay(Notation, verb="lay", roles={R.ORDER}):
 
 @dataclass(frozen=True, slots=True)
 class Clear(Notation, verb="clear", roles={R.ORDER}):
-    """3.2, 13.4: the unit's activation is a turn of work clearing one known mine in its hex."""
+    """3.2, 13.4: the unit's activation is a turn of work clearing one known enemy mine in its hex."""
 
     unit: Actor
 
@@ -250,7 +250,7 @@ VERBS = {
     "unhook": "unhook TRACTOR — unhook the towed gun, half its MP; it faces away from the tractor (4.6)",
     "work": "work UNIT HEX — a turn of work on a bridge (attach or remove a charge, 4.10) or on AT obstacles (13.6)",
     "lay": "lay UNIT HEX at|trap — a turn of work laying an AT mine or a trap here or next door (13.3)",
-    "clear": "clear UNIT — a turn of work clearing one known mine in the unit's hex (13.4)",
+    "clear": "clear UNIT — a turn of work clearing one known enemy mine in the unit's hex (13.4)",
     "climb": "climb UNIT HEX — infantry climbs 4+ levels into an adjacent hex: all MP, a skill roll each turn (4.7)",
     "cut": "cut UNIT — a turn of work cutting the barbed wire in the unit's hex (13.5)",
     "blow": "blow HEX — blow the bridge (at least 5 charges, start of the End Phase; 4.10)",

@@ -264,10 +264,21 @@ def test_13_3_a_trap_is_laid_in_forest_only_secretly_and_announced() -> None:
 
 def test_13_4_clearing_needs_a_known_mine_and_removes_one() -> None:
     st = _h1(U1="0807")
-    _refused(st, "clear U1", r"us knows of no mine in 0807.*rule 13\.4")
+    _refused(st, "clear U1", r"us knows of no enemy mine in 0807.*rule 13\.4")  # secret mines
     data(st).mines = [Mine(MINED, 3, "german", "at", False)]
     after = _end_turn(play(st, "clear U1"))
     assert [m.count for m in data(after).mines if m.hex == MINED] == [2]
+    own = placed(game("h1-le-hamel", [1, 1, 10, 10]), G2="0807")  # the Germans' own mines are not cleared
+    _refused(own, "clear G2", r"german knows of no enemy mine in 0807.*rule 13\.4")
+
+
+def test_13_3_the_ai_counts_work_against_a_unit_that_gives_up_its_fire() -> None:
+    from engine.rulesets.hacse.evaluation import evaluate, weights  # noqa: PLC0415
+
+    st = _h1(U1="0210")
+    before = evaluate(T, st, "us")
+    after = play(st, "lay U1 0211 trap")
+    assert evaluate(T, after, "us") == pytest.approx(before - weights()["work"])
 
 
 def test_13_5_cutting_wire_removes_it_in_the_end_phase() -> None:

@@ -103,6 +103,8 @@ def test_15_10_2_setup_places_units_with_facing_status_and_carriers() -> None:
         ("status = { hidden = true, facing = 4 }", "status = { hidden = true }", "needs status.facing"),
         ('hex = "0905"', 'hex = "0907"', "may not hide in clear (13.2)"),
         ('wire = "0808 0809"', 'wire = "0808 3309"', "off the"),
+        ('wire = "0808 0809"', 'wire = "0808 0809"\nditches = "0211"', "AT ditch is dug only in open terrain (13.7)"),
+        ('count = 2, side = "german", kind = "at"', 'count = 2, side = "german", kind = "trap"', "only in forest or"),
         (
             'status = { hidden = true }\n\n[[units]]\nid = "G1"',
             'status = { hidden = 1 }\n\n[[units]]\nid = "G1"',

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from engine.actions import Action
 from engine.hexgrid import Hex
@@ -19,7 +20,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, opportunity
+from . import attack, climbing, fortifications, opportunity
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -34,16 +35,20 @@ from .data import Cost, Sheet, Tables
 from .deployment import apply_setup, setup_actions, setup_refusal
 from .geometry import direction_to, turn_steps
 from .model import FACING_NAMES, data, status
-from .movement import Refused, Spent, admit, stacking_surcharge, step_cost, turn_cost
+from .movement import CLIMB, Refused, Spent, admit, combine, stacking_surcharge, step_cost, turn_cost
 from .notation import (
     Back,
     Blow,
     Cease,
+    Clear,
+    Climb,
+    Cut,
     Dismount,
     Enter,
     Fire,
     Hold,
     Hook,
+    Lay,
     Mount,
     Move,
     Spare,
@@ -106,6 +111,8 @@ def _enter_cost(
         road = road_between(st, frm, to)
         change = board.level(to) - board.level(frm)
     cost = step_cost(tables, sheet.move_class, terrain, level_change=change, road=road, backwards=backwards)
+    if cost != CLIMB:  # wire and ditches (13.5, 13.7)
+        cost = combine([cast(Cost, cost), fortifications.entry_cost(st, tables, unit, frm, to)])
     if isinstance(cost, float):
         cost += stacking_surcharge(tables, _crowd(st, to))
     return cost, road, terrain.name
@@ -122,6 +129,11 @@ def step_into(st: GameState, tables: Tables, unit: Unit, at: Step, to: Hex, back
     if way is None:
         return Refused(f"Cannot move: {board.label(to)} is not adjacent to {board.label(at.hex)}", "4.3")
     spent, facing = at.spent, at.facing
+    if fortifications.immobile(tables, unit):
+        return Refused(f"Cannot move: {unit.id} is immobilised", "8.5")
+    barred = fortifications.entry_refusal(st, tables, unit, at.hex, to, bool(spent.half_mp or spent.max_move))
+    if barred is not None:
+        return barred
     mp = speed(st, tables, unit)
     if backwards:
         if facing is None:
@@ -155,6 +167,9 @@ def _entry(st: GameState, tables: Tables, unit: Unit, to: Hex, facing: str | Non
         return Refused(f"Cannot enter: {unit.id} is a {sheet.unit_type} and must choose its facing", "15.10.2")
     if not sheet.has_facing and facing is not None:
         return Refused(f"Cannot enter facing {facing}: infantry has no facing", "2.1")
+    barred = fortifications.entry_refusal(st, tables, unit, None, to, False)
+    if barred is not None:
+        return barred
     cost, road, name = _enter_cost(st, tables, unit, None, to, False)
     mp = speed(st, tables, unit)
     what = f"entering {board.label(to)} ({name})"
@@ -188,7 +203,26 @@ def unit_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
         out += _moves(st, tables, unit)
         if not active:
             out += [Action("work", (unit.id, board.label(h))) for h in work_hexes(st, tables, unit)]
+            out += _fort_work(st, tables, unit)
     out.append(Action("stop", (unit.id,)) if active else Action("stand", (unit.id,)))
+    return out
+
+
+def _fort_work(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
+    """Work on fortifications (3.2, 13.3–13.6) and climbs (4.7) open to the unit."""
+    board = st.board
+    out = [Action("work", (unit.id, board.label(h))) for h, _ in fortifications.work_hexes(st, tables, unit, "blast")]
+    out += [
+        Action("lay", (unit.id, board.label(h), k or "trap"))
+        for h, k in fortifications.work_hexes(st, tables, unit, "lay")
+    ]
+    for job in ("clear", "cut"):
+        if any(True for _ in fortifications.work_hexes(st, tables, unit, job)):
+            out.append(Action(job, (unit.id,)))
+    if unit.hex is not None and tables.sheets[unit.type].unit_type == "infantry":  # 4.7
+        for n in unit.hex.neighbours():
+            if n in board and climbing.climb_refusal(st, tables, unit, n) is None:
+                out.append(Action("climb", (unit.id, board.label(n))))
     return out
 
 
@@ -204,7 +238,7 @@ def _each_move(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     for n in at.hex.neighbours():
         if n in board and not isinstance(step_into(st, tables, unit, at, n), Refused):
             yield Action("move", (unit.id, board.label(n)))
-    if at.facing is not None:
+    if at.facing is not None and not fortifications.immobile(tables, unit):  # 8.5: an immobilised unit stays
         behind = at.hex.neighbours()[(at.facing + 3) % 6]
         if behind in board and not isinstance(step_into(st, tables, unit, at, behind, True), Refused):
             yield Action("back", (unit.id, board.label(behind)))
@@ -298,7 +332,7 @@ def _general_refusal(st: GameState, unit: Unit, typed: Notation) -> Refused | No
         return Refused(f"Cannot act: {unit.id} arrives in turn {s.arrives}", "15.10.2")
     if isinstance(typed, Stop) and d.active != unit.id:
         return Refused(f"Cannot stop: {unit.id} is not in activation (stand activates it without moving)", "3.2")
-    if isinstance(typed, (Stand, Work)) and d.active == unit.id:
+    if isinstance(typed, (Stand, Work, Lay, Clear, Cut, Climb)) and d.active == unit.id:
         return Refused(f"Cannot {typed.verb}: {unit.id} has already begun its activation (stop ends it)", "3.2")
     if isinstance(typed, Enter) != s.off_map and not isinstance(typed, (Stand, Stop)):
         where = "has not entered the map yet" if s.off_map else "is already on the map"
@@ -311,11 +345,22 @@ def _step_refusal(st: GameState, tables: Tables, unit: Unit, typed: Notation, ac
         got = _entry(st, tables, unit, typed.hex, typed.facing)
         return got if isinstance(got, Refused) else None
     if isinstance(typed, Work):
+        if typed.hex in data(st).obstacles:  # a charge against AT obstacles (13.6)
+            return fortifications.work_refusal(st, tables, unit, "blast", typed.hex)
         return work_refusal(st, tables, unit, typed.hex)
+    if isinstance(typed, Climb):
+        return climbing.climb_refusal(st, tables, unit, typed.hex)
+    if isinstance(typed, Lay):
+        return fortifications.work_refusal(st, tables, unit, "lay", typed.hex, typed.kind)
+    if isinstance(typed, (Clear, Cut)):
+        assert unit.hex is not None
+        return fortifications.work_refusal(st, tables, unit, typed.verb, unit.hex)
     if isinstance(typed, Turn):
         at = _here(unit)
         if at.facing is None:
             return Refused(f"Cannot turn: {unit.id} is infantry and has no facing", "2.1")
+        if fortifications.immobile(tables, unit):
+            return Refused(f"Cannot turn: {unit.id} is immobilised", "8.5")
         to = FACING_NAMES.index(typed.facing)
         if to == at.facing:
             return Refused(f"Cannot turn: {unit.id} already faces {_name(to)}", "4.1")
@@ -370,10 +415,8 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
     if _apply_decision(tr, tables, typed):
         return
     unit = st.units[getattr(typed, "unit")]  # noqa: B009
-    if isinstance(typed, Work):
-        _announce(tr, unit)
-        tr.emit("work", start_work(st, unit, typed.hex), _visible(unit), unit=unit.id)
-        end_activation(tr, tables, unit)
+    if isinstance(typed, (Work, Lay, Clear, Cut, Climb)):
+        _work(tr, tables, unit, typed)
         return
     if isinstance(typed, Stand):
         _stand(tr, tables, unit)
@@ -389,7 +432,8 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         assert isinstance(got, Step)
         status(unit).off_map = False
         _place(tr, tables, unit, got, "enters the map at")
-        if opportunity.offer(tr, tables, unit):
+        fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
+        if opportunity.offer(tr, tables, unit):  # step 3 (6.7)
             return
     elif isinstance(typed, Turn):
         at = _here(unit)
@@ -403,12 +447,46 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         assert isinstance(steps, list)
         for step in steps:
             _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
-            if opportunity.offer(tr, tables, unit):  # 3.2: interrupts when a unit enters a hex; the rest waits
+            stopped = fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
+            if opportunity.offer(tr, tables, unit):  # step 3 (6.7): the rest of the path waits
                 return
+            if stopped:  # a mine or wire ended the move here
+                break
     elif _apply_carrier(tr, tables, unit, typed):
+        return
+    if status(unit).destroyed:
+        _finish(tr, tables, unit, "is out of the game, and its activation ends")
         return
     if _only_stop(st, tables, unit):
         _finish(tr, tables, unit, "has no move left and stops")
+
+
+def _work(tr: Transition, tables: Tables, unit: Unit, typed: Work | Lay | Clear | Cut | Climb) -> None:
+    """A whole activation of work (3.2) on a bridge (4.10) or on fortifications (13.3–13.6), done in the End Phase,
+    step 7, or of climbing (4.7). Laying is told to the unit's side only (13.3: the enemy learns at the end of the
+    turn)."""
+    st = tr.state
+    assert unit.hex is not None
+    if isinstance(typed, Climb):
+        _announce(tr, unit)
+        climbing.climb(tr, tables, unit, typed.hex)
+        _finish(tr, tables, unit, "ends its climbing turn")
+        return
+    if isinstance(typed, Work) and typed.hex not in data(st).obstacles:
+        _announce(tr, unit)
+        tr.emit("work", start_work(st, unit, typed.hex), _visible(unit), unit=unit.id)
+        end_activation(tr, tables, unit)
+        return
+    job = "blast" if isinstance(typed, Work) else typed.verb
+    where = typed.hex if isinstance(typed, (Work, Lay)) else unit.hex
+    kind = typed.kind if isinstance(typed, Lay) else None
+    _announce(tr, unit)
+    text = fortifications.start_work(st, tables, unit, job, where, kind)
+    secret = job == "lay" or status(unit).hidden
+    tr.emit("work", text, (unit.side,) if secret else None, unit=unit.id)
+    if job == "lay" and not status(unit).hidden:
+        tr.emit("work", f"{unit.id} works (rule 3.2)", st.enemies_of(unit.side), unit=unit.id)
+    end_activation(tr, tables, unit)
 
 
 def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
@@ -509,6 +587,7 @@ def _place(tr: Transition, tables: Tables, unit: Unit, step: Step, verb: str) ->
     if moved:
         unit.hex = step.hex
         s.hexes += 1
+        s.climb_to = None  # a climb under way is given up (4.7)
         for r in riders(st, unit):
             r.hex = step.hex
             rs = status(r)

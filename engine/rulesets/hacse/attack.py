@@ -29,7 +29,7 @@ from engine.odds import Odds
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import sheets
+from . import fortifications, sheets
 from .bridges import terrain_of
 from .damage import COLUMNS, Target, effects
 from .data import Mount, Sheet, Tables
@@ -83,7 +83,8 @@ def die_of(st: GameState, tables: Tables, unit: Unit) -> TargetDie:
     """The unit's target-modifier die (§5) from its movement this turn, its hex and dug-in flag."""
     sheet = tables.sheets[unit.type]
     s = status(unit)
-    terrain = (terrain_of(st, tables, unit.hex).key,) if unit.hex is not None else ()
+    terrain: tuple[str, ...] = (terrain_of(st, tables, unit.hex).key,) if unit.hex is not None else ()
+    terrain += fortifications.cover_keys(st, tables, unit)  # AT obstacles (13.6)
     return target_die(
         profile=sheet.target_profile,
         infantry=sheet.unit_type == "infantry",

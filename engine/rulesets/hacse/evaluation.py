@@ -266,7 +266,12 @@ def evaluate(tables: Tables, st: GameState, side: str) -> float:
         sign = 1.0 if s == side else -1.0
         score += sign * _objectives(st, s, present, w)
         score += sign * _facing(tables, s, present, w)
+    # 3.2: a unit laying or clearing mines, cutting wire or climbing gives up its fire this turn (13.3-13.5, 4.7)
+    score -= w["work"] * sum(1 for u in st.units.values() if u.side == side and status(u).work in _NO_FIRE)
     return score
+
+
+_NO_FIRE = ("lay", "clear", "cut", "climb")
 
 
 # --- What the AI weighs ----------------------------------------------------------------------------------------

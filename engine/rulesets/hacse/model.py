@@ -93,6 +93,14 @@ class Status:
     """The target-modifier die placed at the end of its last activation (5); None before its first."""
     morale_due: list[str] = field(default_factory=list)
     """Causes of morale rolls to make at the end of the Fire Phase (9.3)."""
+    used: dict[str, int] = field(default_factory=dict)
+    """Equipment items used up, by sheet ``equipment`` key (13.3: a trap uses a hand grenade, a mine at_mines)."""
+    climb_to: Hex | None = None
+    """The hex a climb of several turns is heading for (4.7)."""
+    climbed: int = 0
+    """Climbing turns made toward ``climb_to`` (4.7: 1 + levels above 5)."""
+    lay_kind: str | None = None
+    """The kind of mine being laid this turn (``at`` or ``trap``, 13.3), with ``work = "lay"``."""
 
 
 @record(frozen=True)
@@ -131,6 +139,10 @@ class Data:
     mines: list[Mine] = field(default_factory=list)
     wire: list[Hex] = field(default_factory=list)
     trenches: list[Hex] = field(default_factory=list)
+    obstacles: list[Hex] = field(default_factory=list)
+    """Hexes with AT obstacles / hedgehogs (13.6), placed openly."""
+    ditches: list[Hex] = field(default_factory=list)
+    """Hexes with an AT ditch (13.7), placed openly."""
     charges: dict[Hex, int] = field(default_factory=dict)
     """Demolition charges attached to bridges (4.10), by hex."""
     charge_side: dict[Hex, str] = field(default_factory=dict)

@@ -136,7 +136,7 @@ def admit(
     if cost == PROHIBITED:
         return Refused(f"Cannot move: {what} is prohibited for it", "4.3")
     if cost == CLIMB:
-        return Refused(f"Cannot move: {what} is a climb of 4 or more levels, not implemented yet", "4.7")
+        return Refused(f"Cannot move: {what} is a climb of 4 or more levels (infantry climbs with climb)", "4.7")
     if cost == MAX:
         if spent.half_mp:
             return Refused(f"Cannot move: {what} takes the whole move, and it has already spent MP this turn", "4.3")

@@ -20,6 +20,9 @@ __all__ = [
     "Back",
     "Blow",
     "Cease",
+    "Clear",
+    "Climb",
+    "Cut",
     "Deploy",
     "Dismount",
     "Enter",
@@ -27,6 +30,7 @@ __all__ = [
     "Fire",
     "Hold",
     "Hook",
+    "Lay",
     "Mount",
     "Move",
     "Place",
@@ -144,6 +148,39 @@ class Work(Notation, verb="work", roles={R.ORDER}):
 
 
 @dataclass(frozen=True, slots=True)
+class Lay(Notation, verb="lay", roles={R.ORDER}):
+    """3.2, 13.3: the unit's activation is a turn of work laying an AT mine (``at``) or a booby trap (``trap``) in
+    its hex or next to it; secretly when no enemy sights it."""
+
+    unit: Actor
+    hex: Hex
+    kind: Literal["at", "trap"]
+
+
+@dataclass(frozen=True, slots=True)
+class Clear(Notation, verb="clear", roles={R.ORDER}):
+    """3.2, 13.4: the unit's activation is a turn of work clearing one known enemy mine in its hex."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Cut(Notation, verb="cut", roles={R.ORDER}):
+    """3.2, 13.5: the unit's activation is a turn of work cutting the barbed wire in its hex."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Climb(Notation, verb="climb", roles={R.ORDER, R.CHANCE}):
+    """4.7, 13.1: infantry without heavy equipment climbs 4 or more levels into an adjacent hex: all its MP, a
+    skill roll (1 damage on failure), one more turn per level above 5; no fire this turn."""
+
+    unit: Actor
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
 class Blow(Notation, verb="blow", roles={R.DECIDE, R.CHANCE}):
     """4.10: at the start of the End Phase, the owner blows a bridge with enough charges."""
 
@@ -193,6 +230,10 @@ NOTATIONS = verb_table(
         Hook,
         Unhook,
         Work,
+        Lay,
+        Clear,
+        Cut,
+        Climb,
         Stand,
         Stop,
         Blow,
@@ -215,7 +256,11 @@ VERBS = {
     "dismount": "dismount CARRIER PASSENGER — a passenger gets out in the carrier's activation (4.5)",
     "hook": "hook TRACTOR LOAD — hook up a gun in the tractor's hex, half its MP (4.6)",
     "unhook": "unhook TRACTOR — unhook the towed gun, half its MP; it faces away from the tractor (4.6)",
-    "work": "work UNIT HEX — a turn of work on a bridge: attach or remove a demolition charge (4.10)",
+    "work": "work UNIT HEX — a turn of work on a bridge (attach or remove a charge, 4.10) or on AT obstacles (13.6)",
+    "lay": "lay UNIT HEX at|trap — a turn of work laying an AT mine or a trap here or next door (13.3)",
+    "clear": "clear UNIT — a turn of work clearing one known enemy mine in the unit's hex (13.4)",
+    "climb": "climb UNIT HEX — infantry climbs 4+ levels into an adjacent hex: all MP, a skill roll each turn (4.7)",
+    "cut": "cut UNIT — a turn of work cutting the barbed wire in the unit's hex (13.5)",
     "blow": "blow HEX — blow the bridge (at least 5 charges, start of the End Phase; 4.10)",
     "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",

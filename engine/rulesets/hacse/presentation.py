@@ -134,9 +134,14 @@ class HacsePresentation(Presentation):
             out.append(Marker("★", f"objective, {d.points[h]} points{owner} (15.9)", holder))
         for m in d.mines:
             if m.hex == h:
-                out.append(Marker("m", f"{m.count} {self.info.side_name(m.side)} mines (13.4)", m.side))
+                what = "AT mines" if m.kind == "at" else "booby traps"
+                out.append(Marker("m", f"{m.count} {self.info.side_name(m.side)} {what} (13.4)", m.side))
         if h in d.wire:
             out.append(Marker("#", "barbed wire (13.5)"))
+        if h in d.obstacles:
+            out.append(Marker("x", "AT obstacles: no vehicle may enter (13.6)"))
+        if h in d.ditches:
+            out.append(Marker("v", "AT ditch: no vehicle may cross (13.7)"))
         if h in d.charges:
             out.append(Marker("c", f"{d.charges[h]} demolition charges attached (4.10)"))
         return out

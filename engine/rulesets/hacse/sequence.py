@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
 
-from . import attack
+from . import attack, fortifications
 from .bridges import blow, blowable, complete_work
 from .data import Tables
 from .endphase import end_phase_events
@@ -147,7 +147,8 @@ def _end_phase(tr: Transition, tables: Tables) -> None:
         st.to_act = d.charge_side[bridge]
         tr.emit("offer", f"{st.to_act} may blow the bridge {st.board.label(bridge)} now (rule 4.10)")
         return
-    end_phase_events(tr, tables)
+    end_phase_events(tr, tables)  # steps 2-6 (endphase.py)
+    fortifications.complete_work(tr, tables)  # step 7: mines found, laid, cleared; wire cut (13.3-13.6)
     complete_work(tr)
     update_control(st)
     if st.turn >= d.turns:

@@ -4,8 +4,9 @@ HACSE keys (:func:`check_scenario`: every problem names the key and what was exp
 
 Scenario keys read here (beyond the engine's): a unit's ``status`` may hold ``facing`` (0–5, guns and vehicles on
 the map), ``hidden``, ``dug_in``, ``experience``, ``charges``, ``embarked_in`` and ``towed_by`` (the id of the
-carrier); ``[fortifications]`` (``mines``, ``wire``, ``trenches``), ``[victory]`` (``hexes``, ``points``,
-``control``, and the awards of 15.10.5), ``[setup]``, ``[conditions]`` and ``[special]`` (the bridge's charges).
+carrier); ``[fortifications]`` (``mines``, ``wire``, ``trenches``, ``obstacles``, ``ditches``), ``[victory]``
+(``hexes``, ``points``, ``control``, and the awards of 15.10.5), ``[setup]``, ``[conditions]`` and ``[special]``
+(the bridge's charges).
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from engine.state import GameState, Unit
 from engine.typed import from_plain
 
 from .data import PROHIBITED, Tables
+from .fortifications import fort_table
 from .model import Data, Mine, Status
 
 __all__ = ["build_state", "check_scenario"]
 
-_HEX_KEYS = ("wire", "trenches")
+_HEX_KEYS = ("wire", "trenches", "obstacles", "ditches")
 
 
 def _labels(value: Any) -> list[str]:
@@ -77,6 +79,8 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
     ]
     d.wire = _hexes(forts.get("wire"))
     d.trenches = _hexes(forts.get("trenches"))
+    d.obstacles = _hexes(forts.get("obstacles"))  # 13.6
+    d.ditches = _hexes(forts.get("ditches"))  # 13.7
     if "bridge" in special:
         bridge = parse_hex(special["bridge"])
         d.charges = {bridge: int(special.get("charges", {}).get("count", 0))}
@@ -121,6 +125,7 @@ def check_scenario(scenario: Scenario, tables: Tables) -> list[Problem]:
     for i, spec in enumerate(scenario.units):
         _check_unit(spec, specs, tables, board, _adder(add, f"units[{i}]"))
     _check_hex_keys(scenario, board, add)
+    _check_fort_terrain(scenario, board, add)
     _check_roads(board, add)
     return problems
 
@@ -214,6 +219,32 @@ def _check_hex_keys(scenario: Scenario, board: Board, add: Callable[[str, str], 
                 board.parse(label)
             except ValueError as err:
                 add(where, str(err))
+
+
+def _check_fort_terrain(scenario: Scenario, board: Board, add: Callable[[str, str], None]) -> None:
+    """13.7: an AT ditch only in open terrain; 13.4: booby traps only in forest or buildings."""
+    forts = scenario.raw.get("fortifications", {})
+    places: list[tuple[str, Any, tuple[str, ...], str]] = [
+        ("fortifications.ditches", x, ("clear",), "an AT ditch is dug only in open terrain (13.7)")
+        for x in _labels(forts.get("ditches"))
+    ]
+    places += [
+        (
+            f"fortifications.mines[{i}]",
+            m.get("hex"),
+            fort_table().trap_terrain,
+            "traps only in forest or buildings (13.4)",
+        )
+        for i, m in enumerate(forts.get("mines", []))
+        if isinstance(m, dict) and m.get("kind") == "trap"
+    ]
+    for where, label, allowed, why in places:
+        try:
+            h = board.parse(str(label))
+        except ValueError:
+            continue  # reported by _check_hex_keys
+        if board.terrain(h) not in allowed:
+            add(where, f"{label} is {board.terrain(h)}: {why}")
 
 
 def _check_roads(board: Board, add: Callable[[str, str], None]) -> None:

@@ -36,7 +36,8 @@ def candidates(g: Game) -> set[Action]:
         for other in st.units.values():
             if other.side == u.side and other.id != u.id:
                 out |= {Action(v, (u.id, other.id)) for v in ("mount", "dismount", "hook")}
-        out |= {Action("work", (u.id, st.board.label(h))) for h in data(st).charges}
+        out |= {Action("work", (u.id, st.board.label(h))) for h in [*data(st).charges, *data(st).obstacles]}
+        out |= {Action("clear", (u.id,)), Action("cut", (u.id,))}  # 13.4, 13.5
         for h in status(u).entry:
             out.add(Action("enter", (u.id, st.board.label(h))))
             out |= {Action("enter", (u.id, st.board.label(h), f)) for f in FACING_NAMES}
@@ -44,6 +45,10 @@ def candidates(g: Game) -> set[Action]:
             for n in u.hex.neighbours():
                 if n in st.board:
                     out |= {Action("move", (u.id, st.board.label(n))), Action("back", (u.id, st.board.label(n)))}
+            for h in [u.hex, *u.hex.neighbours()]:  # 13.3
+                if h in st.board:
+                    out |= {Action("lay", (u.id, st.board.label(h), k)) for k in ("at", "trap")}
+                    out.add(Action("climb", (u.id, st.board.label(h))))  # 4.7
     return out
 
 
@@ -68,7 +73,10 @@ def test_3_2_check_refuses_exactly_what_is_not_legal(sid: str) -> None:
             assert ok == (action in legal), f"{action} in turn {g.state.turn}, active {data(g.state).active}"
             checked += 1
         shots = sorted((a for a in legal if a.verb == "fire"), key=str)
-        g.apply(rng.choice(shots if shots and rng.random() < 0.7 else sorted(legal, key=str)))
+        # work and climbing (13.3-13.5, 4.7) are checked in every position but not played here (they keep units from
+        # firing; test_fortifications plays them)
+        busy = [a for a in legal if a.verb not in ("lay", "clear", "cut", "climb")]
+        g.apply(rng.choice(shots if shots and rng.random() < 0.7 else sorted(busy or legal, key=str)))
     assert checked > 1000 and fire_checked > 0
 
 

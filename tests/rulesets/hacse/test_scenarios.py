@@ -8,7 +8,8 @@ import random
 import pytest
 
 import engine
-from engine.hexgrid import distance, parse_hex
+from engine.actions import Action
+from engine.hexgrid import Hex, distance, parse_hex
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.model import data, status
 from engine.rulesets.hacse.movement import step_cost
@@ -102,6 +103,8 @@ def test_15_10_2_setup_places_units_with_facing_status_and_carriers() -> None:
         ("status = { hidden = true, facing = 4 }", "status = { hidden = true }", "needs status.facing"),
         ('hex = "0905"', 'hex = "0907"', "may not hide in clear (13.2)"),
         ('wire = "0808 0809"', 'wire = "0808 3309"', "off the"),
+        ('wire = "0808 0809"', 'wire = "0808 0809"\nditches = "0211"', "AT ditch is dug only in open terrain (13.7)"),
+        ('count = 2, side = "german", kind = "at"', 'count = 2, side = "german", kind = "trap"', "only in forest or"),
         (
             'status = { hidden = true }\n\n[[units]]\nid = "G1"',
             'status = { hidden = 1 }\n\n[[units]]\nid = "G1"',
@@ -147,3 +150,40 @@ def test_15_10_random_playout_to_the_end_gives_an_outcome() -> None:
     while g.state.outcome is None:
         g.apply(rng.choice(g.legal_actions()))
     assert g.state.phase == "over" and "rule 15.9" in g.state.outcome.reason
+
+
+def _toward(legal: list[Action], targets: list[Hex]) -> list[Action]:
+    """The moves and entries of ``legal`` that end nearest to one of ``targets``."""
+    steps = [a for a in legal if a.verb in ("move", "enter")]
+    if not steps or not targets:
+        return []
+
+    def near(a: Action) -> int:
+        h = parse_hex(a.args[-1] if a.verb == "move" else a.args[1])
+        return min(distance(h, t) for t in targets)
+
+    best = min(near(a) for a in steps)
+    return [a for a in steps if near(a) == best]
+
+
+@pytest.mark.parametrize(("sid", "seed"), [("h1-le-hamel", 3), ("h3-bridge-at-dusk", 4)])
+def test_13_4_13_5_seeded_playout_meets_the_mines_and_the_wire(sid: str, seed: int) -> None:
+    """A seeded playout whose units head for the scenario's mines and wire (13.4, 13.5): mine rolls are made, units
+    stand in wire (or crush it), the game goes on to turn 5 and replays to the same state."""
+    g = game(sid, seed=seed)
+    rng = random.Random(seed)
+    mine_rolls = 0
+    in_wire = False
+    wire = len(data(g.state).wire)
+    while g.state.outcome is None and g.state.turn <= 4:
+        legal = g.legal_actions()
+        d = data(g.state)
+        toward = _toward(legal, [m.hex for m in d.mines] + list(d.wire))
+        events = g.apply(rng.choice(toward if toward and rng.random() < 0.8 else legal))
+        mine_rolls += sum(1 for e in events if e.kind == "roll" and "mines in" in e.text)
+        in_wire |= any(u.hex in data(g.state).wire for u in g.state.units.values())
+    assert mine_rolls > 0
+    assert in_wire or len(data(g.state).wire) < wire
+    assert g.state.turn == 5 or g.state.outcome is not None
+    again = engine.game.replay(g.scenario, seed, g.history)
+    assert again.state.to_dict() == g.state.to_dict()

@@ -86,18 +86,7 @@ def test_2_2_directions_and_turns() -> None:
 def test_2_2_facing_is_in_the_status_and_shown_as_a_marker() -> None:
     g = game("h1-le-hamel", LOSE)
     view = g.view("german")
-    sc = g.scenario
-    info = GameInfo(
-        ruleset="hacse",
-        ruleset_title=g.ruleset.title,
-        scenario=sc.id,
-        title=sc.title,
-        turns=sc.turns,
-        sides=tuple(SideInfo(s.id, s.name) for s in sc.sides),
-        board=g.board,
-        unit_types=g.ruleset.unit_types,
-    )
-    pres = g.ruleset.presentation(info)
+    pres = _presentation(g)
     marks = pres.unit_markers(view.units["G4"])
     assert marks[0].glyph == "↙" and "SW" in marks[0].text
     facts = dict(pres.unit_facts(view.units["G4"]))

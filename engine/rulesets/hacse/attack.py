@@ -38,6 +38,7 @@ from .geometry import armour_faces, in_arc, theta
 from .model import data, status
 from .morale import damage_trigger, morale_roll
 from .movement import Refused
+from .rally import leadership
 from .sighting import fire_phase_checks, los_policy, sight_line
 from .targetdie import TargetDie, has_moved, target_die
 
@@ -459,10 +460,13 @@ def _morale(tr: Transition, tables: Tables, unit: Unit) -> None:
     sheet = tables.sheets[unit.type]
     target = sheets.target(sheet, s.rows_hit)
     eff = effects(target)
+    lead = leadership(tr.state, tables, unit)  # 9.2, 9.4
     roll_of = morale_roll(
         sheets.morale(s.experience),
         damage=target.damage_taken,
         burning=eff.burning,
+        no_leader=not lead.contact,
+        full_chain=lead.full_chain,
         immobilised_vehicle=sheet.unit_type == "vehicle" and eff.immobilised,
     )
     terms = " ".join(str(m) for m in roll_of.modifiers)

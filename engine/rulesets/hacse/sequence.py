@@ -16,7 +16,7 @@ from engine.state import GameState, Outcome, Unit
 from . import attack
 from .bridges import blow, blowable, complete_work
 from .data import Tables
-from .endphase import end_phase_events
+from .endphase import end_phase_events, end_phase_rehide, end_phase_smoke
 from .model import data, status
 from .victory import broken_sides, scores, update_control
 
@@ -149,6 +149,8 @@ def _end_phase(tr: Transition, tables: Tables) -> None:
         return
     end_phase_events(tr, tables)
     complete_work(tr)
+    end_phase_smoke(tr)  # step 8 (7.1)
+    end_phase_rehide(tr, tables)  # step 9 (13.2)
     update_control(st)
     if st.turn >= d.turns:
         _finish(tr, tables, f"the last turn ({d.turns}) is over")

@@ -137,8 +137,8 @@ def _open(st: GameState, tables: Tables, unit: Unit) -> bool:
 
 
 def automatic(st: GameState, tables: Tables, observer: Unit, target: Unit, line: SightLine) -> str | None:
-    """Why no sighting roll is needed (§6.1 conditions 1–4), or None. Condition 5 (a friend's sighting passed on
-    through communication, §10) is not used yet."""
+    """Why no sighting roll is needed (§6.1 conditions 1–4, the reach of 3–4 set by the weather and light of the
+    turn), or None. Condition 5 (a friend's sighting passed on through communication, §10) is ``messages.py``."""
     assert observer.hex is not None and target.hex is not None
     t = sight_table()
     d = distance(observer.hex, target.hex)
@@ -174,7 +174,8 @@ def sight_tn(
     fired_dk: int | None = None,
     conditions: SightEffect | None = None,
 ) -> tuple[int, list[Modifier]]:
-    """The sighting TN of §6.1 (clear weather) with its terms, the base number first: distance (per full 5
+    """The sighting TN of §6.1 (clear weather unless ``conditions`` say otherwise) with its terms, the base number
+    first: distance (per full 5
     hexes, 7 with binoculars), the Sight entries of the obstructing hexes and of the target's hex, infantry in a
     building, the target's profile, infantry's MP kept, dug in, observer moved, under all-round armour, levels
     (``higher``: observer's level less the target's), an enemy that fired (−(2 + Dk), §6.3 note c).

@@ -58,6 +58,7 @@ from .notation import (
     Unhook,
     Work,
 )
+from .rally import away_refusal
 from .sequence import decide_bridge, end_activation, end_attack, pending
 
 __all__ = ["Step", "apply_action", "refusal", "speed", "unit_actions"]
@@ -128,6 +129,9 @@ def step_into(st: GameState, tables: Tables, unit: Unit, at: Step, to: Hex, back
     way = direction_to(at.hex, to)
     if way is None:
         return Refused(f"Cannot move: {board.label(to)} is not adjacent to {board.label(at.hex)}", "4.3")
+    away = away_refusal(st, unit, at.hex, to)  # 9.5: a shaken unit only moves away from the enemy
+    if away is not None:
+        return away
     spent, facing = at.spent, at.facing
     if fortifications.immobile(tables, unit):
         return Refused(f"Cannot move: {unit.id} is immobilised", "8.5")

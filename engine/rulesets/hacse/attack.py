@@ -35,9 +35,11 @@ from .damage import COLUMNS, Target, effects
 from .data import Mount, Sheet, Tables
 from .fire import Shot, hit_roll, pools, range_band, resolve_attack, shot_odds
 from .geometry import armour_faces, in_arc, theta
+from .messages import pass_sightings
 from .model import data, status
 from .morale import damage_trigger, morale_roll
 from .movement import Refused
+from .rally import leadership
 from .sighting import fire_phase_checks, los_policy, sight_line
 from .targetdie import TargetDie, has_moved, target_die
 
@@ -118,6 +120,7 @@ def start(tr: Transition, tables: Tables) -> None:
     d.mover, d.quota, d.active = None, 0, None
     tr.emit("phase", "Attack Phase: sighting checks; physical attacks (3a) are not implemented yet (rule 3.2)")
     fire_phase_checks(tr, tables)
+    pass_sightings(tr, tables)  # 6.1 condition 5
     for u in st.units.values():
         s = status(u)
         s.may_fire, s.fired, s.fire_done = _able(st, tables, u), [], False
@@ -226,7 +229,7 @@ def _target_refusal(st: GameState, firer: Unit, target: Unit | None, tid: str) -
         return Refused(f"Cannot fire: {tid} is not an enemy unit on the map", "6.8")
     if status(target).destroyed:
         return Refused(f"Cannot fire: {tid} is already destroyed", "3.2")
-    if tid not in status(firer).sighted:
+    if tid not in status(firer).sighted and tid not in status(firer).shared:  # 6.1 conditions 1-5
         return Refused(f"Cannot fire: {firer.id} has not sighted {tid}", "6.1")
     return None
 
@@ -298,6 +301,7 @@ def _shot_refusal(st: GameState, tables: Tables, firer: Unit, target: Unit, inde
         both_infantry=infantry and t_inf,
         shaken=s.shaken,
         pooled=pooled if pooled > 1 else 1,
+        relays=0 if target.id in s.sighted else s.shared.get(target.id, 0),  # 10.3
     )
     to_hit = hit_roll(the_shot)
     if not to_hit.possible:
@@ -354,7 +358,7 @@ def _shots(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     sheet = tables.sheets[unit.type]
     for i in range(len(sheet.mounts)):
         label = mount_label(sheet, i)
-        for tid in sorted(s.sighted):
+        for tid in sorted({*s.sighted, *s.shared}):
             if not isinstance(shot(st, tables, unit, tid, label), Refused):
                 yield Action("fire", (unit.id, tid, label))
 
@@ -485,10 +489,13 @@ def _morale(tr: Transition, tables: Tables, unit: Unit) -> None:
     sheet = tables.sheets[unit.type]
     target = sheets.target(sheet, s.rows_hit)
     eff = effects(target)
+    lead = leadership(tr.state, tables, unit)  # 9.2, 9.4
     roll_of = morale_roll(
         sheets.morale(s.experience),
         damage=target.damage_taken,
         burning=eff.burning,
+        no_leader=not lead.contact,
+        full_chain=lead.full_chain,
         immobilised_vehicle=sheet.unit_type == "vehicle" and eff.immobilised,
     )
     terms = " ".join(str(m) for m in roll_of.modifiers)

@@ -8,24 +8,31 @@ the digest's order, each logged with its rule:
 5. a weapon jammed in turn N is cleared in the End Phase of turn N + 1 (6.6 P: ``fire.jam_cleared``);
 6. a unit whose ammunition trailer was hit has no ammunition left from now on (8.5).
 
-Steps 7 (work: ``bridges.complete_work``), control and victory (15.9) follow in ``sequence``. Not done yet: the
-leader-contact roll of step 3 (9.2), smoke markers (step 8: no smoke is placed yet), re-hiding (step 9, 13.2).
+Step 3 also holds the leader-contact roll of every unit without contact to a leader (9.2, 9.3: ``rally``).
+Step 7 (work: ``bridges.complete_work``) follows in ``sequence``, then step 8, smoke markers losing a turn
+(:func:`end_phase_smoke`, reading ``Data.smoke`` through :func:`smoke_markers`: no rule places smoke yet), step 9,
+re-hiding (13.2 P, :func:`end_phase_rehide`), then control and victory (15.9).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from engine.hexgrid import Hex
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from . import sheets
 from .attack import mount_label, roll_morale
+from .bridges import terrain_of
 from .damage import burning_damage, effects
 from .data import Tables
 from .fire import jam_cleared
-from .model import status
+from .model import data, status
 from .morale import damage_trigger, may_rally, morale_roll
+from .rally import leader_contact_rolls, leadership
 
-__all__ = ["end_phase_events"]
+__all__ = ["SMOKE_FIELD", "end_phase_events", "end_phase_rehide", "end_phase_smoke", "smoke_markers"]
 
 
 def _on_map(st: GameState) -> list[Unit]:
@@ -35,9 +42,54 @@ def _on_map(st: GameState) -> list[Unit]:
 def end_phase_events(tr: Transition, tables: Tables) -> None:
     """Steps 2–6 of the End Phase (3.2 Phase 4), in order."""
     _burning(tr, tables)
+    leader_contact_rolls(tr, tables, roll_morale)  # step 3: the leader-contact roll (9.2, 9.3)
     _rally(tr, tables)
     _jams(tr, tables)
     _trailers(tr, tables)
+
+
+SMOKE_FIELD = "smoke"
+"""The field of ``model.Data`` the indirect-fire rules keep smoke markers in (7.1, 8.5): a mapping from a hex (any
+key) to the turns of smoke left, as ``indirect.smoke_turns`` gives them."""
+
+
+def smoke_markers(st: GameState) -> dict[Any, int] | None:
+    """The smoke markers on the map (:data:`SMOKE_FIELD` of ``Data``), or None while no rule places smoke."""
+    markers = getattr(data(st), SMOKE_FIELD, None)
+    return markers if isinstance(markers, dict) else None
+
+
+def end_phase_smoke(tr: Transition) -> None:
+    """Step 8 (3.2 Phase 4): every smoke marker loses a turn; those at 0 are removed (7.1)."""
+    st = tr.state
+    markers = smoke_markers(st)
+    if not markers:
+        return
+    for where in sorted(markers, key=str):
+        markers[where] -= 1
+        if markers[where] <= 0:
+            del markers[where]
+            label = st.board.label(where) if isinstance(where, Hex) else str(where)
+            tr.emit("smoke", f"The smoke in {label} clears (rule 7.1)")
+
+
+def end_phase_rehide(tr: Transition, tables: Tables) -> None:
+    """Step 9 (13.2 P): a unit in a hex where it may hide, that did not fire this turn and that no enemy unit has
+    sighted, hides again. INTERP: the digest leaves it to the owner; the program hides every such unit (hiding
+    costs nothing and keeps what the enemy has sighted), only its own side is told where."""
+    st = tr.state
+    seen = {e for u in st.units.values() for e in status(u).sighted}
+    for u in _on_map(st):
+        s = status(u)
+        if s.hidden or s.embarked_in or s.towed_by or u.id in seen or s.fired_dk >= 0 or s.fired:
+            continue
+        assert u.hex is not None
+        sheet = tables.sheets[u.type]
+        if sheet.unit_type != "infantry" and terrain_of(st, tables, u.hex).key not in sheet.hide_in:
+            continue
+        s.hidden = True
+        where = st.board.label(u.hex)
+        tr.emit("hide", f"{u.id} hides again at {where} (rule 13.2)", visible_to=(u.side,), unit=u.id)
 
 
 def _burning(tr: Transition, tables: Tables) -> None:
@@ -79,7 +131,14 @@ def _rally(tr: Transition, tables: Tables) -> None:
             continue
         sheet = tables.sheets[u.type]
         target = sheets.target(sheet, s.rows_hit)
-        m = morale_roll(sheets.morale(s.experience), damage=target.damage_taken, burning=effects(target).burning)
+        lead = leadership(st, tables, u)
+        m = morale_roll(
+            sheets.morale(s.experience),
+            damage=target.damage_taken,
+            burning=effects(target).burning,
+            no_leader=not lead.contact,
+            full_chain=lead.full_chain,
+        )
         terms = " ".join(str(x) for x in m.modifiers)
         a, b = tr.roll(10, 2, f"rally of {u.id}: {terms}", target=m.value, compare="at_most")
         if a + b <= m.value:

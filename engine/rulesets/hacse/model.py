@@ -89,6 +89,12 @@ class Status:
     """Failed a morale roll (9.5)."""
     shaken_turn: int = 0
     """The turn it became shaken in (9.5: it may rally at the end of each later turn)."""
+    sent: int = 0
+    """Messages sent this turn (10.3: one, HQs excepted)."""
+    received: int = 0
+    """Messages received this turn (10.3: one, HQs excepted)."""
+    shared: dict[str, int] = field(default_factory=dict)
+    """Enemy units whose sighting it received this turn (6.1 condition 5), with the units upstream (10.3: +1 each)."""
     die: int | None = None
     """The target-modifier die placed at the end of its last activation (5); None before its first."""
     morale_due: list[str] = field(default_factory=list)
@@ -149,6 +155,8 @@ class Data:
     """The side whose charges are on each bridge (its owner, who may blow it: 4.10)."""
     blow_from: int = 1
     """The first turn in whose End Phase a bridge may be blown (15.10.5: turn 6)."""
+    conditions: list[str] = field(default_factory=list)
+    """The weather and light of each turn (6.1, ``data/sight.toml`` [conditions]; ``weather.py``)."""
     blown: list[Hex] = field(default_factory=list)
     """Bridges destroyed: their hexes are water now (4.10)."""
     offer: Hex | None = None

@@ -16,7 +16,8 @@ from engine.state import GameState, Outcome, Unit
 from . import attack, fortifications
 from .bridges import blow, blowable, complete_work
 from .data import Tables
-from .endphase import end_phase_events
+from .endphase import end_phase_events, end_phase_rehide, end_phase_smoke
+from .messages import reset_messages
 from .model import data, status
 from .victory import broken_sides, scores, update_control
 
@@ -150,6 +151,9 @@ def _end_phase(tr: Transition, tables: Tables) -> None:
     end_phase_events(tr, tables)  # steps 2-6 (endphase.py)
     fortifications.complete_work(tr, tables)  # step 7: mines found, laid, cleared; wire cut (13.3-13.6)
     complete_work(tr)
+    end_phase_smoke(tr)  # step 8 (7.1)
+    end_phase_rehide(tr, tables)  # step 9 (13.2)
+    reset_messages(st)  # step 9 (10.3)
     update_control(st)
     if st.turn >= d.turns:
         _finish(tr, tables, f"the last turn ({d.turns}) is over")

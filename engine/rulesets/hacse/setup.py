@@ -26,6 +26,7 @@ from engine.typed import from_plain
 from .data import PROHIBITED, Tables
 from .fortifications import fort_table
 from .model import Data, Mine, Status
+from .weather import conditions_by_turn
 
 __all__ = ["build_state", "check_scenario"]
 
@@ -77,6 +78,7 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
         )
         for m in forts.get("mines", [])
     ]
+    d.conditions = conditions_by_turn(raw.get("conditions", {}), scenario.turns)  # 6.1
     d.wire = _hexes(forts.get("wire"))
     d.trenches = _hexes(forts.get("trenches"))
     d.obstacles = _hexes(forts.get("obstacles"))  # 13.6

@@ -33,6 +33,7 @@ from .data import Tables
 from .firedata import mod, total
 from .model import data, status
 from .targetdie import has_moved, movement_modifier
+from .weather import SightEffect, condition
 
 __all__ = [
     "SightLine",
@@ -136,8 +137,8 @@ def _open(st: GameState, tables: Tables, unit: Unit) -> bool:
 
 
 def automatic(st: GameState, tables: Tables, observer: Unit, target: Unit, line: SightLine) -> str | None:
-    """Why no sighting roll is needed (§6.1 conditions 1–4), or None. Condition 5 (a friend's sighting passed on
-    through communication, §10) is not used yet."""
+    """Why no sighting roll is needed (§6.1 conditions 1–4, the reach of 3–4 set by the weather and light of the
+    turn), or None. Condition 5 (a friend's sighting passed on through communication, §10) is ``messages.py``."""
     assert observer.hex is not None and target.hex is not None
     t = sight_table()
     d = distance(observer.hex, target.hex)
@@ -145,10 +146,11 @@ def automatic(st: GameState, tables: Tables, observer: Unit, target: Unit, line:
         return "already sighted (rule 6.1)"
     if d <= 1:
         return "in the same or an adjacent hex (rule 6.1)"
-    if d > int(t["automatic_range"]) or not _open(st, tables, target) or status(target).dug_in:
+    reach = condition(st).range  # 6.1 P: 15 hexes in clear weather, less in other conditions, never at dark night
+    if d > reach or not _open(st, tables, target) or status(target).dug_in:
         return None
     if not line.obstructing:
-        return f"within {t['automatic_range']} hexes on open ground, nothing in the way (rule 6.1)"
+        return f"within {reach} hexes on open ground, nothing in the way (rule 6.1)"
     higher = st.board.level(observer.hex) - st.board.level(target.hex)
     if higher >= int(t["higher_levels"]) and not line.last_obstructed:
         return f"{higher} levels higher, the hex before it clear (rule 6.1)"
@@ -170,8 +172,10 @@ def sight_tn(
     all_round: bool = False,
     higher: int = 0,
     fired_dk: int | None = None,
+    conditions: SightEffect | None = None,
 ) -> tuple[int, list[Modifier]]:
-    """The sighting TN of §6.1 (clear weather) with its terms, the base number first: distance (per full 5
+    """The sighting TN of §6.1 (clear weather unless ``conditions`` say otherwise) with its terms, the base number
+    first: distance (per full 5
     hexes, 7 with binoculars), the Sight entries of the obstructing hexes and of the target's hex, infantry in a
     building, the target's profile, infantry's MP kept, dug in, observer moved, under all-round armour, levels
     (``higher``: observer's level less the target's), an enemy that fired (−(2 + Dk), §6.3 note c).
@@ -183,8 +187,15 @@ def sight_tn(
     t = sight_table()
     per = int(t["binocular_step" if binoculars else "distance_step"])
     terms = [mod(base, "base number", "6.1")]
-    if distance // per:
-        glass = ", binoculars" if binoculars else ""
+    glass = ", binoculars" if binoculars else ""
+    if conditions is not None and conditions.name != "clear":  # weather and light (6.1, weather.py)
+        if conditions.modifier(distance, binoculars=binoculars):
+            step = conditions.binocular_step if binoculars else conditions.step
+            what = (
+                f"{distance} hexes, {conditions.name.replace('_', ' ')} (+{conditions.factor} per full {step}{glass})"
+            )
+            terms.append(mod(conditions.modifier(distance, binoculars=binoculars), what, "6.1"))
+    elif distance // per:
         terms.append(mod(distance // per, f"{distance} hexes (+1 per full {per}{glass})", "6.1"))
     table = t["terrain_sight"]
     for key in terrain:
@@ -231,6 +242,7 @@ def sight_roll(
         all_round=all_round(osheet),
         higher=st.board.level(observer.hex) - st.board.level(target.hex),
         fired_dk=fired if fired >= 0 else None,
+        conditions=condition(st),
     )
 
 

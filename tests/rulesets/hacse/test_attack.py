@@ -148,7 +148,7 @@ def test_3_2_a_unit_fires_its_weapons_then_the_other_side() -> None:
 @pytest.mark.parametrize("sid", ["h1-le-hamel", "h2-height-212", "h3-bridge-at-dusk"])
 def test_3_2_random_playouts_fire_and_do_damage(sid: str) -> None:
     fired = damaged = 0
-    for seed in (1, 2, 3):
+    for seed in (1, 2, 3, 4):  # H-1's Germans hide again each End Phase (13.2): few shots in a random game
         g = game(sid, seed=seed)
         rng = random.Random(seed)
         while g.state.outcome is None and g.state.turn <= 6:

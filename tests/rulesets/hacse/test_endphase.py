@@ -4,10 +4,21 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
 
 from engine.dice import ScriptedDice
+from engine.hexgrid import parse_hex
 from engine.rules import Transition
-from engine.rulesets.hacse.endphase import end_phase_events
+from engine.rulesets.hacse import endphase
+from engine.rulesets.hacse.endphase import (
+    SMOKE_FIELD,
+    end_phase_events,
+    end_phase_rehide,
+    end_phase_smoke,
+    smoke_markers,
+)
 from engine.rulesets.hacse.model import status
 from engine.state import GameState
 
@@ -101,3 +112,44 @@ def test_8_5_an_ammunition_trailer_hit_leaves_no_rounds() -> None:
     spent = status(tr.state.units["G5"]).spent
     assert spent and all(spent[f"{i}.{k}"] == n for i, m in enumerate(sheet.mounts) for k, n in m.ammo.items())
     assert any("no rounds left (rule 8.5)" in e.text for e in tr.events)
+
+
+def _rehide(st: GameState) -> tuple[GameState, list[tuple[str, tuple[str, ...] | None]]]:
+    st = st.clone()
+    tr = Transition(st)
+    end_phase_rehide(tr, ruleset().tables)
+    return tr.state, [(e.text, e.visible_to) for e in tr.events]
+
+
+def test_13_2_an_unsighted_unit_that_did_not_fire_hides_again_told_only_to_its_side() -> None:
+    st = _h1()
+    status(st.units["G2"]).hidden = False
+    after, log = _rehide(st)
+    assert status(after.units["G2"]).hidden
+    assert ("G2 hides again at 0908 (rule 13.2)", ("german",)) in log
+    assert not status(after.units["U4"]).hidden  # a vehicle in the open may not hide (13.2)
+
+
+def test_13_2_a_sighted_unit_or_one_that_fired_stays_in_the_open() -> None:
+    st = _h1()
+    status(st.units["G2"]).hidden = False
+    status(st.units["U1"]).sighted = ["G2"]
+    after, _ = _rehide(st)
+    assert not status(after.units["G2"]).hidden
+    status(st.units["U1"]).sighted = []
+    status(st.units["G2"]).fired_dk = 0
+    after, _ = _rehide(st)
+    assert not status(after.units["G2"]).hidden
+
+
+def test_3_2_step_8_smoke_markers_lose_a_turn_and_clear_at_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The indirect-fire rules will keep smoke in ``Data.smoke`` (hex → turns left, 7.1); a stand-in here."""
+    st = _h1()
+    assert smoke_markers(st) is None  # no smoke field yet: nothing happens
+    a, b = parse_hex("0905"), parse_hex("1005")
+    kept = SimpleNamespace(**{SMOKE_FIELD: {a: 2, b: 1}})
+    monkeypatch.setattr(endphase, "data", lambda _st: kept)
+    tr = Transition(st.clone())
+    end_phase_smoke(tr)
+    assert smoke_markers(tr.state) == {a: 1}
+    assert [e.text for e in tr.events] == ["The smoke in 1005 clears (rule 7.1)"]

@@ -90,7 +90,7 @@ def test_6_7_odds_of_an_opportunity_shot_are_exact() -> None:
 @pytest.mark.parametrize("sid", ["h1-le-hamel", "h2-height-212", "h3-bridge-at-dusk"])
 def test_6_7_offers_appear_and_close_in_seeded_playouts(sid: str) -> None:
     offers = 0
-    for seed in range(6):
+    for seed in range(20):  # H-1: about one offer in two games (its Germans hide again each End Phase)
         g = game(sid, seed=seed)
         rng = random.Random(seed)
         while g.state.outcome is None:

@@ -78,6 +78,14 @@ class Host(Protocol):
         """Continue a saved game; False (and a notification) if it cannot be loaded."""
         ...
 
+    def start_campaign_battle(self, play: Any) -> bool:
+        """Put a campaign's battle under way (a :class:`~tui.campaign.CampaignPlay`) on the table."""
+        ...
+
+    def show_between_battles(self, play: Any) -> None:
+        """The between-battles screen of a campaign."""
+        ...
+
     def save_game(self, session: Session) -> None:
         """Save by hand and say where."""
         ...

@@ -112,6 +112,8 @@ class CampaignScreen(Screen[None]):
         Binding("minus,u", "undo", "Undo", id="camp.undo"),
         Binding("g", "go", "Next battle", id="camp.go"),
         Binding("f", "force", "Force", id="camp.force"),
+        Binding("pageup", "scroll_report(-1)", "Scroll up", show=False, priority=True, id="camp.up"),
+        Binding("pagedown", "scroll_report(1)", "Scroll down", show=False, priority=True, id="camp.down"),
         Binding("f1", "app.help", "Help", show=False, id="camp.help"),
         Binding("t,escape", "title", "Title", id="camp.title"),
     ]
@@ -123,6 +125,7 @@ class CampaignScreen(Screen[None]):
     | -, u | Undo the last purchase (until the next battle starts). |
     | g | Confirm the purchases and start the next battle. |
     | f, F4 | Review the whole force. |
+    | pageup, pagedown | Scroll the report (result, what carries over, briefing). |
     | ?, F1 | These keys. |
     | t, escape | The title screen (the campaign is saved; Continue comes back here). |
     """
@@ -196,9 +199,16 @@ class CampaignScreen(Screen[None]):
             if isinstance(losses, dict) and losses:
                 t.append("Losses (steps): " + ", ".join(f"{s.title()} {n}" for s, n in losses.items()) + "\n")
             notes = [n for n in last.get("carried", []) if isinstance(n, dict) and n.get("side") == self.side]
+            plain = ("full strength", "carries")  # one line each, by count; the rest unit by unit
             if notes:
                 t.append("\nWhat carries over and why\n", style="bold")
-                for n in notes:
+            for what in plain:
+                same = [n for n in notes if n.get("what") == what]
+                if same:
+                    t.append(f"  {len(same)} units: {what}", style="")
+                    t.append(f" — {same[0].get('why', '')} (f: the whole force)\n", style="dim")
+            for n in notes:
+                if n.get("what") not in plain:
                     t.append(f"  {n.get('unit', '')}: {n.get('what', '')}", style="")
                     t.append(f" — {n.get('why', '')}\n", style="dim")
         if self.side is not None:
@@ -313,6 +323,14 @@ class CampaignScreen(Screen[None]):
         if self.picks:
             self.picks.pop()
             self.refresh_purchases()
+
+    def action_scroll_report(self, direction: int) -> None:
+        """Scroll the report by a page."""
+        body = self.query_one("#camp-body", VerticalScroll)
+        if direction < 0:
+            body.scroll_page_up()
+        else:
+            body.scroll_page_down()
 
     def action_force(self) -> None:
         """Review the force."""

@@ -157,3 +157,33 @@ async def test_broken_campaign_save_is_one_message(home: Path, damage: str) -> N
         await settle(pilot, app)
         assert not any(isinstance(s, (GameScreen, CampaignScreen)) for s in app.screen_stack)
         assert path.exists()  # nothing is lost
+
+
+async def test_load_lists_campaigns_apart_and_f4_reviews_the_force_in_battle(home: Path) -> None:
+    path = new_campaign(home)
+    app = make_app(Start("new", "blitzkrieg1940", "hannut", {"german": "human", "french": "human"}, 7))
+    async with app.run_test(size=(80, 24)) as pilot:  # a single game too (its autosave), older than the campaign
+        await settle(pilot, app)
+        saves.save_campaign(saves.load_campaign(path, verify="snapshot"), path)  # the campaign: newest
+        app.back_to_title()
+        await settle(pilot, app)
+        app.open_load()
+        await settle(pilot, app)
+        text = screen_text(app)
+        assert "Campaign: Mai 1940" in text and "Single games" in text
+        assert text.index("Campaign: Mai 1940") < text.index("Single games")
+        assert "Hannut" in text[text.index("Single games") :]  # the single game, below
+        await pilot.press("enter")  # the campaign comes first: battle 1 under way
+        await settle(pilot, app)
+        assert app.session is not None and app.session.campaign is not None
+        assert app.session.campaign.path == path
+        if isinstance(app.screen, ChoiceDialog):
+            app.pop_screen()
+        await pilot.press("f4")
+        await pilot.pause()
+        assert isinstance(app.screen, ForceScreen)
+        assert "your force" in screen_text(app) and "ger-i35pzr-pz2" in screen_text(app)
+        assert "fra-" not in screen_text(app)  # only the side played at this keyboard
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ForceScreen)

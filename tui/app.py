@@ -369,6 +369,26 @@ class PlanspielApp(App[int]):
         self.show_between_battles(play)
         return True
 
+    def new_campaign(self, ruleset: str, campaign_id: str, players: Mapping[str, str | None]) -> bool:
+        """Start a campaign (its save in the saves folder) and open battle 1; a problem is a notification."""
+        import time  # noqa: PLC0415
+
+        from .campaign import CampaignPlay  # noqa: PLC0415 - imported when the first campaign opens
+
+        saves = load_saves()
+        if saves is None:
+            self.notify("saves are not available in this installation", severity="error")
+            return False
+        path = saves.saves_dir() / f"{campaign_id}-{time.strftime('%Y%m%d-%H%M%S')}{saves.SUFFIX}"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            chosen = {s: p for s, p in players.items() if p is not None}
+            play = CampaignPlay.new(ruleset, campaign_id, chosen, None, path)
+        except (PlanspielError, ValueError, OSError) as err:
+            self.notify(str(err), title="Cannot start the campaign", severity="error", timeout=10)
+            return False
+        return self.start_campaign_battle(play)
+
     def start_campaign_battle(self, play: Any) -> bool:
         """Put a campaign's battle under way on the table."""
         from .session import Session  # noqa: PLC0415 - imported when the first game starts

@@ -37,6 +37,35 @@ class CampaignPlay:
         self.campaign: cp.Campaign = cp.load_campaign(save.ruleset, save.campaign)
 
     @classmethod
+    def new(
+        cls, ruleset: str, campaign_id: str, players: Mapping[str, str], seed: int | None, path: str | Path
+    ) -> CampaignPlay:
+        """Start a campaign: the roster of its first battle, battle 1 set up, the save written to ``path``.
+
+        Raises:
+            PlanspielError: no such campaign or a broken file; SaveError: the save cannot be written.
+        """
+        saves = load_saves()
+        if saves is None:
+            raise engine.PlanspielError("saves are not available in this installation")
+        camp = cp.load_campaign(ruleset, campaign_id)
+        roster = cp.initial_roster(camp)
+        scenario = cp.battle_scenario(camp, camp.first.id, roster)
+        game = engine.new_game(scenario, seed=secrets.randbelow(2**31) if seed is None else seed)
+        save = saves.CampaignSave(
+            campaign=camp.id,
+            title=camp.title,
+            ruleset=camp.ruleset,
+            roster={uid: saves.RosterUnit.from_entry(e) for uid, e in roster.items()},
+            battle=game,
+            data={"battle": camp.first.id, "number": 1, "points": 0, "side": camp.side},
+            players={s: players.get(s, "human") for s in scenario.side_ids()},
+        )
+        play = cls(save, Path(path))
+        play.write()
+        return play
+
+    @classmethod
     def load(cls, path: str | Path) -> CampaignPlay:
         """Load a campaign save and its campaign file.
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 
 import saves
 from engine.state import Outcome
@@ -15,6 +16,7 @@ from tui.cli import main
 from tui.screens.campaign import CampaignScreen, ForceScreen
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
+from tui.screens.newgame import NewGameScreen
 
 from .conftest import make_app, screen_text, settle, table
 
@@ -187,3 +189,25 @@ async def test_load_lists_campaigns_apart_and_f4_reviews_the_force_in_battle(hom
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, ForceScreen)
+
+
+async def test_new_game_offers_the_campaigns_next_to_the_scenarios(home: Path) -> None:
+    app = make_app(last_ruleset="blitzkrieg1940")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.open_new_game()
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        menu = screen.query_one("#scenarios", OptionList)
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        assert "hannut" in ids and "campaign:mai-1940" in ids
+        menu.highlighted = ids.index("campaign:mai-1940")
+        await settle(pilot, app)
+        assert screen.campaign == "mai-1940" and "Campaign: Mai 1940" in screen_text(app)
+        await pilot.press("g")
+        await settle(pilot, app)
+        assert app.session is not None and app.session.campaign is not None
+        assert app.session.game.scenario.id == "hannut" and app.session.players["french"] == "ai:normal"
+        [path] = (home / "saves").glob("mai-1940-*.planspiel")
+        assert saves.load_campaign(path, verify="snapshot").battle is not None

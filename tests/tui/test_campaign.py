@@ -26,11 +26,11 @@ HURT = "ger-i33schr-sch-3"
 """Loses a step at Hannut: fights Stonne as ger-i69schr-sch-3 with 1 of 2 steps, unless replaced."""
 
 
-def new_campaign(home: Path) -> Path:
+def new_campaign(home: Path, french: str = "ai:easy") -> Path:
     """A Mai 1940 campaign save, German played by a person, French by the AI (no terminal: no game is opened)."""
     path = home / "saves" / "mai.planspiel"
     argv = ["campaign", "new", "blitzkrieg1940", "mai-1940", "--out", str(path), "--german", "human"]
-    assert main([*argv, "--french", "ai:easy", "--seed", "3"]) == 0
+    assert main([*argv, "--french", french, "--seed", "3"]) == 0
     return path
 
 
@@ -143,7 +143,7 @@ async def test_continue_between_battles_and_campaign_end(home: Path) -> None:
         assert "Final score: 3 campaign points" in str(app.screen.query_one("#report").render())
 
 
-@pytest.mark.parametrize("damage", ["truncate", "missing-campaign"])
+@pytest.mark.parametrize("damage", ["truncate", "missing-campaign", "battle-not-matching"])
 async def test_broken_campaign_save_is_one_message(home: Path, damage: str) -> None:
     path = new_campaign(home)
     if damage == "truncate":
@@ -152,7 +152,10 @@ async def test_broken_campaign_save_is_one_message(home: Path, damage: str) -> N
         saves.backup_path(path).unlink(missing_ok=True)
     else:
         c = saves.load_campaign(path, verify="snapshot")
-        c.campaign = "no-such-campaign"
+        if damage == "missing-campaign":
+            c.campaign = "no-such-campaign"
+        else:
+            c.data["battle"] = "stonne"  # the campaign says battle 2, the saved battle is Hannut
         saves.save_campaign(c, path)
     app = make_app(Start("load", path=path))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -211,3 +214,30 @@ async def test_new_game_offers_the_campaigns_next_to_the_scenarios(home: Path) -
         assert app.session.game.scenario.id == "hannut" and app.session.players["french"] == "ai:normal"
         [path] = (home / "saves").glob("mai-1940-*.planspiel")
         assert saves.load_campaign(path, verify="snapshot").battle is not None
+
+
+async def test_hot_seat_each_side_buys_in_turn_seeing_only_its_own_force(home: Path) -> None:
+    path = new_campaign(home, french="human")
+    play = CampaignPlay.load(path)
+    game = play.game
+    assert game is not None
+    game.state.units["fra-12kur-mot-2"].steps = 1  # fights Stonne as fra-6grdi-mot-2
+    end_battle_one(play)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_campaign_battle(play)
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, CampaignScreen) and screen.side == "german"
+        assert "fra-" not in str(screen.query_one("#report").render())
+        await pilot.press("g")  # German confirms (nothing bought): the French buy next
+        await pilot.pause()
+        assert screen.side == "french" and app.screen is screen
+        report = str(screen.query_one("#report").render())
+        assert "ger-" not in report.split("Your force")[1] and "fra-6grdi-mot-2" in report
+        assert screen.buy("fra-6grdi-mot-2")
+        await pilot.press("g")
+        await settle(pilot, app)
+        assert app.session is not None and app.session.game.scenario.id == "stonne"
+        units = app.session.game.state.units
+        assert units["fra-6grdi-mot-2"].steps == 2 and units["ger-i69schr-sch-3"].steps == 1

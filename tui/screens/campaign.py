@@ -123,7 +123,7 @@ class CampaignScreen(Screen[None]):
     | up, down | Choose a unit to reinforce. |
     | enter, +, b | Buy one step for it (the points left are shown above the list). |
     | -, u | Undo the last purchase (until the next battle starts). |
-    | g | Confirm the purchases and start the next battle. |
+    | g | Confirm the purchases and start the next battle (hot-seat: the other side buys first). |
     | f, F4 | Review the whole force. |
     | pageup, pagedown | Scroll the report (result, what carries over, briefing). |
     | ?, F1 | These keys. |
@@ -154,8 +154,11 @@ class CampaignScreen(Screen[None]):
     def __init__(self, play: CampaignPlay) -> None:
         super().__init__()
         self.play = play
-        humans = [s for s in play.humans() if s in play.campaign.carry]
-        self.side: str | None = humans[0] if humans else None
+        self.sides = [s for s in play.humans() if s in play.campaign.carry]
+        """The sides people play whose force carries over: each buys in turn (hot-seat), seeing only its own."""
+        self.side: str | None = self.sides[0] if self.sides else None
+        self.bought: dict[str, list[str]] = {}
+        """The purchases of the sides that have confirmed theirs."""
         """The side whose force and purchases this screen shows (None: no side people play carries units)."""
         self.picks: list[str] = []
         """Steps bought so far, in order (unit ids; undone from the end)."""
@@ -341,11 +344,25 @@ class CampaignScreen(Screen[None]):
         if self.play.over:
             self.planspiel.back_to_title()
             return
-        picks: dict[str, Any] = {self.side: list(self.picks)} if self.side is not None else {}
+        if self.side is not None:
+            self.bought[self.side] = list(self.picks)
+            later = self.sides[self.sides.index(self.side) + 1 :]
+            if later:  # hot-seat: the next side buys, and sees only its own force
+                self.side, self.picks = later[0], []
+                self.query_one("#report", Static).update(self._report())
+                self.query_one("#camp-body", VerticalScroll).scroll_home(animate=False)
+                self.refresh_purchases()
+                self.notify(f"{self.side.title()}: your replacements (g when done).", timeout=6)
+                return
+        picks: dict[str, Any] = dict(self.bought)
         try:
             self.play.start_battle(picks)
         except (engine.PlanspielError, ValueError, OSError) as err:
             self.notify(str(err), title="Cannot start the next battle", severity="error", timeout=12)
+            self.bought = {}
+            self.side, self.picks = (self.sides[0] if self.sides else None), []
+            self.query_one("#report", Static).update(self._report())
+            self.refresh_purchases()
             return
         self.picks = []
         self.planspiel.start_campaign_battle(self.play)

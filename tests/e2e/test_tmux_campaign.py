@@ -9,6 +9,7 @@ rest: Continue loads the finished battle, the carry-over is applied and saved, t
 
 from __future__ import annotations
 
+import subprocess
 import time
 from pathlib import Path
 
@@ -25,11 +26,26 @@ def _stop(term: Terminal) -> None:
     deadline = time.monotonic() + 10
     while term.alive() and time.monotonic() < deadline:
         time.sleep(0.2)
+    socket = Path(term.socket)
+    while socket.exists() and time.monotonic() < deadline:  # the tmux server leaves with its last session
+        time.sleep(0.2)
+
+
+def _terminal(folder: Path, command: list[str]) -> Terminal:
+    """A new terminal; a tmux server still shutting down on a busy machine may refuse it once: try again."""
+    for attempt in range(3):
+        try:
+            return Terminal(folder, command)
+        except subprocess.CalledProcessError:
+            if attempt == 2:
+                raise
+            time.sleep(1.0)
+    raise AssertionError("unreachable")
 
 
 def _continue_between_battles(home: Path) -> None:  # noqa: F811 - not the fixture
     """Run the program again: Continue (named as between battles) opens the between-battles screen."""
-    fourth = Terminal(home, [str(PLANSPIEL)])
+    fourth = _terminal(home, [str(PLANSPIEL)])
     try:
         fourth.wait_for("Continue — Mai 1940, between battles")
         fourth.keys("c")
@@ -42,7 +58,7 @@ def _continue_between_battles(home: Path) -> None:  # noqa: F811 - not the fixtu
 def test_campaign_start_finish_battle_continue_between_battles(home: Path) -> None:  # noqa: F811
     path = home / "saves" / "mai.planspiel"
     command = [str(PLANSPIEL), "campaign", "new", "blitzkrieg1940", "mai-1940", "--out", str(path)]
-    term = Terminal(home, [*command, "--german", "human", "--french", "human", "--seed", "7"])
+    term = _terminal(home, [*command, "--german", "human", "--french", "human", "--seed", "7"])
     try:
         term.wait_for("keep out of the cup")  # battle 1 on the table, straight from the command
         term.keys("1")  # keep a chit: an action of battle 1, saved inside the campaign save
@@ -52,7 +68,7 @@ def test_campaign_start_finish_battle_continue_between_battles(home: Path) -> No
     c = saves.load_campaign(path, verify="snapshot")
     assert c.battle is not None and c.battle.scenario.id == "hannut" and len(c.battle.history) >= 1
 
-    again = Terminal(home, [str(PLANSPIEL)])
+    again = _terminal(home, [str(PLANSPIEL)])
     try:
         again.wait_for("Continue — Mai 1940: Hannut")
         again.keys("c")
@@ -67,7 +83,7 @@ def test_campaign_start_finish_battle_continue_between_battles(home: Path) -> No
     assert c.battle.outcome is not None
     saves.save_campaign(c, path)
 
-    third = Terminal(home, [str(PLANSPIEL)])
+    third = _terminal(home, [str(PLANSPIEL)])
     try:
         third.wait_for("Continue — Mai 1940")
         third.keys("c")

@@ -46,6 +46,9 @@ __all__ = [
     "list_campaigns",
     "load_campaign",
     "parse_campaign",
+    "points_left",
+    "replacement_points",
+    "step_cost",
     "validate_campaign_path",
 ]
 
@@ -736,6 +739,26 @@ def apply_replacements(
         out[uid] = replace(e, steps=e.steps + 1)
         notes.append(CarryNote(uid, side, what, f"{rep.why or 'replacement'}, {cost} point{'s' if cost != 1 else ''}"))
     return out, notes
+
+
+def points_left(
+    roster: Mapping[str, RosterEntry], campaign: Campaign, battle_id: str, side: str, picks: Sequence[str] = ()
+) -> int:
+    """The replacement points ``side`` has left before battle ``battle_id`` after ``picks`` (as
+    :func:`apply_replacements` spends them).
+
+    Raises:
+        ValueError: a pick cannot be bought (see :func:`apply_replacements`).
+    """
+    rep = _replacements_of(campaign, battle_id, side)
+    if rep is None:
+        if picks:
+            raise ValueError(f"{side} has no replacements before {battle_id}")
+        return 0
+    apply_replacements(roster, campaign, battle_id, side, picks)  # raises for a pick that cannot be bought
+    before, _ = apply_replacements(roster, campaign, battle_id, side, ())
+    spent = sum(step_cost(campaign, rep, before[uid]) for uid in picks)
+    return rep.points - spent
 
 
 def replacement_points(campaign: Campaign, battle_id: str, side: str) -> int:

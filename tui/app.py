@@ -78,12 +78,14 @@ class PlanspielApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?", id="app.help"),
         Binding("p,ctrl+p", "command_palette", "Commands", show=False, id="app.palette"),
+        Binding("f4", "campaign_force", "Force", show=False, id="app.force"),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
     | ? | The keys of the current screen. |
     | p, ctrl+p | The command palette: every command. |
+    | F4 | In a campaign: review your force (the roster carried from battle to battle). |
     | ctrl+q | Quit (the game is saved). |
     """
 
@@ -329,9 +331,16 @@ class PlanspielApp(App[int]):
         return True
 
     def load_game(self, path: str | Path) -> bool:
-        """Continue a saved game; a damaged save shows the saves package's sentence (and False)."""
+        """Continue a saved game or campaign; a damaged save shows the saves package's sentence (and False)."""
         from .session import Session  # noqa: PLC0415 - imported when the first game starts
 
+        saves = load_saves()
+        if saves is not None:
+            try:
+                if saves.read_header(path).kind == "campaign":
+                    return self.open_campaign(path)
+            except saves.SaveError:
+                pass  # loading it says why
         try:
             session = Session.load(path, autosave=self.autosave_enabled)
         except (PlanspielError, ValueError, OSError) as err:
@@ -341,6 +350,90 @@ class PlanspielApp(App[int]):
             self.notify(str(warning), severity="warning", timeout=10)
         self.start_session(session)
         return True
+
+    # --- Campaigns --------------------------------------------------------------------------------------
+
+    def open_campaign(self, path: str | Path) -> bool:
+        """Continue a campaign where it stopped: its battle under way, else the between-battles screen."""
+        from .campaign import CampaignPlay  # noqa: PLC0415 - imported when the first campaign opens
+
+        try:
+            play = CampaignPlay.load(path)
+        except (PlanspielError, ValueError, OSError) as err:
+            self.notify(str(err), title="Cannot continue the campaign", severity="error", timeout=12)
+            return False
+        for warning in play.save.warnings:
+            self.notify(str(warning), severity="warning", timeout=10)
+        if play.game is not None:
+            return self.start_campaign_battle(play)
+        self.show_between_battles(play)
+        return True
+
+    def new_campaign(self, ruleset: str, campaign_id: str, players: Mapping[str, str | None]) -> bool:
+        """Start a campaign (its save in the saves folder) and open battle 1; a problem is a notification."""
+        import time  # noqa: PLC0415
+
+        from .campaign import CampaignPlay  # noqa: PLC0415 - imported when the first campaign opens
+
+        saves = load_saves()
+        if saves is None:
+            self.notify("saves are not available in this installation", severity="error")
+            return False
+        path = saves.saves_dir() / f"{campaign_id}-{time.strftime('%Y%m%d-%H%M%S')}{saves.SUFFIX}"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            chosen = {s: p for s, p in players.items() if p is not None}
+            play = CampaignPlay.new(ruleset, campaign_id, chosen, None, path)
+        except (PlanspielError, ValueError, OSError) as err:
+            self.notify(str(err), title="Cannot start the campaign", severity="error", timeout=10)
+            return False
+        return self.start_campaign_battle(play)
+
+    def start_campaign_battle(self, play: Any) -> bool:
+        """Put a campaign's battle under way on the table."""
+        from .session import Session  # noqa: PLC0415 - imported when the first game starts
+
+        try:
+            session = Session.for_campaign(play, autosave=self.autosave_enabled)
+        except (PlanspielError, ValueError) as err:
+            self.notify(str(err), title="Cannot start the battle", severity="error", timeout=12)
+            return False
+        session.autosave()
+        self.start_session(session)
+        return True
+
+    def show_between_battles(self, play: Any) -> None:
+        """The between-battles screen of a campaign (its end, when it is over)."""
+        from .screens.campaign import CampaignScreen  # noqa: PLC0415 - imported when first shown
+
+        self._pop_to_base()
+        self.session = None
+        self.push_screen(CampaignScreen(play))
+
+    def _finish_campaign_battle(self, session: Session) -> None:
+        """A campaign battle has ended: the carry-over applied and saved, then the between-battles screen."""
+        play = session.campaign
+        viewer = session.humans[0] if session.humans else session.info.sides[0].id
+        losses = dict(session.presenter.losses(session.client(viewer).view()))
+        try:
+            play.finish_battle(losses)
+        except (PlanspielError, ValueError, OSError) as err:
+            self.notify(str(err), title="The campaign was not saved", severity="error", timeout=12)
+        self.show_between_battles(play)
+
+    def action_campaign_force(self) -> None:
+        """Review the campaign's force (in a campaign battle or between battles)."""
+        from .screens.campaign import CampaignScreen, ForceScreen  # noqa: PLC0415 - imported when first shown
+
+        play = self.session.campaign if self.session is not None else None
+        if play is None and isinstance(self.screen, CampaignScreen):
+            play = self.screen.play
+        if play is None:
+            self.notify("Not in a campaign: there is no force to review.", severity="warning")
+            return
+        if isinstance(self.screen, ForceScreen):
+            return
+        self.push_screen(ForceScreen(play))
 
     def continue_game(self) -> bool:
         """Load the last save (the title screen's Continue)."""
@@ -396,6 +489,9 @@ class PlanspielApp(App[int]):
         if self._end_shown:
             return
         self._end_shown = True
+        if session.campaign is not None:
+            self._finish_campaign_battle(session)
+            return
         from .screens.endgame import EndGameScreen  # noqa: PLC0415 - imported when first shown
 
         self.push_screen(EndGameScreen(session))
@@ -410,6 +506,8 @@ class PlanspielApp(App[int]):
         commands = getattr(screen, "palette_commands", None)
         if not callable(commands):  # at the table, the last game is the one being played (issue 18 item 9)
             yield SystemCommand("Continue", "Continue the last game", self.continue_game)
+        if self.session is not None and self.session.campaign is not None:
+            yield SystemCommand("Campaign force", "Review the campaign's force (F4)", self.action_campaign_force)
         yield SystemCommand("Rules reference", "The ruleset's player's reference, searchable", self.open_rules)
         yield SystemCommand("Settings", "Theme, hand-off, AI pace, key bindings", self.open_settings)
         yield SystemCommand("Help", "The keys of this screen", self.action_help)

@@ -382,8 +382,11 @@ def _cmd_campaign_new(args: argparse.Namespace) -> int:
           f"{scenario.title} ({who}).")  # fmt: skip
     print(f"Saved to {path}")
     if any(p == "human" for p in players.values()):
-        print("Playing a campaign in the game itself comes with the next version (the title screen's Continue and "
-              "the between-battles screen); until then the save can be listed with planspiel saves list.")  # fmt: skip
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            from tui.app import Start, run  # noqa: PLC0415 - Textual only for the game itself
+
+            return run(Start("load", path=path))  # into battle 1 in the game
+        print("Play it with planspiel: the title screen's Continue (or planspiel load FILE) opens battle 1.")
     return 0
 
 

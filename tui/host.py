@@ -78,6 +78,18 @@ class Host(Protocol):
         """Continue a saved game; False (and a notification) if it cannot be loaded."""
         ...
 
+    def new_campaign(self, ruleset: str, campaign_id: str, players: Mapping[str, str | None]) -> bool:
+        """Start a campaign and open battle 1; False (and a notification) if it cannot start."""
+        ...
+
+    def start_campaign_battle(self, play: Any) -> bool:
+        """Put a campaign's battle under way (a :class:`~tui.campaign.CampaignPlay`) on the table."""
+        ...
+
+    def show_between_battles(self, play: Any) -> None:
+        """The between-battles screen of a campaign."""
+        ...
+
     def save_game(self, session: Session) -> None:
         """Save by hand and say where."""
         ...

@@ -39,17 +39,21 @@ class LastSave:
     turn: int
     updated: str
     over: bool
+    campaign: str = ""
+    """The campaign's title for a campaign save ("" for a single game)."""
 
 
 def find_last_save() -> LastSave | None:
-    """The most recently written save (autosaves included, turn copies excluded), unfinished games first."""
+    """The most recently written save, game or campaign (autosaves included, turn copies excluded), unfinished
+    games first."""
     saves = load_saves()
     if saves is None:
         return None
     entries = []
     for folder in (saves.saves_dir(), saves.autosave_dir()):
         try:
-            entries += [e for e in saves.list_saves(folder) if e.header is not None and e.header.kind == "game"]
+            found = saves.list_saves(folder)
+            entries += [e for e in found if e.header is not None and e.header.kind in ("game", "campaign")]
         except saves.SaveError:
             continue
     entries = [e for e in entries if not _TURN_COPY.search(e.path.name)]
@@ -57,4 +61,8 @@ def find_last_save() -> LastSave | None:
         return None
     entries.sort(key=lambda e: (not e.header.is_over, e.header.updated, e.mtime), reverse=True)
     h = entries[0].header
+    if h.kind == "campaign":
+        name = h.campaign_title or h.campaign or "campaign"
+        title = f"{name}: {h.title}" if h.title else name
+        return LastSave(entries[0].path, title, h.turn, h.updated, h.is_over, h.campaign_title or h.campaign or "")
     return LastSave(entries[0].path, h.title, h.turn, h.updated, h.is_over)

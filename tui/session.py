@@ -100,6 +100,8 @@ class Session:
         self.save_error: str | None = None
         self.last_saved: Path | None = None
         self._autosaver: Any = None
+        self.campaign: Any = None
+        """The :class:`~tui.campaign.CampaignPlay` this game is a battle of (None: a single game)."""
         if autosave:
             self._autosaver = self._make_autosaver()
         self.auto_setup()
@@ -160,6 +162,27 @@ class Session:
         if autosave:
             in_autosaves = target.parent.resolve() == saves.autosave_dir().resolve()
             session._autosaver = session._make_autosaver(target if in_autosaves else None)
+        return session
+
+    @classmethod
+    def for_campaign(cls, play: Any, *, autosave: bool = True) -> Session:
+        """The battle under way of a campaign (:class:`~tui.campaign.CampaignPlay`): saved with the campaign after
+        every action (its game save is inside the campaign save)."""
+        from .campaign import CampaignSaver  # noqa: PLC0415
+
+        game = play.game
+        if game is None:
+            raise ValueError("the campaign has no battle under way")
+        verb = game.ruleset.default_setup_verb
+        took_default = not game.history or (verb is not None and any(a.verb == verb for a in game.history))
+        players = {s: p for s, p in play.players.items() if s in game.state.sides}
+        session = cls(game, players, path=play.path, autosave=False, setup="scenario" if took_default else "players")
+        session.campaign = play
+        session.replay_check_pending = getattr(game, "snapshot", None) is not None and not getattr(
+            game, "verified", True
+        )
+        if autosave:
+            session._autosaver = CampaignSaver(play, session.players)
         return session
 
     def check_replay(self) -> list[str]:
@@ -251,6 +274,10 @@ class Session:
         if saves is None:
             raise engine.PlanspielError("saves are not available in this installation")
         self._keep_table()
+        if self.campaign is not None and path is None:  # a campaign battle is saved with its campaign
+            self.campaign.write()
+            self.last_saved = self.campaign.path
+            return Path(self.campaign.path)
         if path is None:
             path = self.path
             if path is None or path.parent.resolve() == saves.autosave_dir().resolve():

@@ -29,7 +29,7 @@ def test_campaign_new_writes_a_campaign_save(tmp_path: Path, capsys: pytest.Capt
     assert main([*argv, "--french", "ai:normal", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert f"Saved to {target}" in out and "battle 1 of 2" in out
-    assert "next version" in out  # a human side: the game to play it comes later, and it says so
+    assert "title screen's Continue" in out  # a human side, no terminal: it says how to play it
     c = saves.load_campaign(target)
     assert (c.campaign, c.ruleset, c.players) == (
         "mai-1940",
@@ -53,7 +53,7 @@ def test_campaign_new_writes_a_campaign_save(tmp_path: Path, capsys: pytest.Capt
 def test_campaign_new_default_folder(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["campaign", "new", "blitzkrieg1940", "mai-1940", "--german", "ai:easy", "--french", "ai:easy"]) == 0
     out = capsys.readouterr().out
-    assert "next version" not in out
+    assert "Continue" not in out
     assert len(list(saves.saves_dir().glob("mai-1940-*.planspiel"))) == 1
 
 

@@ -1,4 +1,5 @@
-"""Provides the load screen: the saved games (autosaves too), newest first; a damaged file shows why."""
+"""Provides the load screen: the campaigns, then the saved games (autosaves too), newest first; a damaged file
+shows why."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ class LoadScreen(Screen[None]):
     """
     | Key(s) | Description |
     | :- | :- |
-    | up, down, enter | Choose a save and load it. |
+    | up, down, enter | Choose a campaign or a save and continue it. |
     | escape, backspace | Back to the title screen. |
     """
 
@@ -81,11 +82,23 @@ class LoadScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Static("Saved games (newest first)", id="load-title")
+        yield Static("Campaigns, then saved games (newest first)", id="load-title")
         options = []
+        campaigns = [i for i, (_, h, _) in enumerate(self.games) if h is not None and h.kind == "campaign"]
+        for i in campaigns:  # campaigns apart from single games
+            path, header, _ = self.games[i]
+            where = f"battle: {header.title}, turn {header.turn}" if header.scenario else "between battles"
+            label = Text(f"Campaign: {header.campaign_title or header.campaign}", style="bold")
+            label.append(f"  {where}\n")
+            label.append(f"  {_when(header.updated)} · {path.name}", style="dim")
+            options.append(Option(label, id=f"save-{i}"))
+        if campaigns:
+            options.append(Option(Text("Single games", style="bold underline"), disabled=True))
         for i, (path, header, error) in enumerate(self.games):
             if header is None:
                 options.append(Option(Text(f"✗ {error}", style="dim"), id=f"save-{i}", disabled=True))
+                continue
+            if i in campaigns:
                 continue
             kind = "autosave" if "autosave" in path.parent.name else "save"
             m = _TURN_COPY.search(path.name)

@@ -1,4 +1,4 @@
-"""Provides the new-game screen: ruleset, scenario with its briefing, and who plays each side."""
+"""Provides the new-game screen: ruleset, scenario or campaign with its briefing, and who plays each side."""
 
 from __future__ import annotations
 
@@ -15,9 +15,13 @@ from textual.widgets.option_list import Option
 
 import engine
 from engine.ai import AI_LEVELS
+from engine.campaign import campaign_ids, load_campaign
 from engine.errors import PlanspielError
 
 from ..host import Host
+
+_CAMPAIGN = "campaign:"
+"""The option id prefix of a campaign in the scenario list."""
 
 __all__ = ["PLAYER_CHOICES", "NewGameScreen"]
 
@@ -85,6 +89,8 @@ class NewGameScreen(Screen[None]):
         self.ruleset = (self.rulesets or [""])[0]
         """The ruleset offered first: the last one played (settings), else the first with scenarios."""
         self.scenario: engine.Scenario | None = None
+        self.campaign: str | None = None
+        """The campaign chosen (its id), or None for a single scenario."""
         self.players: dict[str, str] = {}
 
     @property
@@ -145,6 +151,15 @@ class NewGameScreen(Screen[None]):
                 ol.add_option(Option(label, id=sid))
             except PlanspielError as err:
                 ol.add_option(Option(Text(f"{sid}: broken ({str(err).splitlines()[0]})"), id=sid, disabled=True))
+        for cid in campaign_ids(self.ruleset):  # the campaigns next to the scenarios
+            try:
+                camp = load_campaign(self.ruleset, cid)
+            except PlanspielError as err:
+                ol.add_option(Option(Text(f"campaign {cid}: broken ({str(err).splitlines()[0]})"), disabled=True))
+                continue
+            label = Text(f"Campaign: {camp.title}", style="bold")
+            label.append(f"  {len(camp.battles)} battles")
+            ol.add_option(Option(label, id=f"{_CAMPAIGN}{cid}"))
         if ol.option_count:
             ol.highlighted = 0
             first = ol.get_option_at_index(0).id
@@ -153,24 +168,40 @@ class NewGameScreen(Screen[None]):
 
     @on(OptionList.OptionHighlighted, "#scenarios")
     def _scenario_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option.id and (self.scenario is None or self.scenario.id != event.option.id):
+        if event.option.id and event.option.id != self._chosen():
             self.choose_scenario(event.option.id)
+
+    def _chosen(self) -> str | None:
+        if self.campaign is not None:
+            return f"{_CAMPAIGN}{self.campaign}"
+        return self.scenario.id if self.scenario is not None else None
 
     @on(OptionList.OptionSelected, "#scenarios")
     def _scenario_selected(self, event: OptionList.OptionSelected) -> None:
         self.query_one("#start", Button).focus()
 
     def choose_scenario(self, sid: str) -> None:
-        """Show a scenario's briefing and its sides."""
+        """Show a scenario's (or a campaign's) briefing and its sides."""
+        camp = None
         try:
-            sc = engine.load_scenario(self.ruleset, sid)
+            if sid.startswith(_CAMPAIGN):
+                camp = load_campaign(self.ruleset, sid.removeprefix(_CAMPAIGN))
+                sc = engine.load_scenario(self.ruleset, camp.first.scenario)
+            else:
+                sc = engine.load_scenario(self.ruleset, sid)
         except PlanspielError as err:
             self.scenario = None
+            self.campaign = None
             self.query_one("#briefing-text", Static).update(Text(str(err)))
             return
         self.scenario = sc
+        self.campaign = camp.id if camp is not None else None
         raw = sc.raw
         t = Text()
+        if camp is not None:
+            t.append(f"Campaign: {camp.title}\n", style="bold underline")
+            t.append(camp.briefing.strip() + "\n" if camp.briefing else "")
+            t.append(f"{len(camp.battles)} battles; your force carries over from battle to battle. Battle 1:\n\n")
         t.append(f"{sc.title}\n", style="bold underline")
         if raw.get("date"):
             t.append(f"{raw['date']} · ")
@@ -207,6 +238,9 @@ class NewGameScreen(Screen[None]):
         """Start the chosen scenario with the chosen players."""
         if self.scenario is None:
             self.notify("Choose a scenario first.", severity="warning")
+            return
+        if self.campaign is not None:
+            self.planspiel.new_campaign(self.ruleset, self.campaign, dict(self.players))
             return
         setup = self.query_one("#setup", Select).value
         self.planspiel.new_game(

@@ -129,6 +129,8 @@ class TitleScreen(Screen[None]):
             menu.add_option(Option(Text("Continue", style="bold"), id="continue"))
         elif self.last is not None:
             state = "finished" if self.last.over else f"turn {self.last.turn}"
+            if self.last.campaign and not self.last.turn:
+                state = "between battles"
             label = Text("Continue", style="bold")
             label.append(f" — {self.last.title}, {state}", style="")
             menu.add_option(Option(label, id="continue"))

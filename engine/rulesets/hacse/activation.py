@@ -199,10 +199,11 @@ def unit_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
     board = st.board
     s = status(unit)
     if s.off_map:
+        facings = FACING_NAMES if tables.sheets[unit.type].has_facing else (None,)
         for h in s.entry:
-            for f in FACING_NAMES if tables.sheets[unit.type].has_facing else (None,):
-                if not isinstance(_entry(st, tables, unit, h, f), Refused):
-                    out.append(Action("enter", (unit.id, board.label(h)) + ((f,) if f else ())))
+            # whether a unit may enter by h does not depend on the facing it chooses (15.10.2): ask once
+            if not isinstance(_entry(st, tables, unit, h, facings[0]), Refused):
+                out += [Action("enter", (unit.id, board.label(h)) + ((f,) if f else ())) for f in facings]
     else:
         out += _moves(st, tables, unit)
         if not active:

@@ -39,7 +39,7 @@ def towed(st: GameState, unit: Unit) -> Unit | None:
 def speed(st: GameState, tables: Tables, unit: Unit) -> tuple[int, int]:
     """The unit's (MP, road MP): its sheet's, or its towing speed while it tows (4.6)."""
     sheet = tables.sheets[unit.type]
-    load = towed(st, unit)
+    load = towed(st, unit) if sheet.unit_type == "vehicle" else None  # 4.6: only vehicles tow
     if load is not None:
         got = tow_speed([sheet], tables.sheets[load.type].weight_t or 0.0, tables)
         if got is not None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine.campaign import RosterEntry
+from engine.campaign import END, RosterEntry
 from engine.game import Game
 from engine.rules import get_ruleset
 
@@ -133,6 +133,10 @@ def _header(campaign: CampaignSave, battle: SaveHeader | None, now: str) -> Save
         version = str(get_ruleset(campaign.ruleset).version)
     except LookupError:
         version = ""
+    # A campaign that has ended reads as over (Continue then offers unfinished games first): its last battle's winner.
+    done = campaign.data.get("battle") == END and bool(campaign.results)
+    last = campaign.results[-1] if done else {}
+    winner = str(last.get("winner") or "draw") if done else None
     return SaveHeader(
         format=migrations.FORMAT_VERSION,
         kind="campaign",
@@ -144,8 +148,8 @@ def _header(campaign: CampaignSave, battle: SaveHeader | None, now: str) -> Save
         turn=0,
         actions=0,
         to_act=None,
-        winner=None,
-        result=None,
+        winner=winner,
+        result="the campaign is over" if done else None,
         sides=tuple(SideInfo(s, s.title(), p) for s, p in campaign.players.items()),
         created=campaign.created or now,
         updated=now,

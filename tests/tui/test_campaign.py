@@ -141,6 +141,9 @@ async def test_continue_between_battles_and_campaign_end(home: Path) -> None:
         await settle(pilot, app)
         assert isinstance(app.screen, CampaignScreen) and app.screen.play.over
         assert "Final score: 3 campaign points" in str(app.screen.query_one("#report").render())
+    # The finished campaign's save reads as over, so that Continue offers unfinished games before it.
+    header = saves.read_header(path)
+    assert header.kind == "campaign" and header.is_over and header.result == "the campaign is over"
 
 
 @pytest.mark.parametrize("damage", ["truncate", "missing-campaign", "battle-not-matching"])

@@ -27,6 +27,7 @@ import saves  # noqa: E402
 from engine import campaign as cp  # noqa: E402
 from engine.state import Outcome  # noqa: E402
 from tests.saves.helpers import play_random  # noqa: E402
+from tests.saves.make_fixtures import write_missing  # noqa: E402
 from tui.campaign import CampaignPlay  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "campaigns"
@@ -94,24 +95,7 @@ def build() -> dict[str, tuple[bytes, dict[str, Any]]]:
 
 def main() -> int:
     """Write the missing fixtures of the current format; returns the exit code."""
-    version = saves.FORMAT_VERSION
-    FIXTURES.mkdir(parents=True, exist_ok=True)
-    manifest_path = FIXTURES / f"format{version}_expected.json"
-    manifest: dict[str, Any] = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    wrote = 0
-    for name, (data, expected) in build().items():
-        path = FIXTURES / f"format{version}_{name}{saves.SUFFIX}"
-        if path.exists():
-            print(f"kept   {path.relative_to(ROOT)} (frozen)")
-            continue
-        path.write_bytes(data)
-        manifest[path.name] = expected
-        wrote += 1
-        print(f"wrote  {path.relative_to(ROOT)} ({len(data)} bytes)")
-    if wrote:
-        manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
-        print(f"wrote  {manifest_path.relative_to(ROOT)}")
-    return 0
+    return write_missing(FIXTURES, build())
 
 
 if __name__ == "__main__":

@@ -95,23 +95,33 @@ def build() -> dict[str, tuple[bytes, dict[str, Any]]]:
 def main() -> int:
     """Write the missing fixtures of the current format; returns the exit code."""
     engine.register_ruleset(MINIRULES, replace=True)
+    return write_missing(FIXTURES, build())
+
+
+def write_missing(folder: Path, built: dict[str, tuple[bytes, dict[str, Any]]]) -> int:
+    """Write the fixtures of ``built`` (name → bytes and expectations) that ``folder`` does not hold yet, and their
+    expectations into the folder's manifest; frozen files are kept. Returns the exit code."""
     version = saves.FORMAT_VERSION
-    FIXTURES.mkdir(parents=True, exist_ok=True)
-    manifest_path = FIXTURES / f"format{version}_expected.json"
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shown(path: Path) -> Path:
+        return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+    manifest_path = folder / f"format{version}_expected.json"
     manifest: dict[str, Any] = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     wrote = 0
-    for name, (data, expected) in build().items():
-        path = FIXTURES / f"format{version}_{name}{saves.SUFFIX}"
+    for name, (data, expected) in built.items():
+        path = folder / f"format{version}_{name}{saves.SUFFIX}"
         if path.exists():
-            print(f"kept   {path.relative_to(ROOT)} (frozen)")
+            print(f"kept   {shown(path)} (frozen)")
             continue
         path.write_bytes(data)
         manifest[path.name] = expected
         wrote += 1
-        print(f"wrote  {path.relative_to(ROOT)} ({len(data)} bytes)")
+        print(f"wrote  {shown(path)} ({len(data)} bytes)")
     if wrote:
         manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
-        print(f"wrote  {manifest_path.relative_to(ROOT)}")
+        print(f"wrote  {shown(manifest_path)}")
     return 0
 
 

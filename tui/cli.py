@@ -359,16 +359,6 @@ def _cmd_campaign_new(args: argparse.Namespace) -> int:
     players = {s: players.get(s, "human") for s in scenario.side_ids()}
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    game = engine.new_game(scenario, seed=seed)
-    save = saves.CampaignSave(
-        campaign=camp.id,
-        title=camp.title,
-        ruleset=camp.ruleset,
-        roster={uid: saves.RosterUnit.from_entry(e) for uid, e in roster.items()},
-        battle=game,
-        data={"battle": camp.first.id, "number": 1, "points": 0, "side": camp.side},
-        players=players,
-    )
     default = saves.saves_dir() / f"{camp.id}-{time.strftime('%Y%m%d-%H%M%S')}.planspiel"
     path = Path(out) if out else default
     try:
@@ -376,7 +366,9 @@ def _cmd_campaign_new(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"planspiel campaign new: cannot create the folder {path.parent}: {err.strerror}", file=sys.stderr)
         return 1
-    saves.save_campaign(save, path)
+    from tui.campaign import CampaignPlay  # noqa: PLC0415 - the same start as the game's New game
+
+    CampaignPlay.new(camp.ruleset, camp.id, players, seed, path)
     who = ", ".join(f"{s} {p}" for s, p in players.items())
     print(f"Campaign {camp.title} ({camp.ruleset}/{camp.id}) started: battle 1 of {len(camp.battles)}, "
           f"{scenario.title} ({who}).")  # fmt: skip

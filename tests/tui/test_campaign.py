@@ -16,6 +16,7 @@ from tui.cli import main
 from tui.screens.campaign import CampaignScreen, ForceScreen
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
+from tui.screens.handoff import HandoffScreen
 from tui.screens.newgame import NewGameScreen
 
 from .conftest import make_app, screen_text, settle, table
@@ -233,8 +234,12 @@ async def test_hot_seat_each_side_buys_in_turn_seeing_only_its_own_force(home: P
         screen = app.screen
         assert isinstance(screen, CampaignScreen) and screen.side == "german"
         assert "fra-" not in str(screen.query_one("#report").render())
-        await pilot.press("g")  # German confirms (nothing bought): the French buy next
-        await pilot.pause()
+        await pilot.press("g")  # German confirms (nothing bought): the seats change, then the French buy
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandoffScreen)  # the German force is hidden while the seats change
+        assert "ger-" not in str(screen.query_one("#report").render())
+        await pilot.press("enter")
+        await settle(pilot, app)
         assert screen.side == "french" and app.screen is screen
         report = str(screen.query_one("#report").render())
         assert "ger-" not in report.split("Your force")[1] and "fra-6grdi-mot-2" in report

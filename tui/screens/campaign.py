@@ -23,6 +23,7 @@ import engine
 from engine import campaign as cp
 
 from ..host import Host
+from .handoff import HandoffScreen
 
 if TYPE_CHECKING:
     from ..campaign import CampaignPlay
@@ -347,12 +348,11 @@ class CampaignScreen(Screen[None]):
         if self.side is not None:
             self.bought[self.side] = list(self.picks)
             later = self.sides[self.sides.index(self.side) + 1 :]
-            if later:  # hot-seat: the next side buys, and sees only its own force
-                self.side, self.picks = later[0], []
-                self.query_one("#report", Static).update(self._report())
-                self.query_one("#camp-body", VerticalScroll).scroll_home(animate=False)
-                self.refresh_purchases()
-                self.notify(f"{self.side.title()}: your replacements (g when done).", timeout=6)
+            if later:  # hot-seat: the seats change behind a hand-off screen; the next side sees only its own force
+                nxt = later[0]
+                self.side, self.picks = None, []
+                self.query_one("#report", Static).update(Text(""))
+                self.app.push_screen(HandoffScreen(nxt, nxt.title(), []), lambda _: self._take_over(nxt))
                 return
         picks: dict[str, Any] = dict(self.bought)
         try:
@@ -366,6 +366,14 @@ class CampaignScreen(Screen[None]):
             return
         self.picks = []
         self.planspiel.start_campaign_battle(self.play)
+
+    def _take_over(self, side: str) -> None:
+        """The next side of a hot-seat campaign buys its replacements (after the hand-off)."""
+        self.side, self.picks = side, []
+        self.query_one("#report", Static).update(self._report())
+        self.query_one("#camp-body", VerticalScroll).scroll_home(animate=False)
+        self.refresh_purchases()
+        self.notify(f"{side.title()}: your replacements (g when done).", timeout=6)
 
     def action_title(self) -> None:
         """The title screen (the campaign is saved as it stands)."""

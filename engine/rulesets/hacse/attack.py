@@ -50,6 +50,7 @@ __all__ = [
     "die_of",
     "end_fire",
     "end_fire_unit",
+    "facing_hit",
     "fire_actions",
     "firers",
     "has_shot",
@@ -60,6 +61,7 @@ __all__ = [
     "refusal",
     "resolve",
     "roll_morale",
+    "round_for",
     "shoot",
     "shot",
     "start",
@@ -159,7 +161,7 @@ class Aim:
     weapon_burst: bool
 
 
-def _ammo(tables: Tables, m: Mount, target_armoured: bool, spent: dict[str, int], index: int) -> str | None:
+def round_for(tables: Tables, m: Mount, target_armoured: bool, spent: dict[str, int], index: int) -> str | None:
     """The round a mount fires (15.5 [INTERP]): the highest Dk against armour, else the highest HE, then Dk;
     only a type with rounds left."""
     weapon = tables.weapons[m.weapon]
@@ -174,7 +176,7 @@ def _ammo(tables: Tables, m: Mount, target_armoured: bool, spent: dict[str, int]
     return max(left, key=rank)
 
 
-def _column(tables: Tables, firer: Unit, target: Unit) -> str:
+def facing_hit(tables: Tables, firer: Unit, target: Unit) -> str:
     """The facing hit (§2.2): the target's sector seen from the firer; on a boundary the higher armour."""
     facing = status(target).facing
     if facing is None or firer.hex is None or target.hex is None or firer.hex == target.hex:
@@ -271,7 +273,7 @@ def _shot_refusal(st: GameState, tables: Tables, firer: Unit, target: Unit, inde
             "2.2",
         )
     armoured = any((tsheet.armour.front, tsheet.armour.side, tsheet.armour.rear))
-    akey = _ammo(tables, m, armoured, s.spent, index)
+    akey = round_for(tables, m, armoured, s.spent, index)
     if akey is None:
         return Refused(f"Cannot fire: the {name} of {firer.id} has no ammunition left", "15.5")
     weapon = sheets.weapon(tables.weapons[m.weapon])
@@ -307,7 +309,7 @@ def _shot_refusal(st: GameState, tables: Tables, firer: Unit, target: Unit, inde
     if not to_hit.possible:
         return Refused(f"Cannot fire: {to_hit.explain()}, above {to_hit.max_tn}", "6.3")
     target_rec = sheets.target(tsheet, ts.rows_hit)
-    return Aim(the_shot, target_rec, _column(tables, firer, target), index, akey, weapon.burst)
+    return Aim(the_shot, target_rec, facing_hit(tables, firer, target), index, akey, weapon.burst)
 
 
 def _vehicles_between(st: GameState, tables: Tables, firer: Unit, target: Unit) -> int:

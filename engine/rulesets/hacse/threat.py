@@ -22,11 +22,11 @@ from engine.hexgrid import Hex, distance
 from engine.state import GameState, Unit
 
 from . import sheets
-from .attack import die_of
+from .attack import die_of, facing_hit, round_for
 from .damage import effects
 from .data import Mount, Sheet, Tables
 from .fire import Shot, hit_roll, range_band, shot_odds
-from .geometry import armour_faces, in_arc, theta
+from .geometry import in_arc, theta
 from .model import status
 from .sighting import sight_line
 from .targetdie import TargetDie, has_moved
@@ -42,31 +42,6 @@ def _line(st: GameState, tables: Tables, a: Hex, b: Hex) -> tuple[str, ...] | No
     """The obstructing terrain keys of the line from ``a`` to ``b`` (6.2), None if it is blocked."""
     line = sight_line(st, tables, a, b)
     return line.obstructing if line.clear else None
-
-
-def _column(sheet: Sheet, facing: int | None, at: Hex, frm: Hex) -> str:
-    """The target's facing hit from ``frm`` (2.2; on a boundary the higher armour, as ``attack`` does)."""
-    if facing is None or at == frm:
-        return "front"
-    faces = armour_faces(theta(at, facing, frm))
-    a = sheet.armour
-    value = {"front": a.front, "side": a.side, "rear": a.rear, "top": a.top}
-    return max(faces, key=lambda f: value.get(f, -1)) if faces[0] in value else "front"
-
-
-def _ammo(tables: Tables, m: Mount, armoured: bool) -> str | None:
-    """The round the weapon would choose (15.5 [INTERP] as ``attack``: best Dk against armour, else best HE),
-    ammunition spent left aside."""
-    weapon = tables.weapons[m.weapon]
-    keys = [k for k in m.ammo if not weapon.ammo[k].smoke]
-    if not keys:
-        return None
-    return max(
-        keys,
-        key=lambda k: (
-            ((weapon.ammo[k].dk or 0), weapon.ammo[k].he) if armoured else (weapon.ammo[k].he, weapon.ammo[k].dk or 0)
-        ),
-    )
 
 
 def _expected(
@@ -136,7 +111,7 @@ def _best(st: GameState, tables: Tables, firer: Unit, targets: list[Unit]) -> fl
             continue
         tsheet = tables.sheets[t.type]
         armoured = any((tsheet.armour.front, tsheet.armour.side, tsheet.armour.rear))
-        column = _column(tsheet, status(t).facing, t.hex, firer.hex)
+        column = facing_hit(tables, firer, t)
         die = die_of(st, tables, t)
         points = 0.0
         for index, m in enumerate(sheet.mounts):
@@ -147,7 +122,7 @@ def _best(st: GameState, tables: Tables, firer: Unit, targets: list[Unit]) -> fl
                 continue
             if s.facing is not None and dist and not in_arc(m.arc, theta(firer.hex, s.facing, t.hex)):
                 continue
-            akey = _ammo(tables, m, armoured)
+            akey = round_for(tables, m, armoured, {}, index)  # the round it would choose, rounds spent aside
             if akey is not None:
                 points += _expected(tables, sheet, m, akey, s.experience, tsheet, column, dist, die, moved, obstructing)
         best = max(best, points * tsheet.bv / max(1, tsheet.possible_damage))

@@ -23,7 +23,17 @@ from typing import Any
 
 from .errors import Problem, ScenarioError
 from .rules import get_ruleset, ruleset_names
-from .scenario import _ID_RE, _count, _load_toml, _Report, _shown, find_scenario, load_scenario, parse_scenario
+from .scenario import (
+    _ID_RE,
+    _count,
+    _load_toml,
+    _Report,
+    _shown,
+    find_scenario,
+    load_scenario,
+    parse_scenario,
+    read_checked,
+)
 from .specs import Scenario
 
 __all__ = [
@@ -243,12 +253,9 @@ def list_campaigns() -> list[Campaign | ScenarioError]:
 
 def validate_campaign_path(path: Path) -> list[Problem]:
     """Check a campaign file; the problems found (empty if none)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return [Problem(str(path), "", "file not found")]
-    except (OSError, UnicodeDecodeError) as err:
-        return [Problem(str(path), "", f"cannot be read: {err}")]
+    text = read_checked(path)
+    if isinstance(text, list):
+        return text
     try:
         parse_campaign(text, str(path))
     except ScenarioError as err:

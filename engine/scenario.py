@@ -863,6 +863,16 @@ def _codes_for_map(path: Path) -> Mapping[str, str] | None:
         return None
 
 
+def read_checked(path: Path) -> str | list[Problem]:
+    """The text of a file to check, or the problem that stops reading it (not found, unreadable, not UTF-8)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return [Problem(str(path), "", "file not found")]
+    except (OSError, UnicodeDecodeError) as err:
+        return [Problem(str(path), "", f"cannot be read: {err}")]
+
+
 def validate_path(target: str) -> list[Problem]:
     """Check a scenario or map file (a path, or ``RULESET/ID``); the problems found (empty if none).
 
@@ -879,12 +889,9 @@ def validate_path(target: str) -> list[Problem]:
             return err.problems
         except LookupError as err:
             return [Problem(target, "", f"no such file, and {str(err).strip(chr(39) + chr(34))}")]
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return [Problem(str(path), "", "file not found")]
-    except (OSError, UnicodeDecodeError) as err:
-        return [Problem(str(path), "", f"cannot be read: {err}")]
+    text = read_checked(path)
+    if isinstance(text, list):
+        return text
     try:
         if path.suffix == ".map":
             parse_map(text, str(path), _codes_for_map(path))

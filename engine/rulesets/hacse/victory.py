@@ -47,7 +47,7 @@ def scores(st: GameState, tables: Tables) -> dict[str, int]:
     for u in st.units.values():
         sheet = tables.sheets[u.type]
         s = status(u)
-        award = sheet.bv if s.destroyed else half_bv(sheet, s)
+        award = sheet.bv if s.destroyed else half_bv(tables, sheet, s)
         if award:
             for side in st.enemies_of(u.side):
                 points[side] += award
@@ -61,17 +61,20 @@ def scores(st: GameState, tables: Tables) -> dict[str, int]:
     return points
 
 
-def half_bv(sheet: Sheet, s: Status) -> int:
-    """15.9: half the BV, rounded down, of a unit that is immobilised (8.5), shaken (9.5) or at ≥ 50 % damage (2.3
-    "possible damage"); 0 otherwise (a destroyed unit scores its whole BV instead)."""
+def half_bv(tables: Tables, sheet: Sheet, s: Status) -> int:
+    """15.9: a share of the BV, rounded down (``sequence.toml [victory] partial_fraction``: half), of a unit that is
+    immobilised (8.5), shaken (9.5) or has at least ``damaged_fraction`` of its possible damage (2.3); 0 otherwise
+    (a destroyed unit scores its whole BV instead)."""
+    v = tables.sequence["victory"]
+    award = int(sheet.bv * float(v["partial_fraction"]))
     if s.shaken:
-        return sheet.bv // 2
+        return award
     if not s.rows_hit:
         return 0
     t = sheets.target(sheet, s.rows_hit)
-    if 2 * t.damage_taken >= t.possible_damage > 0 or effects(t).immobilised:
-        return sheet.bv // 2
-    return 0
+    if t.possible_damage > 0 and t.damage_taken >= float(v["damaged_fraction"]) * t.possible_damage:
+        return award
+    return award if effects(t).immobilised else 0
 
 
 def _bridge_award(st: GameState, victory: dict[str, Any], points: dict[str, int]) -> None:

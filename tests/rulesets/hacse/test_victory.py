@@ -30,17 +30,17 @@ def test_15_9_half_bv_for_immobilised_shaken_or_half_damaged() -> None:
     sheet = ruleset().tables.sheets[M4]  # BV 24, 15 rows of possible damage
     st = placed(game("h1-le-hamel"))
     s = status(st.units["U4"])
-    assert half_bv(sheet, s) == 0
+    assert half_bv(ruleset().tables, sheet, s) == 0
     s.rows_hit = [11, 12, 13]  # 3 of 15, weapons only: nothing yet
-    assert half_bv(sheet, s) == 0
+    assert half_bv(ruleset().tables, sheet, s) == 0
     s.rows_hit = [6]  # tracks: immobilised (8.5)
-    assert half_bv(sheet, s) == sheet.bv // 2
+    assert half_bv(ruleset().tables, sheet, s) == sheet.bv // 2
     s.rows_hit = [1, 2, 10, 11, 12, 13, 14, 15]  # 8 of 15: at least 50 %
-    assert half_bv(sheet, s) == sheet.bv // 2
+    assert half_bv(ruleset().tables, sheet, s) == sheet.bv // 2
     s.rows_hit = [1, 2, 10, 11, 12, 13, 14]  # 7 of 15: under half
-    assert half_bv(sheet, s) == 0
+    assert half_bv(ruleset().tables, sheet, s) == 0
     s.rows_hit, s.shaken = [], True
-    assert half_bv(sheet, s) == sheet.bv // 2
+    assert half_bv(ruleset().tables, sheet, s) == sheet.bv // 2
 
 
 def test_15_9_the_half_bv_award_counts_in_the_score_once() -> None:

@@ -50,6 +50,21 @@ def screen_text(app: PlanspielApp) -> str:
     return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
 
 
+async def steady_text(pilot: object, app: PlanspielApp, rounds: int = 40) -> str:
+    """The screen's text once drawing has settled: the same text after two pauses in a row, with the footer's last
+    line drawn (under load the footer's keys can arrive a frame after the rest of the screen). Gives up after
+    ``rounds`` pauses and returns what is on screen then, so that a screen that never settles fails its comparison
+    instead of hanging."""
+    text = screen_text(app)
+    for _ in range(rounds):
+        await pilot.pause()  # type: ignore[attr-defined]
+        again = screen_text(app)
+        if again == text and again.rstrip("\n").splitlines()[-1:] != [""] and again.strip():
+            return again
+        text = again
+    return text
+
+
 def play_quietly(app: PlanspielApp, side: str, *notations: str) -> GameScreen:
     """Play ``notations`` for ``side`` through its client (no keys), close a choice list left open and redraw the
     game screen, which is returned: a quick way to a position inside a Pilot test."""

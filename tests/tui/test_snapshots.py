@@ -16,7 +16,7 @@ from tui.app import PlanspielApp, Start
 from tui.screens.game import GameScreen
 from tui.screens.handoff import HandoffScreen
 
-from .conftest import hannut, make_app, screen_text
+from .conftest import hannut, make_app, screen_text, steady_text
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -91,7 +91,7 @@ async def _game_screen(app: PlanspielApp, size: tuple[int, int]) -> str:
         assert isinstance(app.screen, GameScreen)
         if size == (120, 40):
             screenshot(app, "game_120x40")
-        return _monochrome_check(app, screen_text(app))
+        return _monochrome_check(app, await steady_text(pilot, app))
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 48)], ids=["80x24", "120x40", "160x48"])
@@ -154,8 +154,7 @@ async def _planning_screen(app: PlanspielApp, size: tuple[int, int]) -> str:
         screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         screen.refresh_view()
         screen.map.move_cursor(screen.info.board.parse("0205"))
-        await pilot.pause()
-        text = screen_text(app)
+        text = await steady_text(pilot, app)
         if size == (120, 40) and app.settings.theme != "monochrome":
             screenshot(app, "aot_planning_120x40")
         return _monochrome_check(app, text)

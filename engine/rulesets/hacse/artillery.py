@@ -110,8 +110,19 @@ def is_indirect(st: GameState, tables: Tables, firer: Unit, target: str | Hex, l
 # --- Why indirect fire may not be made --------------------------------------------------------------------------
 
 
+Memo = dict[tuple[object, ...], object]
+"""What fire at a hex found once for a hex (who sights a unit there, the precondition of 7.4), kept while one unit's
+actions are listed (the hex's answer is the same for every weapon and round)."""
+
+
 def ready(
-    st: GameState, tables: Tables, firer: Unit, target: str | Hex, label: str, ammo: str | None
+    st: GameState,
+    tables: Tables,
+    firer: Unit,
+    target: str | Hex,
+    label: str,
+    ammo: str | None,
+    memo: Memo | None = None,
 ) -> Salvo | Refused:
     """The indirect fire of ``firer``'s weapon ``label`` at ``target`` (a unit id or a hex), or why not."""
     why = attack.phase_refusal(st, tables, firer)
@@ -133,8 +144,8 @@ def ready(
     if isinstance(akey, Refused):
         return akey
     if isinstance(target, Hex):
-        return _at_hex(st, tables, firer, index, akey, target)
-    return _at_unit(st, tables, firer, index, akey, target)
+        return _at_hex(st, tables, firer, index, akey, target, {} if memo is None else memo)
+    return _at_unit(st, tables, firer, index, akey, target, memo)
 
 
 def _ammo(tables: Tables, firer: Unit, index: int, ammo: str | None, at_hex: bool) -> str | Refused:
@@ -161,9 +172,20 @@ def _ammo(tables: Tables, firer: Unit, index: int, ammo: str | None, at_hex: boo
     return ammo
 
 
-def _spotter(st: GameState, tables: Tables, firer: Unit, tid: str) -> tuple[int, str | None] | None:
+def _spotter(
+    st: GameState, tables: Tables, firer: Unit, tid: str, memo: Memo | None = None
+) -> tuple[int, str | None] | None:
     """Who gives the firer sight of ``tid`` (7.2, 10.3): itself (0 relays), a sighting it received (+1), or a
     friendly unit that has it sighted and may send to the firer now (+1, that unit's id); None if nobody."""
+    if memo is None:
+        return _spotter_now(st, tables, firer, tid)
+    if ("spotter", tid) not in memo:
+        memo[("spotter", tid)] = _spotter_now(st, tables, firer, tid)
+    got = memo[("spotter", tid)]
+    return got if isinstance(got, tuple) else None
+
+
+def _spotter_now(st: GameState, tables: Tables, firer: Unit, tid: str) -> tuple[int, str | None] | None:
     s = status(firer)
     if tid in s.sighted:
         return 0, None
@@ -201,7 +223,9 @@ def _band(tables: Tables, firer: Unit, index: int, where: Hex) -> str | Refused:
         return Refused(str(e.args[0]), e.rule or "7.1")
 
 
-def _at_unit(st: GameState, tables: Tables, firer: Unit, index: int, akey: str, tid: str) -> Salvo | Refused:
+def _at_unit(
+    st: GameState, tables: Tables, firer: Unit, index: int, akey: str, tid: str, memo: Memo | None = None
+) -> Salvo | Refused:
     """7.2: the hit roll at the unit, +2, from above, TN up to 40."""
     target = st.units.get(tid)
     if target is None or target.side == firer.side or target.hex is None:
@@ -211,7 +235,7 @@ def _at_unit(st: GameState, tables: Tables, firer: Unit, index: int, akey: str, 
         return Refused(f"Cannot fire: {tid} is already destroyed", "3.2")
     if ts.embarked_in or ts.towed_by:
         return Refused(f"Cannot fire at {tid}: it is carried by {ts.embarked_in or ts.towed_by}", "4.5")
-    seen = _spotter(st, tables, firer, tid)
+    seen = _spotter(st, tables, firer, tid, memo)
     if seen is None:
         return Refused(f"Cannot fire at {tid}: neither {firer.id} nor a unit it can communicate with sights it", "7.2")
     band = _band(tables, firer, index, target.hex)
@@ -242,12 +266,32 @@ def _at_unit(st: GameState, tables: Tables, firer: Unit, index: int, akey: str, 
     )
 
 
+_HEX_TNS: dict[tuple[object, ...], tuple[object, int]] = {}
+"""Sighting TNs of hexes already found (:func:`_hex_tn`), by everything they depend on (the board kept with each)."""
+
+
 def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:
     """The sighting TN of a hex (7.4 P): base number + distance + the terrain of the line and of the hex, from
     ``observer``; 99 without LOS."""
     assert observer.hex is not None
     if where == observer.hex:
         return 0
+    d = data(st)
+    base = tables.experience[status(observer).experience].base_number
+    glasses = tables.sheets[observer.type].equipment.get("binoculars", 0) > 0
+    key = (id(st.board), tuple(d.blown), tuple(sorted(d.smoke)), condition(st).name, observer.hex, base, glasses, where)
+    kept = _HEX_TNS.get(key)
+    if kept is not None and kept[0] is st.board:
+        return kept[1]
+    if len(_HEX_TNS) >= 100_000:
+        _HEX_TNS.clear()
+    tn = _hex_tn_now(st, tables, observer, where)
+    _HEX_TNS[key] = (st.board, tn)
+    return tn
+
+
+def _hex_tn_now(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:
+    assert observer.hex is not None
     line = sight_line(st, tables, observer.hex, where)
     if not line.clear:
         return 99
@@ -277,7 +321,17 @@ def _watchers(st: GameState, tables: Tables, firer: Unit) -> Iterator[tuple[Unit
 
 
 def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex) -> tuple[int, str] | None:
-    """Which precondition of 7.4 holds (relays, why), or None."""
+    """Which precondition of 7.4 holds (relays, why), or None: the cheap ones (a map station in contact, an enemy
+    that fired from the hex) first, then the hex or 3 neighbours in sight of the firer or of a unit it reaches."""
+    me = party(st, tables, firer)
+    for u in sorted(st.units.values(), key=lambda u: u.id):
+        station = u.side == firer.side and sights(u) and "map_station" in tables.sheets[u.type].traits
+        if station and (u.id == firer.id or can_communicate(party(st, tables, u), me) is None):
+            return 0, f"in contact with the map station {u.id}"
+    for u in st.units.values():
+        us = status(u)
+        if u.side != firer.side and u.hex == where and max(us.fired_dk, us.fired_dk_last) >= 0:
+            return 0, f"{u.id} fired from it"
     limit = fire_table().roll["max_tn"]
     board = st.board
     for u, relays in _watchers(st, tables, firer):
@@ -288,25 +342,37 @@ def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex) -> tup
         except IllegalActionError:
             continue
         return relays, f"{u.id} could see it"
-    me = party(st, tables, firer)
-    for u in st.units.values():
-        station = u.side == firer.side and sights(u) and "map_station" in tables.sheets[u.type].traits
-        if station and (u.id == firer.id or can_communicate(party(st, tables, u), me) is None):
-            return 0, f"in contact with the map station {u.id}"
-    for u in st.units.values():
-        us = status(u)
-        if u.side != firer.side and u.hex == where and max(us.fired_dk, us.fired_dk_last) >= 0:
-            return 0, f"{u.id} fired from it"
     return None
 
 
-def _at_hex(st: GameState, tables: Tables, firer: Unit, index: int, akey: str, where: Hex) -> Salvo | Refused:
+def _sighted_there(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: Memo) -> str | None:
+    """An enemy unit in ``where`` that the firer could fire at with sight (7.2), if one is."""
+    key = ("sighted", where)
+    if key not in memo:
+        memo[key] = next(
+            (
+                u.id
+                for u in sorted(st.units.values(), key=lambda u: u.id)
+                if u.hex == where and u.side != firer.side and _spotter(st, tables, firer, u.id, memo) is not None
+            ),
+            None,
+        )
+    got = memo[key]
+    return got if isinstance(got, str) else None
+
+
+def _at_hex(
+    st: GameState, tables: Tables, firer: Unit, index: int, akey: str, where: Hex, memo: Memo
+) -> Salvo | Refused:
     """7.4: the hex only, TN = base number + 10 (+ relay, + the firer's own modifiers)."""
     if where not in st.board:
         return Refused("Cannot fire: that hex is off the map", "7.4")
     if where == firer.hex:
         return Refused(f"Cannot fire indirectly at {st.board.label(where)}: it is {firer.id}'s own hex", "7.4")
-    if where not in _known(st, firer.side):
+    if ("known",) not in memo:
+        memo[("known",)] = set(_known(st, firer.side))
+    known = memo[("known",)]
+    if not isinstance(known, set) or where not in known:
         return Refused(
             f"Cannot fire indirectly at {st.board.label(where)}: fire at a hex is aimed where an enemy unit is known",
             "7.4",
@@ -317,12 +383,13 @@ def _at_hex(st: GameState, tables: Tables, firer: Unit, index: int, akey: str, w
     sheet = tables.sheets[firer.type]
     weapon = tables.weapons[sheet.mounts[index].weapon]
     smoke = weapon.ammo[akey].smoke
-    if not smoke:
-        for u in st.units.values():
-            if u.hex == where and u.side != firer.side and _spotter(st, tables, firer, u.id) is not None:
-                return Refused(f"Cannot fire at the hex: {u.id} there is sighted; fire at it (rule 7.2)", "7.4")
-    why = _precondition(st, tables, firer, where)
-    if why is None:
+    seen = None if smoke else _sighted_there(st, tables, firer, where, memo)
+    if seen is not None:
+        return Refused(f"Cannot fire at the hex: {seen} there is sighted; fire at it (rule 7.2)", "7.4")
+    if ("pre", where) not in memo:
+        memo[("pre", where)] = _precondition(st, tables, firer, where)
+    why = memo[("pre", where)]
+    if not isinstance(why, tuple):
         return Refused(
             f"Cannot fire indirectly at {st.board.label(where)}: neither it nor 3 of its neighbours can be seen, no "
             "map station is in contact and nobody fired from it",
@@ -366,6 +433,7 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     sheet = tables.sheets[unit.type]
     seen = sorted({t for u in st.units.values() if u.side == unit.side for t in status(u).sighted} | {*s.shared})
     known = _known(st, unit.side)
+    memo: Memo = {}
     for i in mounts:
         label = mount_label(sheet, i)
         kinds = list(sheet.mounts[i].ammo)
@@ -373,11 +441,11 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
             if not is_indirect(st, tables, unit, tid, label):
                 continue
             for w in [(), *((k,) for k in kinds)] if len(kinds) > 1 else [()]:
-                if not isinstance(ready(st, tables, unit, tid, label, w[0] if w else None), Refused):
+                if not isinstance(ready(st, tables, unit, tid, label, w[0] if w else None, memo), Refused):
                     yield Action("fire", (unit.id, tid, label, *w))
         for h in known:
             for w in [(), *((k,) for k in kinds)] if len(kinds) > 1 else [()]:
-                if not isinstance(ready(st, tables, unit, h, label, w[0] if w else None), Refused):
+                if not isinstance(ready(st, tables, unit, h, label, w[0] if w else None, memo), Refused):
                     yield Action("fire", (unit.id, st.board.label(h), label, *w))
 
 

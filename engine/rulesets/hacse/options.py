@@ -424,37 +424,38 @@ def _ok(st: GameState, tables: Tables, order: Order) -> bool:
 
 
 def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -> list[Action]:
+    """The unit's shots with weapon ``label`` at ``tid``: plain, each round where it has several, rapid, aimed
+    at each row that differs, sustained; the same answers as :func:`ready` gives, from one aim."""
     if artillery.is_indirect(st, tables, unit, tid, label):
         return []
     base = attack.shot(st, tables, unit, tid, label)
     if isinstance(base, Refused):
         return []
     s = status(unit)
-    sheet = tables.sheets[unit.type]
-    m = sheet.mounts[base.mount]
-    kinds = [k for k in m.ammo if not tables.weapons[m.weapon].ammo[k].smoke]
-    words: list[tuple[str, ...]] = [()]
-    if len(kinds) > 1:
-        words += [(k,) for k in kinds]
+    m = tables.sheets[unit.type].mounts[base.mount]
+    weapon = tables.weapons[m.weapon]
+    aims: list[tuple[tuple[str, ...], Aim]] = [((), base)]
+    if len(m.ammo) > 1:
+        for k in m.ammo:
+            if not weapon.ammo[k].smoke and s.spent.get(f"{base.mount}.{k}", 0) < m.ammo[k]:
+                aims.append(((k,), replace(base, ammo=k, shot=replace(base.shot, ammo=sheets.ammo(weapon.ammo[k])))))
+    modes = (s.rapid,) if s.fired else (False, True)
     out: list[Action] = []
-    for w in words:
-        for option in ((), ("rapid",)):
-            if (s.fired and s.rapid) != bool(option) and s.fired:
-                continue
-            order = Order(unit.id, tid, label, w[0] if w else None, "rapid" if option else None)
-            if _ok(st, tables, order):
-                out.append(Action("fire", (unit.id, tid, label, *w, *option)))
+    for words, aim in aims:
+        for rapid in modes:
+            if not isinstance(_pooled(tables, unit, aim, rapid=rapid), Refused):
+                out.append(Action("fire", (unit.id, tid, label, *words, *(("rapid",) if rapid else ()))))
     if s.fired and s.rapid:
         return out
     target = st.units[tid]
-    names = alike(
-        sheets.rows(tables.sheets[target.type]), tables.sheets[target.type].rows, set(status(target).rows_hit)
-    )
-    rows = sorted({v for v in names.values()})
-    if rows and _ok(st, tables, Order(unit.id, tid, label, None, "aimed", rows[0])):
+    tsheet = tables.sheets[target.type]
+    rows = sorted(set(alike(sheets.rows(tsheet), tsheet.rows, set(status(target).rows_hit)).values()))
+    if rows and not isinstance(
+        _aimed(st, tables, unit, Order(unit.id, tid, label, None, "aimed", rows[0]), base), Refused
+    ):
         out += [Action("fire", (unit.id, tid, label, "aimed", str(r))) for r in rows]
-    for line in ("sustained", "doubled"):
-        if base.shot.weapon.heavy and _ok(st, tables, Order(unit.id, tid, label, None, line)):
+    for line in ("sustained", "doubled") if base.shot.weapon.heavy else ():
+        if not isinstance(_sustained(st, tables, unit, Order(unit.id, tid, label, None, line), base), Refused):
             out.append(Action("fire", (unit.id, tid, label, line)))
     return out
 

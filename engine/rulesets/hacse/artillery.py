@@ -609,8 +609,11 @@ def _without_sight(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) ->
     if landing not in board:
         return
     if salvo.smoke:
-        smoke = data(st).smoke
-        smoke[landing] = max(smoke.get(landing, 0), salvo.smoke)
+        d = data(st)
+        d.smoke[landing] = max(d.smoke.get(landing, 0), salvo.smoke)
+        if d.smoke_turn != st.turn:
+            d.smoke_new, d.smoke_turn = [], st.turn
+        d.smoke_new.append(landing)  # 3.2 P: it counts for LOS after this Fire Phase
         tr.emit("smoke", f"Smoke in {place} for {salvo.smoke} turns (rule 7.1)")
         return
     units = _victims(st, landing)

@@ -16,6 +16,7 @@ from engine.rules import Transition
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.endphase import end_phase_smoke
 from engine.rulesets.hacse.model import data, status
+from engine.rulesets.hacse.sighting import sight_line
 from engine.state import GameState
 
 from .helpers import LOSE, game, placed, ruleset
@@ -170,3 +171,15 @@ def test_7_1_a_mortar_fires_only_indirectly_and_not_into_its_own_hex() -> None:
     assert refused(st, "fire M1 S1 GW34").rule == "15.4"  # inside the minimum range
     assert refused(st, "fire M1 0306 GW34").rule == "7.4"
     assert refused(st, "fire M1 S1 GW34 aimed 1").rule == "7.1"
+
+
+def test_7_1_smoke_blocks_sight_after_the_fire_phase_that_laid_it() -> None:
+    st = h3(dice=LOSE + [10, 10] + [4] * 10, M1="0306", S1="1206", G3="0906")
+    a, b = parse_hex("0906"), parse_hex("1306")
+    assert "smoke" not in sight_line(st, T, a, b).obstructing
+    tr = run(st, "fire M1 1206 GW34 smoke")
+    after = tr.state
+    assert "smoke" not in sight_line(after, T, a, b).obstructing  # 3.2 P: not before the Fire Phase is over
+    after.phase = "end"
+    line = sight_line(after, T, a, b)
+    assert "smoke" in line.obstructing or not line.clear  # 6.3: +5 to sight through it

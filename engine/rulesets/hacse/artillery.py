@@ -475,8 +475,8 @@ def _victims(st: GameState, where: Hex) -> list[Unit]:
     ]
 
 
-def _targets(tables: Tables, units: list[Unit]) -> list[Target]:
-    return [sheets.target(tables.sheets[u.type], status(u).rows_hit) for u in units]
+def _targets(st: GameState, tables: Tables, units: list[Unit]) -> list[Target]:
+    return [attack.target_of(st, tables, u) for u in units]
 
 
 def _along(a: Hex, b: Hex, steps: int) -> Hex:
@@ -542,7 +542,7 @@ def _with_sight(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) -> No
     rtn = random_hit_tn(he=salvo.shot.ammo.he, groups=len(units))
     explain = hit_roll(salvo.shot).explain()
     roller = _roller(tr, firer.id, salvo.target, rtn, explain, salvo.tn)
-    got = resolve_indirect(salvo.shot, _targets(tables, units), index, roller, groups=len(units), burst=True)
+    got = resolve_indirect(salvo.shot, _targets(st, tables, units), index, roller, groups=len(units), burst=True)
     _spend(firer, salvo, len(got.attack.rolls))
     status(firer).fired_dk = max(status(firer).fired_dk, salvo.shot.ammo.dk)
     rolls = ", ".join(f"{o.roll}" + (" jam" if o.jammed else " hit" if o.hit else " miss") for o in got.attack.rolls)
@@ -555,6 +555,7 @@ def _with_sight(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) -> No
     if got.attack.jammed:
         attack.jam(tr, tables, firer, salvo.mount, salvo.label)
     attack.record_damage(tr, tables, units[index], got.attack.rows_hit, "top")
+    attack.carried_damage(tr, tables, units[index], got.attack.hits)
     for found in got.hex_hits:
         _report_random(tr, tables, units, found, st.board.label(salvo.hex))
 
@@ -622,7 +623,7 @@ def _without_sight(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) ->
     rtn = random_hit_tn(he=ammo.he, groups=len(units), hex_burst=salvo.hex_burst)
     roller = _roller(tr, firer.id, place, rtn, explain, salvo.tn)
     found = random_hits_in_hex(
-        _targets(tables, units),
+        _targets(st, tables, units),
         roller,
         ammo=ammo,
         dk_range=salvo.dk_range,

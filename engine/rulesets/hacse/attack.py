@@ -17,7 +17,7 @@ Opportunity fire (§6.7) is not here: its hook is :func:`shot` with a firer in t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -31,7 +31,7 @@ from engine.state import GameState, Unit
 
 from . import fortifications, sheets
 from .bridges import terrain_of
-from .damage import COLUMNS, Target, effects
+from .damage import COLUMNS, HitResult, Target, effects
 from .data import Mount, Sheet, Tables
 from .fire import Shot, hit_roll, pools, range_band, resolve_attack, shot_odds
 from .geometry import armour_faces, in_arc, theta
@@ -46,6 +46,7 @@ from .targetdie import TargetDie, has_moved, target_die
 __all__ = [
     "Aim",
     "aim",
+    "carried_damage",
     "cease_refusal",
     "die_of",
     "end_fire",
@@ -60,6 +61,7 @@ __all__ = [
     "mount_label",
     "next_side",
     "odds",
+    "passengers",
     "phase_refusal",
     "ready_weapons",
     "record_damage",
@@ -70,6 +72,7 @@ __all__ = [
     "shoot",
     "shot",
     "start",
+    "target_of",
     "weapon_refusal",
 ]
 
@@ -251,6 +254,9 @@ def _target_refusal(st: GameState, firer: Unit, target: Unit | None, tid: str) -
         return Refused(f"Cannot fire: {tid} is not an enemy unit on the map", "6.8")
     if status(target).destroyed:
         return Refused(f"Cannot fire: {tid} is already destroyed", "3.2")
+    carrier = status(target).embarked_in or status(target).towed_by
+    if carrier:  # 4.5 P: riders cannot be targeted separately
+        return Refused(f"Cannot fire at {tid}: it rides with {carrier}; fire at {carrier}", "4.5")
     if tid not in status(firer).sighted and tid not in status(firer).shared:  # 6.1 conditions 1-5
         return Refused(f"Cannot fire: {firer.id} has not sighted {tid}", "6.1")
     return None
@@ -318,7 +324,7 @@ def _shot_refusal(
     sheet, tsheet = tables.sheets[firer.type], tables.sheets[target.type]
     m = sheet.mounts[index]
     name = mount_label(sheet, index)
-    s, ts = status(firer), status(target)
+    s = status(firer)
     facing = s.facing
     if facing is not None and firer.hex != target.hex and not in_arc(m.arc, theta(firer.hex, facing, target.hex)):
         arc = {"front": "front arc", "rear": "rear arc"}.get(m.arc, "arc")
@@ -366,7 +372,7 @@ def _shot_refusal(
     to_hit = hit_roll(the_shot)
     if not to_hit.possible:
         return Refused(f"Cannot fire: {to_hit.explain()}, above {to_hit.max_tn}", "6.3")
-    target_rec = sheets.target(tsheet, ts.rows_hit)
+    target_rec = target_of(st, tables, target)
     return Aim(the_shot, target_rec, facing_hit(tables, firer, target), index, akey, weapon.burst)
 
 
@@ -488,6 +494,60 @@ def shoot(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str, aim
     if attack.jammed:
         jam(tr, tables, firer, aim.mount, label)
     _record_damage(tr, tables, target, attack.rows_hit, aim.column)
+    carried_damage(tr, tables, target, attack.hits)
+
+
+def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit], list[Unit]]:
+    """The groups aboard ``vehicle`` (4.5), (inside, outside): by id they fill its transport capacity (in soldiers,
+    their intact rows), the others ride outside [INTERP: the digest does not say who sits where]."""
+    aboard = sorted(
+        (u for u in st.units.values() if status(u).embarked_in == vehicle.id and not status(u).destroyed),
+        key=lambda u: u.id,
+    )
+    room = tables.sheets[vehicle.type].transport_capacity
+    inside: list[Unit] = []
+    outside: list[Unit] = []
+    for u in aboard:
+        if u.steps <= room:
+            inside.append(u)
+            room -= u.steps
+        else:
+            outside.append(u)
+    return inside, outside
+
+
+def target_of(st: GameState, tables: Tables, unit: Unit) -> Target:
+    """The unit as damage sees it (8): its rows hit, the groups inside (cargo-bed hits, 8.5) and whether it has
+    outside riders (4.5)."""
+    inside, outside = passengers(st, tables, unit)
+    s = status(unit)
+    return sheets.target(tables.sheets[unit.type], s.rows_hit, embarked=len(inside), riders=bool(outside))
+
+
+def carried_damage(tr: Transition, tables: Tables, vehicle: Unit, hits: Sequence[HitResult]) -> None:
+    """The passengers' share of hits on ``vehicle``: each hit deals 1 extra damage to one outside rider group chosen
+    at random (4.5 INTERP), each cargo-bed point 1 damage to a random group inside (8.5 P); the lowest intact soldier
+    row takes it."""
+    for where, points in (
+        ("outside", sum(h.riders for h in hits)),
+        ("inside", sum(h.allocation.cargo_hits for h in hits)),
+    ):
+        for _ in range(points):
+            inside, outside = passengers(tr.state, tables, vehicle)
+            groups = [g for g in (outside if where == "outside" else inside) if g.steps > 0]
+            if not groups:
+                break
+            pick = 0
+            if len(groups) > 1:
+                pick = tr.roll(len(groups), 1, f"which group {where} {vehicle.id} is hit (rule 4.5)")[0] - 1
+            group = groups[pick]
+            gs = status(group)
+            row = next(
+                r.index for r in tables.sheets[group.type].rows if r.kind == "soldier" and r.index not in gs.rows_hit
+            )
+            rule = "4.5" if where == "outside" else "8.5"
+            tr.emit("damage", f"{group.id}, {where} {vehicle.id}, takes 1 damage (rule {rule})", unit=group.id)
+            _record_damage(tr, tables, group, (row,), "side")
 
 
 def record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int, ...], column: str) -> None:
@@ -551,18 +611,35 @@ def end_fire(tr: Transition, tables: Tables) -> None:
     for u in sorted(st.units.values(), key=lambda u: u.id):
         s = status(u)
         if s.destroyed and u.hex is not None:
-            leave(tr, u)
+            leave(tr, u, tables)
         if s.morale_due and not s.destroyed:
             _morale(tr, tables, u)
         s.morale_due = []
 
 
-def leave(tr: Transition, unit: Unit) -> None:
-    """A destroyed unit leaves the map; what it carries or tows is destroyed with it (8.5)."""
+def leave(tr: Transition, unit: Unit, tables: Tables | None = None) -> None:
+    """A destroyed unit leaves the map; what it tows is destroyed with it, and so are its passengers when its
+    ammunition exploded; otherwise (with ``tables``) they get out in the hex and each takes 1 damage (8.5 P)."""
+    hexed = unit.hex
+    exploded = tables is not None and any(
+        r.kind == "ammunition" and r.index in status(unit).rows_hit for r in tables.sheets[unit.type].rows
+    )
     unit.hex = None
-    for p in tr.state.units.values():
+    for p in sorted(tr.state.units.values(), key=lambda u: u.id):
         ps = status(p)
-        if unit.id in (ps.embarked_in, ps.towed_by):
+        if tables is not None and ps.embarked_in == unit.id and not exploded and not ps.destroyed:
+            ps.embarked_in, p.hex = None, hexed
+            where = tr.state.board.label(hexed) if hexed is not None else "off the map"
+            tr.emit("dismount", f"{p.id} gets out of the wreck of {unit.id} at {where} (rule 8.5)", unit=p.id)
+            row = next(
+                (r.index for r in tables.sheets[p.type].rows if r.kind == "soldier" and r.index not in ps.rows_hit),
+                None,
+            )
+            if row is not None:
+                _record_damage(tr, tables, p, (row,), "side")
+            if ps.destroyed:
+                p.hex = None
+        elif unit.id in (ps.embarked_in, ps.towed_by):
             ps.destroyed, ps.embarked_in, ps.towed_by = True, None, None
             tr.emit("destroyed", f"{p.id} is destroyed with {unit.id} (rule 8.5)", unit=p.id)
 

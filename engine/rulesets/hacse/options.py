@@ -502,8 +502,7 @@ def _fire_volley(tr: Transition, tables: Tables, firer: Unit, order: Order, voll
     s.rapid = order.option == "rapid"
     word = f" ({order.option})" if order.option else ""
     for aim in volley.aims:
-        ts = status(target)
-        now = replace(aim, target=sheets.target(tables.sheets[target.type], ts.rows_hit))
+        now = replace(aim, target=attack.target_of(st, tables, target))
         to_hit = hit_roll(now.shot)
         explain = to_hit.explain()
         size = f"{now.shot.pooled} {now.shot.weapon.key}" if now.shot.pooled > 1 else order.label
@@ -533,6 +532,7 @@ def _fire_volley(tr: Transition, tables: Tables, firer: Unit, order: Order, voll
         if result.jammed:
             attack.jam(tr, tables, firer, volley.mounts[0], mount_label(tables.sheets[firer.type], volley.mounts[0]))
         attack.record_damage(tr, tables, target, result.rows_hit, now.column)
+        attack.carried_damage(tr, tables, target, result.hits)
     s.fired.extend(volley.mounts)
 
 
@@ -580,6 +580,7 @@ def _line_attack(tr: Transition, tables: Tables, firer: Unit, target: Unit, aim:
         attack.jam(tr, tables, firer, aim.mount, mount_label(tables.sheets[firer.type], aim.mount))
         status(firer).line = []
     attack.record_damage(tr, tables, target, result.rows_hit, aim.column)
+    attack.carried_damage(tr, tables, target, result.hits)
 
 
 # --- Odds ---------------------------------------------------------------------------------------------------------

@@ -92,6 +92,8 @@ def is_indirect(st: GameState, tables: Tables, firer: Unit, target: str | Hex, l
     that fires both ways at a unit it has neither sighted nor in its line of sight."""
     if isinstance(target, Hex):
         return True
+    if not _indirect_mounts(tables, firer):
+        return False
     index = _mount(tables, firer, label)
     if index is None:
         return False

@@ -80,9 +80,22 @@ __all__ = [
 def mount_label(sheet: Sheet, index: int) -> str:
     """The name of mount ``index`` (0-based) in the fire verb: its weapon key, with the mount when the sheet has
     two of that weapon (``MG34V-hull``)."""
-    m = sheet.mounts[index]
-    same = [x for x in sheet.mounts if x.weapon == m.weapon]
-    return m.weapon if len(same) == 1 else f"{m.weapon}-{m.mount}"
+    kept = _LABELS.get(sheet.id)
+    if kept is None or kept[0] is not sheet:
+        kept = _LABELS[sheet.id] = (sheet, _labels(sheet))
+    return kept[1][index]
+
+
+_LABELS: dict[str, tuple[Sheet, tuple[str, ...]]] = {}
+"""Mount labels by sheet id (with the sheet itself: another sheet of that id is labelled anew)."""
+
+
+def _labels(sheet: Sheet) -> tuple[str, ...]:
+    out = []
+    for m in sheet.mounts:
+        same = [x for x in sheet.mounts if x.weapon == m.weapon]
+        out.append(m.weapon if len(same) == 1 else f"{m.weapon}-{m.mount}")
+    return tuple(out)
 
 
 def _mount_index(sheet: Sheet, label: str) -> int | None:

@@ -4,6 +4,7 @@ through the ruleset."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -282,3 +283,24 @@ def test_6_7_opportunity_fire_takes_no_options() -> None:
     data(st).opp_mover = "U4"
     st.phase = "movement"
     assert refused(st, "fire G4 U4 PAK40 rapid").rule == "6.7"
+
+
+@pytest.mark.parametrize(("sid", "seed"), [("h1-le-hamel", 3), ("h2-height-212", 4), ("h3-bridge-at-dusk", 3)])
+def test_6_3_every_legal_shot_has_exact_odds_summing_to_1(sid: str, seed: int) -> None:
+    """Seeded playouts to turn 3: every ``fire`` listed (options, rounds, indirect fire) has odds with its TN."""
+    g = game(sid, seed=seed)
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    while g.state.outcome is None and g.state.turn <= 3:
+        legal = g.legal_actions()
+        for a in legal:
+            if a.verb != "fire":
+                continue
+            got = ruleset().odds(g.state, a)
+            assert got is not None, a
+            assert sum(e.probability for e in got.entries) == 1, a
+            assert got.note.startswith("TN "), a
+            seen.add(a.args[3] if len(a.args) > 3 else "plain")
+        shots = [a for a in legal if a.verb == "fire"]
+        g.apply(rng.choice(shots if shots and rng.random() < 0.5 else legal))
+    assert "plain" in seen and len(seen) > 1

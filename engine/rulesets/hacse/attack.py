@@ -622,9 +622,10 @@ def end_fire(tr: Transition, tables: Tables) -> None:
     """The end of 3b (§3.2): the morale rolls caused in it (§9.3), destroyed units leave the map."""
     st = tr.state
     for u in sorted(st.units.values(), key=lambda u: u.id):
+        if status(u).destroyed and u.hex is not None:
+            leave(tr, u, tables)  # first: passengers getting out of a wreck take damage (8.5 P)
+    for u in sorted(st.units.values(), key=lambda u: u.id):
         s = status(u)
-        if s.destroyed and u.hex is not None:
-            leave(tr, u, tables)
         if s.morale_due and not s.destroyed:
             _morale(tr, tables, u)
         s.morale_due = []

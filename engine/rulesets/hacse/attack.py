@@ -532,9 +532,12 @@ def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit]
 def target_of(st: GameState, tables: Tables, unit: Unit) -> Target:
     """The unit as damage sees it (8): its rows hit, the groups inside (cargo-bed hits, 8.5) and whether it has
     outside riders (4.5)."""
-    inside, outside = passengers(st, tables, unit)
+    sheet = tables.sheets[unit.type]
     s = status(unit)
-    return sheets.target(tables.sheets[unit.type], s.rows_hit, embarked=len(inside), riders=bool(outside))
+    if not (sheet.transport_capacity or sheet.outside_riders):
+        return sheets.target(sheet, s.rows_hit)
+    inside, outside = passengers(st, tables, unit)
+    return sheets.target(sheet, s.rows_hit, embarked=len(inside), riders=bool(outside))
 
 
 def carried_damage(tr: Transition, tables: Tables, vehicle: Unit, hits: Sequence[HitResult]) -> None:

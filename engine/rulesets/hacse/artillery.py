@@ -33,7 +33,7 @@ from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, sheets
+from . import attack, hits, sheets
 from .attack import mount_label
 from .bridges import terrain_of
 from .communication import can_communicate, may_send, party
@@ -42,6 +42,7 @@ from .data import Tables
 from .fire import Shot, hit_roll, range_band, rules_shots
 from .firedata import TWO_D10, Roller, chance_at_least, fire_table, mod
 from .indirect import (
+    HexHits,
     check_without_sight,
     hex_fire,
     indirect_odds,
@@ -497,7 +498,7 @@ def _victims(st: GameState, where: Hex) -> list[Unit]:
 
 
 def _targets(st: GameState, tables: Tables, units: list[Unit]) -> list[Target]:
-    return [attack.target_of(st, tables, u) for u in units]
+    return [hits.target_of(st, tables, u) for u in units]
 
 
 def _along(a: Hex, b: Hex, steps: int) -> Hex:
@@ -529,6 +530,7 @@ def fire(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) -> None:
             "message", f"{spotter.id} passes its sighting of {salvo.target} to {firer.id} (rule 10.3)", (firer.side,)
         )
     s.fired.append(salvo.mount)
+    s.rapid = False  # 11.2: indirect fire is not rapid; the unit's other shots this phase are not either
     if salvo.shot is not None:
         _with_sight(tr, tables, firer, salvo)
     else:
@@ -576,17 +578,17 @@ def _with_sight(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) -> No
     if got.attack.jammed:
         attack.jam(tr, tables, firer, salvo.mount, salvo.label)
     attack.record_damage(tr, tables, units[index], got.attack.rows_hit, "top")
-    attack.carried_damage(tr, tables, units[index], got.attack.hits)
+    hits.carried_damage(tr, tables, units[index], got.attack.hits, attack.record_damage)
     for found in got.hex_hits:
         _report_random(tr, tables, units, found, st.board.label(salvo.hex))
 
 
-def _report_random(tr: Transition, tables: Tables, units: list[Unit], found: object, where: str) -> None:
-    roll, tn, hits = getattr(found, "roll"), getattr(found, "tn"), getattr(found, "hits")  # noqa: B009
-    if not hits:
-        tr.emit("fire", f"Random hit in {where}: {roll} against {tn}, nobody struck (rule 7.3)")
+def _report_random(tr: Transition, tables: Tables, units: list[Unit], found: HexHits, where: str) -> None:
+    """Log a random-hit check (7.3) and record the damage of each unit it struck, carried-over damage last."""
+    if not found.hits:
+        tr.emit("fire", f"Random hit in {where}: {found.roll} against {found.tn}, nobody struck (rule 7.3)")
         return
-    for k, (i, hit) in enumerate(hits):
+    for k, (i, hit) in enumerate(found.hits):
         how = (
             "carried over, from the side"
             if k
@@ -594,7 +596,8 @@ def _report_random(tr: Transition, tables: Tables, units: list[Unit], found: obj
         )
         tr.emit(
             "fire",
-            f"Random hit in {where} ({roll} against {tn}): {units[i].id} struck {how}: {hit.damage} damage (rule 7.3)",
+            f"Random hit in {where} ({found.roll} against {found.tn}): {units[i].id} struck {how}: {hit.damage} "
+            "damage (rule 7.3)",
             unit=units[i].id,
         )
         attack.record_damage(tr, tables, units[i], hit.allocation.rows, hit.column)

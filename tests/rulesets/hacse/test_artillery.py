@@ -183,3 +183,12 @@ def test_7_1_smoke_blocks_sight_after_the_fire_phase_that_laid_it() -> None:
     after.phase = "end"
     line = sight_line(after, T, a, b)
     assert "smoke" in line.obstructing or not line.clear  # 6.3: +5 to sight through it
+
+
+def test_11_2_after_indirect_fire_the_units_other_shots_are_plain() -> None:
+    st = h3(dice=LOSE + [10, 10, 10, 10] + [4] * 40, M1="0306", S1="0307")
+    status(st.units["M1"]).rapid = True  # left from an earlier phase
+    status(st.units["M1"]).sighted = ["S1"]
+    tr = run(st, "fire M1 0307 GW34 smoke")
+    assert not status(tr.state.units["M1"]).rapid
+    assert Action("fire", ("M1", "S1", "K98")) in set(ruleset().legal_actions(tr.state))

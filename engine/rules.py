@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILTIN_RULESETS",
+    "RESIGN",
     "Ruleset",
     "Transition",
     "get_ruleset",
@@ -456,11 +457,18 @@ _registry: dict[str, Ruleset] = {}
 _discovered = False
 
 
+RESIGN = "resign"
+"""The engine's own verb, ``resign SIDE`` (``Game.resign``): kept in a game's history like any action, so that a
+save replays to the same end; no ruleset may use it (:func:`register_ruleset` refuses it)."""
+
+
 def register_ruleset(ruleset: Ruleset | type[Ruleset], replace: bool = False) -> Ruleset:
     """Add a ruleset (an instance or a class) to the registry and return the instance."""
     rs = ruleset() if isinstance(ruleset, type) else ruleset
     if not rs.id:
         raise ValueError(f"{rs!r} has no id")
+    if RESIGN in rs.verbs or RESIGN in rs.notations:
+        raise ValueError(f"ruleset {rs.id!r} uses the verb {RESIGN!r}, which the engine keeps for Game.resign")
     if rs.id in _registry and not replace and type(_registry[rs.id]) is not type(rs):
         raise ValueError(f"ruleset {rs.id!r} is already registered")
     _registry[rs.id] = rs

@@ -139,6 +139,15 @@ class GameClient(Protocol):
         """Take back this side's last action."""
         ...
 
+    def resign(self) -> list[Event]:
+        """This side gives up the game, whoever is to act: the other side wins (``Game.resign``); returns the
+        events this side may see.
+
+        Raises:
+            IllegalActionError: the game is over.
+        """
+        ...
+
 
 AUTO = "auto:"
 """Prefix of an actor entry for an action the client played for a side (``"auto:french"``)."""
@@ -301,3 +310,12 @@ class LocalClient:
         if self._on_change is not None:
             self._on_change(Change(self._side, None, (), undone=action))
         return action
+
+    def resign(self) -> list[Event]:
+        before = len(self._game.events)
+        self._game.resign(self._side)
+        self._actors.append(self._side)
+        events = self._game.events_since(before, self._side)
+        if self._on_change is not None:
+            self._on_change(Change(self._side, self._game.history[-1], tuple(events)))
+        return events

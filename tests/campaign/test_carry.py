@@ -68,6 +68,31 @@ def test_every_ending_is_carried_the_same_way(mai: Campaign, winner: str, result
     assert co.roster["ger-i69schr-sch-1"].steps == 1
 
 
+@pytest.mark.parametrize("side", ["german", "french"])
+def test_a_resignation_is_carried_like_any_other_ending(mai: Campaign, side: str) -> None:
+    """Game.resign mid-battle: the result is the resigning side's loss, and the force carries over exactly as the
+    position stood when it resigned (the same roster as an ending by the rules in that position)."""
+    roster = initial_roster(mai)
+    game = engine.new_game(battle_scenario(mai, "hannut", roster), seed=4)
+    agents = {s: make_agent("random", 40 + i) for i, s in enumerate(game.scenario.side_ids())}
+    engine.take_scenario_setup(game)
+    for _ in range(120):  # some fighting first, so that steps are lost
+        if engine.take_scenario_setup(game) or game.to_act is None:
+            continue
+        game.apply(agents[game.to_act].choose(game.view(game.to_act), 1.0), side=game.to_act)
+    assert game.outcome is None
+    before = game.state
+    game.resign(side)
+    outcome = game.outcome
+    assert outcome is not None and outcome.winner != side and "resigned" in outcome.reason
+    co = carry_over(game.state, outcome.winner, roster, mai, "hannut")
+    same = carry_over(before, outcome.winner, roster, mai, "hannut")
+    assert co.roster == same.roster and co.notes == same.notes
+    carried_side_result = "loss" if side == mai.side else "win"  # results are the campaign side's
+    assert co.result == carried_side_result and co.next == "stonne"
+    assert any(e.losses for e in co.roster.values()), "the battle cost nothing: the test shows too little"
+
+
 def test_the_last_battle_ends_the_campaign(mai: Campaign) -> None:
     roster, st = hannut_end(mai, {})
     co = carry_over(st, "german", roster, mai, "hannut")

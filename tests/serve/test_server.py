@@ -47,6 +47,7 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
     yield srv
     acceptor.close()
     srv.hub.hang_up_all()
+    await srv.hub.close_tables()
     await acceptor.wait_closed()
 
 
@@ -168,6 +169,7 @@ async def test_a_session_idle_too_long_is_closed_and_its_game_hung_up(tmp_path: 
             assert await _hung_up(srv.hub.accounts.folder / "gina" / "home")
     finally:
         acceptor.close()
+        await srv.hub.close_tables()
         await acceptor.wait_closed()
 
 
@@ -184,6 +186,7 @@ async def test_sessions_per_account_are_capped(tmp_path: Path) -> None:
             await proc.wait()
     finally:
         acceptor.close()
+        await srv.hub.close_tables()
         await acceptor.wait_closed()
 
 
@@ -198,6 +201,7 @@ async def test_new_connections_per_address_are_rate_limited(tmp_path: Path) -> N
             await srv.connect("ivan", key)
     finally:
         acceptor.close()
+        await srv.hub.close_tables()
         await acceptor.wait_closed()
 
 

@@ -27,6 +27,7 @@ import asyncssh
 from .accounts import Account, Accounts, name_problem
 from .child import Child, child_env
 from .limits import Counter, RateLimit, ServeLimits, clean_text, safe_term
+from .tables import TableService
 
 __all__ = ["Hub", "host_key", "run_server", "start_server"]
 
@@ -70,6 +71,16 @@ class Hub:
         self.unauthenticated = Counter(self.limits.max_unauthenticated)
         self.sessions = Counter(self.limits.sessions_per_account)
         self.children: set[Child] = set()
+        self.tables = TableService(root)
+        self.tables_socket = root / "tables.sock"
+        """The Unix socket of the tables (two-player games, spectators), for the game processes."""
+
+    async def open_tables(self) -> None:
+        """Start the tables' socket."""
+        await self.tables.start(self.tables_socket)
+
+    async def close_tables(self) -> None:
+        await self.tables.stop()
 
     def hang_up_all(self) -> None:
         """Hang up every game (the server stops: each saves and exits)."""
@@ -221,7 +232,10 @@ async def _play(hub: Hub, process: asyncssh.SSHServerProcess[bytes], account: Ac
     cols, rows = process.get_terminal_size()[:2]
     account.home.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
-        child = Child(hub.client, child_env(account.home, term), (cols or 80, rows or 24), hub.limits, account.folder)
+        env = child_env(
+            account.home, term, {"PLANSPIEL_TABLES": str(hub.tables_socket), "PLANSPIEL_PLAYER": account.name}
+        )
+        child = Child(hub.client, env, (cols or 80, rows or 24), hub.limits, account.folder)
     except OSError as err:
         log.error("cannot start a game for %s: %s", account.name, err)
         _refuse(process, "the game could not be started on the server: try again later")
@@ -328,6 +342,7 @@ async def _wait_exit(child: Child, timeout: float) -> None:
 async def start_server(host: str, port: int, hub: Hub) -> asyncssh.SSHAcceptor:
     """Listen on ``host:port`` (port 0: any free port; the acceptor's ``get_port()`` tells which)."""
     key = host_key(hub.root)
+    await hub.open_tables()
 
     def process_factory(process: asyncssh.SSHServerProcess[Any]) -> Any:
         return _session(hub, process)
@@ -368,6 +383,7 @@ def run_server(host: str, port: int, hub: Hub, announce: Any = print) -> int:
         await stop.wait()
         acceptor.close()
         hub.hang_up_all()
+        await hub.close_tables()
         deadline = time.monotonic() + _HANG_UP_WAIT
         while hub.children and time.monotonic() < deadline:
             await asyncio.sleep(0.1)

@@ -152,3 +152,69 @@ def test_another_key_a_password_a_command_and_forwards_are_refused(served: Serve
         "-i", str(alice), "-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:22", "alice@127.0.0.1"
     )
     assert remote.returncode == 255 and "forwarding failed" in remote.stderr
+
+
+def _lobby(term: Terminal) -> None:
+    term.wait_for("Lobby: play others", timeout=30)
+    term.keys("o")
+    term.wait_for("Create a table (c)")
+
+
+def _create_p1(alice: Terminal) -> None:
+    """Alice creates a P-1 table as German, spectators allowed."""
+    _lobby(alice)
+    alice.keys("c")
+    screen = alice.wait_for("P-1 Grenzgefecht")
+    number = re.search(r"(\d)\. P-1 Grenzgefecht", screen)
+    assert number, screen
+    alice.keys(number.group(1))
+    alice.wait_for("your side?")
+    alice.keys("1")  # German (the scenario's first side)
+    alice.wait_for("Spectators?")
+    alice.keys("1")  # others may watch
+    alice.wait_for("— waiting for a")
+
+
+def _choose_first_table(term: Terminal, then: str) -> str:
+    term.keys("Down")
+    time.sleep(0.5)
+    term.keys("Enter")
+    return term.wait_for(then)
+
+
+def test_two_players_on_two_connections_and_a_spectator(served: Served, tmp_path: Path) -> None:
+    alice, bob, carol = (_login(served, tmp_path, name) for name in ("alice", "bob", "carol"))
+    _create_p1(alice)
+    _lobby(bob)
+    bob.wait_for("alice (german) against a free seat (soviet)")
+    _choose_first_table(bob, "Waiting for alice")  # join, and the game opens
+    assert "you: Soviet" in bob.screen()
+    alice.wait_for("bob (soviet) · turn 1", timeout=15)  # the lobby refreshes by itself
+    _choose_first_table(alice, "German plans in secret: 0 order(s)")
+    alice.keys(":")
+    time.sleep(0.5)
+    alice.keys("march ger-2-pz2 0305 0405", "Enter")
+    alice.wait_for("1 order(s) given")
+    _lobby(carol)
+    carol.wait_for("Games you may watch")
+    _choose_first_table(carol, "you: German")
+    alice.keys("z")
+    alice.wait_for("Commit the German orders?")
+    alice.keys("y")
+    alice.wait_for("Waiting for bob, Soviet")
+    screen = bob.wait_for("Soviet plans in secret: 0 order(s)")
+    assert "march ger-2-pz2" not in screen  # the German order stays secret on the Soviet screen
+    carol.wait_for("Waiting for bob, Soviet")
+    # Bob's connection drops: Alice's screen says so; Bob comes back, opens the table, and goes on.
+    bob.kill()
+    alice.wait_for("bob (not at the table now)", timeout=20)
+    bob = _login(served, tmp_path, "bob", size=(100, 30))
+    _lobby(bob)
+    bob.wait_for("your move")
+    _choose_first_table(bob, "Soviet plans in secret: 0 order(s)")
+    bob.keys("z")
+    bob.wait_for("Commit the Soviet orders?")
+    bob.keys("y")
+    for term in (alice, bob):
+        term.wait_for("the orders revealed", timeout=20)
+    carol.wait_for("Turn 2/8", timeout=20)  # the spectator's table goes on with the round played

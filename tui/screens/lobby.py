@@ -129,7 +129,7 @@ class LobbyScreen(Screen[None]):
                 continue
             menu.add_option(Option(Text(title, style="bold underline"), disabled=True))
             for oid, line in entries:
-                menu.add_option(Option(line, id=oid, disabled=oid.startswith("done:")))
+                menu.add_option(Option(Text(line), id=oid, disabled=oid.startswith("done:")))
         ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
         menu.highlighted = ids.index(keep) if keep in ids else 0
 

@@ -76,6 +76,17 @@ def test_a_table_from_creation_to_play_and_its_refusals(tmp_path: Path) -> None:
     assert summary["state"] == "playing" and summary["online"] == ["bob"]
 
 
+def test_guests_may_watch_but_not_play(tmp_path: Path) -> None:
+    service = TableService(tmp_path)
+    alice, bob, guest = conn(service, "alice"), conn(service, "bob"), conn(service, "guest-1a2b")
+    assert "guests may only watch" in ask(service, guest, "create", **P1, side="german")["error"]
+    tid = ask(service, alice, "create", **P1, side="german", spectators=True)["table"]
+    assert "guests may only watch" in ask(service, guest, "join", table=tid)["error"]
+    ask(service, bob, "join", table=tid)
+    assert ask(service, guest, "open", table=tid)["watching"]
+    assert "guests may only watch" in ask(service, guest, "act", table=tid, index=0, notation="commit")["error"]
+
+
 def test_tables_survive_a_restart_and_finished_games_reach_the_players(tmp_path: Path) -> None:
     service = TableService(tmp_path)
     alice, bob = conn(service, "alice"), conn(service, "bob")

@@ -8,6 +8,7 @@ games. The list refreshes every two seconds.
 
 from __future__ import annotations
 
+import os
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -72,6 +73,8 @@ class LobbyScreen(Screen[None]):
     def __init__(self, link: TableLink) -> None:
         super().__init__()
         self.link = link
+        self.guest = bool(os.environ.get("PLANSPIEL_GUEST"))
+        """A guest of the server: watches games only."""
         self.tables: list[dict[str, Any]] = []
 
     @property
@@ -80,10 +83,17 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
-            yield Static(f"Lobby — you are {self.link.name}", id="lobby-title")
+            yield Static(
+                f"Lobby — you are {self.link.name}" + (" (a guest: you may watch games)" if self.guest else ""),
+                id="lobby-title",
+            )
             yield OptionList(id="tables")
             yield Static("Enter: open, join or watch · c: create a table · r: refresh · escape: title", id="lobby-help")
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A guest's lobby has no key to create a table."""
+        return not (self.guest and action == "create")
 
     def on_mount(self) -> None:
         self.action_refresh()
@@ -104,7 +114,8 @@ class LobbyScreen(Screen[None]):
         keep = menu.highlighted_option.id if menu.highlighted_option is not None else None
         menu.clear_options()
         me = self.link.name
-        menu.add_option(Option(Text("Create a table (c)", style="bold"), id="create"))
+        if not self.guest:
+            menu.add_option(Option(Text("Create a table (c)", style="bold"), id="create"))
         sections: list[tuple[str, list[tuple[str, str]]]] = [
             ("Your tables", []),
             ("Waiting for a second player", []),
@@ -112,6 +123,8 @@ class LobbyScreen(Screen[None]):
             ("Your finished games", []),
         ]
         for t in self.tables:
+            if self.guest and not (t["state"] == "playing" and t["spectators"]):
+                continue
             mine = me in t["seats"].values()
             line = _line(t, me)
             if mine and t["state"] == "over":
@@ -131,7 +144,10 @@ class LobbyScreen(Screen[None]):
             for oid, line in entries:
                 menu.add_option(Option(Text(line), id=oid, disabled=oid.startswith("done:")))
         ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
-        menu.highlighted = ids.index(keep) if keep in ids else 0
+        if not ids:
+            menu.add_option(Option(Text("No game to watch now (the list refreshes by itself)"), disabled=True))
+            return
+        menu.highlighted = ids.index(keep) if keep in ids else next((i for i, x in enumerate(ids) if x), 0)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -170,6 +186,9 @@ class LobbyScreen(Screen[None]):
 
     def action_create(self) -> None:
         """Choose a scenario, a side and whether others may watch; the table then waits in the list."""
+        if self.guest:
+            self.notify("A guest may only watch games: log in with a key to play.", severity="warning")
+            return
         try:
             found = self.link.request("scenarios")["scenarios"]
         except PlanspielError as err:

@@ -27,6 +27,7 @@ import saves
 from engine import Game
 from engine.errors import PlanspielError
 
+from .accounts import GUEST
 from .limits import clean_text
 from .wire import pack, unpacker
 
@@ -241,6 +242,8 @@ class TableService:
                 raise TableError(f"no such request: {clean_text(str(op), 30)!r}")
             if op != "hello" and conn.name is None:
                 raise TableError("say hello first")
+            if op in ("create", "join", "act") and conn.name is not None and conn.name.startswith(GUEST):
+                raise TableError("guests may only watch games: log in with a key to play")
             out: dict[str, Any] = handler(conn, message)
         except TableError as err:
             out = {"error": str(err)}

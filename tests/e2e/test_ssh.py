@@ -170,6 +170,8 @@ def _create_p1(alice: Terminal) -> None:
     alice.keys(number.group(1))
     alice.wait_for("your side?")
     alice.keys("1")  # German (the scenario's first side)
+    alice.wait_for("Your opponent?")
+    alice.keys("1")  # another player of the server
     alice.wait_for("Spectators?")
     alice.keys("1")  # others may watch
     alice.wait_for("— waiting for a")

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from engine.ai import AI_LEVELS
 from engine.errors import PlanspielError
 
 from ..host import Host
@@ -41,6 +42,7 @@ class LobbyScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "create", "Create a table", id="lobby.create"),
+        Binding("l", "saves", "Saved games", id="lobby.saves"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("escape,backspace", "back", "Title", id="lobby.back"),
     ]
@@ -48,7 +50,8 @@ class LobbyScreen(Screen[None]):
     | Key(s) | Description |
     | :- | :- |
     | up, down, enter | Choose a table: open yours, join one that waits for a player, watch one. |
-    | c | Create a table: scenario, your side, whether others may watch. |
+    | c | Create a table: scenario, your side, your opponent (a player, or the AI), whether others may watch. |
+    | l | Your saved games (solo and hot-seat): load one. |
     | r | Refresh the list (it also refreshes every two seconds). |
     | escape, backspace | Back to the title screen. |
     """
@@ -93,7 +96,7 @@ class LobbyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A guest's lobby has no key to create a table."""
-        return not (self.guest and action == "create")
+        return not (self.guest and action in ("create", "saves"))
 
     def on_mount(self) -> None:
         self.action_refresh()
@@ -143,6 +146,8 @@ class LobbyScreen(Screen[None]):
             menu.add_option(Option(Text(title, style="bold underline"), disabled=True))
             for oid, line in entries:
                 menu.add_option(Option(Text(line), id=oid, disabled=oid.startswith("done:")))
+        if not self.guest:
+            menu.add_option(Option(Text("Your saved games: solo and hot-seat (l)"), id="saves"))
         ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
         if not ids:
             menu.add_option(Option(Text("No game to watch now (the list refreshes by itself)"), disabled=True))
@@ -155,6 +160,8 @@ class LobbyScreen(Screen[None]):
         kind, _, tid = oid.partition(":")
         if kind == "create":
             self.action_create()
+        elif kind == "saves":
+            self.action_saves()
         elif kind == "join":
             self._join(tid)
         elif kind in ("open", "watch"):
@@ -206,7 +213,24 @@ class LobbyScreen(Screen[None]):
     def _side_chosen(self, chosen: tuple[dict[str, Any], str] | None) -> None:
         if chosen is None:
             return
-        items = [((*chosen, True), "others may watch (from your side's view)"), ((*chosen, False), "no spectators")]
+        items: list[tuple[tuple[dict[str, Any], str, str], str]] = [
+            ((*chosen, "player"), "another player of this server (a table in the lobby)"),
+            *(
+                ((*chosen, f"ai:{level}"), f"the AI, {level} (a game of your own, saved in your folder)")
+                for level in AI_LEVELS
+            ),
+        ]
+        self.app.push_screen(ChoiceDialog("Your opponent?", items), self._opponent_chosen)
+
+    def _opponent_chosen(self, chosen: tuple[dict[str, Any], str, str] | None) -> None:
+        if chosen is None:
+            return
+        sc, side, opponent = chosen
+        if opponent != "player":  # against the AI: a game of this session, as New game starts it
+            players = {s: ("human" if s == side else opponent) for s, _ in sc["sides"]}
+            self.planspiel.new_game(sc["ruleset"], sc["scenario"], players)
+            return
+        items = [((sc, side, True), "others may watch (from your side's view)"), ((sc, side, False), "no spectators")]
         self.app.push_screen(ChoiceDialog("Spectators?", items), self._create)
 
     def _create(self, chosen: tuple[dict[str, Any], str, bool] | None) -> None:
@@ -222,6 +246,11 @@ class LobbyScreen(Screen[None]):
             return
         self.notify(f"Table {tid} waits for a second player (it shows in their lobby).", title="Table created")
         self.action_refresh()
+
+    def action_saves(self) -> None:
+        """The player's own saved games (the load screen)."""
+        if not self.guest:
+            self.planspiel.open_load()
 
     def action_back(self) -> None:
         self.planspiel.back_to_title()

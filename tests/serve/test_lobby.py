@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.rules import PUBLIC
 from tui.remote import TableLink, open_table
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
@@ -103,3 +104,38 @@ async def test_against_the_ai_the_lobby_starts_a_game_of_ones_own(on_server: tup
         assert not on_server[0].tables  # no table: a game of this session
         assert app.session is not None and app.session.players == {"german": "human", "soviet": "ai:easy"}
         assert app.session.remote is None
+
+
+async def test_a_spectator_of_the_public_view_sees_neither_sides_secrets(
+    on_server: tuple[TableService, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service, path = on_server
+    alice_link, bob_link = TableLink(path, "alice"), TableLink(path, "bob")
+    tid = alice_link.request(
+        "create", ruleset="art_of_tactic", scenario="p1-grenzgefecht", side="german", spectators=True, watch="public"
+    )["table"]
+    bob_link.request("join", table=tid)
+    alice, _ = open_table(alice_link, tid)
+    alice.client("german").apply("march ger-2-pz2 0305 0405")  # a German secret order, given before Carol comes
+    monkeypatch.setenv("PLANSPIEL_PLAYER", "carol")
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        app.open_lobby()
+        await settle(pilot, app)
+        assert isinstance(app.screen, LobbyScreen) and "Games you may watch" in screen_text(app)
+        app.screen._open(tid)
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        text = screen_text(app)
+        assert "watching: the public view" in text and "march" not in text
+        session = app.session
+        assert session is not None and not session.humans
+        view = session.client(PUBLIC).view()
+        assert view.viewer == PUBLIC and "march" not in str(view.to_dict()["data"])
+        assert "march ger-2-pz2" in str(service.tables[tid].game.state.to_dict()["data"])
+        await pilot.press("f")  # a spectator's keys do not act
+        await settle(pilot, app)
+        assert len(session.game.history) == len(service.tables[tid].game.history)
+    for link in (alice_link, bob_link):
+        link.close()

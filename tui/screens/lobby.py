@@ -230,16 +230,26 @@ class LobbyScreen(Screen[None]):
             players = {s: ("human" if s == side else opponent) for s, _ in sc["sides"]}
             self.planspiel.new_game(sc["ruleset"], sc["scenario"], players)
             return
-        items = [((sc, side, True), "others may watch (from your side's view)"), ((sc, side, False), "no spectators")]
+        items = [
+            ((sc, side, "owner"), "others may watch, from your side's view"),
+            ((sc, side, "other"), "others may watch, from your opponent's view"),
+            ((sc, side, "public"), "others may watch, from a public view (what either side hides stays hidden)"),
+            ((sc, side, None), "no spectators"),
+        ]
         self.app.push_screen(ChoiceDialog("Spectators?", items), self._create)
 
-    def _create(self, chosen: tuple[dict[str, Any], str, bool] | None) -> None:
+    def _create(self, chosen: tuple[dict[str, Any], str, str | None] | None) -> None:
         if chosen is None:
             return
-        sc, side, spectators = chosen
+        sc, side, watch = chosen
         try:
             tid = self.link.request(
-                "create", ruleset=sc["ruleset"], scenario=sc["scenario"], side=side, spectators=spectators
+                "create",
+                ruleset=sc["ruleset"],
+                scenario=sc["scenario"],
+                side=side,
+                spectators=watch is not None,
+                watch=watch or "owner",
             )["table"]
         except PlanspielError as err:
             self.notify(str(err), title="Cannot create a table", severity="error", timeout=10)

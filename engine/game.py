@@ -20,7 +20,7 @@ from .los import LosResult, line_of_sight
 from .notation import Arg, Notation, slots
 from .odds import Odds
 from .pathing import Route, reachable, route
-from .rules import Ruleset, Transition, get_ruleset
+from .rules import PUBLIC, RESIGN, Ruleset, Transition, get_ruleset
 from .scenario import Scenario
 from .state import GameState, Outcome
 
@@ -251,14 +251,14 @@ class Game:
         return [e for e in self.events[index:] if e.is_visible_to(side)]
 
     def view(self, side: str) -> GameState:
-        """The current state as ``side`` may see it."""
-        if side not in self.state.sides:
+        """The current state as ``side`` may see it (``PUBLIC``: what every side may see, for spectators)."""
+        if side not in self.state.sides and side != PUBLIC:
             raise InvalidActionError(f"unknown side {side!r} (sides: {', '.join(self.state.sides)})")
         state = self.state
         got = self._views.get(side)
         if got is not None and got[0] is state:
             return got[1]
-        v = self.ruleset.view(state, side)
+        v = self.ruleset.public_view(state) if side == PUBLIC else self.ruleset.view(state, side)
         # One view per side, of the current state only (compared by identity: after an undo and another action the
         # history has the same length but the state is another one).
         self._views = {side: (state, v), **{k: x for k, x in self._views.items() if x[0] is state}}
@@ -348,15 +348,26 @@ class Game:
         return self.ruleset.legal_actions(self._scoped(side))
 
     def parse(self, text: str, side: str | None = None) -> Action:
-        """Read notation into an action (no legality check). Raises InvalidActionError."""
+        """Read notation into an action (no legality check). Raises InvalidActionError.
+
+        ``resign SIDE`` is the engine's own (:meth:`resign`), whatever the ruleset."""
+        resigned = self._resigning(text)
+        if resigned is not None:
+            return Action(RESIGN, (resigned,))
         return self.ruleset.parse_action(self._scoped(side), text)
 
     def describe(self, action: Action, side: str | None = None) -> str:
         """Write an action as notation; ``parse(describe(a)) == a``."""
+        if self._resigning(action) is not None:
+            return str(action)
         return self.ruleset.describe(self._scoped(side), action)
 
     def explain(self, action: Action, side: str | None = None) -> str:
         """A sentence saying what the action does."""
+        resigned = self._resigning(action)
+        if resigned is not None:
+            names = {s.id: s.name for s in self.scenario.sides}
+            return f"{names.get(resigned, resigned)} gives up the game (the other side wins)"
         return self.ruleset.explain(self._scoped(side), action)
 
     def action_info(self, action: Action | str, side: str | None = None) -> ActionInfo:
@@ -404,6 +415,10 @@ class Game:
             InvalidActionError: malformed (see :meth:`read`).
             IllegalActionError: not legal now; the message says why and cites the rule.
         """
+        resigned = self._resigning(action)
+        if resigned is not None:
+            self._resignation(self.state, resigned, side)
+            return Action(RESIGN, (resigned,))
         self._check_turn(side)
         st = self._scoped(side)
         action = self._read(st, action)
@@ -430,6 +445,9 @@ class Game:
             IllegalActionError: not legal now; the message says why and cites the rule.
         """
         state = self.state
+        resigned = self._resigning(action)
+        if resigned is not None:
+            return self._apply_resignation(resigned, side)
         action = self._read(state, action)
         self._check_turn(side)
         self.ruleset.check(state, action)
@@ -446,6 +464,15 @@ class Game:
             self._states.append(tr.state)
         return list(tr.events)
 
+    def _apply_resignation(self, resigned: str, side: str | None) -> list[Event]:
+        tr = Transition(self.state.clone())
+        self._resign(tr, resigned, side)
+        self._history.append(Action(RESIGN, (resigned,)))
+        self._events.append(tuple(tr.events))
+        self._undo_floor = len(self._history)
+        self._states = [tr.state]
+        return list(tr.events)
+
     def _replay(self, history: Iterable[Action | str]) -> None:
         """Apply ``history`` as :func:`replay` does, with the game's states afterwards exactly those of
         :meth:`apply`: each action is applied to the state itself instead of a copy (nothing needs the positions
@@ -460,6 +487,19 @@ class Game:
         anchor = state.clone()
         tail: list[Action] = []
         for i, given in enumerate(history, start=1):
+            resigned = self._resigning(given)
+            if resigned is not None:
+                tr = Transition(state)
+                try:
+                    self._resign(tr, resigned)
+                except ActionError as err:
+                    raise ReplayError(i, str(given), err) from None
+                state = self._states[-1] = tr.state
+                self._history.append(Action(RESIGN, (resigned,)))
+                self._events.append(tuple(tr.events))
+                self._undo_floor = len(self._history)
+                anchor, tail = state.clone(), []
+                continue  # the game is over: a later entry is refused as played after the end
             try:
                 action = self._read(state, given)
                 self._check_turn(None)
@@ -503,6 +543,49 @@ class Game:
         self._states.pop()
         self._events.pop()
         return self._history.pop()
+
+    def resign(self, side: str) -> list[Event]:
+        """``side`` gives up the game, at any moment before it is over (whoever is to act): the other side wins.
+
+        The same as ``apply(f"resign {side}", side=side)``: kept in the history as ``resign SIDE`` (a save replays
+        to the same end), never undone, never among the legal actions. The state is otherwise left as it stood, so
+        that a campaign carries over the force as it was when the side gave up.
+
+        Raises:
+            IllegalActionError: the game is over, ``side`` is not a side of it, or the game has not two sides.
+        """
+        return self.apply(Action(RESIGN, (side,)), side=side)
+
+    def _resign(self, tr: Transition, side: str, by: str | None = None) -> None:
+        """Apply a resignation to ``tr`` (its checks first: see :meth:`resign`)."""
+        winner, reason = self._resignation(tr.state, side, by)
+        st = tr.state
+        st.outcome = Outcome(winner, reason)
+        st.to_act = None
+        tr.emit("resign", f"{reason}.", resigned=side, winner=winner)
+
+    def _resignation(self, state: GameState, side: str, by: str | None = None) -> tuple[str, str]:
+        """The winner and the outcome's reason when ``side`` resigns in ``state`` (asked by side ``by`` when
+        given); IllegalActionError if it may not."""
+        if by is not None and by != side:
+            raise IllegalActionError(f"{by} cannot resign for {side}: a side resigns only for itself")
+        if state.outcome is not None:
+            raise IllegalActionError(f"the game is over: {state.outcome.reason}")
+        names = {s.id: s.name for s in self.scenario.sides}
+        if side not in names:
+            raise IllegalActionError(f"cannot resign: no side {_shown(side)} (sides: {', '.join(names)})")
+        others = [s for s in names if s != side]
+        if len(others) != 1:
+            raise IllegalActionError("cannot resign: a resignation needs a game of two sides")
+        return others[0], f"{names[side]} resigned: {names[others[0]]} victory"
+
+    @staticmethod
+    def _resigning(given: object) -> str | None:
+        """The side a history entry or an action resigns for, or None when it is no resignation."""
+        if isinstance(given, Action):
+            return str(given.args[0]) if given.verb == RESIGN and len(given.args) == 1 else None
+        words = given.split() if isinstance(given, str) else []
+        return words[1] if len(words) == 2 and words[0] == RESIGN else None
 
     # --- Map queries ------------------------------------------------------------------------------------
 

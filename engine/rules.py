@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILTIN_RULESETS",
+    "PUBLIC",
+    "RESIGN",
     "Ruleset",
     "Transition",
     "get_ruleset",
@@ -353,6 +355,18 @@ class Ruleset:
         v.dice = HiddenDice()
         return v
 
+    def public_view(self, state: GameState) -> GameState:
+        """``state`` as a spectator who may see only what every side may see: the default applies each side's
+        :meth:`view` in turn (each hides that side's opponents' secrets), with ``viewer`` set to
+        :data:`PUBLIC`. A ruleset whose views do not compose so overrides it."""
+        v = state
+        for side in state.sides:
+            v = self.view(v, side)
+        if v is state:
+            v = state.clone()
+        v.viewer = PUBLIC
+        return v
+
     # --- Presentation -----------------------------------------------------------------------------------
 
     def presentation(self, info: GameInfo) -> Presentation:
@@ -456,11 +470,21 @@ _registry: dict[str, Ruleset] = {}
 _discovered = False
 
 
+PUBLIC = "*"
+"""The viewer of the public view (``Game.view(PUBLIC)``): what no side's view hides, for spectators."""
+
+RESIGN = "resign"
+"""The engine's own verb, ``resign SIDE`` (``Game.resign``): kept in a game's history like any action, so that a
+save replays to the same end; no ruleset may use it (:func:`register_ruleset` refuses it)."""
+
+
 def register_ruleset(ruleset: Ruleset | type[Ruleset], replace: bool = False) -> Ruleset:
     """Add a ruleset (an instance or a class) to the registry and return the instance."""
     rs = ruleset() if isinstance(ruleset, type) else ruleset
     if not rs.id:
         raise ValueError(f"{rs!r} has no id")
+    if RESIGN in rs.verbs or RESIGN in rs.notations:
+        raise ValueError(f"ruleset {rs.id!r} uses the verb {RESIGN!r}, which the engine keeps for Game.resign")
     if rs.id in _registry and not replace and type(_registry[rs.id]) is not type(rs):
         raise ValueError(f"ruleset {rs.id!r} is already registered")
     _registry[rs.id] = rs

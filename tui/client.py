@@ -15,6 +15,7 @@ from engine import Action, ActionInfo, Event, Game, GameState, Hex, LosResult, O
 from engine.errors import IllegalActionError
 from engine.pathing import Route
 from engine.presentation import GameInfo, SideInfo
+from engine.rules import PUBLIC
 
 __all__ = ["Change", "GameClient", "GameInfo", "LocalClient", "SideInfo"]
 
@@ -139,6 +140,15 @@ class GameClient(Protocol):
         """Take back this side's last action."""
         ...
 
+    def resign(self) -> list[Event]:
+        """This side gives up the game, whoever is to act: the other side wins (``Game.resign``); returns the
+        events this side may see.
+
+        Raises:
+            IllegalActionError: the game is over.
+        """
+        ...
+
 
 AUTO = "auto:"
 """Prefix of an actor entry for an action the client played for a side (``"auto:french"``)."""
@@ -162,12 +172,14 @@ class LocalClient:
         actors: list[str | None] | None = None,
         on_change: Callable[[Change], None] | None = None,
     ) -> None:
-        if side not in game.state.sides:
+        if side not in game.state.sides and side != PUBLIC:
             raise ValueError(f"unknown side {side!r} (sides: {', '.join(game.state.sides)})")
         self._game = game
         self._side = side
         self._actors: list[str | None] = actors if actors is not None else []
         self._on_change = on_change
+        self.undo_allowed = True
+        """False in a game at a server table: the other player has seen the action."""
         sc = game.scenario
         self._info = GameInfo(
             ruleset=game.ruleset.id,
@@ -285,10 +297,14 @@ class LocalClient:
 
     @property
     def can_undo(self) -> bool:
+        if not self.undo_allowed:
+            return False
         n = self._auto_tail()
         return self._game.can_undo and len(self._actors) > n and self._actors[-1 - n] == self._side
 
     def undo(self) -> Action:
+        if not self.undo_allowed:
+            raise IllegalActionError("cannot undo at a server table: the other player has seen the action")
         if not self.can_undo:
             if self._game.can_undo:
                 raise IllegalActionError("cannot undo: the last action was not yours")
@@ -301,3 +317,12 @@ class LocalClient:
         if self._on_change is not None:
             self._on_change(Change(self._side, None, (), undone=action))
         return action
+
+    def resign(self) -> list[Event]:
+        before = len(self._game.events)
+        self._game.resign(self._side)
+        self._actors.append(self._side)
+        events = self._game.events_since(before, self._side)
+        if self._on_change is not None:
+            self._on_change(Change(self._side, self._game.history[-1], tuple(events)))
+        return events

@@ -68,6 +68,31 @@ def test_every_ending_is_carried_the_same_way(mai: Campaign, winner: str, result
     assert co.roster["ger-i69schr-sch-1"].steps == 1
 
 
+@pytest.mark.parametrize("side", ["german", "french"])
+def test_a_resignation_is_carried_like_any_other_ending(mai: Campaign, side: str) -> None:
+    """Game.resign mid-battle: the result is the resigning side's loss, and the force carries over exactly as the
+    position stood when it resigned (the same roster as an ending by the rules in that position)."""
+    roster = initial_roster(mai)
+    game = engine.new_game(battle_scenario(mai, "hannut", roster), seed=4)
+    agents = {s: make_agent("random", 40 + i) for i, s in enumerate(game.scenario.side_ids())}
+    engine.take_scenario_setup(game)
+    for _ in range(120):  # some fighting first, so that steps are lost
+        if engine.take_scenario_setup(game) or game.to_act is None:
+            continue
+        game.apply(agents[game.to_act].choose(game.view(game.to_act), 1.0), side=game.to_act)
+    assert game.outcome is None
+    before = game.state
+    game.resign(side)
+    outcome = game.outcome
+    assert outcome is not None and outcome.winner != side and "resigned" in outcome.reason
+    co = carry_over(game.state, outcome.winner, roster, mai, "hannut")
+    same = carry_over(before, outcome.winner, roster, mai, "hannut")
+    assert co.roster == same.roster and co.notes == same.notes
+    carried_side_result = "loss" if side == mai.side else "win"  # results are the campaign side's
+    assert co.result == carried_side_result and co.next == "stonne"
+    assert any(e.losses for e in co.roster.values()), "the battle cost nothing: the test shows too little"
+
+
 def test_the_last_battle_ends_the_campaign(mai: Campaign) -> None:
     roster, st = hannut_end(mai, {})
     co = carry_over(st, "german", roster, mai, "hannut")
@@ -94,8 +119,8 @@ def test_replacements(mai: Campaign) -> None:
         apply_replacements(r, mai, "stonne", "german", ["ger-iipzr-pz4"])
 
 
-def _play(game: engine.Game, seed: int) -> None:
-    agents = {s: make_agent("random", seed + i) for i, s in enumerate(game.scenario.side_ids())}
+def _play(game: engine.Game, seed: int, agent: str = "random") -> None:
+    agents = {s: make_agent(agent, seed + i) for i, s in enumerate(game.scenario.side_ids())}
     engine.take_scenario_setup(game)
     while game.to_act is not None:
         if engine.take_scenario_setup(game):
@@ -108,8 +133,12 @@ CAMPAIGNS = [c for c in list_campaigns() if isinstance(c, Campaign)]
 
 
 @pytest.mark.parametrize("camp", CAMPAIGNS, ids=lambda c: f"{c.ruleset}/{c.id}")
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_whole_campaigns_carry_exactly_what_the_rules_say(camp: Campaign, seed: int) -> None:
+@pytest.mark.parametrize(("agent", "seed"), [("random", 1), ("random", 2), ("random", 3), ("greedy", 1), ("greedy", 2)])
+def test_whole_campaigns_carry_exactly_what_the_rules_say(camp: Campaign, agent: str, seed: int) -> None:
+    """Each shipped campaign played to its end, AI against AI (the random and the greedy baselines), each side
+    buying its replacements as the AI does: every unit lost is absent from the next battle, every unit down steps
+    starts it with the roster's steps, every other unit as its scenario sets it up, and the roster after each
+    battle holds every unit as the battle ended."""
     roster = initial_roster(camp)
     battle: str | None = camp.first.id
     number = 0
@@ -125,6 +154,7 @@ def test_whole_campaigns_carry_exactly_what_the_rules_say(camp: Campaign, seed: 
         game = engine.new_game(sc, seed=seed * 10 + number)
         at_start = {uid: u.steps for uid, u in game.state.units.items()}
         fresh = {uid: u.steps for uid, u in engine.new_game(plain, seed=0).state.units.items()}
+        assert set(at_start) <= set(fresh), f"units no scenario sets up: {sorted(set(at_start) - set(fresh))}"
         for uid, steps in fresh.items():
             e = roster.get(uid)
             spec = plain.unit(uid).steps
@@ -134,7 +164,7 @@ def test_whole_campaigns_carry_exactly_what_the_rules_say(camp: Campaign, seed: 
                 assert at_start[uid] == e.steps, f"{uid}: {at_start[uid]} steps at {battle}, roster says {e.steps}"
             else:  # nothing else changes: every other unit is as the scenario sets it up
                 assert at_start[uid] == steps, uid
-        _play(game, seed)
+        _play(game, seed, agent)
         outcome = game.outcome
         assert outcome is not None
         co = carry_over(game.state, outcome.winner, roster, camp, battle)

@@ -249,3 +249,31 @@ async def test_hot_seat_each_side_buys_in_turn_seeing_only_its_own_force(home: P
         assert app.session is not None and app.session.game.scenario.id == "stonne"
         units = app.session.game.state.units
         assert units["fra-6grdi-mot-2"].steps == 2 and units["ger-i69schr-sch-3"].steps == 1
+
+
+@pytest.mark.parametrize(("german", "french"), [("human", "ai:easy"), ("ai:easy", "human")])
+def test_the_ai_side_buys_its_own_replacements_from_either_side(home: Path, german: str, french: str) -> None:
+    """Between battles the side the AI plays spends its points by itself (engine.campaign.auto_replacements),
+    the side a person plays gets what the person picked (here: nothing)."""
+    path = home / "saves" / "either.planspiel"
+    argv = ["campaign", "new", "blitzkrieg1940", "mai-1940", "--out", str(path)]
+    assert main([*argv, "--german", german, "--french", french, "--seed", "3"]) == 0
+    play = CampaignPlay.load(path)
+    end_battle_one(play)  # a German unit down a step
+    assert play.game is not None
+    play.game.state.units["fra-12kur-mot-2"].steps = 1  # and a French one (fights Stonne as fra-6grdi-mot-2)
+    play.finish_battle({"german": 1, "french": 1})
+    game = play.start_battle({})
+    units = game.state.units
+    ai_unit, human_unit = (
+        ("fra-6grdi-mot-2", "ger-i69schr-sch-3")
+        if french != "human"
+        else (
+            "ger-i69schr-sch-3",
+            "fra-6grdi-mot-2",
+        )
+    )
+    assert units[ai_unit].steps == 2  # repaired by the AI's purchase
+    assert units[human_unit].steps == 1  # the person bought nothing
+    bought = {n["side"] for n in saves.load_campaign(path, verify="snapshot").data["replaced"]["stonne"]}
+    assert bought == {units[ai_unit].side}

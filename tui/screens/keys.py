@@ -61,6 +61,7 @@ _TABLE_KEYS: list[Binding] = [
     Binding("R", "key('table', 'standing')", "Reactions", key_display="R", show=False, id="game.reactions"),
     Binding("L", "key('table', 'tall_log')", "Log", key_display="L", show=False, id="game.log"),
     Binding("I", "key('table', 'log_ids')", "Ids", key_display="I", show=False, id="game.log_ids"),
+    Binding("ctrl+r", "key('table', 'resign')", "Resign", key_display="^r", show=False, id="game.resign"),
 ]
 """The table's own keys, whatever the mode."""
 
@@ -86,7 +87,7 @@ _KEY_ORDER = (
         "i",
         "Q",
     ),
-    *("y", "g", "r", "P", "l", "R", "L", "I"),
+    *("y", "g", "r", "P", "l", "R", "L", "I", "ctrl+r"),
 )
 """The order of the keys in the footer and the help; other keys follow, the table's first, then the modes' in the
 registry's order."""
@@ -113,6 +114,8 @@ KEY_HELP: dict[str, str] = {
     "game.log": "the event log: half the screen, or back to its few lines (small terminals)",
     "game.log_ids": "the log, the hand-off summary and the rounds name units as a player reads them, or show "
     "their ids for notation (and back); the unit panel always shows the id",
+    "game.resign": "resign: your side gives up the game (a battle of a campaign counts as lost, its force carries "
+    "over as it stands); asked first, never undone",
     "game.legend": "the legend: what every glyph on the map means now (counters, markers, terrain, overlays)",
     "tactic.round": "the last round again: the orders revealed, then the execution step by step (and the "
     "decision it waits for, 15.2)",
@@ -138,6 +141,7 @@ _PALETTE: tuple[tuple[str, str, str], ...] = (
     ("standing", "Reaction orders", "when reaction windows ask you, react by themselves or pass (R)"),
     ("log_ids", "Unit ids or names", "the log names units, or shows their ids for notation (I)"),
     ("leave", "Back to title", "the game is saved"),
+    ("resign", "Resign", "give up the game: the other side wins (asked first)"),
 )
 """The table's commands in the palette: a table key by name, or a mode's key by binding id."""
 
@@ -195,6 +199,8 @@ class _Screen(Table, Protocol):
 
     def undone(self) -> None: ...
 
+    def after_change(self) -> None: ...
+
     def query_one(self, selector: str, expect_type: Any = None) -> Any: ...
 
     def has_class(self, name: str) -> bool: ...
@@ -220,6 +226,7 @@ class TableKeys:
         "hint": lambda s: True if s.now.legal and not s.hinting else None,
         "play_hint": lambda s: True if s.hint is not None and s.hint in s.now.legal else None,
         "last_report": lambda s: s.presenter.shows_reports,  # hidden (False) where the ruleset reports nothing
+        "resign": lambda s: True if s.client.outcome is None and s.ai_side is None and not s.busy else None,
     }
     """The table's keys that are on only when the game allows them now (the others always are)."""
 
@@ -309,6 +316,9 @@ class TableKeys:
             "action, or the last action was not yours"
         ),
         "hint": lambda k: "A hint is being worked out" if k.screen.hinting else "Nothing to decide now",
+        "resign": lambda k: (
+            "The game is over" if k.screen.client.outcome is not None else "Wait until the table is yours again"
+        ),
         "play_hint": lambda k: (
             "No hint to play: press h for one first"
             if k.screen.hint is None
@@ -552,6 +562,32 @@ class TableKeys:
             s.advance()
 
         s.choose(f"Standing reaction orders of {s.info.side_name(side)}", items, chosen)
+
+    def key_resign(self) -> None:
+        """Ask, then give up the game for the side on screen (whoever is to act): the other side wins."""
+        s = self.screen
+        if s.client.outcome is not None or s.ai_side is not None or s.busy:
+            return
+        side = s.client.side
+        others = [x.name for x in s.info.sides if x.id != side]
+        lines = [
+            f"The game ends now as a {' and '.join(others)} victory. A resignation cannot be undone.",
+        ]
+        if s.session.campaign is not None:
+            lines.append("In a campaign the battle counts as lost; the force carries over as it stands now.")
+        s.confirm(f"Resign for {s.info.side_name(side)}?", lines, self._resign_answer)
+
+    def _resign_answer(self, ok: bool) -> None:
+        s = self.screen
+        if not ok:
+            s.advance()
+            return
+        try:
+            s.client.resign()
+        except ActionError as err:
+            s.report_error(str(err))
+            return
+        s.after_change()
 
     def key_leave(self) -> None:
         """Back to the title screen (after saving)."""

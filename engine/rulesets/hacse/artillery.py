@@ -157,6 +157,9 @@ def _mount_refusal(tables: Tables, firer: Unit, index: int) -> Refused | None:
 def _aimed_at(
     st: GameState, tables: Tables, firer: Unit, index: int, target: str | Hex, ammo: str | None, memo: Memo | None
 ) -> Salvo | Refused:
+    kinds = tables.sheets[firer.type].mounts[index].ammo
+    if isinstance(target, Hex) and ammo is None and len(kinds) > 1:
+        return Refused(f"Cannot fire at a hex without naming the round: {' or '.join(kinds)}", "15.5")
     akey = _ammo(tables, firer, index, ammo, isinstance(target, Hex))
     if isinstance(akey, Refused):
         return akey
@@ -337,21 +340,36 @@ def _watchers(st: GameState, tables: Tables, firer: Unit) -> Iterator[tuple[Unit
             yield u, 1
 
 
-def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex) -> tuple[int, str] | None:
-    """Which precondition of 7.4 holds (relays, why), or None: the cheap ones (a map station in contact, an enemy
-    that fired from the hex) first, then the hex or 3 neighbours in sight of the firer or of a unit it reaches."""
+def _station(st: GameState, tables: Tables, firer: Unit) -> str | None:
+    """A map station the firer is, or communicates with (7.4 P), if one is."""
     me = party(st, tables, firer)
     for u in sorted(st.units.values(), key=lambda u: u.id):
         station = u.side == firer.side and sights(u) and "map_station" in tables.sheets[u.type].traits
         if station and (u.id == firer.id or can_communicate(party(st, tables, u), me) is None):
-            return 0, f"in contact with the map station {u.id}"
+            return u.id
+    return None
+
+
+def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: Memo) -> tuple[int, str] | None:
+    """Which precondition of 7.4 holds (relays, why), or None: the cheap ones (a map station in contact, an enemy
+    that fired from the hex) first, then the hex or 3 neighbours in sight of the firer or of a unit it reaches.
+    What does not depend on the hex (the map station, the units that look) is kept in ``memo``."""
+    if ("station",) not in memo:
+        memo[("station",)] = _station(st, tables, firer)
+    station = memo[("station",)]
+    if isinstance(station, str):
+        return 0, f"in contact with the map station {station}"
     for u in st.units.values():
         us = status(u)
         if u.side != firer.side and u.hex == where and max(us.fired_dk, us.fired_dk_last) >= 0:
             return 0, f"{u.id} fired from it"
     limit = fire_table().roll["max_tn"]
     board = st.board
-    for u, relays in _watchers(st, tables, firer):
+    if ("watchers",) not in memo:
+        memo[("watchers",)] = list(_watchers(st, tables, firer))
+    watchers = memo[("watchers",)]
+    assert isinstance(watchers, list)
+    for u, relays in watchers:
         tn = _hex_tn(st, tables, u, where)
         around = [_hex_tn(st, tables, u, n) for n in where.neighbours() if n in board] if tn > limit else []
         try:
@@ -404,7 +422,7 @@ def _at_hex(
     if seen is not None:
         return Refused(f"Cannot fire at the hex: {seen} there is sighted; fire at it (rule 7.2)", "7.4")
     if ("pre", where) not in memo:
-        memo[("pre", where)] = _precondition(st, tables, firer, where)
+        memo[("pre", where)] = _precondition(st, tables, firer, where, memo)
     why = memo[("pre", where)]
     if not isinstance(why, tuple):
         return Refused(
@@ -466,7 +484,7 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
                 if not isinstance(_aimed_at(st, tables, unit, i, tid, w[0] if w else None, memo), Refused):
                     yield Action("fire", (unit.id, tid, label, *w))
         for h in known:
-            for w in words:
+            for w in words if len(kinds) == 1 else words[1:]:  # at a hex the round is named (15.5, README)
                 if not isinstance(_aimed_at(st, tables, unit, i, h, w[0] if w else None, memo), Refused):
                     yield Action("fire", (unit.id, st.board.label(h), label, *w))
 

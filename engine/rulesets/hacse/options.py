@@ -449,6 +449,18 @@ def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -
     return out
 
 
+def _has_bundle(st: GameState, tables: Tables, unit: Unit) -> bool:
+    """Whether the unit has a bundled shot (11.5) now: bundling may ease a roll no single mount could make."""
+    sheet = tables.sheets[unit.type]
+    if len({m.weapon for m in sheet.mounts}) == len(sheet.mounts):
+        return False
+    s = status(unit)
+    return any(_bundles(st, tables, unit, tid) for tid in sorted({*s.sighted, *s.shared}))
+
+
+attack.SHOT_SOURCES.append(_has_bundle)
+
+
 def _bundles(st: GameState, tables: Tables, unit: Unit, tid: str) -> list[Action]:
     sheet = tables.sheets[unit.type]
     keys = sorted({m.weapon for m in sheet.mounts if sum(1 for x in sheet.mounts if x.weapon == m.weapon) > 1})

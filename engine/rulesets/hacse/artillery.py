@@ -248,8 +248,8 @@ def _at_unit(
 ) -> Salvo | Refused:
     """7.2: the hit roll at the unit, +2, from above, TN up to 40."""
     target = st.units.get(tid)
-    if target is None or target.side == firer.side or target.hex is None:
-        return Refused(f"Cannot fire: {tid} is not an enemy unit on the map", "6.8")
+    if target is None or target.side == firer.side or target.hex is None or status(target).hidden:
+        return Refused(f"Cannot fire: {tid} is not an enemy unit on the map", "6.8")  # hidden: not in the view
     ts = status(target)
     if ts.destroyed:
         return Refused(f"Cannot fire: {tid} is already destroyed", "3.2")
@@ -361,8 +361,8 @@ def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: 
         return 0, f"in contact with the map station {station}"
     for u in st.units.values():
         us = status(u)
-        if u.side != firer.side and u.hex == where and max(us.fired_dk, us.fired_dk_last) >= 0:
-            return 0, f"{u.id} fired from it"
+        if u.side != firer.side and u.hex == where and not us.hidden and max(us.fired_dk, us.fired_dk_last) >= 0:
+            return 0, f"{u.id} fired from it"  # a hidden unit is not known to have fired (13.2: the view)
     limit = fire_table().roll["max_tn"]
     board = st.board
     if ("watchers",) not in memo:
@@ -388,7 +388,10 @@ def _sighted_there(st: GameState, tables: Tables, firer: Unit, where: Hex, memo:
             (
                 u.id
                 for u in sorted(st.units.values(), key=lambda u: u.id)
-                if u.hex == where and u.side != firer.side and _spotter(st, tables, firer, u.id, memo) is not None
+                if u.hex == where
+                and u.side != firer.side
+                and not status(u).hidden
+                and _spotter(st, tables, firer, u.id, memo) is not None
             ),
             None,
         )

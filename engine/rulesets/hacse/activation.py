@@ -20,7 +20,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, climbing, fortifications, opportunity
+from . import attack, climbing, closecombat, fortifications, opportunity
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -37,6 +37,7 @@ from .geometry import direction_to, turn_steps
 from .model import FACING_NAMES, data, status
 from .movement import CLIMB, Refused, Spent, admit, combine, stacking_surcharge, step_cost, turn_cost
 from .notation import (
+    Assault,
     Back,
     Blow,
     Cease,
@@ -51,6 +52,8 @@ from .notation import (
     Lay,
     Mount,
     Move,
+    Pass,
+    Ram,
     Spare,
     Stand,
     Stop,
@@ -59,7 +62,7 @@ from .notation import (
     Work,
 )
 from .rally import away_refusal
-from .sequence import decide_bridge, end_activation, end_attack, pending
+from .sequence import begin_fire, decide_bridge, end_activation, end_attack, pending
 
 __all__ = ["Step", "apply_action", "refusal", "speed", "unit_actions"]
 
@@ -295,6 +298,9 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
     if d.opp_mover is not None:  # 6.7: the offer of opportunity fire is open
         args = (typed.unit, typed.target, typed.weapon) if isinstance(typed, Fire) else ()
         return opportunity.refusal(st, tables, typed.verb, args)
+    if d.physical is not None or isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a (closecombat.py)
+        pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
+        return closecombat.refusal(st, tables, typed.verb, pair)
     if isinstance(typed, Hold):
         return Refused("Cannot hold: no opportunity fire is offered now", "6.7")
     if isinstance(typed, (Blow, Spare)):
@@ -508,6 +514,10 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
             _go_on(tr, tables, mover)
     elif isinstance(typed, (Blow, Spare)):
         decide_bridge(tr, tables, isinstance(typed, Blow))
+    elif isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a
+        pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
+        if closecombat.apply(tr, tables, typed.verb, pair):
+            begin_fire(tr, tables)
     elif isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
         if isinstance(typed, Fire):
             attack.resolve(tr, tables, st.units[typed.unit], typed.target, typed.weapon)
@@ -660,6 +670,8 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
     if d.offer is not None:
         label = st.board.label(d.offer)
         return [Action("blow", (label,)), Action("spare", (label,))]
+    if d.physical is not None:  # 3.2 Phase 3a
+        return closecombat.actions(st, tables)
     if st.phase == "attack":
         return _fire_phase_actions(st, tables)
     if st.phase != "movement":

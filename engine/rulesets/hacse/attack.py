@@ -120,13 +120,12 @@ def start(tr: Transition, tables: Tables) -> None:
     d = data(st)
     st.phase = "attack"
     d.mover, d.quota, d.active = None, 0, None
-    tr.emit("phase", "Attack Phase: sighting checks; physical attacks (3a) are not implemented yet (rule 3.2)")
+    tr.emit("phase", "Attack Phase: sighting checks, then physical attacks (3a) and fire (3b) (rule 3.2)")
     fire_phase_checks(tr, tables)
     pass_sightings(tr, tables)  # 6.1 condition 5
     for u in st.units.values():
         s = status(u)
         s.may_fire, s.fired, s.fire_done = _able(st, tables, u), [], False
-    tr.emit("phase", "Fire (3b): sides alternate, one unit at a time, the initiative loser first (rule 3.2)")
 
 
 def firers(st: GameState, tables: Tables, side: str) -> Iterator[Unit]:

@@ -107,6 +107,12 @@ class Status:
     """Climbing turns made toward ``climb_to`` (4.7: 1 + levels above 5)."""
     lay_kind: str | None = None
     """The kind of mine being laid this turn (``at`` or ``trap``, 13.3), with ``work = "lay"``."""
+    rammed: bool = False
+    """Rammed in this turn's Phase 3a (12.1 P: one ram per vehicle per turn)."""
+    assaulted: bool = False
+    """Attacked in close combat in this turn's Phase 3a (12.3: no other attack this turn)."""
+    morale_used: list[str] = field(default_factory=list)
+    """Causes of the morale rolls made in this turn's Phase 3a (9.3: one roll per cause per turn)."""
 
 
 @record(frozen=True)
@@ -167,6 +173,10 @@ class Data:
     """Objective hexes and their points (15.9)."""
     control: dict[Hex, str] = field(default_factory=dict)
     """The side controlling each objective hex (15.9), where one does."""
+    physical: str | None = None
+    """The step of Phase 3a under way (3.2): ``ram``, then ``assault`` (infantry close combat); None outside 3a."""
+    passed: list[str] = field(default_factory=list)
+    """The sides done with the step of 3a under way (3.2: they passed or have no attack left)."""
     victory: Any = field(default=None, metadata={"shared": True})
     """The scenario's ``[victory]`` table (plain data, read only)."""
 

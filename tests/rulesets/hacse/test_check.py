@@ -24,6 +24,7 @@ def candidates(g: Game) -> set[Action]:
     """Actions of every kind for the units the side to act might name, legal or not."""
     st = g.state
     out: set[Action] = {Action(v, (st.board.label(h),)) for h in data(st).charges for v in ("blow", "spare")}
+    out |= {Action("pass", ()), Action("hold", ())}  # 3.2 Phase 3a, 6.7
     for u in st.units.values():
         if u.side != st.to_act:
             continue
@@ -32,6 +33,7 @@ def candidates(g: Game) -> set[Action]:
         for enemy in st.units.values():
             if enemy.side != u.side:
                 out |= {Action("fire", (u.id, enemy.id, mount_label(sheet, i))) for i in range(len(sheet.mounts))}
+                out |= {Action("ram", (u.id, enemy.id)), Action("assault", (u.id, enemy.id))}  # 12
         out |= {Action("turn", (u.id, f)) for f in FACING_NAMES}
         for other in st.units.values():
             if other.side == u.side and other.id != u.id:

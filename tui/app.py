@@ -100,6 +100,8 @@ class PlanspielApp(App[int]):
         self.start = start or Start()
         self.settings = settings if settings is not None else Settings.load()
         self.autosave_enabled = autosave
+        self.table_link: Any = None
+        """The connection to the server's tables (``planspiel serve``), once the lobby was opened."""
         self.exit_handlers = exit_handlers
         output.install()  # only the changed cells of a line go to the terminal (DESIGN §11)
         super().__init__()
@@ -297,15 +299,31 @@ class PlanspielApp(App[int]):
 
         self.push_screen(SettingsScreen())
 
-    def start_session(self, session: Session) -> None:
-        """Put a game on the table and show it."""
+    def start_session(self, session: Session, side: str | None = None) -> None:
+        """Put a game on the table and show it (from ``side``'s view when given: a spectator's)."""
         from .screens.game import GameScreen  # noqa: PLC0415 - imported when the first game starts
 
         self._pop_to_base()
         self.session = session
         self._seen = {}
         self._end_shown = False
-        self.push_screen(GameScreen(session))
+        self.push_screen(GameScreen(session, side=side))
+
+    def open_lobby(self) -> None:
+        """The lobby of the server this game runs on (``planspiel serve``)."""
+        from .remote import TableLink  # noqa: PLC0415 - only in a game process of the server
+        from .screens.lobby import LobbyScreen  # noqa: PLC0415
+
+        try:
+            link = self.table_link or TableLink.from_env()
+        except PlanspielError as err:
+            self.notify(str(err), title="No lobby", severity="error", timeout=10)
+            return
+        if link is None:
+            self.notify("The lobby is there when you play on a Planspiel server (ssh).", severity="warning")
+            return
+        self.table_link = link
+        self.push_screen(LobbyScreen(link))
 
     def new_game(
         self,

@@ -400,6 +400,67 @@ def _add_campaign_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser
     nw.set_defaults(func=_cmd_campaign_new)
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .serve.limits import ServeLimits  # noqa: PLC0415 - only for this subcommand
+        from .serve.server import Hub, run_server  # noqa: PLC0415
+    except ImportError as err:
+        print(f"planspiel serve: needs asyncssh ({err}): pip install asyncssh", file=sys.stderr)
+        return 2
+    import logging  # noqa: PLC0415
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
+    limits = ServeLimits(
+        connections_per_minute=args.connections_per_minute,
+        max_unauthenticated=args.max_unauthenticated,
+        sessions_per_account=args.sessions_per_account,
+        login_timeout=args.login_timeout,
+        idle_timeout=args.idle_timeout,
+        memory_mb=args.memory_mb,
+        cpu_seconds=args.cpu_seconds,
+        open_files=args.open_files,
+    )
+    for name in ("connections_per_minute", "max_unauthenticated", "sessions_per_account", "memory_mb", "open_files"):
+        if getattr(limits, name) < 1:
+            print(f"planspiel serve: --{name.replace('_', '-')} must be at least 1", file=sys.stderr)
+            return 2
+    if os.geteuid() == 0:
+        print("planspiel serve: warning: running as root; run the server as an unprivileged user", file=sys.stderr)
+    root = Path(args.root).expanduser() if args.root else _server_root()
+    return run_server(args.host, args.port, Hub(root, limits))
+
+
+def _server_root() -> Path:
+    """The server's folder: ``$PLANSPIEL_HOME/server``, else ``<user data folder>/planspiel/server``."""
+    home = os.environ.get("PLANSPIEL_HOME")
+    if home:
+        return Path(home).expanduser() / "server"
+    import platformdirs  # noqa: PLC0415
+
+    return Path(platformdirs.user_data_dir("planspiel", appauthor=False)) / "server"
+
+
+def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sv = sub.add_parser(
+        "serve",
+        help="an SSH server: players connect with ssh -p PORT NAME@HOST and play (key login, one game per session)",
+        description="Run the built-in SSH server. The first login with a public key registers the name; later "
+        "logins under it need that key. Each session plays the game with the account's own saves.",
+    )
+    sv.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    sv.add_argument("--port", type=int, default=2222, help="port (default 2222; 0 takes a free one)")
+    sv.add_argument("--root", default=None, help="folder of the host key, accounts and their games")
+    sv.add_argument("--connections-per-minute", type=int, default=20, help="new connections per address (20)")
+    sv.add_argument("--max-unauthenticated", type=int, default=32, help="connections not logged in yet (32)")
+    sv.add_argument("--sessions-per-account", type=int, default=3, help="sessions one account may open (3)")
+    sv.add_argument("--login-timeout", type=float, default=60.0, help="seconds to log in (60)")
+    sv.add_argument("--idle-timeout", type=float, default=3600.0, help="seconds without a key (3600)")
+    sv.add_argument("--memory-mb", type=int, default=2048, help="address space of each game process (2048)")
+    sv.add_argument("--cpu-seconds", type=int, default=4 * 3600, help="CPU time of each game process (14400)")
+    sv.add_argument("--open-files", type=int, default=256, help="open files of each game process (256)")
+    sv.set_defaults(func=_cmd_serve)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and shell completion)."""
     parser = argparse.ArgumentParser(prog="planspiel", description="A terminal wargame table.")
@@ -412,6 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     ls.set_defaults(func=_cmd_list)
     _add_saves_parser(sub)
     _add_campaign_parser(sub)
+    _add_serve_parser(sub)
     _add_game_parsers(sub)
     sim = sub.add_parser("simulate", help="headless AI-against-AI games with win rates and decision times")
     sim.add_argument("ruleset")

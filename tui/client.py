@@ -177,6 +177,8 @@ class LocalClient:
         self._side = side
         self._actors: list[str | None] = actors if actors is not None else []
         self._on_change = on_change
+        self.undo_allowed = True
+        """False in a game at a server table: the other player has seen the action."""
         sc = game.scenario
         self._info = GameInfo(
             ruleset=game.ruleset.id,
@@ -294,10 +296,14 @@ class LocalClient:
 
     @property
     def can_undo(self) -> bool:
+        if not self.undo_allowed:
+            return False
         n = self._auto_tail()
         return self._game.can_undo and len(self._actors) > n and self._actors[-1 - n] == self._side
 
     def undo(self) -> Action:
+        if not self.undo_allowed:
+            raise IllegalActionError("cannot undo at a server table: the other player has seen the action")
         if not self.can_undo:
             if self._game.can_undo:
                 raise IllegalActionError("cannot undo: the last action was not yours")

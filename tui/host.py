@@ -57,6 +57,14 @@ class Host(Protocol):
         """The settings screen."""
         ...
 
+    def open_lobby(self) -> None:
+        """The lobby of the server this game runs on (``planspiel serve``)."""
+        ...
+
+    def start_session(self, session: Session, side: str | None = None) -> None:
+        """Put a game on the table and show it (from ``side``'s view when given)."""
+        ...
+
     def exit(self, result: Any = None, return_code: int = 0, message: Any = None) -> None:
         """Quit."""
         ...

@@ -102,6 +102,9 @@ class Session:
         self._autosaver: Any = None
         self.campaign: Any = None
         """The :class:`~tui.campaign.CampaignPlay` this game is a battle of (None: a single game)."""
+        self.remote: Any = None
+        """The :class:`~tui.remote.RemoteGame` when this game is at a server table, played against another SSH
+        session or watched (its other sides are ``"remote"`` players); None for a game of this terminal only."""
         if autosave:
             self._autosaver = self._make_autosaver()
         self.auto_setup()
@@ -210,6 +213,10 @@ class Session:
         """True if a person plays ``side``."""
         return side is not None and self.players.get(side) == "human"
 
+    def is_remote(self, side: str | None) -> bool:
+        """True if a player of another SSH session plays ``side`` (a game at a server table)."""
+        return side is not None and self.players.get(side) == "remote"
+
     def client(self, side: str) -> LocalClient:
         """The client of one side."""
         return self.clients[side]
@@ -270,6 +277,8 @@ class Session:
         Raises:
             SaveError: the file cannot be written; the previous save is intact.
         """
+        if self.remote is not None:
+            raise engine.PlanspielError("a game at a server table is kept by the table: it is saved after every action")
         saves = load_saves()
         if saves is None:
             raise engine.PlanspielError("saves are not available in this installation")
@@ -307,6 +316,8 @@ class Session:
             self._auto_setting_up = False
 
     def _on_change(self, change: Change) -> None:
+        if self.remote is not None and not self._auto_setting_up:
+            self.remote.changed(change, self)  # this player's action goes to the table first
         self.auto_setup()
         self._record_score()
         self.autosave()

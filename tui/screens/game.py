@@ -245,7 +245,26 @@ class GameScreen(Screen[None]):
             self.status_bar.checking = "checking the save…"
             self.thinking.spin()
             self.set_timer(0.3, self.thinking.start_replay_check)
+        if self.session.remote is not None:
+            self.set_interval(0.2, self._remote_tick)
         self.call_after_refresh(self.advance)
+
+    def _remote_tick(self) -> None:
+        """A game at a server table: apply the other player's actions that arrived; say when the copy fell out of
+        step with the table."""
+        remote = self.session.remote
+        if remote.error is not None:
+            error, remote.error = remote.error, None
+            self.report_error(error)
+            self.notify(error, title="The table", severity="error", timeout=15)
+            return
+        if self.busy and self.client.to_act == self.client.side:
+            return  # the player is in a dialog of their own decision: what arrives (a resignation) waits for it
+        if remote.incoming(self.session):
+            self.status_bar.thinking = None
+            self.after_change()
+        elif self.session.is_remote(self.client.to_act):
+            self.advance()  # the waiting line follows who is connected
 
     def on_resize(self) -> None:
         self._apply_size(self.app.size.width)
@@ -499,13 +518,20 @@ class GameScreen(Screen[None]):
     def to_decide(self) -> bool:
         """True if the keys that act may be used: the screen is on, no AI is thinking, the side on screen is to
         act."""
-        return self.is_mounted and self.ai_side is None and self.client.to_act == self.client.side
+        return (
+            self.is_mounted
+            and self.ai_side is None
+            and self.client.to_act == self.client.side
+            and self.session.is_human(self.client.side)  # a spectator never acts
+        )
 
     def can_decide(self) -> bool:
         """True if the side on screen may decide now: no dialog or AI under way, its decision, something legal."""
         if self.busy or self.ai_side is not None:
             return False
-        return self.client.to_act == self.client.side and bool(self.now.legal)
+        return (
+            self.client.to_act == self.client.side and self.session.is_human(self.client.side) and bool(self.now.legal)
+        )
 
     def decide(self, actions: list[Action], title: str) -> None:
         """One action: play it (a shot first shows its odds); several: ask which."""
@@ -594,6 +620,11 @@ class GameScreen(Screen[None]):
             return
         to_act = self.client.to_act
         if to_act is None:
+            return
+        if self.session.is_remote(to_act):
+            self.status_bar.thinking = (
+                f"Waiting for {self.session.remote.player(to_act)}, {self.info.side_name(to_act)}"
+            )
             return
         if not self.session.is_human(to_act):
             self.thinking.start_ai(to_act)

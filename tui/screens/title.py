@@ -8,6 +8,7 @@ budget, DESIGN §11).
 
 from __future__ import annotations
 
+import os
 from typing import ClassVar
 
 from rich.text import Text
@@ -42,6 +43,7 @@ class TitleScreen(Screen[None]):
         Binding("c", "choose('continue')", "Continue", id="title.continue"),
         Binding("n", "choose('new')", "New game", id="title.new"),
         Binding("l", "choose('open')", "Load", id="title.load"),
+        Binding("o", "choose('lobby')", "Lobby", id="title.lobby", show=False),
         Binding("r", "choose('rules')", "Rules", id="title.rules"),
         Binding("s", "choose('settings')", "Settings", id="title.settings"),
         Binding("q", "choose('quit')", "Quit", id="title.quit"),
@@ -52,6 +54,7 @@ class TitleScreen(Screen[None]):
     | c | Continue the last game. |
     | n | Start a new game. |
     | l | Load a saved game. |
+    | o | The lobby (on a Planspiel server): play others, watch. |
     | r | Read the rules reference. |
     | s | Settings: theme, hand-off, AI pace, keys. |
     | q | Quit. |
@@ -136,8 +139,11 @@ class TitleScreen(Screen[None]):
             menu.add_option(Option(label, id="continue"))
         else:
             menu.add_option(Option(Text("Continue — no saved game yet", style="dim"), id="continue", disabled=True))
+        on_server = bool(os.environ.get("PLANSPIEL_TABLES"))
+        lobby = (("lobby", "Lobby: play others on this server, or watch"),) if on_server else ()
         for oid, text in (
             ("new", "New game"),
+            *lobby,
             ("open", "Load a saved game"),
             ("rules", "Rules reference"),
             ("settings", "Settings"),
@@ -167,6 +173,8 @@ class TitleScreen(Screen[None]):
             app.open_new_game()
         elif what == "open":
             app.open_load()
+        elif what == "lobby":
+            app.open_lobby()
         elif what == "rules":
             app.open_rules()
         elif what == "settings":

@@ -20,7 +20,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, climbing, closecombat, fortifications, opportunity
+from . import attack, climbing, fortifications, opportunity
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -31,6 +31,7 @@ from .carriers import (
     towed,
     unhook_refusal,
 )
+from .closecombat import physical_actions, physical_apply, physical_refusal
 from .data import Cost, Sheet, Tables
 from .deployment import apply_setup, setup_actions, setup_refusal
 from .geometry import direction_to, turn_steps
@@ -300,7 +301,7 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
         return opportunity.refusal(st, tables, typed.verb, args)
     if d.physical is not None or isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a (closecombat.py)
         pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
-        return closecombat.refusal(st, tables, typed.verb, pair)
+        return physical_refusal(st, tables, typed.verb, pair)
     if isinstance(typed, Hold):
         return Refused("Cannot hold: no opportunity fire is offered now", "6.7")
     if isinstance(typed, (Blow, Spare)):
@@ -516,7 +517,7 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
         decide_bridge(tr, tables, isinstance(typed, Blow))
     elif isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a
         pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
-        if closecombat.apply(tr, tables, typed.verb, pair):
+        if physical_apply(tr, tables, typed.verb, pair):
             begin_fire(tr, tables)
     elif isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
         if isinstance(typed, Fire):
@@ -671,7 +672,7 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
         label = st.board.label(d.offer)
         return [Action("blow", (label,)), Action("spare", (label,))]
     if d.physical is not None:  # 3.2 Phase 3a
-        return closecombat.actions(st, tables)
+        return physical_actions(st, tables)
     if st.phase == "attack":
         return _fire_phase_actions(st, tables)
     if st.phase != "movement":

@@ -47,12 +47,12 @@ from .targetdie import has_moved
 
 __all__ = [
     "CLOSE_COMBAT",
-    "actions",
-    "apply",
     "assault_refusal",
-    "odds",
+    "physical_actions",
+    "physical_apply",
+    "physical_odds",
+    "physical_refusal",
     "ram_refusal",
-    "refusal",
     "start",
 ]
 
@@ -150,7 +150,7 @@ def _attacks(st: GameState, tables: Tables, side: str, step: str) -> Iterator[Ac
                 yield Action(step, (u.id, t.id))
 
 
-def actions(st: GameState, tables: Tables) -> list[Action]:
+def physical_actions(st: GameState, tables: Tables) -> list[Action]:
     """The actions of the side to act in 3a: its rams (or close-combat attacks) and ``pass``."""
     step = data(st).physical
     if step is None or st.to_act is None:
@@ -158,7 +158,7 @@ def actions(st: GameState, tables: Tables) -> list[Action]:
     return [*_attacks(st, tables, st.to_act, step), Action("pass", ())]
 
 
-def refusal(st: GameState, tables: Tables, verb: str, args: tuple[str, ...]) -> Refused | None:
+def physical_refusal(st: GameState, tables: Tables, verb: str, args: tuple[str, ...]) -> Refused | None:
     """Why an action may not be played in 3a (3.2, 12), or None."""
     step = data(st).physical
     if step is None:
@@ -231,7 +231,7 @@ def _end(st: GameState, tables: Tables) -> None:
             s.may_fire = False
 
 
-def apply(tr: Transition, tables: Tables, verb: str, args: tuple[str, ...]) -> bool:
+def physical_apply(tr: Transition, tables: Tables, verb: str, args: tuple[str, ...]) -> bool:
     """Play ``ram``, ``assault`` or ``pass`` in 3a; True when 3a is over (3b begins)."""
     st = tr.state
     d = data(st)
@@ -524,7 +524,7 @@ def _morale(tr: Transition, tables: Tables, unit: Unit, cause: str, *, suicide: 
 # --- Odds ----------------------------------------------------------------------------------------------------------
 
 
-def odds(st: GameState, tables: Tables, action: Action) -> Odds | None:
+def physical_odds(st: GameState, tables: Tables, action: Action) -> Odds | None:
     """The exact distribution of a ram or a close-combat attack: the morale roll it needs first (suicide, 12.3;
     infantry against armour, 9.3), the hit roll with each modifier, the damage."""
     uid, tid = (str(a) for a in action.args)

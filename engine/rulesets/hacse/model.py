@@ -99,6 +99,12 @@ class Status:
     """The target-modifier die placed at the end of its last activation (5); None before its first."""
     morale_due: list[str] = field(default_factory=list)
     """Causes of morale rolls to make at the end of the Fire Phase (9.3)."""
+    rammed: bool = False
+    """Rammed in this turn's Phase 3a (12.1 P: one ram per vehicle per turn)."""
+    assaulted: bool = False
+    """Attacked in close combat in this turn's Phase 3a (12.3: no other attack this turn)."""
+    morale_used: list[str] = field(default_factory=list)
+    """Causes of the morale rolls made in this turn's Phase 3a (9.3: one roll per cause per turn)."""
     used: dict[str, int] = field(default_factory=dict)
     """Equipment items used up, by sheet ``equipment`` key (13.3: a trap uses a hand grenade, a mine at_mines)."""
     climb_to: Hex | None = None
@@ -107,12 +113,6 @@ class Status:
     """Climbing turns made toward ``climb_to`` (4.7: 1 + levels above 5)."""
     lay_kind: str | None = None
     """The kind of mine being laid this turn (``at`` or ``trap``, 13.3), with ``work = "lay"``."""
-    rammed: bool = False
-    """Rammed in this turn's Phase 3a (12.1 P: one ram per vehicle per turn)."""
-    assaulted: bool = False
-    """Attacked in close combat in this turn's Phase 3a (12.3: no other attack this turn)."""
-    morale_used: list[str] = field(default_factory=list)
-    """Causes of the morale rolls made in this turn's Phase 3a (9.3: one roll per cause per turn)."""
 
 
 @record(frozen=True)
@@ -148,6 +148,10 @@ class Data:
     """The moving unit the other side may fire at on opportunity now (6.7), while the offer is open."""
     opp_firing: str | None = None
     """The unit firing on opportunity at it, until it holds (6.7: each picked unit fires completely)."""
+    physical: str | None = None
+    """The step of Phase 3a under way (3.2): ``ram``, then ``assault`` (infantry close combat); None outside 3a."""
+    passed: list[str] = field(default_factory=list)
+    """The sides done with the step of 3a under way (3.2: they passed or have no attack left)."""
     mines: list[Mine] = field(default_factory=list)
     wire: list[Hex] = field(default_factory=list)
     trenches: list[Hex] = field(default_factory=list)
@@ -173,10 +177,6 @@ class Data:
     """Objective hexes and their points (15.9)."""
     control: dict[Hex, str] = field(default_factory=dict)
     """The side controlling each objective hex (15.9), where one does."""
-    physical: str | None = None
-    """The step of Phase 3a under way (3.2): ``ram``, then ``assault`` (infantry close combat); None outside 3a."""
-    passed: list[str] = field(default_factory=list)
-    """The sides done with the step of 3a under way (3.2: they passed or have no attack left)."""
     victory: Any = field(default=None, metadata={"shared": True})
     """The scenario's ``[victory]`` table (plain data, read only)."""
 

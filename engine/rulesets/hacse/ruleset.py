@@ -22,9 +22,10 @@ from engine.rules import Ruleset, Transition
 from engine.specs import Scenario
 from engine.state import GameState, Unit
 
-from . import attack, closecombat, sighting
+from . import attack, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
+from .closecombat import physical_odds
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
 from .evaluation import ai_actions, evaluate, goals
@@ -84,9 +85,9 @@ class Hacse(Ruleset):
 
     def odds(self, state: GameState, action: Action) -> Odds | None:
         """A shot's hit chance with each modifier, then penetration and damage (6.3, 8; ``fire.shot_odds``); a ram's
-        or a close-combat attack's with the morale roll it needs first (12, 9.3; ``closecombat.odds``)."""
+        or a close-combat attack's with the morale roll it needs first (12, 9.3; ``closecombat.physical_odds``)."""
         if action.verb in ("ram", "assault"):
-            return closecombat.odds(state, self.tables, action)
+            return physical_odds(state, self.tables, action)
         return attack.odds(state, self.tables, action) if action.verb == "fire" else None
 
     def apply(self, tr: Transition, action: Action) -> None:

@@ -33,13 +33,13 @@ def candidates(g: Game) -> set[Action]:
         for enemy in st.units.values():
             if enemy.side != u.side:
                 out |= {Action("fire", (u.id, enemy.id, mount_label(sheet, i))) for i in range(len(sheet.mounts))}
-                out |= {Action("ram", (u.id, enemy.id)), Action("assault", (u.id, enemy.id))}  # 12
         out |= {Action("turn", (u.id, f)) for f in FACING_NAMES}
         for other in st.units.values():
             if other.side == u.side and other.id != u.id:
                 out |= {Action(v, (u.id, other.id)) for v in ("mount", "dismount", "hook")}
         out |= {Action("work", (u.id, st.board.label(h))) for h in [*data(st).charges, *data(st).obstacles]}
         out |= {Action("clear", (u.id,)), Action("cut", (u.id,))}  # 13.4, 13.5
+        out |= {Action(v, (u.id, e.id)) for e in st.units.values() if e.side != u.side for v in ("ram", "assault")}
         for h in status(u).entry:
             out.add(Action("enter", (u.id, st.board.label(h))))
             out |= {Action("enter", (u.id, st.board.label(h), f)) for f in FACING_NAMES}

@@ -20,7 +20,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, climbing, fortifications, opportunity
+from . import attack, climbing, fortifications, opportunity, options
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -297,7 +297,9 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
     if st.phase == "setup":
         return setup_refusal(st, tables, typed)
     if d.opp_mover is not None:  # 6.7: the offer of opportunity fire is open
-        args = (typed.unit, typed.target, typed.weapon) if isinstance(typed, Fire) else ()
+        if isinstance(typed, Fire) and not options.order(typed).plain:
+            return Refused("Cannot fire with a round, an option or at a hex on opportunity: plain fire only", "6.7")
+        args = (typed.unit, str(typed.target), typed.weapon) if isinstance(typed, Fire) else ()
         return opportunity.refusal(st, tables, typed.verb, args)
     if d.physical is not None or isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a (closecombat.py)
         pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
@@ -308,8 +310,10 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
         if d.offer != typed.hex:
             return Refused("Cannot decide on that bridge: its owner is asked at the start of the End Phase", "4.10")
         return None
-    if isinstance(typed, Fire):  # 3.2 Phase 3b (attack.py)
-        return attack.refusal(st, tables, typed.unit, typed.target, typed.weapon)
+    if isinstance(typed, Fire):  # 3.2 Phase 3b (attack.py; options of 11, indirect fire of 7: options.py)
+        if st.phase != "attack":
+            return attack.refusal(st, tables, typed.unit, str(typed.target), typed.weapon)
+        return options.refusal(st, tables, options.order(typed))
     if isinstance(typed, Cease):
         return attack.cease_refusal(st, tables, typed.unit)
     if st.phase == "attack":
@@ -510,7 +514,7 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
         apply_setup(tr, tables, typed)
     elif d.opp_mover is not None:  # 6.7
         mover = st.units[d.opp_mover]
-        args = (typed.unit, typed.target, typed.weapon) if isinstance(typed, Fire) else ()
+        args = (typed.unit, str(typed.target), typed.weapon) if isinstance(typed, Fire) else ()
         if opportunity.apply(tr, tables, typed.verb, args):
             _go_on(tr, tables, mover)
     elif isinstance(typed, (Blow, Spare)):
@@ -521,7 +525,7 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
             begin_fire(tr, tables)
     elif isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
         if isinstance(typed, Fire):
-            attack.resolve(tr, tables, st.units[typed.unit], typed.target, typed.weapon)
+            options.resolve(tr, tables, options.order(typed))
         else:
             attack.end_fire_unit(tr, tables, st.units[typed.unit])
         if st.to_act is None:
@@ -580,6 +584,8 @@ def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) 
 
 def _announce(tr: Transition, unit: Unit) -> None:
     """The activation begins; the other side learns only that a hidden unit was activated (3.2)."""
+    s = status(unit)
+    s.line, s.line_mount, s.line_doubled = [], -1, False  # 3.2, 11.6: a sustained-fire line ends at its next activation
     if status(unit).hidden:
         tr.emit("activate", "A hidden unit is activated (rule 3.2)", visible_to=tr.state.enemies_of(unit.side))
 
@@ -691,5 +697,5 @@ def _fire_phase_actions(st: GameState, tables: Tables) -> list[Action]:
     units = [st.units[d.active]] if d.active is not None else list(attack.firers(st, tables, st.to_act or ""))
     out: list[Action] = []
     for u in units:
-        out += [*attack.fire_actions(st, tables, u), Action("cease", (u.id,))]
+        out += [*options.fire_actions(st, tables, u), Action("cease", (u.id,))]
     return out

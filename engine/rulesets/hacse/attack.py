@@ -17,7 +17,7 @@ Opportunity fire (§6.7) is not here: its hook is :func:`shot` with a firer in t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -31,7 +31,7 @@ from engine.state import GameState, Unit
 
 from . import fortifications, sheets
 from .bridges import terrain_of
-from .damage import COLUMNS, Target, effects
+from .damage import COLUMNS, HitResult, Target, effects
 from .data import Mount, Sheet, Tables
 from .fire import Shot, hit_roll, pools, range_band, resolve_attack, shot_odds
 from .geometry import armour_faces, in_arc, theta
@@ -46,6 +46,7 @@ from .targetdie import TargetDie, has_moved, target_die
 __all__ = [
     "Aim",
     "aim",
+    "carried_damage",
     "cease_refusal",
     "die_of",
     "end_fire",
@@ -54,10 +55,16 @@ __all__ = [
     "fire_actions",
     "firers",
     "has_shot",
+    "jam",
     "leave",
+    "line_shot",
     "mount_label",
     "next_side",
     "odds",
+    "passengers",
+    "phase_refusal",
+    "ready_weapons",
+    "record_damage",
     "refusal",
     "resolve",
     "roll_morale",
@@ -65,15 +72,30 @@ __all__ = [
     "shoot",
     "shot",
     "start",
+    "target_of",
+    "weapon_refusal",
 ]
 
 
 def mount_label(sheet: Sheet, index: int) -> str:
     """The name of mount ``index`` (0-based) in the fire verb: its weapon key, with the mount when the sheet has
     two of that weapon (``MG34V-hull``)."""
-    m = sheet.mounts[index]
-    same = [x for x in sheet.mounts if x.weapon == m.weapon]
-    return m.weapon if len(same) == 1 else f"{m.weapon}-{m.mount}"
+    kept = _LABELS.get(sheet.id)
+    if kept is None or kept[0] is not sheet:
+        kept = _LABELS[sheet.id] = (sheet, _labels(sheet))
+    return kept[1][index]
+
+
+_LABELS: dict[str, tuple[Sheet, tuple[str, ...]]] = {}
+"""Mount labels by sheet id (with the sheet itself: another sheet of that id is labelled anew)."""
+
+
+def _labels(sheet: Sheet) -> tuple[str, ...]:
+    out = []
+    for m in sheet.mounts:
+        same = [x for x in sheet.mounts if x.weapon == m.weapon]
+        out.append(m.weapon if len(same) == 1 else f"{m.weapon}-{m.mount}")
+    return tuple(out)
 
 
 def _mount_index(sheet: Sheet, label: str) -> int | None:
@@ -203,7 +225,18 @@ def _firer_refusal(st: GameState, tables: Tables, firer: Unit) -> Refused | None
     return None
 
 
-def _weapon_refusal(tables: Tables, firer: Unit, index: int) -> Refused | None:
+def phase_refusal(st: GameState, tables: Tables, firer: Unit) -> Refused | None:
+    """Why ``firer`` may not fire now in Phase 3b (§3.2), for the fire of other modules (indirect fire, 7)."""
+    return _firer_refusal(st, tables, firer)
+
+
+def weapon_refusal(tables: Tables, firer: Unit, index: int, *, indirect: bool = False) -> Refused | None:
+    """Step 1 of §6.8 for the weapon (:func:`_weapon_refusal`); ``indirect`` admits weapons that fire only
+    indirectly (7.1)."""
+    return _weapon_refusal(tables, firer, index, indirect=indirect)
+
+
+def _weapon_refusal(tables: Tables, firer: Unit, index: int, *, indirect: bool = False) -> Refused | None:
     """Step 1 of §6.8 for the weapon: not fired yet, not jammed, intact, its operator intact, fires directly."""
     s = status(firer)
     sheet = tables.sheets[firer.type]
@@ -220,8 +253,11 @@ def _weapon_refusal(tables: Tables, firer: Unit, index: int) -> Refused | None:
         return Refused(f"Cannot fire: the {name} of {firer.id} has lost its operator (row {m.crew})", "6.8")
     if weapon.physical:
         return Refused(f"Cannot fire: the {name} is used only in a physical attack (not implemented yet)", "12.1")
-    if weapon.fire_mode == "indirect":
-        return Refused(f"Cannot fire: the {name} fires only indirectly (not implemented yet)", "7.1")
+    if weapon.fire_mode == "indirect" and not indirect:
+        return Refused(
+            f"Cannot fire: the {name} fires only indirectly (in the Fire Phase, at a unit its side sights or at a hex)",
+            "7.1",
+        )
     return None
 
 
@@ -230,20 +266,24 @@ def _target_refusal(st: GameState, firer: Unit, target: Unit | None, tid: str) -
         return Refused(f"Cannot fire: {tid} is not an enemy unit on the map", "6.8")
     if status(target).destroyed:
         return Refused(f"Cannot fire: {tid} is already destroyed", "3.2")
+    carrier = status(target).embarked_in or status(target).towed_by
+    if carrier:  # 4.5 P: riders cannot be targeted separately
+        return Refused(f"Cannot fire at {tid}: it rides with {carrier}; fire at {carrier}", "4.5")
     if tid not in status(firer).sighted and tid not in status(firer).shared:  # 6.1 conditions 1-5
         return Refused(f"Cannot fire: {firer.id} has not sighted {tid}", "6.1")
     return None
 
 
-def shot(st: GameState, tables: Tables, firer: Unit, tid: str, label: str) -> Aim | Refused:
-    """The shot of ``firer``'s weapon ``label`` at ``tid`` (§6.8 steps 1–3), or why it may not be made."""
+def shot(st: GameState, tables: Tables, firer: Unit, tid: str, label: str, ammo: str | None = None) -> Aim | Refused:
+    """The shot of ``firer``'s weapon ``label`` at ``tid`` (§6.8 steps 1–3), or why it may not be made; ``ammo``
+    names the round (15.5), else the rule of :func:`round_for` chooses it."""
     why = _firer_refusal(st, tables, firer)
     if why is not None:
         return why
-    return aim(st, tables, firer, tid, label)
+    return aim(st, tables, firer, tid, label, ammo)
 
 
-def aim(st: GameState, tables: Tables, firer: Unit, tid: str, label: str) -> Aim | Refused:
+def aim(st: GameState, tables: Tables, firer: Unit, tid: str, label: str, ammo: str | None = None) -> Aim | Refused:
     """The shot of ``firer``'s weapon ``label`` at ``tid`` whatever the phase (§6.8 steps 1–3: weapon, target,
     arc, ammunition, range, LOS, TN), or why it may not be made; opportunity fire (§6.7) asks this."""
     sheet = tables.sheets[firer.type]
@@ -253,16 +293,50 @@ def aim(st: GameState, tables: Tables, firer: Unit, tid: str, label: str) -> Aim
     why = _weapon_refusal(tables, firer, index) or _target_refusal(st, firer, st.units.get(tid), tid)
     if why is not None:
         return why
-    return _shot_refusal(st, tables, firer, st.units[tid], index)
+    return _shot_refusal(st, tables, firer, st.units[tid], index, ammo)
 
 
-def _shot_refusal(st: GameState, tables: Tables, firer: Unit, target: Unit, index: int) -> Aim | Refused:
+def ready_weapons(tables: Tables, unit: Unit, index: int) -> int:
+    """How many weapons of mount ``index`` can fire now (11.3, 8.5): a carried mount of N loses one weapon per
+    soldier row carrying it that is hit, and one per weapon of it jammed in a pool (``Status.pool_jams``); other
+    mounts have their one weapon (its row and operator are checked by the refusals)."""
+    sheet = tables.sheets[unit.type]
+    m = sheet.mounts[index]
+    if m.mount != "carried" or m.count < 2:
+        return m.count
+    s = status(unit)
+    carriers = [r.index for r in sheet.rows if r.kind == "soldier" and r.weapon == m.weapon]
+    count = min(m.count, sum(1 for r in carriers if r not in s.rows_hit)) if carriers else m.count
+    return max(0, count - len(s.pool_jams.get(str(index), [])))
+
+
+def _round(tables: Tables, firer: Unit, index: int, armoured: bool, ammo: str | None) -> str | Refused:
+    """The round fired (15.5): the one named, else :func:`round_for`'s; a smoke round only at a hex (7.1)."""
+    s = status(firer)
+    m = tables.sheets[firer.type].mounts[index]
+    name = mount_label(tables.sheets[firer.type], index)
+    if ammo is None:
+        got = round_for(tables, m, armoured, s.spent, index)
+        return Refused(f"Cannot fire: the {name} of {firer.id} has no ammunition left", "15.5") if got is None else got
+    if ammo not in m.ammo:
+        kinds = ", ".join(m.ammo)
+        return Refused(f"Cannot fire: the {name} of {firer.id} has no {ammo} ammunition ({kinds})", "15.5")
+    if tables.weapons[m.weapon].ammo[ammo].smoke:
+        return Refused(f"Cannot fire {ammo} at a unit: smoke rounds are fired at a hex", "7.1")
+    if s.spent.get(f"{index}.{ammo}", 0) >= m.ammo[ammo]:
+        return Refused(f"Cannot fire: the {name} of {firer.id} has no {ammo} ammunition left", "15.5")
+    return ammo
+
+
+def _shot_refusal(
+    st: GameState, tables: Tables, firer: Unit, target: Unit, index: int, ammo: str | None = None
+) -> Aim | Refused:
     """Arc, ammunition, range, LOS and the TN (§2.2, §15.5, §6.3, §6.2)."""
     assert firer.hex is not None and target.hex is not None
     sheet, tsheet = tables.sheets[firer.type], tables.sheets[target.type]
     m = sheet.mounts[index]
     name = mount_label(sheet, index)
-    s, ts = status(firer), status(target)
+    s = status(firer)
     facing = s.facing
     if facing is not None and firer.hex != target.hex and not in_arc(m.arc, theta(firer.hex, facing, target.hex)):
         arc = {"front": "front arc", "rear": "rear arc"}.get(m.arc, "arc")
@@ -272,9 +346,12 @@ def _shot_refusal(st: GameState, tables: Tables, firer: Unit, target: Unit, inde
             "2.2",
         )
     armoured = any((tsheet.armour.front, tsheet.armour.side, tsheet.armour.rear))
-    akey = round_for(tables, m, armoured, s.spent, index)
-    if akey is None:
-        return Refused(f"Cannot fire: the {name} of {firer.id} has no ammunition left", "15.5")
+    akey = _round(tables, firer, index, armoured, ammo)
+    if isinstance(akey, Refused):
+        return akey
+    ready = ready_weapons(tables, firer, index)
+    if ready < 1:
+        return Refused(f"Cannot fire: nobody of {firer.id} is left to fire the {name} (or all are jammed)", "11.3")
     weapon = sheets.weapon(tables.weapons[m.weapon])
     dist = distance(firer.hex, target.hex)
     try:
@@ -286,7 +363,7 @@ def _shot_refusal(st: GameState, tables: Tables, firer: Unit, target: Unit, inde
         return Refused(f"Cannot fire: no line of sight from {firer.id} to {target.id}: {line.reason}", "6.2")
     infantry = sheet.unit_type == "infantry"
     t_inf = tsheet.unit_type == "infantry"
-    count = m.count if m.mount == "carried" else 1
+    count = ready if m.mount == "carried" else 1
     pooled = max(pools(count, weapon))
     the_shot = Shot(
         base_number=sheets.base_number(s.experience),
@@ -307,8 +384,14 @@ def _shot_refusal(st: GameState, tables: Tables, firer: Unit, target: Unit, inde
     to_hit = hit_roll(the_shot)
     if not to_hit.possible:
         return Refused(f"Cannot fire: {to_hit.explain()}, above {to_hit.max_tn}", "6.3")
-    target_rec = sheets.target(tsheet, ts.rows_hit)
+    target_rec = target_of(st, tables, target)
     return Aim(the_shot, target_rec, facing_hit(tables, firer, target), index, akey, weapon.burst)
+
+
+def line_shot(st: GameState, tables: Tables, firer: Unit, target: Unit, index: int) -> Aim | Refused:
+    """The shot of mount ``index`` at any unit, friend or enemy (11.6: a sustained-fire line strikes both): arc,
+    ammunition, range, LOS and the TN, without the checks of the phase, the weapon's use or sighting."""
+    return _shot_refusal(st, tables, firer, target, index)
 
 
 def _vehicles_between(st: GameState, tables: Tables, firer: Unit, target: Unit) -> int:
@@ -369,9 +452,14 @@ def fire_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
     return list(_shots(st, tables, unit))
 
 
+SHOT_SOURCES: list[Callable[[GameState, Tables, Unit], bool]] = []
+"""Other kinds of shots a unit may have in 3b besides its direct fire (the modules above this one add theirs:
+``artillery.has_indirect_shot``, 7)."""
+
+
 def has_shot(st: GameState, tables: Tables, unit: Unit) -> bool:
     """Whether ``unit`` has a shot to make now (the first one found ends the search)."""
-    return next(_shots(st, tables, unit), None) is not None
+    return next(_shots(st, tables, unit), None) is not None or any(f(st, tables, unit) for f in SHOT_SOURCES)
 
 
 # --- Resolution -------------------------------------------------------------------------------------------
@@ -416,13 +504,71 @@ def shoot(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str, aim
         unit=firer.id,
     )
     if attack.jammed:
-        s.jammed.append(aim.mount)
-        s.jam_turns[str(aim.mount)] = st.turn
-        tr.emit("jam", f"The {label} of {firer.id} jams (rule 6.6)", unit=firer.id)
-    _record_damage(tr, tables, target, attack.rows_hit, aim)
+        jam(tr, tables, firer, aim.mount, label)
+    _record_damage(tr, tables, target, attack.rows_hit, aim.column)
+    carried_damage(tr, tables, target, attack.hits)
 
 
-def _record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int, ...], aim: Aim) -> None:
+def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit], list[Unit]]:
+    """The groups aboard ``vehicle`` (4.5), (inside, outside): by id they fill its transport capacity (in soldiers,
+    their intact rows), the others ride outside [INTERP: the digest does not say who sits where]."""
+    aboard = sorted(
+        (u for u in st.units.values() if status(u).embarked_in == vehicle.id and not status(u).destroyed),
+        key=lambda u: u.id,
+    )
+    room = tables.sheets[vehicle.type].transport_capacity
+    inside: list[Unit] = []
+    outside: list[Unit] = []
+    for u in aboard:
+        if u.steps <= room:
+            inside.append(u)
+            room -= u.steps
+        else:
+            outside.append(u)
+    return inside, outside
+
+
+def target_of(st: GameState, tables: Tables, unit: Unit) -> Target:
+    """The unit as damage sees it (8): its rows hit, the groups inside (cargo-bed hits, 8.5) and whether it has
+    outside riders (4.5)."""
+    inside, outside = passengers(st, tables, unit)
+    s = status(unit)
+    return sheets.target(tables.sheets[unit.type], s.rows_hit, embarked=len(inside), riders=bool(outside))
+
+
+def carried_damage(tr: Transition, tables: Tables, vehicle: Unit, hits: Sequence[HitResult]) -> None:
+    """The passengers' share of hits on ``vehicle``: each hit deals 1 extra damage to one outside rider group chosen
+    at random (4.5 INTERP), each cargo-bed point 1 damage to a random group inside (8.5 P); the lowest intact soldier
+    row takes it."""
+    for where, points in (
+        ("outside", sum(h.riders for h in hits)),
+        ("inside", sum(h.allocation.cargo_hits for h in hits)),
+    ):
+        for _ in range(points):
+            inside, outside = passengers(tr.state, tables, vehicle)
+            groups = [g for g in (outside if where == "outside" else inside) if g.steps > 0]
+            if not groups:
+                break
+            pick = 0
+            if len(groups) > 1:
+                pick = tr.roll(len(groups), 1, f"which group {where} {vehicle.id} is hit (rule 4.5)")[0] - 1
+            group = groups[pick]
+            gs = status(group)
+            row = next(
+                r.index for r in tables.sheets[group.type].rows if r.kind == "soldier" and r.index not in gs.rows_hit
+            )
+            rule = "4.5" if where == "outside" else "8.5"
+            tr.emit("damage", f"{group.id}, {where} {vehicle.id}, takes 1 damage (rule {rule})", unit=group.id)
+            _record_damage(tr, tables, group, (row,), "side")
+
+
+def record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int, ...], column: str) -> None:
+    """Rows hit, their effects (§8.5), the morale trigger (§9.3, rolled at the end of 3b): for the fire options
+    and indirect fire (``options.py``, ``artillery.py``)."""
+    _record_damage(tr, tables, target, rows, column)
+
+
+def _record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int, ...], column: str) -> None:
     """Rows hit, their effects (§8.5), the morale trigger (§9.3, rolled at the end of 3b)."""
     if not rows:
         return
@@ -432,7 +578,7 @@ def _record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int
     after = sheets.target(sheet, ts.rows_hit)
     target.steps = max(0, after.possible_damage - after.damage_taken)
     eff = effects(after)
-    parts = [f"rows {', '.join(map(str, rows))} hit ({aim.column})"]
+    parts = [f"rows {', '.join(map(str, rows))} hit ({column})"]
     flags = (
         ("immobilised", eff.immobilised),
         ("burning", eff.burning),
@@ -448,6 +594,20 @@ def _record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int
         ts.morale_due.append("damage")
 
 
+def jam(tr: Transition, tables: Tables, firer: Unit, index: int, label: str) -> None:
+    """Mount ``index`` jams (6.6); in a pool of a carried mount only one weapon of it jams (6.6, 11.3), kept in
+    ``Status.pool_jams`` with the turn, cleared as a mount's jam is (End Phase step 5)."""
+    s = status(firer)
+    m = tables.sheets[firer.type].mounts[index]
+    if m.mount == "carried" and m.count > 1:
+        s.pool_jams.setdefault(str(index), []).append(tr.state.turn)
+        tr.emit("jam", f"One {m.weapon} of {firer.id} jams (rule 6.6)", unit=firer.id)
+        return
+    s.jammed.append(index)
+    s.jam_turns[str(index)] = tr.state.turn
+    tr.emit("jam", f"The {label} of {firer.id} jams (rule 6.6)", unit=firer.id)
+
+
 def end_fire_unit(tr: Transition, tables: Tables, unit: Unit) -> None:
     """The unit's fire is over (§3.2 3b); the turn to fire passes to the other side if it has a unit left."""
     st = tr.state
@@ -461,20 +621,38 @@ def end_fire(tr: Transition, tables: Tables) -> None:
     """The end of 3b (§3.2): the morale rolls caused in it (§9.3), destroyed units leave the map."""
     st = tr.state
     for u in sorted(st.units.values(), key=lambda u: u.id):
+        if status(u).destroyed and u.hex is not None:
+            leave(tr, u, tables)  # first: passengers getting out of a wreck take damage (8.5 P)
+    for u in sorted(st.units.values(), key=lambda u: u.id):
         s = status(u)
-        if s.destroyed and u.hex is not None:
-            leave(tr, u)
         if s.morale_due and not s.destroyed:
             _morale(tr, tables, u)
         s.morale_due = []
 
 
-def leave(tr: Transition, unit: Unit) -> None:
-    """A destroyed unit leaves the map; what it carries or tows is destroyed with it (8.5)."""
+def leave(tr: Transition, unit: Unit, tables: Tables | None = None) -> None:
+    """A destroyed unit leaves the map; what it tows is destroyed with it, and so are its passengers when its
+    ammunition exploded; otherwise (with ``tables``) they get out in the hex and each takes 1 damage (8.5 P)."""
+    hexed = unit.hex
+    exploded = tables is not None and any(
+        r.kind == "ammunition" and r.index in status(unit).rows_hit for r in tables.sheets[unit.type].rows
+    )
     unit.hex = None
-    for p in tr.state.units.values():
+    for p in sorted(tr.state.units.values(), key=lambda u: u.id):
         ps = status(p)
-        if unit.id in (ps.embarked_in, ps.towed_by):
+        if tables is not None and ps.embarked_in == unit.id and not exploded and not ps.destroyed:
+            ps.embarked_in, p.hex = None, hexed
+            where = tr.state.board.label(hexed) if hexed is not None else "off the map"
+            tr.emit("dismount", f"{p.id} gets out of the wreck of {unit.id} at {where} (rule 8.5)", unit=p.id)
+            row = next(
+                (r.index for r in tables.sheets[p.type].rows if r.kind == "soldier" and r.index not in ps.rows_hit),
+                None,
+            )
+            if row is not None:
+                _record_damage(tr, tables, p, (row,), "side")
+            if ps.destroyed:
+                p.hex = None
+        elif unit.id in (ps.embarked_in, ps.towed_by):
             ps.destroyed, ps.embarked_in, ps.towed_by = True, None, None
             tr.emit("destroyed", f"{p.id} is destroyed with {unit.id} (rule 8.5)", unit=p.id)
 

@@ -39,7 +39,7 @@ from .data import Tables
 from .fire import Shot, ToHit, hit_roll, pools, resolve_attack, shot_odds
 from .geometry import armour_faces, theta
 from .model import data, status
-from .morale import DISSOLVED, SHAKEN, MoraleRoll, damage_trigger, morale_roll
+from .morale import DISSOLVED, SHAKEN, MoraleRoll, morale_roll
 from .movement import Refused
 from .rally import leadership
 from .ramming import check_ram, is_suicide, ram_allocation, ram_damage, ram_shot, vs_infantry_damage
@@ -356,7 +356,7 @@ def _ram_hit(tr: Transition, tables: Tables, unit: Unit, points: int, face: str)
         rows = ram_allocation(rec, points, roller)
     else:
         rows = fixed_hit(rec, face if face in COLUMNS else "front", points, roller, dk=None).allocation.rows
-    _record(tr, tables, unit, rows, face)
+    attack.record_damage(tr, tables, unit, rows, face)
 
 
 # --- Infantry close combat ------------------------------------------------------------------------------------
@@ -430,36 +430,11 @@ def _assault(tr: Transition, tables: Tables, unit: Unit, target: Unit) -> None:
         f"{unit.id} attacks {target.id} in close combat: {rolls} against {explain} (rule 12.1)",
         unit=unit.id,
     )
-    _record(tr, tables, target, result.rows_hit, column)
+    attack.record_damage(tr, tables, target, result.rows_hit, column)
     _after(tr, tables, target)
 
 
 # --- Results and morale --------------------------------------------------------------------------------------------
-
-
-def _record(tr: Transition, tables: Tables, unit: Unit, rows: tuple[int, ...], face: str) -> None:
-    """Rows hit and their effects (8.5), at once (3.2)."""
-    if not rows:
-        return
-    s = status(unit)
-    s.rows_hit = sorted(set(s.rows_hit) | set(rows))
-    after = sheets.target(tables.sheets[unit.type], s.rows_hit)
-    unit.steps = max(0, after.possible_damage - after.damage_taken)
-    eff = effects(after)
-    parts = [f"rows {', '.join(map(str, rows))} hit ({face})"]
-    flags = (
-        ("immobilised", eff.immobilised),
-        ("burning", eff.burning),
-        ("out of action", eff.out_of_action and not eff.destroyed),
-        ("turret jammed", eff.turret_jammed),
-    )
-    parts += [name for name, on in flags if on]
-    tr.emit("damage", f"{unit.id}: " + ", ".join(parts) + " (rule 8.5)", unit=unit.id)
-    if eff.destroyed and not s.destroyed:
-        s.destroyed = True
-        tr.emit("destroyed", f"{unit.id} is destroyed (rule 8.5)", unit=unit.id)
-    elif damage_trigger(after.possible_damage, after.damage_taken) and "damage" not in s.morale_due:
-        s.morale_due.append("damage")
 
 
 def _after(tr: Transition, tables: Tables, unit: Unit) -> None:
@@ -467,7 +442,7 @@ def _after(tr: Transition, tables: Tables, unit: Unit) -> None:
     s = status(unit)
     if s.destroyed:
         if unit.hex is not None:
-            attack.leave(tr, unit)
+            attack.leave(tr, unit, tables)
         s.morale_due = []
         return
     if "damage" in s.morale_due:
@@ -517,7 +492,7 @@ def _morale(tr: Transition, tables: Tables, unit: Unit, cause: str, *, suicide: 
         s.destroyed = True
         tr.emit("destroyed", f"{unit.id} dissolves and leaves the game (rule 9.5)", unit=unit.id)
         if unit.hex is not None:
-            attack.leave(tr, unit)
+            attack.leave(tr, unit, tables)
     return result
 
 

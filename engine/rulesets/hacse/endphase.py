@@ -159,6 +159,15 @@ def _jams(tr: Transition, tables: Tables) -> None:
                 s.jam_turns.pop(str(mount), None)
                 label = mount_label(tables.sheets[u.type], mount)
                 tr.emit("jam", f"The {label} of {u.id} is cleared (rule 6.6)", unit=u.id)
+        for key, turns in list(s.pool_jams.items()):  # one weapon of a pool (6.6, 11.3)
+            left = [t for t in turns if not jam_cleared(t, st.turn)]
+            if len(left) < len(turns):
+                weapon = tables.sheets[u.type].mounts[int(key)].weapon
+                tr.emit("jam", f"{len(turns) - len(left)} {weapon} of {u.id} cleared (rule 6.6)", unit=u.id)
+            if left:
+                s.pool_jams[key] = left
+            else:
+                del s.pool_jams[key]
 
 
 def _trailers(tr: Transition, tables: Tables) -> None:

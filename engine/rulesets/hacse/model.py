@@ -113,6 +113,16 @@ class Status:
     """Climbing turns made toward ``climb_to`` (4.7: 1 + levels above 5)."""
     lay_kind: str | None = None
     """The kind of mine being laid this turn (``at`` or ``trap``, 13.3), with ``work = "lay"``."""
+    pool_jams: dict[str, list[int]] = field(default_factory=dict)
+    """Weapons of a carried mount (its index, as text) jammed in a pool, one turn per weapon (6.6, 11.3)."""
+    rapid: bool = False
+    """Its fire this Fire Phase is rapid fire (11.2 P: declared with its first shot, for the whole phase)."""
+    line: list[Hex] = field(default_factory=list)
+    """The hexes of its sustained-fire line (11.6), from 3b until its next activation; empty when it has none."""
+    line_mount: int = -1
+    """The mount (index) firing the sustained-fire line, -1 when none (11.6)."""
+    line_doubled: bool = False
+    """The line is fired at double ammunition use (11.6, MG 42: a second roll against every target)."""
 
 
 @record(frozen=True)
@@ -177,6 +187,11 @@ class Data:
     """Objective hexes and their points (15.9)."""
     control: dict[Hex, str] = field(default_factory=dict)
     """The side controlling each objective hex (15.9), where one does."""
+    smoke: dict[Hex, int] = field(default_factory=dict)
+    """Smoke markers: hex → turns left (7.1, 8.5; End Phase step 8 counts them down, ``endphase.smoke_markers``)."""
+    smoke_new: list[Hex] = field(default_factory=list)
+    """Hexes smoked in the Fire Phase of turn ``smoke_turn``: their smoke counts for LOS only after it (3.2 P)."""
+    smoke_turn: int = 0
     victory: Any = field(default=None, metadata={"shared": True})
     """The scenario's ``[victory]`` table (plain data, read only)."""
 

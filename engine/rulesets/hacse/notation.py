@@ -12,7 +12,7 @@ from typing import Literal
 
 from engine.contract import Role
 from engine.hexgrid import Hex
-from engine.notation import Actor, Friend, Notation, Path, Target, Word, verb_table
+from engine.notation import Actor, Friend, Notation, Path, Target, TargetOrHex, Word, verb_table
 
 __all__ = [
     "NOTATIONS",
@@ -197,14 +197,26 @@ class Spare(Notation, verb="spare", roles={R.DECIDE, R.PASS}):
     hex: Hex
 
 
+AmmoWord = Literal["AP", "HE", "ball", "smoke"]
+"""A round named in ``fire`` (15.5): the ammunition keys of ``weapons.toml`` a weapon may have several of."""
+
+FireOption = Literal["aimed", "rapid", "bundled", "sustained", "doubled"]
+"""The fire options of 11: aimed shot (with its ROW), rapid fire, bundled weapons, sustained fire (``doubled``:
+at double ammunition use, MG 42)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Fire(Notation, verb="fire", roles={R.ORDER, R.ATTACK, R.CHANCE}):
     """3.2 Phase 3b, 6.8: the unit fires one of its weapons (its key, with the mount when it has two) at a sighted
-    enemy unit."""
+    enemy unit, or indirectly at a unit its side sights or at a hex (7); optionally naming the round (15.5) and an
+    option of 11 (``aimed ROW``, ``rapid``, ``bundled`` with the weapon key, ``sustained``, ``doubled``)."""
 
     unit: Actor
-    target: Target
+    target: TargetOrHex
     weapon: Word
+    ammo: AmmoWord | None = None
+    option: FireOption | None = None
+    row: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,8 +304,9 @@ VERBS = {
     "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
     "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
-    "fire": "fire UNIT TARGET WEAPON — Fire Phase: fire a weapon at a sighted enemy unit (3.2, 6.8); in the Movement"
-    " Phase: on opportunity at the enemy unit moving in sight (6.7)",
+    "fire": "fire UNIT TARGET WEAPON [AMMO] [aimed ROW|rapid|bundled|sustained|doubled] — Fire Phase: fire a weapon"
+    " at a sighted enemy unit (3.2, 6.8), with a round (15.5) and an option (11); indirectly at a unit or a HEX (7);"
+    " in the Movement Phase: on opportunity at the enemy unit moving in sight (6.7)",
     "hold": "hold — no more opportunity fire now: the unit firing is done, or the move goes on (6.7)",
     "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
     "ram": "ram UNIT TARGET — Attack Phase 3a: a vehicle that entered a hex this turn rams an enemy unit in it (12)",

@@ -144,11 +144,11 @@ def _results(tr: Transition, tables: Tables, mover: Unit) -> None:
     """Results apply at once (3.2): a destroyed mover leaves the map, a morale roll it owes is made now (9.3)."""
     s = status(mover)
     if s.destroyed and mover.hex is not None:
-        attack.leave(tr, mover)
+        attack.leave(tr, mover, tables)
     elif s.morale_due:
         attack.roll_morale(tr, tables, mover)
         if s.destroyed and mover.hex is not None:  # dissolved (9.5)
-            attack.leave(tr, mover)
+            attack.leave(tr, mover, tables)
     s.morale_due = []
 
 

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from engine.actions import Action
 from engine.board import Board
 from engine.dice import DiceSource
-from engine.errors import IllegalActionError, Problem
+from engine.errors import IllegalActionError, InvalidActionError, Problem
 from engine.hexgrid import Hex
 from engine.los import LosPolicy
 from engine.odds import Odds
@@ -22,7 +22,7 @@ from engine.rules import Ruleset, Transition
 from engine.specs import Scenario
 from engine.state import GameState, Unit
 
-from . import attack, sighting
+from . import attack, options, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
 from .closecombat import physical_odds
@@ -32,7 +32,7 @@ from .evaluation import ai_actions, evaluate, goals
 from .geometry import arc_outline
 from .model import Data, Status, data, status
 from .movement import CLIMB, limit, step_cost
-from .notation import NOTATIONS, VERBS
+from .notation import NOTATIONS, VERBS, Fire
 from .setup import build_state, can_stand, check_scenario
 
 __all__ = ["Hacse"]
@@ -84,11 +84,20 @@ class Hacse(Ruleset):
             raise IllegalActionError(why.text, why.rule)
 
     def odds(self, state: GameState, action: Action) -> Odds | None:
-        """A shot's hit chance with each modifier, then penetration and damage (6.3, 8; ``fire.shot_odds``); a ram's
-        or a close-combat attack's with the morale roll it needs first (12, 9.3; ``closecombat.physical_odds``)."""
+        """A shot's hit chance with each modifier, then penetration and damage (6.3, 8; ``fire.shot_odds``); with
+        the options of 11 and for indirect fire (7) in the Fire Phase (``options.odds``); a ram's or a close-combat
+        attack's with the morale roll it needs first (12, 9.3; ``closecombat.physical_odds``)."""
         if action.verb in ("ram", "assault"):
             return physical_odds(state, self.tables, action)
-        return attack.odds(state, self.tables, action) if action.verb == "fire" else None
+        if action.verb != "fire":
+            return None
+        try:
+            typed = self.read(state, action)
+        except InvalidActionError:
+            return None
+        if state.phase == "attack" and data(state).opp_mover is None and isinstance(typed, Fire):
+            return options.odds(state, self.tables, action, options.order(typed))
+        return attack.odds(state, self.tables, action) if len(action.args) == 3 else None
 
     def apply(self, tr: Transition, action: Action) -> None:
         apply_action(tr, self.tables, self.read(tr.state, action))

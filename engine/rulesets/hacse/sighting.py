@@ -45,6 +45,7 @@ __all__ = [
     "sight_roll",
     "sight_tn",
     "sights",
+    "smoke_now",
 ]
 
 
@@ -87,16 +88,26 @@ class SightLine:
         return sum(int(table.get(k, 0)) for k in self.obstructing)
 
 
-_LINES: dict[tuple[int, int, tuple[Hex, ...], Hex, Hex], tuple[object, object, SightLine]] = {}
-"""Lines already drawn, by board, tables, blown bridges (4.10) and the two hexes: nothing else changes a line. Each
-entry holds its board and tables, so that their ids are not reused while it is kept."""
+_LINES: dict[tuple[int, int, tuple[Hex, ...], tuple[Hex, ...], Hex, Hex], tuple[object, object, SightLine]] = {}
+"""Lines already drawn, by board, tables, blown bridges (4.10), smoke (7.1) and the two hexes: nothing else changes
+a line. Each entry holds its board and tables, so that their ids are not reused while it is kept."""
 _LINES_KEPT = 100_000
+
+
+def smoke_now(st: GameState) -> tuple[Hex, ...]:
+    """The hexes whose smoke counts for sight now (7.1, 6.3: 4 levels high, +5 to sight): smoke laid in this turn's
+    Fire Phase takes effect for LOS only after it (3.2 P); in a fixed order."""
+    d = data(st)
+    if not d.smoke:
+        return ()
+    fresh = set(d.smoke_new) if st.phase == "attack" and d.smoke_turn == st.turn else set()
+    return tuple(sorted((h for h in d.smoke if h not in fresh), key=lambda h: (h.q, h.r)))
 
 
 def sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
     """The line of sight from ``a`` to ``b`` (§6.2); the firer's hex never counts, the target's hex neither."""
     board = st.board
-    key = (id(board), id(tables), tuple(data(st).blown), a, b)
+    key = (id(board), id(tables), tuple(data(st).blown), smoke_now(st), a, b)
     kept = _LINES.get(key)
     if kept is not None and kept[0] is board and kept[1] is tables:
         return kept[2]
@@ -116,6 +127,7 @@ def _sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
     ha, hb = board.level(a) + 0.5, board.level(b) + 0.5
     keys: list[str] = []
     last = False
+    smoke = smoke_now(st)
     for x in result.path:
         if x in (a, b) or x not in board:
             continue
@@ -123,6 +135,9 @@ def _sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
         cls = terrain_of(st, tables, x)
         if cls.height >= int(sight_table()["obstacle_height"]) and board.level(x) + cls.height >= line:
             keys.append(cls.key)
+            last = last or distance(x, b) == 1
+        if x in smoke and board.level(x) + int(sight_table()["smoke_height"]) >= line:  # 6.3: smoke, 4 levels high
+            keys.append("smoke")
             last = last or distance(x, b) == 1
     out = SightLine(True, "", tuple(keys), last)
     if out.sight_sum >= int(sight_table()["block_sum"]):
@@ -133,7 +148,9 @@ def _sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
 
 
 def _open(st: GameState, tables: Tables, unit: Unit) -> bool:
-    return terrain_of(st, tables, unit.hex).key in ("clear", "road") if unit.hex is not None else False
+    if unit.hex is None or unit.hex in smoke_now(st):
+        return False
+    return terrain_of(st, tables, unit.hex).key in ("clear", "road")
 
 
 def automatic(st: GameState, tables: Tables, observer: Unit, target: Unit, line: SightLine) -> str | None:
@@ -227,13 +244,17 @@ def sight_roll(
     osheet, sheet = tables.sheets[observer.type], tables.sheets[target.type]
     here = terrain_of(st, tables, target.hex)
     infantry = sheet.unit_type == "infantry"
+    seen_through = here.key
+    table = sight_table()["terrain_sight"]
+    if target.hex in smoke_now(st) and int(table["smoke"]) > int(table.get(here.key, 0)):
+        seen_through = "smoke"  # 6.3: smoke in the target's hex, +5 to sight
     fired = max(s.fired_dk, s.fired_dk_last)
     return sight_tn(
         base=tables.experience[o.experience].base_number,
         distance=distance(observer.hex, target.hex),
         binoculars=osheet.equipment.get("binoculars", 0) > 0,
         terrain=line.obstructing,
-        target_terrain=here.key,
+        target_terrain=seen_through,
         infantry_in_building=infantry and here.building is not None,
         profile=sheet.target_profile,
         kept=movement_modifier(infantry=True, mp=sheet.mp, mp_spent=Fraction(s.half_mp, 2)) if infantry else 0,

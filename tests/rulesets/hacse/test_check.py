@@ -33,6 +33,8 @@ def candidates(g: Game) -> set[Action]:
         for enemy in st.units.values():
             if enemy.side != u.side:
                 out |= {Action("fire", (u.id, enemy.id, mount_label(sheet, i))) for i in range(len(sheet.mounts))}
+                if st.phase == "attack":  # the round (15.5), the options of 11, indirect fire at a hex (7.4)
+                    out |= fire_options(g, u.id, enemy.id)
         out |= {Action("turn", (u.id, f)) for f in FACING_NAMES}
         for other in st.units.values():
             if other.side == u.side and other.id != u.id:
@@ -51,6 +53,27 @@ def candidates(g: Game) -> set[Action]:
                 if h in st.board:
                     out |= {Action("lay", (u.id, st.board.label(h), k)) for k in ("at", "trap")}
                     out.add(Action("climb", (u.id, st.board.label(h))))  # 4.7
+    return out
+
+
+def fire_options(g: Game, uid: str, eid: str) -> set[Action]:
+    """``fire`` with rounds, options, rows and hex targets, legal or not (11, 15.5, 7)."""
+    st = g.state
+    sheet = T.sheets[st.units[uid].type]
+    enemy = st.units[eid]
+    out: set[Action] = set()
+    for i, m in enumerate(sheet.mounts):
+        label = mount_label(sheet, i)
+        for ammo in ("AP", "HE", "ball", "smoke"):
+            out |= {Action("fire", (uid, eid, label, ammo)), Action("fire", (uid, eid, label, ammo, "rapid"))}
+            out.add(Action("fire", (uid, eid, label, ammo, "aimed", "1")))
+            if enemy.hex is not None:
+                out.add(Action("fire", (uid, st.board.label(enemy.hex), label, ammo)))
+        out |= {Action("fire", (uid, eid, label, o)) for o in ("rapid", "bundled", "sustained", "doubled")}
+        out |= {Action("fire", (uid, eid, label, "aimed", str(r))) for r in range(1, 17)}
+        out.add(Action("fire", (uid, eid, m.weapon, "bundled")))
+        if enemy.hex is not None:
+            out.add(Action("fire", (uid, st.board.label(enemy.hex), label)))
     return out
 
 

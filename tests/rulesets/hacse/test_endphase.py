@@ -4,14 +4,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from types import SimpleNamespace
 
 import pytest
 
 from engine.dice import ScriptedDice
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
-from engine.rulesets.hacse import endphase
 from engine.rulesets.hacse.endphase import (
     SMOKE_FIELD,
     end_phase_events,
@@ -19,7 +17,7 @@ from engine.rulesets.hacse.endphase import (
     end_phase_smoke,
     smoke_markers,
 )
-from engine.rulesets.hacse.model import status
+from engine.rulesets.hacse.model import data, status
 from engine.state import GameState
 
 from .helpers import game, placed, ruleset
@@ -143,12 +141,11 @@ def test_13_2_a_sighted_unit_or_one_that_fired_stays_in_the_open() -> None:
 
 
 def test_3_2_step_8_smoke_markers_lose_a_turn_and_clear_at_0(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The indirect-fire rules will keep smoke in ``Data.smoke`` (hex → turns left, 7.1); a stand-in here."""
+    """The indirect-fire rules keep smoke in ``Data.smoke`` (hex → turns left, 7.1)."""
     st = _h1()
-    assert smoke_markers(st) is None  # no smoke field yet: nothing happens
+    assert smoke_markers(st) == {}  # no smoke yet: nothing happens
     a, b = parse_hex("0905"), parse_hex("1005")
-    kept = SimpleNamespace(**{SMOKE_FIELD: {a: 2, b: 1}})
-    monkeypatch.setattr(endphase, "data", lambda _st: kept)
+    getattr(data(st), SMOKE_FIELD).update({a: 2, b: 1})
     tr = Transition(st.clone())
     end_phase_smoke(tr)
     assert smoke_markers(tr.state) == {a: 1}

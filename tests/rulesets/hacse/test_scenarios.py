@@ -166,7 +166,7 @@ def _toward(legal: list[Action], targets: list[Hex]) -> list[Action]:
     return [a for a in steps if near(a) == best]
 
 
-@pytest.mark.parametrize(("sid", "seed"), [("h1-le-hamel", 3), ("h3-bridge-at-dusk", 4)])
+@pytest.mark.parametrize(("sid", "seed"), [("h1-le-hamel", 1), ("h3-bridge-at-dusk", 4)])
 def test_13_4_13_5_seeded_playout_meets_the_mines_and_the_wire(sid: str, seed: int) -> None:
     """A seeded playout whose units head for the scenario's mines and wire (13.4, 13.5): mine rolls are made, units
     stand in wire (or crush it), the game goes on to turn 5 and replays to the same state."""

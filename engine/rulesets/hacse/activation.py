@@ -20,7 +20,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, climbing, fortifications, opportunity, options
+from . import attack, climbing, fortifications, lines, opportunity, options
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -449,6 +449,10 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         status(unit).off_map = False
         _place(tr, tables, unit, got, "enters the map at")
         fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
+        why = lines.on_enter(tr, tables, unit)  # step 2 (11.6)
+        if why is not None:
+            _finish(tr, tables, unit, why)
+            return
         if opportunity.offer(tr, tables, unit):  # step 3 (6.7)
             return
     elif isinstance(typed, Turn):
@@ -464,6 +468,10 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         for step in steps:
             _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
             stopped = fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
+            why = lines.on_enter(tr, tables, unit)  # step 2 (11.6): a line may stop the move
+            if why is not None:
+                _finish(tr, tables, unit, why)
+                return
             if opportunity.offer(tr, tables, unit):  # step 3 (6.7): the rest of the path waits
                 return
             if stopped:  # a mine or wire ended the move here

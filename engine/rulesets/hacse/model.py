@@ -105,6 +105,9 @@ class Status:
     """Attacked in close combat in this turn's Phase 3a (12.3: no other attack this turn)."""
     morale_used: list[str] = field(default_factory=list)
     """Causes of the morale rolls made in this turn's Phase 3a (9.3: one roll per cause per turn)."""
+    line_hits: list[str] = field(default_factory=list)
+    """Sustained-fire lines that attacked it while it moved this turn, as ``MG-ID@TURN`` (11.6 P: once per
+    activation)."""
     used: dict[str, int] = field(default_factory=dict)
     """Equipment items used up, by sheet ``equipment`` key (13.3: a trap uses a hand grenade, a mine at_mines)."""
     climb_to: Hex | None = None

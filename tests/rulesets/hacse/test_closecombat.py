@@ -302,3 +302,25 @@ def _check_3a(g: Game) -> None:
             ok = False
             assert e.rule, f"{action}: {e} names no rule"
         assert ok == (action in legal), action
+
+
+def test_12_1_refusals_cite_their_rule() -> None:
+    st = attack_phase("h2-height-212", first=WIN, G1="1008:n/2", G4="1008", S1="1008:n/1", S2="1110:n")
+    assert st.to_act == "german" and data(st).physical == "ram"
+    e = refused(st, "ram G1 S2")
+    assert e.rule == "12.1" and "is not in the hex of G1" in str(e)
+    assert refused(st, "ram G1 G4").rule == "12.1"  # not an enemy
+    status(st.units["G1"]).sighted = []
+    e = refused(st, "ram G1 S1")
+    assert e.rule == "6.1" and "has not sighted" in str(e)
+    e = refused(st, "assault G4 S1")
+    assert e.rule == "3.2" and "rams are made first" in str(e)
+    assert refused(st, "hold").rule == "3.2" and refused(st, "stand G4").rule == "3.2"
+
+
+def test_12_3_infantry_that_fired_on_opportunity_makes_no_close_combat_attack() -> None:
+    st = attack_phase("h2-height-212", first=WIN, G4="1008", S4="1008")
+    assert "assault G4 S4" in legal(st)
+    status(st.units["G4"]).opp_fired = True
+    assert "assault G4 S4" not in legal(st)
+    assert refused(st, "assault G4 S4").rule == "12.3"

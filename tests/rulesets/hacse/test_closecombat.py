@@ -324,3 +324,15 @@ def test_12_3_infantry_that_fired_on_opportunity_makes_no_close_combat_attack() 
     status(st.units["G4"]).opp_fired = True
     assert "assault G4 S4" not in legal(st)
     assert refused(st, "assault G4 S4").rule == "12.3"
+
+
+def test_12_2_a_gun_is_rammed_like_a_vehicle_its_points_on_the_gun_table() -> None:
+    # G6 (PaK 40, 1.425 t) faces north; S1 (T-34, 30.9 t) drove 2 hexes north into it, from behind
+    st = attack_phase("h2-height-212", first=WIN, S1="1008:n/2", G6="1008:n")
+    odds = ruleset().odds(st, ruleset().parse_action(st, "ram S1 G6"))
+    assert odds is not None and "6 damage to G6 (rear), 0 to S1" in odds.note
+    st.dice = script(10, 10)
+    st, texts = events(st, "ram S1 G6")
+    assert any(t.startswith("G6: rows ") for t in texts) and status(st.units["S1"]).rows_hit == []
+    g6 = status(st.units["G6"])
+    assert len(g6.rows_hit) == min(6, ruleset().tables.sheets["GER-PAK40"].possible_damage) or g6.destroyed

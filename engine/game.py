@@ -20,7 +20,7 @@ from .los import LosResult, line_of_sight
 from .notation import Arg, Notation, slots
 from .odds import Odds
 from .pathing import Route, reachable, route
-from .rules import RESIGN, Ruleset, Transition, get_ruleset
+from .rules import PUBLIC, RESIGN, Ruleset, Transition, get_ruleset
 from .scenario import Scenario
 from .state import GameState, Outcome
 
@@ -251,14 +251,14 @@ class Game:
         return [e for e in self.events[index:] if e.is_visible_to(side)]
 
     def view(self, side: str) -> GameState:
-        """The current state as ``side`` may see it."""
-        if side not in self.state.sides:
+        """The current state as ``side`` may see it (``PUBLIC``: what every side may see, for spectators)."""
+        if side not in self.state.sides and side != PUBLIC:
             raise InvalidActionError(f"unknown side {side!r} (sides: {', '.join(self.state.sides)})")
         state = self.state
         got = self._views.get(side)
         if got is not None and got[0] is state:
             return got[1]
-        v = self.ruleset.view(state, side)
+        v = self.ruleset.public_view(state) if side == PUBLIC else self.ruleset.view(state, side)
         # One view per side, of the current state only (compared by identity: after an undo and another action the
         # history has the same length but the state is another one).
         self._views = {side: (state, v), **{k: x for k, x in self._views.items() if x[0] is state}}

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUILTIN_RULESETS",
+    "PUBLIC",
     "RESIGN",
     "Ruleset",
     "Transition",
@@ -354,6 +355,18 @@ class Ruleset:
         v.dice = HiddenDice()
         return v
 
+    def public_view(self, state: GameState) -> GameState:
+        """``state`` as a spectator who may see only what every side may see: the default applies each side's
+        :meth:`view` in turn (each hides that side's opponents' secrets), with ``viewer`` set to
+        :data:`PUBLIC`. A ruleset whose views do not compose so overrides it."""
+        v = state
+        for side in state.sides:
+            v = self.view(v, side)
+        if v is state:
+            v = state.clone()
+        v.viewer = PUBLIC
+        return v
+
     # --- Presentation -----------------------------------------------------------------------------------
 
     def presentation(self, info: GameInfo) -> Presentation:
@@ -456,6 +469,9 @@ class Ruleset:
 _registry: dict[str, Ruleset] = {}
 _discovered = False
 
+
+PUBLIC = "*"
+"""The viewer of the public view (``Game.view(PUBLIC)``): what no side's view hides, for spectators."""
 
 RESIGN = "resign"
 """The engine's own verb, ``resign SIDE`` (``Game.resign``): kept in a game's history like any action, so that a

@@ -427,7 +427,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if os.geteuid() == 0:
         print("planspiel serve: warning: running as root; run the server as an unprivileged user", file=sys.stderr)
     root = Path(args.root).expanduser() if args.root else _server_root()
-    return run_server(args.host, args.port, Hub(root, limits))
+    return run_server(args.host, args.port, Hub(root, limits, guests=args.guests))
 
 
 def _server_root() -> Path:
@@ -458,6 +458,7 @@ def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     sv.add_argument("--memory-mb", type=int, default=2048, help="address space of each game process (2048)")
     sv.add_argument("--cpu-seconds", type=int, default=4 * 3600, help="CPU time of each game process (14400)")
     sv.add_argument("--open-files", type=int, default=256, help="open files of each game process (256)")
+    sv.add_argument("--guests", action="store_true", help="ssh guest@HOST logs in without a key, to watch only")
     sv.set_defaults(func=_cmd_serve)
 
 

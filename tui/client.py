@@ -15,6 +15,7 @@ from engine import Action, ActionInfo, Event, Game, GameState, Hex, LosResult, O
 from engine.errors import IllegalActionError
 from engine.pathing import Route
 from engine.presentation import GameInfo, SideInfo
+from engine.rules import PUBLIC
 
 __all__ = ["Change", "GameClient", "GameInfo", "LocalClient", "SideInfo"]
 
@@ -171,7 +172,7 @@ class LocalClient:
         actors: list[str | None] | None = None,
         on_change: Callable[[Change], None] | None = None,
     ) -> None:
-        if side not in game.state.sides:
+        if side not in game.state.sides and side != PUBLIC:
             raise ValueError(f"unknown side {side!r} (sides: {', '.join(game.state.sides)})")
         self._game = game
         self._side = side

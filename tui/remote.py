@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from engine.errors import PlanspielError
+from engine.rules import PUBLIC
 
+from .client import LocalClient
 from .serve.wire import pack, unpacker
 
 if TYPE_CHECKING:
@@ -232,6 +234,8 @@ def open_table(link: TableLink, table: str) -> tuple[Session, RemoteGame]:
     session = Session(game, {s: "human" for s in sc.side_ids()}, autosave=False, setup="scenario")
     session.players.update(players)
     session.remote = remote
+    if remote.side == PUBLIC:  # a spectator of the public view: a client of no side
+        session.clients[PUBLIC] = LocalClient(game, PUBLIC, actors=session.actors)
     for client in session.clients.values():
         client.undo_allowed = False
     return session, remote

@@ -39,7 +39,7 @@ from engine.state import GameState
 
 from .agents import PlayerView, Progress, _legal, _queries, move_goal
 
-__all__ = ["LEVELS", "Level", "PlannerAgent"]
+__all__ = ["LEVELS", "Level", "PlannerAgent", "level_settings", "seconds_level"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,45 @@ LEVELS: dict[str, Level] = {
     "hard": Level(5.0, 60, 12),
 }
 """The AI levels (``ai:easy``, ``ai:normal``, ``ai:hard``): 0.2, 1 and 5 seconds per decision."""
+
+MAX_SECONDS = 600.0
+"""The longest budget ``ai:N`` takes (N seconds per decision)."""
+
+
+def seconds_level(name: str) -> float | None:
+    """The budget of a level written as seconds (``"2"``, ``"0.5"``: ``ai:N``), or None for another name.
+
+    Raises:
+        ValueError: a number of seconds that is not above 0 and at most :data:`MAX_SECONDS`.
+
+    >>> seconds_level("2.5"), seconds_level("hard")
+    (2.5, None)
+    """
+    try:
+        seconds = float(name)
+    except ValueError:
+        return None
+    if not 0.0 < seconds <= MAX_SECONDS:  # also refuses nan and inf
+        raise ValueError(f"ai:{name}: the seconds per decision must be above 0 and at most {MAX_SECONDS:g}")
+    return seconds
+
+
+def level_settings(name: str) -> Level:
+    """The settings of a level: a named one (:data:`LEVELS`), or ``N`` seconds with the widths of the largest
+    named level whose budget is at most N (easy's below 1 s).
+
+    Raises:
+        ValueError: an unknown level.
+    """
+    if name in LEVELS:
+        return LEVELS[name]
+    seconds = seconds_level(name)
+    if seconds is None:
+        raise ValueError(f"unknown AI level {name!r} (expected one of {', '.join(LEVELS)}, or seconds: ai:2)")
+    fitting = [lv for lv in LEVELS.values() if lv.budget_s <= seconds] or [LEVELS["easy"]]
+    widest = max(fitting, key=lambda lv: lv.budget_s)
+    return Level(seconds, widest.width, widest.reply_width)
+
 
 PASS_PENALTY = 0.05
 """A pass scores this much below an action that leaves the position as good: doing something is preferred."""
@@ -82,10 +121,8 @@ class PlannerAgent:
     """
 
     def __init__(self, level: str = "normal", seed: int = 0) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"unknown AI level {level!r} (expected one of {', '.join(LEVELS)})")
+        self.settings = level_settings(level)
         self.level = level
-        self.settings = LEVELS[level]
         self.name = f"ai:{level}"
         self.rng = random.Random(seed)
 

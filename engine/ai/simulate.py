@@ -410,13 +410,14 @@ def agent_level(text: str) -> str:
     Raises:
         ValueError: an unknown agent.
     """
+    from .planner import seconds_level  # noqa: PLC0415
     from .players import AI_LEVELS  # noqa: PLC0415
 
     name = text.strip().lower()
     level = name[3:] if name.startswith("ai:") else name
     known = (*AI_LEVELS, "random", "greedy")
-    if level not in known:
-        raise ValueError(f"unknown agent {text!r}: expected one of {', '.join(known)} (or ai:LEVEL)")
+    if level not in known and seconds_level(level) is None:
+        raise ValueError(f"unknown agent {text!r}: expected one of {', '.join(known)} (or ai:LEVEL, ai:N seconds)")
     return level
 
 

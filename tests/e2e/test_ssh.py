@@ -33,12 +33,12 @@ pytest.importorskip("asyncssh")
 class Served:
     """A running ``planspiel serve`` and what a player needs to reach it."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, *options: str) -> None:
         self.root = tmp / "server"
         self.log = (tmp / "server.log").open("w")
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         self.process = subprocess.Popen(
-            [str(PLANSPIEL), "serve", "--host", "127.0.0.1", "--port", "0", "--root", str(self.root)],
+            [str(PLANSPIEL), "serve", "--host", "127.0.0.1", "--port", "0", "--root", str(self.root), *options],
             stdout=subprocess.PIPE,
             stderr=self.log,
             text=True,
@@ -170,6 +170,8 @@ def _create_p1(alice: Terminal) -> None:
     alice.keys(number.group(1))
     alice.wait_for("your side?")
     alice.keys("1")  # German (the scenario's first side)
+    alice.wait_for("Your opponent?")
+    alice.keys("1")  # another player of the server
     alice.wait_for("Spectators?")
     alice.keys("1")  # others may watch
     alice.wait_for("— waiting for a")
@@ -218,3 +220,30 @@ def test_two_players_on_two_connections_and_a_spectator(served: Served, tmp_path
     for term in (alice, bob):
         term.wait_for("the orders revealed", timeout=20)
     carol.wait_for("Turn 2/8", timeout=20)  # the spectator's table goes on with the round played
+
+
+def test_a_guest_logs_in_without_a_key_and_may_only_watch(tmp_path: Path) -> None:
+    from tui.remote import TableLink  # noqa: PLC0415 - the tables' client, as the game processes use it
+
+    served = Served(tmp_path, "--guests")
+    try:
+        sock = str(served.root / "tables.sock")
+        alice, bob = TableLink(sock, "alice"), TableLink(sock, "bob")
+        tid = alice.request(
+            "create", ruleset="art_of_tactic", scenario="p1-grenzgefecht", side="german", spectators=True
+        )["table"]
+        bob.request("join", table=tid)
+        command = [*served.ssh_args("-t", "-o", "PubkeyAuthentication=no"), "guest@127.0.0.1"]
+        guest = Terminal(tmp_path, command, size=(100, 30))
+        screen = guest.wait_for("Lobby: watch games", timeout=30)
+        assert "New game" not in screen and "Continue" not in screen  # neither in the menu nor in the keys
+        guest.keys("o")
+        guest.wait_for("a guest: you may watch games")
+        assert "Create a table" not in guest.screen()
+        _choose_first_table(guest, "you: German")
+        assert not (served.root / "accounts" / "guest").exists()
+        alice.close()
+        bob.close()
+    finally:
+        served.stop()
+        subprocess.run([TMUX, "-S", str(tmp_path / "tmux.sock"), "kill-server"], check=False, capture_output=True)

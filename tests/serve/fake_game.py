@@ -34,6 +34,7 @@ def main() -> None:
     env = {k: os.environ.get(k, "-") for k in ("TERM", "COLUMNS", "LINES")}
     print(f"READY home={home.name} tty={os.isatty(0)} TERM={env['TERM']} COLUMNS={env['COLUMNS']} size={size()}")
     print(f"CWD-HAS-HOME={(Path.cwd() / 'home').exists()}", flush=True)
+    print(f"PLAYER={os.environ.get('PLANSPIEL_PLAYER')} GUEST={os.environ.get('PLANSPIEL_GUEST', '-')}", flush=True)
     while True:
         if changed[0]:
             changed[0] = False

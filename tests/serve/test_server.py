@@ -5,6 +5,7 @@ on its pty (home, terminal type, size, window changes, hang-up on a dropped conn
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -35,8 +36,8 @@ class Server:
         )
 
 
-async def _serve(root: Path, **limits: float) -> tuple[Server, asyncssh.SSHAcceptor]:
-    hub = Hub(root, ServeLimits(**limits), client=[sys.executable, str(FAKE_GAME)])  # type: ignore[arg-type]
+async def _serve(root: Path, guests: bool = False, **limits: float) -> tuple[Server, asyncssh.SSHAcceptor]:
+    hub = Hub(root, ServeLimits(**limits), client=[sys.executable, str(FAKE_GAME)], guests=guests)  # type: ignore[arg-type]
     acceptor = await start_server("127.0.0.1", 0, hub)
     return Server(hub, acceptor.get_port()), acceptor
 
@@ -209,3 +210,32 @@ def test_the_host_key_is_made_once_and_kept(tmp_path: Path) -> None:
     first = host_key(tmp_path).get_fingerprint("sha256")
     assert (tmp_path / "host_key").stat().st_mode & 0o777 == 0o600
     assert host_key(tmp_path).get_fingerprint("sha256") == first
+
+
+async def test_guests_only_when_the_operator_allows_them_and_without_an_account(tmp_path: Path) -> None:
+    srv, acceptor = await _serve(tmp_path / "root")
+    try:
+        with pytest.raises(asyncssh.DisconnectError, match="reserved"):
+            await srv.connect("guest", None)
+        with pytest.raises(asyncssh.DisconnectError, match="reserved"):
+            await srv.connect("guest-1", new_key())  # no account may pass for a guest
+    finally:
+        acceptor.close()
+        await srv.hub.close_tables()
+        await acceptor.wait_closed()
+    srv, acceptor = await _serve(tmp_path / "root2", guests=True)
+    try:
+        async with await srv.connect("guest", None) as conn:  # no key, no password
+            proc = await game(conn)
+            seen = await read_until(proc.stdout, "GUEST=1")
+            assert re.search(r"PLAYER=guest-[0-9a-f]{4} GUEST=1", seen), seen
+            guests = list((srv.hub.root / "guests").iterdir())
+            assert len(guests) == 1  # a folder for this session only
+            proc.stdin.write("quit\n")
+            await proc.wait()
+        assert not list((srv.hub.root / "guests").iterdir())  # gone with the session
+        assert not any(srv.hub.accounts.folder.iterdir())  # no account made
+    finally:
+        acceptor.close()
+        await srv.hub.close_tables()
+        await acceptor.wait_closed()

@@ -4,9 +4,7 @@ same game and show each side only its own view; the finished game's history for 
 
 from __future__ import annotations
 
-import asyncio
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +74,17 @@ def test_a_table_from_creation_to_play_and_its_refusals(tmp_path: Path) -> None:
     assert summary["state"] == "playing" and summary["online"] == ["bob"]
 
 
+def test_guests_may_watch_but_not_play(tmp_path: Path) -> None:
+    service = TableService(tmp_path)
+    alice, bob, guest = conn(service, "alice"), conn(service, "bob"), conn(service, "guest-1a2b")
+    assert "guests may only watch" in ask(service, guest, "create", **P1, side="german")["error"]
+    tid = ask(service, alice, "create", **P1, side="german", spectators=True)["table"]
+    assert "guests may only watch" in ask(service, guest, "join", table=tid)["error"]
+    ask(service, bob, "join", table=tid)
+    assert ask(service, guest, "open", table=tid)["watching"]
+    assert "guests may only watch" in ask(service, guest, "act", table=tid, index=0, notation="commit")["error"]
+
+
 def test_tables_survive_a_restart_and_finished_games_reach_the_players(tmp_path: Path) -> None:
     service = TableService(tmp_path)
     alice, bob = conn(service, "alice"), conn(service, "bob")
@@ -93,31 +102,6 @@ def test_tables_survive_a_restart_and_finished_games_reach_the_players(tmp_path:
     for name in ("alice", "bob"):
         text = (tmp_path / "accounts" / name / "home" / "finished" / f"{tid}.txt").read_text(encoding="utf-8")
         assert "result: Soviet resigned: German victory" in text and text.rstrip().endswith("resign soviet")
-
-
-@pytest.fixture
-def tables(tmp_path: Path) -> Iterator[tuple[TableService, str]]:
-    """The table service on its socket, in a thread of its own (as in the server's process)."""
-    service = TableService(tmp_path)
-    path = tmp_path / "t.sock"
-    loop = asyncio.new_event_loop()
-    ready = threading.Event()
-    holder: dict[str, Any] = {}
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        holder["server"] = loop.run_until_complete(service.start(path))
-        ready.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    ready.wait(10)
-    yield service, str(path)
-    asyncio.run_coroutine_threadsafe(service.stop(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(10)
-    loop.close()
 
 
 def _wait_incoming(remote: Any, session: Any, count: int = 1) -> None:

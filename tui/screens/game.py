@@ -246,6 +246,8 @@ class GameScreen(Screen[None]):
             self.thinking.spin()
             self.set_timer(0.3, self.thinking.start_replay_check)
         if self.session.remote is not None:
+            # A spectator's screen has no decision of its own that would draw it: once mounted, draw it all.
+            self.call_after_refresh(self._changed, *_EVERYTHING)
             self.set_interval(0.2, self._remote_tick)
         self.call_after_refresh(self.advance)
 

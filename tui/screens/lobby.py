@@ -8,6 +8,7 @@ games. The list refreshes every two seconds.
 
 from __future__ import annotations
 
+import os
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -18,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from engine.ai import AI_LEVELS
 from engine.errors import PlanspielError
 
 from ..host import Host
@@ -40,6 +42,7 @@ class LobbyScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "create", "Create a table", id="lobby.create"),
+        Binding("l", "saves", "Saved games", id="lobby.saves"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("escape,backspace", "back", "Title", id="lobby.back"),
     ]
@@ -47,7 +50,8 @@ class LobbyScreen(Screen[None]):
     | Key(s) | Description |
     | :- | :- |
     | up, down, enter | Choose a table: open yours, join one that waits for a player, watch one. |
-    | c | Create a table: scenario, your side, whether others may watch. |
+    | c | Create a table: scenario, your side, your opponent (a player, or the AI), whether others may watch. |
+    | l | Your saved games (solo and hot-seat): load one. |
     | r | Refresh the list (it also refreshes every two seconds). |
     | escape, backspace | Back to the title screen. |
     """
@@ -72,6 +76,8 @@ class LobbyScreen(Screen[None]):
     def __init__(self, link: TableLink) -> None:
         super().__init__()
         self.link = link
+        self.guest = bool(os.environ.get("PLANSPIEL_GUEST"))
+        """A guest of the server: watches games only."""
         self.tables: list[dict[str, Any]] = []
 
     @property
@@ -80,10 +86,17 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
-            yield Static(f"Lobby — you are {self.link.name}", id="lobby-title")
+            yield Static(
+                f"Lobby — you are {self.link.name}" + (" (a guest: you may watch games)" if self.guest else ""),
+                id="lobby-title",
+            )
             yield OptionList(id="tables")
             yield Static("Enter: open, join or watch · c: create a table · r: refresh · escape: title", id="lobby-help")
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A guest's lobby has no key to create a table."""
+        return not (self.guest and action in ("create", "saves"))
 
     def on_mount(self) -> None:
         self.action_refresh()
@@ -104,7 +117,8 @@ class LobbyScreen(Screen[None]):
         keep = menu.highlighted_option.id if menu.highlighted_option is not None else None
         menu.clear_options()
         me = self.link.name
-        menu.add_option(Option(Text("Create a table (c)", style="bold"), id="create"))
+        if not self.guest:
+            menu.add_option(Option(Text("Create a table (c)", style="bold"), id="create"))
         sections: list[tuple[str, list[tuple[str, str]]]] = [
             ("Your tables", []),
             ("Waiting for a second player", []),
@@ -112,6 +126,8 @@ class LobbyScreen(Screen[None]):
             ("Your finished games", []),
         ]
         for t in self.tables:
+            if self.guest and not (t["state"] == "playing" and t["spectators"]):
+                continue
             mine = me in t["seats"].values()
             line = _line(t, me)
             if mine and t["state"] == "over":
@@ -130,8 +146,13 @@ class LobbyScreen(Screen[None]):
             menu.add_option(Option(Text(title, style="bold underline"), disabled=True))
             for oid, line in entries:
                 menu.add_option(Option(Text(line), id=oid, disabled=oid.startswith("done:")))
+        if not self.guest:
+            menu.add_option(Option(Text("Your saved games: solo and hot-seat (l)"), id="saves"))
         ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
-        menu.highlighted = ids.index(keep) if keep in ids else 0
+        if not ids:
+            menu.add_option(Option(Text("No game to watch now (the list refreshes by itself)"), disabled=True))
+            return
+        menu.highlighted = ids.index(keep) if keep in ids else next((i for i, x in enumerate(ids) if x), 0)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -139,6 +160,8 @@ class LobbyScreen(Screen[None]):
         kind, _, tid = oid.partition(":")
         if kind == "create":
             self.action_create()
+        elif kind == "saves":
+            self.action_saves()
         elif kind == "join":
             self._join(tid)
         elif kind in ("open", "watch"):
@@ -170,6 +193,9 @@ class LobbyScreen(Screen[None]):
 
     def action_create(self) -> None:
         """Choose a scenario, a side and whether others may watch; the table then waits in the list."""
+        if self.guest:
+            self.notify("A guest may only watch games: log in with a key to play.", severity="warning")
+            return
         try:
             found = self.link.request("scenarios")["scenarios"]
         except PlanspielError as err:
@@ -187,22 +213,54 @@ class LobbyScreen(Screen[None]):
     def _side_chosen(self, chosen: tuple[dict[str, Any], str] | None) -> None:
         if chosen is None:
             return
-        items = [((*chosen, True), "others may watch (from your side's view)"), ((*chosen, False), "no spectators")]
-        self.app.push_screen(ChoiceDialog("Spectators?", items), self._create)
+        items: list[tuple[tuple[dict[str, Any], str, str], str]] = [
+            ((*chosen, "player"), "another player of this server (a table in the lobby)"),
+            *(
+                ((*chosen, f"ai:{level}"), f"the AI, {level} (a game of your own, saved in your folder)")
+                for level in AI_LEVELS
+            ),
+        ]
+        self.app.push_screen(ChoiceDialog("Your opponent?", items), self._opponent_chosen)
 
-    def _create(self, chosen: tuple[dict[str, Any], str, bool] | None) -> None:
+    def _opponent_chosen(self, chosen: tuple[dict[str, Any], str, str] | None) -> None:
         if chosen is None:
             return
-        sc, side, spectators = chosen
+        sc, side, opponent = chosen
+        if opponent != "player":  # against the AI: a game of this session, as New game starts it
+            players = {s: ("human" if s == side else opponent) for s, _ in sc["sides"]}
+            self.planspiel.new_game(sc["ruleset"], sc["scenario"], players)
+            return
+        items = [
+            ((sc, side, "owner"), "others may watch, from your side's view"),
+            ((sc, side, "other"), "others may watch, from your opponent's view"),
+            ((sc, side, "public"), "others may watch, from a public view (what either side hides stays hidden)"),
+            ((sc, side, None), "no spectators"),
+        ]
+        self.app.push_screen(ChoiceDialog("Spectators?", items), self._create)
+
+    def _create(self, chosen: tuple[dict[str, Any], str, str | None] | None) -> None:
+        if chosen is None:
+            return
+        sc, side, watch = chosen
         try:
             tid = self.link.request(
-                "create", ruleset=sc["ruleset"], scenario=sc["scenario"], side=side, spectators=spectators
+                "create",
+                ruleset=sc["ruleset"],
+                scenario=sc["scenario"],
+                side=side,
+                spectators=watch is not None,
+                watch=watch or "owner",
             )["table"]
         except PlanspielError as err:
             self.notify(str(err), title="Cannot create a table", severity="error", timeout=10)
             return
         self.notify(f"Table {tid} waits for a second player (it shows in their lobby).", title="Table created")
         self.action_refresh()
+
+    def action_saves(self) -> None:
+        """The player's own saved games (the load screen)."""
+        if not self.guest:
+            self.planspiel.open_load()
 
     def action_back(self) -> None:
         self.planspiel.back_to_title()

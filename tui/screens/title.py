@@ -36,6 +36,17 @@ BANNER = r"""
 """
 
 
+_GUEST_MENU = (("lobby", "Lobby: watch games on this server"), ("rules", "Rules reference"), ("quit", "Quit"))
+"""The title screen's menu in a guest's session."""
+
+_NOT_FOR_GUESTS = ("continue", "new", "open", "settings")
+
+
+def _guest() -> bool:
+    """True in a guest's session of a Planspiel server (``ssh guest@HOST``): watching games only."""
+    return bool(os.environ.get("PLANSPIEL_GUEST"))
+
+
 class TitleScreen(Screen[None]):
     """The first screen: a menu."""
 
@@ -128,6 +139,12 @@ class TitleScreen(Screen[None]):
         """The menu; before the last save was looked up its first entry is a plain ``Continue``."""
         menu = self.query_one("#menu", OptionList)
         menu.clear_options()
+        if _guest():
+            for oid, text in _GUEST_MENU:
+                menu.add_option(Option(text, id=oid))
+            menu.highlighted = 0
+            menu.focus()
+            return
         if not looked_up:
             menu.add_option(Option(Text("Continue", style="bold"), id="continue"))
         elif self.last is not None:
@@ -159,9 +176,16 @@ class TitleScreen(Screen[None]):
         if event.option.id:
             self.action_choose(event.option.id)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A guest's title screen has no keys for games of their own."""
+        return not (_guest() and action == "choose" and bool(parameters) and parameters[0] in _NOT_FOR_GUESTS)
+
     def action_choose(self, what: str) -> None:
         """Run a menu entry."""
         app = self.planspiel
+        if _guest() and what in _NOT_FOR_GUESTS:
+            self.notify("A guest may only watch games (the lobby, o): log in with a key to play.", severity="warning")
+            return
         if not self.looked_up:  # not yet (a key cannot come before it: it waits in the event loop)
             self.rebuild()
         if what == "continue":

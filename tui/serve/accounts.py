@@ -16,20 +16,24 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["NAME_RULE", "Account", "Accounts", "name_problem"]
+__all__ = ["GUEST", "NAME_RULE", "Account", "Accounts", "name_problem"]
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{1,23}$")
 NAME_RULE = "2 to 24 characters of a-z, 0-9, _ and -, starting with a letter"
 """What a player name may be, in words (the refusal says it)."""
 
-_RESERVED = frozenset({"root", "admin", "guest", "planspiel", "server", "operator", "nobody"})
+_RESERVED = frozenset({"root", "admin", "planspiel", "server", "operator", "nobody"})
+
+GUEST = "guest"
+"""The login name of guests (``planspiel serve --guests``): no key, spectators only; no account may start with
+it (a guest's session is named ``guest-XXXX`` at the tables)."""
 
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a player name, or None when it can."""
     if not _NAME_RE.match(name):
         return f"the name {name[:30]!r} is not allowed: use {NAME_RULE}"
-    if name in _RESERVED:
+    if name in _RESERVED or name.startswith(GUEST):
         return f"the name {name!r} is reserved: choose another"
     return None
 

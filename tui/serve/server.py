@@ -15,6 +15,8 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
+import shutil
 import signal
 import sys
 import time
@@ -24,7 +26,7 @@ from typing import Any
 
 import asyncssh
 
-from .accounts import Account, Accounts, name_problem
+from .accounts import GUEST, Account, Accounts, name_problem
 from .child import Child, child_env
 from .limits import Counter, RateLimit, ServeLimits, clean_text, safe_term
 from .tables import TableService
@@ -60,8 +62,17 @@ class Hub:
         client: the command of the game client (default: this Python running ``tui.cli``).
     """
 
-    def __init__(self, root: Path, limits: ServeLimits | None = None, client: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        limits: ServeLimits | None = None,
+        client: Sequence[str] | None = None,
+        guests: bool = False,
+    ) -> None:
         self.root = root
+        self.guests = guests
+        """Whether ``ssh guest@HOST`` logs in without a key, to watch games only."""
+        self.guest_sessions = Counter(10)
         self.limits = limits or ServeLimits()
         self.accounts = Accounts(root)
         # -I: the game must not import from its working folder (an account's home holds a "saves" folder, which
@@ -122,6 +133,10 @@ class _Connection(asyncssh.SSHServer):
         if self.refusal is not None:
             log.info("refused %s: %s", self.peer, self.refusal)
             raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.refusal)
+        if username == GUEST and self.hub.guests:
+            log.info("guest from %s", self.peer)
+            self._release()
+            return False  # no authentication: a guest watches games, and nothing else
         problem = name_problem(username)
         if problem is not None:
             log.info("refused %s: bad name %r", self.peer, clean_text(username, 40))
@@ -210,6 +225,12 @@ async def _session(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) -> None:
     """A session: refused with one line, or a game on a pty until it ends or the connection drops."""
     name = str(process.get_extra_info("username"))
     refusal = _session_refusal(process)
+    if name == GUEST and hub.guests:
+        if refusal is not None:
+            _refuse(process, refusal)
+        else:
+            await _guest(hub, process)
+        return
     account = hub.accounts.get(name)
     if refusal is None and account is None:
         refusal = "your account cannot be read on the server: tell its operator"
@@ -227,14 +248,28 @@ async def _session(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) -> None:
         hub.sessions.give_back(name)
 
 
-async def _play(hub: Hub, process: asyncssh.SSHServerProcess[bytes], account: Account) -> None:
+async def _guest(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) -> None:
+    """A guest's session: a folder of its own for the session only, the lobby to watch games."""
+    if not hub.guest_sessions.take():
+        _refuse(process, "too many guests at the moment: try again later")
+        return
+    name = f"{GUEST}-{secrets.token_hex(2)}"
+    folder = hub.root / "guests" / name
+    try:
+        (folder / "home").mkdir(parents=True, mode=0o700)
+        await _play(hub, process, Account(name, "", folder), guest=True)
+    finally:
+        hub.guest_sessions.give_back()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def _play(hub: Hub, process: asyncssh.SSHServerProcess[bytes], account: Account, guest: bool = False) -> None:
     term = process.get_terminal_type() or "xterm"
     cols, rows = process.get_terminal_size()[:2]
     account.home.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
-        env = child_env(
-            account.home, term, {"PLANSPIEL_TABLES": str(hub.tables_socket), "PLANSPIEL_PLAYER": account.name}
-        )
+        extra = {"PLANSPIEL_TABLES": str(hub.tables_socket), "PLANSPIEL_PLAYER": account.name}
+        env = child_env(account.home, term, {**extra, "PLANSPIEL_GUEST": "1"} if guest else extra)
         child = Child(hub.client, env, (cols or 80, rows or 24), hub.limits, account.folder)
     except OSError as err:
         log.error("cannot start a game for %s: %s", account.name, err)

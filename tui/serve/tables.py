@@ -26,7 +26,9 @@ import engine
 import saves
 from engine import Game
 from engine.errors import PlanspielError
+from engine.rules import PUBLIC
 
+from .accounts import GUEST
 from .limits import clean_text
 from .wire import pack, unpacker
 
@@ -66,8 +68,11 @@ class Table:
     seats: dict[str, str | None]
     """Side → the player holding it (None: free)."""
     spectators: bool
-    """Whether others may watch (from the owner's side's view)."""
+    """Whether others may watch."""
     game: Game
+    watch: str = "owner"
+    """The view spectators get, chosen by the owner: ``owner`` (the owner's side's), ``other`` (the other
+    side's) or ``public`` (what both sides hide stays hidden)."""
     created: float = field(default_factory=time.time)
     conns: set[_Conn] = field(default_factory=set)
 
@@ -90,6 +95,7 @@ class Table:
             "owner": self.owner,
             "seats": dict(self.seats),
             "spectators": self.spectators,
+            "watch": self.watch,
             "state": self.state,
             "turn": g.state.turn,
             "to_act": g.to_act,
@@ -108,8 +114,23 @@ class Table:
             "owner": self.owner,
             "seats": self.seats,
             "spectators": self.spectators,
+            "watch": self.watch,
             "created": self.created,
         }
+
+
+WATCH_VIEWS = ("owner", "other", "public")
+"""The views a table's owner may give spectators."""
+
+
+def _watched(table: Table) -> str:
+    """The side whose view a spectator of ``table`` gets (``PUBLIC``: the public view)."""
+    owner = table.side_of(table.owner)
+    if table.watch == "public" or owner is None:
+        return PUBLIC
+    if table.watch == "other":
+        return next((s for s in table.seats if s != owner), owner)
+    return owner
 
 
 def _auto_setup(game: Game) -> None:
@@ -153,6 +174,7 @@ class TableService:
                     spectators=bool(meta["spectators"]),
                     game=game,
                     created=float(meta.get("created", 0.0)),
+                    watch=str(meta.get("watch", "owner")),
                 )
             except (OSError, ValueError, KeyError, TypeError, PlanspielError) as err:
                 log.error("table %s cannot be read and is left out: %s", meta_path.name, err)
@@ -241,6 +263,8 @@ class TableService:
                 raise TableError(f"no such request: {clean_text(str(op), 30)!r}")
             if op != "hello" and conn.name is None:
                 raise TableError("say hello first")
+            if op in ("create", "join", "act") and conn.name is not None and conn.name.startswith(GUEST):
+                raise TableError("guests may only watch games: log in with a key to play")
             out: dict[str, Any] = handler(conn, message)
         except TableError as err:
             out = {"error": str(err)}
@@ -304,7 +328,11 @@ class TableService:
             tid = secrets.token_hex(3)
         seats: dict[str, str | None] = dict.fromkeys(sc.side_ids())
         seats[side] = conn.name
-        table = Table(tid, ruleset, scenario, sc.title, seed, conn.name, seats, bool(message.get("spectators")), game)
+        watch = str(message.get("watch", "owner"))
+        if watch not in WATCH_VIEWS:
+            raise TableError(f"spectators watch from one of: {', '.join(WATCH_VIEWS)}")
+        spectators = bool(message.get("spectators"))
+        table = Table(tid, ruleset, scenario, sc.title, seed, conn.name, seats, spectators, game, watch=watch)
         self._save(table)
         self.tables[tid] = table
         log.info("table %s: %s created %s/%s as %s", tid, conn.name, ruleset, scenario, side)
@@ -334,7 +362,7 @@ class TableService:
         if watching:
             if not table.spectators:
                 raise TableError("this table does not allow spectators")
-            side = table.side_of(table.owner)
+            side = _watched(table)
         g = table.game
         table.conns.add(conn)
         conn.tables.add(table.id)

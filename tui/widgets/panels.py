@@ -21,6 +21,7 @@ from textual.widgets import RichLog, Static
 
 from engine import Event, GameState, Hex, Unit
 from engine.presentation import Presentation
+from engine.rules import PUBLIC
 
 from ..choices import odds_lines
 from ..overlay import effect_chance
@@ -58,7 +59,7 @@ def status_lines(view: GameState, presenter: Presentation, you: str, turns: int,
         line.append("game over", style="bold")
     else:
         line.append(f"{info.side_name(to_act)} to act", style="bold reverse")
-    line.append(f"  │ you: {info.side_name(you)}")
+    line.append("  │ watching: the public view" if you == PUBLIC else f"  │ you: {info.side_name(you)}")
     return line, Text(note or presenter.waiting_for(view), style="italic")
 
 

@@ -133,15 +133,29 @@ def ready(
     index = _mount(tables, firer, label)
     if index is None:
         return Refused(f"Cannot fire: {firer.id} has no weapon {label}", "2.3")
+    why = _mount_refusal(tables, firer, index)
+    if why is not None:
+        return why
+    return _aimed_at(st, tables, firer, index, target, ammo, memo)
+
+
+def _mount_refusal(tables: Tables, firer: Unit, index: int) -> Refused | None:
+    """Why mount ``index`` may not fire indirectly now (6.8 step 1, 7.1, 2.1), whatever the target."""
     why = attack.weapon_refusal(tables, firer, index, indirect=True)
     if why is not None:
         return why
     sheet = tables.sheets[firer.type]
     weapon = tables.weapons[sheet.mounts[index].weapon]
     if weapon.fire_mode == "direct":
-        return Refused(f"Cannot fire indirectly: the {label} fires only directly", "7.1")
+        return Refused(f"Cannot fire indirectly: the {mount_label(sheet, index)} fires only directly", "7.1")
     if sheet.unit_type == "gun" and status(firer).hexes:
         return Refused(f"Cannot fire: {firer.id} is a gun that changed hex this turn", "2.1")
+    return None
+
+
+def _aimed_at(
+    st: GameState, tables: Tables, firer: Unit, index: int, target: str | Hex, ammo: str | None, memo: Memo | None
+) -> Salvo | Refused:
     akey = _ammo(tables, firer, index, ammo, isinstance(target, Hex))
     if isinstance(akey, Refused):
         return akey
@@ -436,18 +450,23 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     seen = sorted({t for u in st.units.values() if u.side == unit.side for t in status(u).sighted} | {*s.shared})
     known = _known(st, unit.side)
     memo: Memo = {}
+    if attack.phase_refusal(st, tables, unit) is not None:
+        return
     for i in mounts:
+        if _mount_refusal(tables, unit, i) is not None:
+            continue
         label = mount_label(sheet, i)
         kinds = list(sheet.mounts[i].ammo)
+        words: list[tuple[str, ...]] = [(), *((k,) for k in kinds)] if len(kinds) > 1 else [()]
         for tid in seen:
             if not is_indirect(st, tables, unit, tid, label):
                 continue
-            for w in [(), *((k,) for k in kinds)] if len(kinds) > 1 else [()]:
-                if not isinstance(ready(st, tables, unit, tid, label, w[0] if w else None, memo), Refused):
+            for w in words:
+                if not isinstance(_aimed_at(st, tables, unit, i, tid, w[0] if w else None, memo), Refused):
                     yield Action("fire", (unit.id, tid, label, *w))
         for h in known:
-            for w in [(), *((k,) for k in kinds)] if len(kinds) > 1 else [()]:
-                if not isinstance(ready(st, tables, unit, h, label, w[0] if w else None, memo), Refused):
+            for w in words:
+                if not isinstance(_aimed_at(st, tables, unit, i, h, w[0] if w else None, memo), Refused):
                     yield Action("fire", (unit.id, st.board.label(h), label, *w))
 
 

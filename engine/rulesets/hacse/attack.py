@@ -31,9 +31,9 @@ from engine.state import GameState, Unit
 
 from . import fortifications, sheets
 from .bridges import terrain_of
-from .damage import COLUMNS, HitResult, Target, effects
-from .data import Mount, Sheet, Tables
-from .fire import Shot, hit_roll, pools, range_band, resolve_attack, shot_odds
+from .damage import COLUMNS, HitResult, Target, building_damage, destroyed_with_building, effects, range_dk
+from .data import BuildingType, Mount, Sheet, Tables
+from .fire import Building, Shot, hit_roll, outcome_band, pools, range_band, resolve_attack, shot_odds
 from .geometry import armour_faces, in_arc, theta
 from .messages import pass_sightings
 from .model import data, status
@@ -46,6 +46,7 @@ from .targetdie import TargetDie, has_moved, target_die
 __all__ = [
     "Aim",
     "aim",
+    "building_of",
     "carried_damage",
     "cease_refusal",
     "die_of",
@@ -59,6 +60,7 @@ __all__ = [
     "leave",
     "line_shot",
     "mount_label",
+    "near_misses",
     "next_side",
     "odds",
     "passengers",
@@ -365,6 +367,7 @@ def _shot_refusal(
     t_inf = tsheet.unit_type == "infantry"
     count = ready if m.mount == "carried" else 1
     pooled = max(pools(count, weapon))
+    house = building_of(st, tables, target)
     the_shot = Shot(
         base_number=sheets.base_number(s.experience),
         weapon=weapon,
@@ -380,6 +383,7 @@ def _shot_refusal(
         shaken=s.shaken,
         pooled=pooled if pooled > 1 else 1,
         relays=0 if target.id in s.sighted else s.shared.get(target.id, 0),  # 10.3
+        building=None if house is None else Building(house.armour),  # 6.3 b
     )
     to_hit = hit_roll(the_shot)
     if not to_hit.possible:
@@ -507,6 +511,48 @@ def shoot(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str, aim
         jam(tr, tables, firer, aim.mount, label)
     _record_damage(tr, tables, target, attack.rows_hit, aim.column)
     carried_damage(tr, tables, target, attack.hits)
+    near_misses(tr, tables, target, aim, attack.building_hits)
+
+
+def building_of(st: GameState, tables: Tables, unit: Unit) -> BuildingType | None:
+    """The building type an infantry unit stands in (4.9, 6.3 b): infantry in a building hex is in one of its
+    buildings [INTERP: occupying, 4.9 P, is not modelled; sighting reads it the same way]; others are not."""
+    if unit.hex is None or tables.sheets[unit.type].unit_type != "infantry":
+        return None
+    kind = terrain_of(st, tables, unit.hex).building
+    return tables.buildings[kind] if kind else None
+
+
+def near_misses(tr: Transition, tables: Tables, target: Unit, aim: Aim, count: int) -> None:
+    """8.6: each miss by 10 or less at a unit in a building damages the building if the shot's range-modified Dk
+    breaks its armour (the vehicle formula, P); at its "destroyed at" value it collapses on the units of the hex
+    whose armour is lower (4.9), and the next building of the hex is the one fought over [INTERP]."""
+    house = building_of(tr.state, tables, target)
+    if house is None or not count or target.hex is None:
+        return
+    d = data(tr.state)
+    dk, _ = range_dk(aim.shot.ammo.dk, outcome_band(aim.shot))
+    points = count * building_damage(dk, house.armour, he=aim.shot.ammo.he)
+    where = target.hex
+    what = f"the {house.key} building at {tr.state.board.label(where)}"
+    if not points:
+        tr.emit("fire", f"Near misses at {target.id}: Dk {dk} does not break {what} (rule 8.6)")
+        return
+    d.building_damage[where] = d.building_damage.get(where, 0) + points
+    done = d.building_damage[where]
+    tr.emit(
+        "fire", f"Near misses at {target.id}: {what} takes {points} damage ({done} of {house.destroyed_at}; rule 8.6)"
+    )
+    if done < house.destroyed_at:
+        return
+    d.building_damage[where] = 0
+    d.buildings_lost[where] = d.buildings_lost.get(where, 0) + 1
+    tr.emit("fire", f"{what[0].upper()}{what[1:]} collapses (rule 4.9)")
+    for u in sorted(tr.state.units.values(), key=lambda u: u.id):
+        inside = u.hex == where and building_of(tr.state, tables, u) is not None and not status(u).destroyed
+        if inside and destroyed_with_building(tables.sheets[u.type].armour.top, house.armour):
+            status(u).destroyed = True
+            tr.emit("destroyed", f"{u.id} is destroyed with the building (rule 4.9)", unit=u.id)
 
 
 def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit], list[Unit]]:
@@ -531,9 +577,12 @@ def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit]
 def target_of(st: GameState, tables: Tables, unit: Unit) -> Target:
     """The unit as damage sees it (8): its rows hit, the groups inside (cargo-bed hits, 8.5) and whether it has
     outside riders (4.5)."""
-    inside, outside = passengers(st, tables, unit)
+    sheet = tables.sheets[unit.type]
     s = status(unit)
-    return sheets.target(tables.sheets[unit.type], s.rows_hit, embarked=len(inside), riders=bool(outside))
+    if not (sheet.transport_capacity or sheet.outside_riders):
+        return sheets.target(sheet, s.rows_hit)
+    inside, outside = passengers(st, tables, unit)
+    return sheets.target(sheet, s.rows_hit, embarked=len(inside), riders=bool(outside))
 
 
 def carried_damage(tr: Transition, tables: Tables, vehicle: Unit, hits: Sequence[HitResult]) -> None:

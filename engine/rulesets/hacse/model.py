@@ -192,6 +192,10 @@ class Data:
     """The side controlling each objective hex (15.9), where one does."""
     smoke: dict[Hex, int] = field(default_factory=dict)
     """Smoke markers: hex → turns left (7.1, 8.5; End Phase step 8 counts them down, ``endphase.smoke_markers``)."""
+    building_damage: dict[Hex, int] = field(default_factory=dict)
+    """Damage of the building the units of a hex occupy (8.6 near misses; 4.9: destroyed at the type's value)."""
+    buildings_lost: dict[Hex, int] = field(default_factory=dict)
+    """Buildings destroyed in a hex (4.9)."""
     smoke_new: list[Hex] = field(default_factory=list)
     """Hexes smoked in the Fire Phase of turn ``smoke_turn``: their smoke counts for LOS only after it (3.2 P)."""
     smoke_turn: int = 0

@@ -533,6 +533,7 @@ def _fire_volley(tr: Transition, tables: Tables, firer: Unit, order: Order, voll
             attack.jam(tr, tables, firer, volley.mounts[0], mount_label(tables.sheets[firer.type], volley.mounts[0]))
         attack.record_damage(tr, tables, target, result.rows_hit, now.column)
         attack.carried_damage(tr, tables, target, result.hits)
+        attack.near_misses(tr, tables, target, now, result.building_hits)
     s.fired.extend(volley.mounts)
 
 

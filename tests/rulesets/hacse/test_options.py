@@ -304,3 +304,36 @@ def test_6_3_every_legal_shot_has_exact_odds_summing_to_1(sid: str, seed: int) -
         shots = [a for a in legal if a.verb == "fire"]
         g.apply(rng.choice(shots if shots and rng.random() < 0.5 else legal))
     assert "plain" in seen and len(seen) > 1
+
+
+# --- 6.3 b, 8.6 units in buildings ---------------------------------------------------------------------------------
+
+
+def test_6_3_a_squad_in_a_building_is_plus_5_unless_the_dk_breaks_the_walls() -> None:
+    st = fire_state(side="us", U4="0907:se", G1="1107")  # G1 in the medium buildings (armour 2) of 1107
+    _, note = odds_of(st, "fire U4 G1 M2HB")
+    assert "+5 target in a building (Dk 2 < armour 2)" not in note  # Dk 2 breaks armour 2
+    _, note = odds_of(st, "fire U4 G1 M1919V-coax")
+    assert "+5 target in a building (Dk 1 < armour 2) (rule 6.3)" in note
+
+
+def test_8_6_near_misses_damage_the_building_and_it_collapses_on_the_squad() -> None:
+    st = fire_state(dice=LOSE + [1, 2, 2, 2] + [4] * 200, side="us", U4="0907:se", G1="1107")
+    assert odds_of(st, "fire U4 G1 M2HB")[1].startswith("TN 7 ")  # rolls of 3 and 4: misses by 10 or less
+    data(st).building_damage[parse_hex("1107")] = 8
+    tr = Transition(st.clone())
+    rs = ruleset()
+    rs.apply(tr, rs.parse_action(st, "fire U4 G1 M2HB"))
+    texts = [e.text for e in tr.events]
+    assert any("the medium building at 1107 takes 2 damage (10 of 10; rule 8.6)" in t for t in texts)
+    assert any("collapses (rule 4.9)" in t for t in texts)
+    assert status(tr.state.units["G1"]).destroyed and data(tr.state).buildings_lost == {parse_hex("1107"): 1}
+
+
+def test_8_6_a_near_miss_that_does_not_break_the_armour_does_no_damage() -> None:
+    st = fire_state(dice=LOSE + [1, 2, 2, 2] + [4] * 200, side="us", U4="0907:se", G1="1107")
+    tr = Transition(st.clone())
+    rs = ruleset()
+    rs.apply(tr, rs.parse_action(st, "fire U4 G1 M1919V-coax"))
+    assert any("Dk 1 does not break the medium building" in e.text for e in tr.events)
+    assert data(tr.state).building_damage == {}

@@ -142,19 +142,25 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if args.scenario is not None:
             print("planspiel simulate: give a scenario or --campaign ID, not both", file=sys.stderr)
             return 2
+        if args.backend != "process":
+            print("planspiel simulate: whole campaigns run in this process only (no --backend)", file=sys.stderr)
+            return 2
         return run_campaign_cli(args.ruleset, args.campaign, args.games, args.a, args.b, args.seed, args.json)
     if args.scenario is None:
         print("planspiel simulate: name a scenario (or --campaign ID)", file=sys.stderr)
         return 2
     from engine.ai.simulate import run_cli  # noqa: PLC0415 - only for this subcommand
 
-    return run_cli(args.ruleset, args.scenario, args.games, args.a, args.b, args.workers, args.seed, args.json)
+    a = args
+    return run_cli(a.ruleset, a.scenario, a.games, a.a, a.b, a.workers, a.seed, a.json, backend=a.backend)
 
 
 def _cmd_balance(args: argparse.Namespace) -> int:
     from engine.ai.balance import run_cli  # noqa: PLC0415 - only for this subcommand
 
-    return run_cli(args.ruleset, args.scenario, args.games, args.ai, args.workers, args.seed, args.json)
+    return run_cli(
+        args.ruleset, args.scenario, args.games, args.ai, args.workers, args.seed, args.json, backend=args.backend
+    )
 
 
 def _add_game_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -462,6 +468,12 @@ def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     sv.set_defaults(func=_cmd_serve)
 
 
+_BACKEND_HELP = (
+    "process: a process pool of --workers (default); ray: Ray tasks (pip install 'planspiel[ray]'), a local Ray "
+    "with --workers CPUs or the cluster RAY_ADDRESS names; the same seed gives the same games"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and shell completion)."""
     parser = argparse.ArgumentParser(prog="planspiel", description="A terminal wargame table.")
@@ -486,6 +498,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     sim.add_argument("--seed", type=int, default=0, help="run seed: the same seed gives the same results")
     sim.add_argument("--json", action="store_true", help="end with one JSON line of the results")
+    sim.add_argument("--backend", choices=("process", "ray"), default="process", help=_BACKEND_HELP)
     sim.set_defaults(func=_cmd_simulate)
     bal = sub.add_parser(
         "balance",
@@ -498,6 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     bal.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     bal.add_argument("--seed", type=int, default=0, help="run seed: the same seed gives the same results")
     bal.add_argument("--json", action="store_true", help="end with one JSON line of the results")
+    bal.add_argument("--backend", choices=("process", "ray"), default="process", help=_BACKEND_HELP)
     bal.set_defaults(func=_cmd_balance)
     parser.set_defaults(func=_cmd_play)
     return parser

@@ -200,6 +200,8 @@ class RemoteGame:
     def _apply(self, session: Session, event: dict[str, Any]) -> int:
         index, side, notation = event.get("index"), str(event.get("side")), str(event.get("notation"))
         have = len(session.game.history)
+        if isinstance(index, int) and index < have:
+            return 0  # already in this copy (it was opened again after the action was sent)
         if index != have:
             self.error = f"out of step with the table (action {index} came, {have} here): open the game again"
             return 0

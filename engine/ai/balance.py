@@ -66,6 +66,7 @@ def run_cli(
     as_json: bool,
     out: TextIO | None = None,
     err: TextIO | None = None,
+    backend: str = "process",
 ) -> int:
     """``planspiel balance``: play, show a progress bar on ``err``, print the summary, the chart (and the JSON
     line). Returns 0, 1 when a game failed (each failure is reported with its index and seed), 2 for bad options."""
@@ -73,7 +74,9 @@ def run_cli(
     err = err if err is not None else sys.stderr
     try:
         level = agent_level(ai)
-        result = simulate(ruleset, scenario, games, level, level, workers, seed, on_game=ProgressBar(err))
+        result = simulate(
+            ruleset, scenario, games, level, level, workers, seed, on_game=ProgressBar(err), backend=backend
+        )
     except (ValueError, PlanspielError) as e:
         err.write(f"planspiel balance: {e}\n")
         return 2

@@ -78,6 +78,9 @@ class SimulationResult:
     """(index, seed, message) of every game that raised."""
     losses: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
     """Each finished game's :attr:`GameResult.losses`."""
+    per_game: list[dict[str, Any]] = field(default_factory=list)
+    """Each game's index, seed, winner (None: it failed) and turns, in index order: the same for the same seed
+    whatever runs the games (``--workers``, ``--backend``)."""
 
     @property
     def median_turns(self) -> float | None:
@@ -131,6 +134,7 @@ class SimulationResult:
             "decisions": len(all_times),
             "decision_s_median": _round(statistics.median(all_times)) if all_times else None,
             "decision_s_max": _round(max(all_times)) if all_times else None,
+            "per_game": self.per_game,
         }
         for who, side in (("a", self.sides[0]), ("b", self.sides[1])):
             ts = self.times.get(side, [])
@@ -301,11 +305,14 @@ def simulate(
     workers: int = 1,
     seed: int = 0,
     on_game: Callable[[int, int], None] | None = None,
+    backend: str = "process",
 ) -> SimulationResult:
-    """Play ``games`` games of ``a`` (first side) against ``b`` in ``workers`` processes.
+    """Play ``games`` games of ``a`` (first side) against ``b`` in ``workers`` processes, or as Ray tasks.
 
     Args:
         on_game: called after each finished game with (games done, games in all), e.g. for a progress bar.
+        backend: ``process`` (a process pool of ``workers``) or ``ray`` (Ray tasks: a local Ray with
+            ``workers`` CPUs, or the cluster that ``RAY_ADDRESS`` names); the same seed gives the same games.
 
     Raises:
         ValueError: an unknown agent, or games / workers below 1.
@@ -319,6 +326,8 @@ def simulate(
         raise ValueError(f"--games must be at least 1, not {games}")
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
+    if backend not in BACKENDS:
+        raise ValueError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     for name in (a, b):
         make_agent(name)  # an unknown agent fails here, before any game starts
     sc = engine.load_scenario(ruleset, scenario)
@@ -329,11 +338,12 @@ def simulate(
     result.times = {s: [] for s in sides}
     jobs = [(ruleset, scenario, a, b, seed, i) for i in range(games)]
     done: list[GameResult] = []
-    for r in _run(jobs, workers):
+    for r in _run_ray(jobs, workers) if backend == "ray" else _run(jobs, workers):
         done.append(r)
         if on_game is not None:
             on_game(len(done), games)
     for r in sorted(done, key=lambda r: r.index):
+        result.per_game.append({"index": r.index, "seed": r.seed, "winner": r.winner, "turns": r.turns})
         if r.error is not None or r.winner is None:
             result.errors.append((r.index, r.seed, r.error or "no result"))
             continue
@@ -369,6 +379,41 @@ def _run(jobs: list[tuple[str, str, str, str, int, int]], workers: int) -> Itera
             proc.terminate()
         raise
     pool.shutdown()
+
+
+BACKENDS = ("process", "ray")
+"""What may run the games of ``simulate`` and ``balance``."""
+
+
+def _run_ray(jobs: list[tuple[str, str, str, str, int, int]], workers: int) -> Iterator[GameResult]:
+    """The games as Ray tasks, yielded as they finish: a local Ray with ``workers`` CPUs, or the cluster
+    ``RAY_ADDRESS`` names (each node needs this package installed, with the same version)."""
+    import logging  # noqa: PLC0415
+    import os  # noqa: PLC0415
+
+    try:
+        import ray  # noqa: PLC0415 - an optional extra
+    except ImportError:
+        raise ValueError("--backend ray needs Ray: pip install 'planspiel[ray]'") from None
+    if not ray.is_initialized():
+        address = os.environ.get("RAY_ADDRESS")
+        options: dict[str, Any] = {"logging_level": logging.WARNING, "include_dashboard": False}
+        if not address:
+            options["num_cpus"] = workers
+        # The engine's own environment (an extra ruleset named in PLANSPIEL_RULESETS) goes with the tasks.
+        extra = {k: v for k, v in os.environ.items() if k.startswith("PLANSPIEL_")}
+        ray.init(address=address or None, runtime_env={"env_vars": extra} if extra else None, **options)
+    task = ray.remote(num_cpus=1)(_play)
+    pending = [task.remote(job) for job in jobs]
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                yield ray.get(ref)
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
 
 
 def _ignore_interrupts() -> None:
@@ -432,6 +477,7 @@ def run_cli(
     as_json: bool,
     out: TextIO | None = None,
     err: TextIO | None = None,
+    backend: str = "process",
 ) -> int:
     """``planspiel simulate``: play, show a progress bar on ``err``, print the summary (and the JSON line).
 
@@ -445,7 +491,7 @@ def run_cli(
         la, lb = agent_level(a), agent_level(b)
         if workers > 2:
             err.write(f"planspiel simulate: note: {workers} workers on a {_cpus()}-core machine\n")
-        result = simulate(ruleset, scenario, games, la, lb, workers, seed, on_game=ProgressBar(err))
+        result = simulate(ruleset, scenario, games, la, lb, workers, seed, on_game=ProgressBar(err), backend=backend)
     except ValueError as e:
         err.write(f"planspiel simulate: {e}\n")
         return 2

@@ -106,13 +106,16 @@ async def test_against_the_ai_the_lobby_starts_a_game_of_ones_own(on_server: tup
         assert app.session.remote is None
 
 
-async def test_a_spectator_of_the_public_view_sees_neither_sides_secrets(
-    on_server: tuple[TableService, str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("watch", ["public", "other"])
+async def test_a_spectator_sees_neither_sides_secrets_and_acts_on_nothing(
+    on_server: tuple[TableService, str], monkeypatch: pytest.MonkeyPatch, watch: str
 ) -> None:
+    """From the public view, or from the Soviet (the owner's opponent's) view: the German secret order given before
+    the spectator came is on no screen of theirs; their keys (fire, resign) do nothing to the game."""
     service, path = on_server
     alice_link, bob_link = TableLink(path, "alice"), TableLink(path, "bob")
     tid = alice_link.request(
-        "create", ruleset="art_of_tactic", scenario="p1-grenzgefecht", side="german", spectators=True, watch="public"
+        "create", ruleset="art_of_tactic", scenario="p1-grenzgefecht", side="german", spectators=True, watch=watch
     )["table"]
     bob_link.request("join", table=tid)
     alice, _ = open_table(alice_link, tid)
@@ -128,14 +131,17 @@ async def test_a_spectator_of_the_public_view_sees_neither_sides_secrets(
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
         text = screen_text(app)
-        assert "watching: the public view" in text and "march" not in text
+        shown = "watching: the public view" if watch == "public" else "you: Soviet"
+        assert shown in text and "ger-2-pz2 0305" not in text
         session = app.session
         assert session is not None and not session.humans
-        view = session.client(PUBLIC).view()
-        assert view.viewer == PUBLIC and "march" not in str(view.to_dict()["data"])
+        viewer = PUBLIC if watch == "public" else "soviet"
+        view = session.client(viewer).view()
+        assert view.viewer == viewer and "march ger-2-pz2" not in str(view.to_dict()["data"])
         assert "march ger-2-pz2" in str(service.tables[tid].game.state.to_dict()["data"])
-        await pilot.press("f")  # a spectator's keys do not act
+        await pilot.press("f", "ctrl+r")  # a spectator's keys do not act
         await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen) and session.game.outcome is None
         assert len(session.game.history) == len(service.tables[tid].game.history)
     for link in (alice_link, bob_link):
         link.close()

@@ -132,6 +132,8 @@ async def test_the_game_runs_on_a_pty_in_the_accounts_home_and_follows_the_windo
         await read_until(proc.stdout, "GOT hello")
         proc.change_terminal_size(120, 40)
         await read_until(proc.stdout, "SIZE 120x40")
+        proc.change_terminal_size(100000, 100000)  # a client may claim any size: the game gets at most 500x200
+        await read_until(proc.stdout, "SIZE 500x200")
         proc.stdin.write("quit\n")
         await read_until(proc.stdout, "BYE")
         assert (await proc.wait()).exit_status == 0

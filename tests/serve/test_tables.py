@@ -162,3 +162,23 @@ def test_a_copy_out_of_step_is_told_to_open_the_game_again(tables: tuple[TableSe
     assert again.game.history == () and again_remote.error is None
     for link in (alice_link, bob_link):
         link.close()
+
+
+def test_a_table_opened_again_skips_what_its_copy_already_has(tables: tuple[TableService, str]) -> None:
+    service, path = tables
+    alice_link, bob_link = TableLink(path, "alice"), TableLink(path, "bob")
+    tid = alice_link.request("create", **P1, side="german")["table"]
+    bob_link.request("join", table=tid)
+    alice, _ = open_table(alice_link, tid)
+    bob, bob_remote = open_table(bob_link, tid)
+    alice.client("german").apply("commit")
+    _wait_incoming(bob_remote, bob)
+    bob.client("soviet").apply("commit")  # Alice is back in the lobby: Bob's action waits on her link
+    again, remote = open_table(alice_link, tid)  # she opens the table again: the table's game, Bob's commit in it
+    assert again.game.history == service.tables[tid].game.history
+    for _ in range(20):
+        remote.incoming(again)  # the queued event of Bob's commit is already in this copy: not applied twice
+        threading.Event().wait(0.01)
+    assert remote.error is None and again.game.history == service.tables[tid].game.history
+    for link in (alice_link, bob_link):
+        link.close()

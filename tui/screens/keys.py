@@ -226,7 +226,11 @@ class TableKeys:
         "hint": lambda s: True if s.now.legal and not s.hinting else None,
         "play_hint": lambda s: True if s.hint is not None and s.hint in s.now.legal else None,
         "last_report": lambda s: s.presenter.shows_reports,  # hidden (False) where the ruleset reports nothing
-        "resign": lambda s: True if s.client.outcome is None and s.ai_side is None and not s.busy else None,
+        "resign": lambda s: (
+            (True if s.client.outcome is None and s.ai_side is None and not s.busy else None)
+            if s.session.is_human(s.client.side)
+            else False  # a spectator's screen (or an AI's side) has no side of its own to give up
+        ),
     }
     """The table's keys that are on only when the game allows them now (the others always are)."""
 
@@ -566,7 +570,7 @@ class TableKeys:
     def key_resign(self) -> None:
         """Ask, then give up the game for the side on screen (whoever is to act): the other side wins."""
         s = self.screen
-        if s.client.outcome is not None or s.ai_side is not None or s.busy:
+        if s.client.outcome is not None or s.ai_side is not None or s.busy or not s.session.is_human(s.client.side):
             return
         side = s.client.side
         others = [x.name for x in s.info.sides if x.id != side]

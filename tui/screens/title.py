@@ -178,7 +178,7 @@ class TitleScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A guest's title screen has no keys for games of their own."""
-        return not (_guest() and action == "choose" and bool(parameters) and parameters[0] in _NOT_FOR_GUESTS)
+        return not (_guest() and bool(parameters) and parameters[0] in _NOT_FOR_GUESTS)  # the menu's entries
 
     def action_choose(self, what: str) -> None:
         """Run a menu entry."""

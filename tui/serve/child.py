@@ -40,9 +40,14 @@ def child_env(home: Path, term: str, extra: Mapping[str, str] | None = None) -> 
     return env
 
 
+MAX_SIZE = (500, 200)
+"""The largest terminal a game draws (columns, rows): a client may claim any size."""
+
+
 def set_size(fd: int, cols: int, rows: int) -> None:
-    """Set a terminal's size (the kernel signals SIGWINCH to the foreground process group of a pty)."""
-    cols, rows = max(1, min(cols, 1000)), max(1, min(rows, 1000))
+    """Set a terminal's size, at most :data:`MAX_SIZE` (the kernel signals SIGWINCH to the foreground process
+    group of a pty)."""
+    cols, rows = max(1, min(cols, MAX_SIZE[0])), max(1, min(rows, MAX_SIZE[1]))
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 

@@ -702,8 +702,17 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
 def _fire_phase_actions(st: GameState, tables: Tables) -> list[Action]:
     """3.2 Phase 3b: the shots of the unit firing, or of every unit of the side that may fire; ``cease`` for each."""
     d = data(st)
-    units = [st.units[d.active]] if d.active is not None else list(attack.firers(st, tables, st.to_act or ""))
+    if d.active is not None:
+        units = [st.units[d.active]]
+    else:  # attack.firers, listing each unit's shots once rather than first asking whether it has one
+        units = [
+            u
+            for u in sorted(st.units.values(), key=lambda u: u.id)
+            if u.side == st.to_act and status(u).may_fire and not status(u).fire_done
+        ]
     out: list[Action] = []
     for u in units:
-        out += [*options.fire_actions(st, tables, u), Action("cease", (u.id,))]
+        shots = options.fire_actions(st, tables, u)
+        if shots or attack.has_shot(st, tables, u):  # a unit with a shot none of its options allow only ceases
+            out += [*shots, Action("cease", (u.id,))]
     return out

@@ -33,7 +33,7 @@ from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, sheets
+from . import attack, hits, sheets
 from .attack import mount_label
 from .bridges import terrain_of
 from .communication import can_communicate, may_send, party
@@ -42,6 +42,7 @@ from .data import Tables
 from .fire import Shot, hit_roll, range_band, rules_shots
 from .firedata import TWO_D10, Roller, chance_at_least, fire_table, mod
 from .indirect import (
+    HexHits,
     check_without_sight,
     hex_fire,
     indirect_odds,
@@ -156,6 +157,9 @@ def _mount_refusal(tables: Tables, firer: Unit, index: int) -> Refused | None:
 def _aimed_at(
     st: GameState, tables: Tables, firer: Unit, index: int, target: str | Hex, ammo: str | None, memo: Memo | None
 ) -> Salvo | Refused:
+    kinds = tables.sheets[firer.type].mounts[index].ammo
+    if isinstance(target, Hex) and ammo is None and len(kinds) > 1:
+        return Refused(f"Cannot fire at a hex without naming the round: {' or '.join(kinds)}", "15.5")
     akey = _ammo(tables, firer, index, ammo, isinstance(target, Hex))
     if isinstance(akey, Refused):
         return akey
@@ -244,8 +248,8 @@ def _at_unit(
 ) -> Salvo | Refused:
     """7.2: the hit roll at the unit, +2, from above, TN up to 40."""
     target = st.units.get(tid)
-    if target is None or target.side == firer.side or target.hex is None:
-        return Refused(f"Cannot fire: {tid} is not an enemy unit on the map", "6.8")
+    if target is None or target.side == firer.side or target.hex is None or status(target).hidden:
+        return Refused(f"Cannot fire: {tid} is not an enemy unit on the map", "6.8")  # hidden: not in the view
     ts = status(target)
     if ts.destroyed:
         return Refused(f"Cannot fire: {tid} is already destroyed", "3.2")
@@ -336,21 +340,36 @@ def _watchers(st: GameState, tables: Tables, firer: Unit) -> Iterator[tuple[Unit
             yield u, 1
 
 
-def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex) -> tuple[int, str] | None:
-    """Which precondition of 7.4 holds (relays, why), or None: the cheap ones (a map station in contact, an enemy
-    that fired from the hex) first, then the hex or 3 neighbours in sight of the firer or of a unit it reaches."""
+def _station(st: GameState, tables: Tables, firer: Unit) -> str | None:
+    """A map station the firer is, or communicates with (7.4 P), if one is."""
     me = party(st, tables, firer)
     for u in sorted(st.units.values(), key=lambda u: u.id):
         station = u.side == firer.side and sights(u) and "map_station" in tables.sheets[u.type].traits
         if station and (u.id == firer.id or can_communicate(party(st, tables, u), me) is None):
-            return 0, f"in contact with the map station {u.id}"
+            return u.id
+    return None
+
+
+def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: Memo) -> tuple[int, str] | None:
+    """Which precondition of 7.4 holds (relays, why), or None: the cheap ones (a map station in contact, an enemy
+    that fired from the hex) first, then the hex or 3 neighbours in sight of the firer or of a unit it reaches.
+    What does not depend on the hex (the map station, the units that look) is kept in ``memo``."""
+    if ("station",) not in memo:
+        memo[("station",)] = _station(st, tables, firer)
+    station = memo[("station",)]
+    if isinstance(station, str):
+        return 0, f"in contact with the map station {station}"
     for u in st.units.values():
         us = status(u)
-        if u.side != firer.side and u.hex == where and max(us.fired_dk, us.fired_dk_last) >= 0:
-            return 0, f"{u.id} fired from it"
+        if u.side != firer.side and u.hex == where and not us.hidden and max(us.fired_dk, us.fired_dk_last) >= 0:
+            return 0, f"{u.id} fired from it"  # a hidden unit is not known to have fired (13.2: the view)
     limit = fire_table().roll["max_tn"]
     board = st.board
-    for u, relays in _watchers(st, tables, firer):
+    if ("watchers",) not in memo:
+        memo[("watchers",)] = list(_watchers(st, tables, firer))
+    watchers = memo[("watchers",)]
+    assert isinstance(watchers, list)
+    for u, relays in watchers:
         tn = _hex_tn(st, tables, u, where)
         around = [_hex_tn(st, tables, u, n) for n in where.neighbours() if n in board] if tn > limit else []
         try:
@@ -369,7 +388,10 @@ def _sighted_there(st: GameState, tables: Tables, firer: Unit, where: Hex, memo:
             (
                 u.id
                 for u in sorted(st.units.values(), key=lambda u: u.id)
-                if u.hex == where and u.side != firer.side and _spotter(st, tables, firer, u.id, memo) is not None
+                if u.hex == where
+                and u.side != firer.side
+                and not status(u).hidden
+                and _spotter(st, tables, firer, u.id, memo) is not None
             ),
             None,
         )
@@ -403,7 +425,7 @@ def _at_hex(
     if seen is not None:
         return Refused(f"Cannot fire at the hex: {seen} there is sighted; fire at it (rule 7.2)", "7.4")
     if ("pre", where) not in memo:
-        memo[("pre", where)] = _precondition(st, tables, firer, where)
+        memo[("pre", where)] = _precondition(st, tables, firer, where, memo)
     why = memo[("pre", where)]
     if not isinstance(why, tuple):
         return Refused(
@@ -465,7 +487,7 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
                 if not isinstance(_aimed_at(st, tables, unit, i, tid, w[0] if w else None, memo), Refused):
                     yield Action("fire", (unit.id, tid, label, *w))
         for h in known:
-            for w in words:
+            for w in words if len(kinds) == 1 else words[1:]:  # at a hex the round is named (15.5, README)
                 if not isinstance(_aimed_at(st, tables, unit, i, h, w[0] if w else None, memo), Refused):
                     yield Action("fire", (unit.id, st.board.label(h), label, *w))
 
@@ -497,7 +519,7 @@ def _victims(st: GameState, where: Hex) -> list[Unit]:
 
 
 def _targets(st: GameState, tables: Tables, units: list[Unit]) -> list[Target]:
-    return [attack.target_of(st, tables, u) for u in units]
+    return [hits.target_of(st, tables, u) for u in units]
 
 
 def _along(a: Hex, b: Hex, steps: int) -> Hex:
@@ -529,6 +551,7 @@ def fire(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) -> None:
             "message", f"{spotter.id} passes its sighting of {salvo.target} to {firer.id} (rule 10.3)", (firer.side,)
         )
     s.fired.append(salvo.mount)
+    s.rapid = False  # 11.2: indirect fire is not rapid; the unit's other shots this phase are not either
     if salvo.shot is not None:
         _with_sight(tr, tables, firer, salvo)
     else:
@@ -576,17 +599,17 @@ def _with_sight(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) -> No
     if got.attack.jammed:
         attack.jam(tr, tables, firer, salvo.mount, salvo.label)
     attack.record_damage(tr, tables, units[index], got.attack.rows_hit, "top")
-    attack.carried_damage(tr, tables, units[index], got.attack.hits)
+    hits.carried_damage(tr, tables, units[index], got.attack.hits, attack.record_damage)
     for found in got.hex_hits:
         _report_random(tr, tables, units, found, st.board.label(salvo.hex))
 
 
-def _report_random(tr: Transition, tables: Tables, units: list[Unit], found: object, where: str) -> None:
-    roll, tn, hits = getattr(found, "roll"), getattr(found, "tn"), getattr(found, "hits")  # noqa: B009
-    if not hits:
-        tr.emit("fire", f"Random hit in {where}: {roll} against {tn}, nobody struck (rule 7.3)")
+def _report_random(tr: Transition, tables: Tables, units: list[Unit], found: HexHits, where: str) -> None:
+    """Log a random-hit check (7.3) and record the damage of each unit it struck, carried-over damage last."""
+    if not found.hits:
+        tr.emit("fire", f"Random hit in {where}: {found.roll} against {found.tn}, nobody struck (rule 7.3)")
         return
-    for k, (i, hit) in enumerate(hits):
+    for k, (i, hit) in enumerate(found.hits):
         how = (
             "carried over, from the side"
             if k
@@ -594,7 +617,8 @@ def _report_random(tr: Transition, tables: Tables, units: list[Unit], found: obj
         )
         tr.emit(
             "fire",
-            f"Random hit in {where} ({roll} against {tn}): {units[i].id} struck {how}: {hit.damage} damage (rule 7.3)",
+            f"Random hit in {where} ({found.roll} against {found.tn}): {units[i].id} struck {how}: {hit.damage} "
+            "damage (rule 7.3)",
             unit=units[i].id,
         )
         attack.record_damage(tr, tables, units[i], hit.allocation.rows, hit.column)

@@ -17,7 +17,7 @@ Opportunity fire (§6.7) is not here: its hook is :func:`shot` with a firer in t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -29,11 +29,11 @@ from engine.odds import Odds
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import fortifications, sheets
+from . import fortifications, hits, sheets
 from .bridges import terrain_of
-from .damage import COLUMNS, HitResult, Target, building_damage, destroyed_with_building, effects, range_dk
-from .data import BuildingType, Mount, Sheet, Tables
-from .fire import Building, Shot, hit_roll, outcome_band, pools, range_band, resolve_attack, shot_odds
+from .damage import COLUMNS, Target, effects
+from .data import Mount, Sheet, Tables
+from .fire import Building, Shot, hit_roll, pools, range_band, resolve_attack, shot_odds
 from .geometry import armour_faces, in_arc, theta
 from .messages import pass_sightings
 from .model import data, status
@@ -46,8 +46,6 @@ from .targetdie import TargetDie, has_moved, target_die
 __all__ = [
     "Aim",
     "aim",
-    "building_of",
-    "carried_damage",
     "cease_refusal",
     "die_of",
     "end_fire",
@@ -60,10 +58,8 @@ __all__ = [
     "leave",
     "line_shot",
     "mount_label",
-    "near_misses",
     "next_side",
     "odds",
-    "passengers",
     "phase_refusal",
     "ready_weapons",
     "record_damage",
@@ -74,7 +70,6 @@ __all__ = [
     "shoot",
     "shot",
     "start",
-    "target_of",
     "weapon_refusal",
 ]
 
@@ -367,7 +362,7 @@ def _shot_refusal(
     t_inf = tsheet.unit_type == "infantry"
     count = ready if m.mount == "carried" else 1
     pooled = max(pools(count, weapon))
-    house = building_of(st, tables, target)
+    house = hits.building_of(st, tables, target)
     the_shot = Shot(
         base_number=sheets.base_number(s.experience),
         weapon=weapon,
@@ -388,7 +383,7 @@ def _shot_refusal(
     to_hit = hit_roll(the_shot)
     if not to_hit.possible:
         return Refused(f"Cannot fire: {to_hit.explain()}, above {to_hit.max_tn}", "6.3")
-    target_rec = target_of(st, tables, target)
+    target_rec = hits.target_of(st, tables, target)
     return Aim(the_shot, target_rec, facing_hit(tables, firer, target), index, akey, weapon.burst)
 
 
@@ -510,105 +505,8 @@ def shoot(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str, aim
     if attack.jammed:
         jam(tr, tables, firer, aim.mount, label)
     _record_damage(tr, tables, target, attack.rows_hit, aim.column)
-    carried_damage(tr, tables, target, attack.hits)
-    near_misses(tr, tables, target, aim, attack.building_hits)
-
-
-def building_of(st: GameState, tables: Tables, unit: Unit) -> BuildingType | None:
-    """The building type an infantry unit stands in (4.9, 6.3 b): infantry in a building hex is in one of its
-    buildings [INTERP: occupying, 4.9 P, is not modelled; sighting reads it the same way]; others are not."""
-    if unit.hex is None or tables.sheets[unit.type].unit_type != "infantry":
-        return None
-    kind = terrain_of(st, tables, unit.hex).building
-    return tables.buildings[kind] if kind else None
-
-
-def near_misses(tr: Transition, tables: Tables, target: Unit, aim: Aim, count: int) -> None:
-    """8.6: each miss by 10 or less at a unit in a building damages the building if the shot's range-modified Dk
-    breaks its armour (the vehicle formula, P); at its "destroyed at" value it collapses on the units of the hex
-    whose armour is lower (4.9), and the next building of the hex is the one fought over [INTERP]."""
-    house = building_of(tr.state, tables, target)
-    if house is None or not count or target.hex is None:
-        return
-    d = data(tr.state)
-    dk, _ = range_dk(aim.shot.ammo.dk, outcome_band(aim.shot))
-    points = count * building_damage(dk, house.armour, he=aim.shot.ammo.he)
-    where = target.hex
-    what = f"the {house.key} building at {tr.state.board.label(where)}"
-    if not points:
-        tr.emit("fire", f"Near misses at {target.id}: Dk {dk} does not break {what} (rule 8.6)")
-        return
-    d.building_damage[where] = d.building_damage.get(where, 0) + points
-    done = d.building_damage[where]
-    tr.emit(
-        "fire", f"Near misses at {target.id}: {what} takes {points} damage ({done} of {house.destroyed_at}; rule 8.6)"
-    )
-    if done < house.destroyed_at:
-        return
-    d.building_damage[where] = 0
-    d.buildings_lost[where] = d.buildings_lost.get(where, 0) + 1
-    tr.emit("fire", f"{what[0].upper()}{what[1:]} collapses (rule 4.9)")
-    for u in sorted(tr.state.units.values(), key=lambda u: u.id):
-        inside = u.hex == where and building_of(tr.state, tables, u) is not None and not status(u).destroyed
-        if inside and destroyed_with_building(tables.sheets[u.type].armour.top, house.armour):
-            status(u).destroyed = True
-            tr.emit("destroyed", f"{u.id} is destroyed with the building (rule 4.9)", unit=u.id)
-
-
-def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit], list[Unit]]:
-    """The groups aboard ``vehicle`` (4.5), (inside, outside): by id they fill its transport capacity (in soldiers,
-    their intact rows), the others ride outside [INTERP: the digest does not say who sits where]."""
-    aboard = sorted(
-        (u for u in st.units.values() if status(u).embarked_in == vehicle.id and not status(u).destroyed),
-        key=lambda u: u.id,
-    )
-    room = tables.sheets[vehicle.type].transport_capacity
-    inside: list[Unit] = []
-    outside: list[Unit] = []
-    for u in aboard:
-        if u.steps <= room:
-            inside.append(u)
-            room -= u.steps
-        else:
-            outside.append(u)
-    return inside, outside
-
-
-def target_of(st: GameState, tables: Tables, unit: Unit) -> Target:
-    """The unit as damage sees it (8): its rows hit, the groups inside (cargo-bed hits, 8.5) and whether it has
-    outside riders (4.5)."""
-    sheet = tables.sheets[unit.type]
-    s = status(unit)
-    if not (sheet.transport_capacity or sheet.outside_riders):
-        return sheets.target(sheet, s.rows_hit)
-    inside, outside = passengers(st, tables, unit)
-    return sheets.target(sheet, s.rows_hit, embarked=len(inside), riders=bool(outside))
-
-
-def carried_damage(tr: Transition, tables: Tables, vehicle: Unit, hits: Sequence[HitResult]) -> None:
-    """The passengers' share of hits on ``vehicle``: each hit deals 1 extra damage to one outside rider group chosen
-    at random (4.5 INTERP), each cargo-bed point 1 damage to a random group inside (8.5 P); the lowest intact soldier
-    row takes it."""
-    for where, points in (
-        ("outside", sum(h.riders for h in hits)),
-        ("inside", sum(h.allocation.cargo_hits for h in hits)),
-    ):
-        for _ in range(points):
-            inside, outside = passengers(tr.state, tables, vehicle)
-            groups = [g for g in (outside if where == "outside" else inside) if g.steps > 0]
-            if not groups:
-                break
-            pick = 0
-            if len(groups) > 1:
-                pick = tr.roll(len(groups), 1, f"which group {where} {vehicle.id} is hit (rule 4.5)")[0] - 1
-            group = groups[pick]
-            gs = status(group)
-            row = next(
-                r.index for r in tables.sheets[group.type].rows if r.kind == "soldier" and r.index not in gs.rows_hit
-            )
-            rule = "4.5" if where == "outside" else "8.5"
-            tr.emit("damage", f"{group.id}, {where} {vehicle.id}, takes 1 damage (rule {rule})", unit=group.id)
-            _record_damage(tr, tables, group, (row,), "side")
+    hits.carried_damage(tr, tables, target, attack.hits, _record_damage)
+    hits.near_misses(tr, tables, target, aim.shot, attack.building_hits)
 
 
 def record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int, ...], column: str) -> None:

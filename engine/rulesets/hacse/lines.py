@@ -19,7 +19,7 @@ from dataclasses import replace
 from engine.rules import Transition
 from engine.state import Unit
 
-from . import attack, opportunity, sighting
+from . import attack, hits, opportunity, sighting
 from .attack import Aim, mount_label
 from .data import Tables
 from .fire import hit_roll, sustained_attack, sustained_hits
@@ -84,7 +84,7 @@ def _strike(tr: Transition, tables: Tables, mg: Unit, mover: Unit, aim: Aim) -> 
         s.line = []
         tr.emit("line", f"The sustained-fire line of {mg.id} ends: its MG jammed (rule 11.6)", unit=mg.id)
     attack.record_damage(tr, tables, mover, result.rows_hit, aim.column)
-    attack.carried_damage(tr, tables, mover, result.hits)
+    hits.carried_damage(tr, tables, mover, result.hits, attack.record_damage)
 
 
 def _results(tr: Transition, tables: Tables, mover: Unit) -> None:

@@ -39,7 +39,7 @@ from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import artillery, attack, sheets, sighting
+from . import artillery, attack, hits, sheets, sighting
 from .attack import Aim, mount_label
 from .damage import Location, Target, armour_used, effective_dk, infantry_damage, vehicle_damage
 from .data import Tables
@@ -74,7 +74,6 @@ __all__ = [
     "line_hexes",
     "odds",
     "order",
-    "order_of",
     "ready",
     "refusal",
     "resolve",
@@ -118,16 +117,6 @@ class Volley:
 def order(typed: Fire) -> Order:
     """The :class:`Order` of a typed ``fire``."""
     return Order(typed.unit, typed.target, typed.weapon, typed.ammo, typed.option, typed.row)
-
-
-def order_of(action: Action) -> Order:
-    """The :class:`Order` of a ``fire`` action's words (the notation has checked their kinds)."""
-    args = [str(a) for a in action.args]
-    unit, target, label, rest = args[0], args[1], args[2], args[3:]
-    ammo = rest.pop(0) if rest and rest[0] not in OPTIONS else None
-    option = rest.pop(0) if rest else None
-    row = int(rest[0]) if rest else None
-    return Order(unit, target, label, ammo, option, row)
 
 
 # --- Why a shot may not be made -------------------------------------------------------------------------------
@@ -460,6 +449,18 @@ def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -
     return out
 
 
+def _has_bundle(st: GameState, tables: Tables, unit: Unit) -> bool:
+    """Whether the unit has a bundled shot (11.5) now: bundling may ease a roll no single mount could make."""
+    sheet = tables.sheets[unit.type]
+    if len({m.weapon for m in sheet.mounts}) == len(sheet.mounts):
+        return False
+    s = status(unit)
+    return any(_bundles(st, tables, unit, tid) for tid in sorted({*s.sighted, *s.shared}))
+
+
+attack.SHOT_SOURCES.append(_has_bundle)
+
+
 def _bundles(st: GameState, tables: Tables, unit: Unit, tid: str) -> list[Action]:
     sheet = tables.sheets[unit.type]
     keys = sorted({m.weapon for m in sheet.mounts if sum(1 for x in sheet.mounts if x.weapon == m.weapon) > 1})
@@ -502,7 +503,7 @@ def _fire_volley(tr: Transition, tables: Tables, firer: Unit, order: Order, voll
     s.rapid = order.option == "rapid"
     word = f" ({order.option})" if order.option else ""
     for aim in volley.aims:
-        now = replace(aim, target=attack.target_of(st, tables, target))
+        now = replace(aim, target=hits.target_of(st, tables, target))
         to_hit = hit_roll(now.shot)
         explain = to_hit.explain()
         size = f"{now.shot.pooled} {now.shot.weapon.key}" if now.shot.pooled > 1 else order.label
@@ -532,8 +533,8 @@ def _fire_volley(tr: Transition, tables: Tables, firer: Unit, order: Order, voll
         if result.jammed:
             attack.jam(tr, tables, firer, volley.mounts[0], mount_label(tables.sheets[firer.type], volley.mounts[0]))
         attack.record_damage(tr, tables, target, result.rows_hit, now.column)
-        attack.carried_damage(tr, tables, target, result.hits)
-        attack.near_misses(tr, tables, target, now, result.building_hits)
+        hits.carried_damage(tr, tables, target, result.hits, attack.record_damage)
+        hits.near_misses(tr, tables, target, now.shot, result.building_hits)
     s.fired.extend(volley.mounts)
 
 
@@ -546,6 +547,7 @@ def _fire_line(tr: Transition, tables: Tables, firer: Unit, order: Order, volley
     key = f"{base.mount}.{base.ammo}"
     s.spent[key] = s.spent.get(key, 0) + cost
     s.fired.append(base.mount)
+    s.rapid = False
     s.fired_dk = max(s.fired_dk, base.shot.ammo.dk)
     s.line, s.line_mount, s.line_doubled = list(volley.line), base.mount, volley.doubled
     where = " ".join(st.board.label(h) for h in volley.line)
@@ -581,7 +583,7 @@ def _line_attack(tr: Transition, tables: Tables, firer: Unit, target: Unit, aim:
         attack.jam(tr, tables, firer, aim.mount, mount_label(tables.sheets[firer.type], aim.mount))
         status(firer).line = []
     attack.record_damage(tr, tables, target, result.rows_hit, aim.column)
-    attack.carried_damage(tr, tables, target, result.hits)
+    hits.carried_damage(tr, tables, target, result.hits, attack.record_damage)
 
 
 # --- Odds ---------------------------------------------------------------------------------------------------------

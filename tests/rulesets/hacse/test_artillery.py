@@ -64,8 +64,10 @@ def odds_of(st: GameState, text: str) -> tuple[dict[str, Fraction], str]:
 def test_14_8_in_01_without_sight_the_hex_tn_is_base_plus_10() -> None:
     st = h3(M1="0306", S1="1206")
     legal = set(ruleset().legal_actions(st))
-    assert {Action("fire", ("M1", "1206", "GW34", *w)) for w in ((), ("HE",), ("smoke",))} <= legal
-    odds, note = odds_of(st, "fire M1 1206 GW34")
+    assert {Action("fire", ("M1", "1206", "GW34", w)) for w in ("HE", "smoke")} <= legal
+    assert Action("fire", ("M1", "1206", "GW34")) not in legal
+    assert refused(st, "fire M1 1206 GW34").rule == "15.5"  # at a hex the round is named
+    odds, note = odds_of(st, "fire M1 1206 GW34 HE")
     assert note.startswith("TN 14 = +4 base number (rule 6.3) +10 indirect fire without sight")
     assert odds["jam"] == Fraction(1, 100)
     assert any(k.startswith("random hit target (1206)") for k in odds)
@@ -73,7 +75,7 @@ def test_14_8_in_01_without_sight_the_hex_tn_is_base_plus_10() -> None:
 
 def test_14_8_in_05_a_mortar_on_a_hex_uses_double_he_and_spends_2() -> None:
     st = h3(dice=LOSE + [10, 10, 10, 10] + [4] * 40, M1="0306", S1="1206")
-    tr = run(st, "fire M1 1206 GW34")
+    tr = run(st, "fire M1 1206 GW34 HE")
     rolls = [e.text for e in tr.events if e.kind == "roll"]
     assert any("random hit in 1206: TN 18" in t for t in rolls)  # 25 - 2 x 3 - 1 group
     assert status(tr.state.units["M1"]).spent == {"0.HE": 2}
@@ -84,7 +86,7 @@ def test_14_8_in_05_a_mortar_on_a_hex_uses_double_he_and_spends_2() -> None:
 @pytest.mark.parametrize(("die", "where", "landing"), [(6, "beyond", "1307"), (7, "short", "1106")])
 def test_14_8_in_10_a_missed_hex_scatters_along_the_line(die: int, where: str, landing: str) -> None:
     st = h3(dice=LOSE + [3, 3, die] + [1] * 20, M1="0306", S1="1206")
-    tr = run(st, "fire M1 1206 GW34")
+    tr = run(st, "fire M1 1206 GW34 HE")
     assert any(f"one hex {where}: {landing}" in e.text for e in tr.events)
 
 
@@ -104,10 +106,10 @@ def test_14_8_in_12_without_a_precondition_fire_at_a_hex_is_refused() -> None:
     data(st).conditions = ["dark_night"] * 10  # +2 per hex: the hex and its neighbours are out of sight
     for uid in ("A-HQ", "G1", "G2", "G3", "G4"):
         status(st.units[uid]).destroyed = True  # nobody to pass the hex on, no map station
-    err = refused(st, "fire M1 1507 GW34")
+    err = refused(st, "fire M1 1507 GW34 HE")
     assert err.rule == "7.4" and "map station" in str(err)
     status(st.units["S1"]).fired_dk_last = 1  # it fired from there last turn: precondition 3
-    assert Action("fire", ("M1", "1507", "GW34")) in set(ruleset().legal_actions(st))
+    assert Action("fire", ("M1", "1507", "GW34", "HE")) in set(ruleset().legal_actions(st))
 
 
 def test_7_4_the_map_station_allows_fire_at_a_hex_out_of_sight() -> None:
@@ -115,21 +117,21 @@ def test_7_4_the_map_station_allows_fire_at_a_hex_out_of_sight() -> None:
     data(st).conditions = ["dark_night"] * 10
     for uid in ("G1", "G2", "G3", "G4"):
         status(st.units[uid]).destroyed = True
-    assert Action("fire", ("M1", "1507", "GW34")) in set(ruleset().legal_actions(st))  # A-HQ by telephone
+    assert Action("fire", ("M1", "1507", "GW34", "HE")) in set(ruleset().legal_actions(st))  # A-HQ by telephone
 
 
 def test_7_4_fire_at_a_hex_is_aimed_where_an_enemy_is_known() -> None:
     st = h3(M1="0306", S1="1206")
-    assert refused(st, "fire M1 1106 GW34").rule == "7.4"
+    assert refused(st, "fire M1 1106 GW34 HE").rule == "7.4"
     status(st.units["S1"]).hidden = True
-    assert refused(st, "fire M1 1206 GW34").rule == "7.4"
+    assert refused(st, "fire M1 1206 GW34 HE").rule == "7.4"
 
 
 def test_7_2_with_sight_through_a_spotter_adds_a_relay_and_spends_the_message() -> None:
     st = h3(dice=LOSE + [10, 10, 10, 10] + [4] * 40, M1="0306", S1="1206")
     status(st.units["A-HQ"]).sighted = ["S1"]
     assert Action("fire", ("M1", "S1", "GW34")) in set(ruleset().legal_actions(st))
-    assert refused(st, "fire M1 1206 GW34").rule == "7.4"  # S1 is sighted there: fire at it (7.2)
+    assert refused(st, "fire M1 1206 GW34 HE").rule == "7.4"  # S1 is sighted there: fire at it (7.2)
     odds, note = odds_of(st, "fire M1 S1 GW34")
     assert "+2 indirect fire (rule 7.2)" in note and "+1 1 relay (rule 10.3)" in note
     assert set(odds) <= {"hit", "random hit", "no effect", "jam"}
@@ -169,7 +171,7 @@ def test_7_1_a_mortar_fires_only_indirectly_and_not_into_its_own_hex() -> None:
     st = h3(M1="0306", S1="0306")
     status(st.units["M1"]).sighted = ["S1"]
     assert refused(st, "fire M1 S1 GW34").rule == "15.4"  # inside the minimum range
-    assert refused(st, "fire M1 0306 GW34").rule == "7.4"
+    assert refused(st, "fire M1 0306 GW34 HE").rule == "7.4"
     assert refused(st, "fire M1 S1 GW34 aimed 1").rule == "7.1"
 
 
@@ -183,3 +185,12 @@ def test_7_1_smoke_blocks_sight_after_the_fire_phase_that_laid_it() -> None:
     after.phase = "end"
     line = sight_line(after, T, a, b)
     assert "smoke" in line.obstructing or not line.clear  # 6.3: +5 to sight through it
+
+
+def test_11_2_after_indirect_fire_the_units_other_shots_are_plain() -> None:
+    st = h3(dice=LOSE + [10, 10, 10, 10] + [4] * 40, M1="0306", S1="0307")
+    status(st.units["M1"]).rapid = True  # left from an earlier phase
+    status(st.units["M1"]).sighted = ["S1"]
+    tr = run(st, "fire M1 0307 GW34 smoke")
+    assert not status(tr.state.units["M1"]).rapid
+    assert Action("fire", ("M1", "S1", "K98")) in set(ruleset().legal_actions(tr.state))

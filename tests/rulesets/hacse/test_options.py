@@ -337,3 +337,14 @@ def test_8_6_a_near_miss_that_does_not_break_the_armour_does_no_damage() -> None
     rs.apply(tr, rs.parse_action(st, "fire U4 G1 M1919V-coax"))
     assert any("Dk 1 does not break the medium building" in e.text for e in tr.events)
     assert data(tr.state).building_damage == {}
+
+
+def test_11_2_a_unit_firing_rapidly_whose_last_shot_cannot_be_rapid_may_still_cease() -> None:
+    st = fire_state(G1="0906", U1="1603")  # the MG 42 at long range: TN 19 plain, 24 rapid
+    s = status(st.units["G1"])
+    s.fired, s.rapid = [0], True  # the rifles fired rapidly
+    data(st).active = "G1"
+    got = [a for a in ruleset().legal_actions(st) if a.args[0] == "G1"]
+    assert got == [Action("cease", ("G1",))]
+    assert refused(st, "fire G1 U1 MG42L").rule == "11.2"
+    assert refused(st, "fire G1 U1 MG42L rapid").rule == "6.3"

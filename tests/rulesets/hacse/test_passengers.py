@@ -9,7 +9,7 @@ import pytest
 
 from engine.errors import IllegalActionError
 from engine.rules import Transition
-from engine.rulesets.hacse import attack
+from engine.rulesets.hacse import attack, hits
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.model import data, status
 from engine.state import GameState
@@ -59,7 +59,7 @@ def test_14_7_dk_16_a_hit_that_does_not_penetrate_still_hurts_the_outside_riders
     assert odds is not None
     tn = int(odds.note.split()[1])  # roll exactly the TN: effective Dk 2 - 1, below even half the front armour 8
     st = h2(LOSE + [tn - tn // 2, tn // 2] + [1, 2, 3] * 40, S1="1814:n", G1="1810:s")
-    inside, outside = attack.passengers(st, T, st.units["G1"])
+    inside, outside = hits.passengers(st, T, st.units["G1"])
     assert inside == [] and [u.id for u in outside] == ["G4"]  # a tank has no room inside: G4 rides outside
     tr = run(st, "fire S1 G1 F34 HE")
     assert status(tr.state.units["G1"]).rows_hit == []  # 0 to the tank
@@ -69,9 +69,9 @@ def test_14_7_dk_16_a_hit_that_does_not_penetrate_still_hurts_the_outside_riders
 
 def test_4_5_passengers_inside_a_half_track_are_not_riders() -> None:
     st = h2(LOSE, carrier="G3", S1="1814:n", G3="1810:s")
-    inside, outside = attack.passengers(st, T, st.units["G3"])
+    inside, outside = hits.passengers(st, T, st.units["G3"])
     assert [u.id for u in inside] == ["G4"] and outside == []
-    assert attack.target_of(st, T, st.units["G3"]).embarked == 1
+    assert hits.target_of(st, T, st.units["G3"]).embarked == 1
 
 
 def test_8_5_passengers_get_out_of_a_wreck_with_1_damage_each() -> None:

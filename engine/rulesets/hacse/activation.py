@@ -20,7 +20,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, climbing, fortifications, opportunity, options
+from . import attack, climbing, fortifications, lines, opportunity, options
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -31,12 +31,14 @@ from .carriers import (
     towed,
     unhook_refusal,
 )
+from .closecombat import physical_actions, physical_apply, physical_refusal
 from .data import Cost, Sheet, Tables
 from .deployment import apply_setup, setup_actions, setup_refusal
 from .geometry import direction_to, turn_steps
 from .model import FACING_NAMES, data, status
 from .movement import CLIMB, Refused, Spent, admit, combine, stacking_surcharge, step_cost, turn_cost
 from .notation import (
+    Assault,
     Back,
     Blow,
     Cease,
@@ -51,6 +53,8 @@ from .notation import (
     Lay,
     Mount,
     Move,
+    Pass,
+    Ram,
     Spare,
     Stand,
     Stop,
@@ -59,7 +63,7 @@ from .notation import (
     Work,
 )
 from .rally import away_refusal
-from .sequence import decide_bridge, end_activation, end_attack, pending
+from .sequence import begin_fire, decide_bridge, end_activation, end_attack, pending
 
 __all__ = ["Step", "apply_action", "refusal", "speed", "unit_actions"]
 
@@ -297,6 +301,9 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
             return Refused("Cannot fire with a round, an option or at a hex on opportunity: plain fire only", "6.7")
         args = (typed.unit, str(typed.target), typed.weapon) if isinstance(typed, Fire) else ()
         return opportunity.refusal(st, tables, typed.verb, args)
+    if d.physical is not None or isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a (closecombat.py)
+        pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
+        return physical_refusal(st, tables, typed.verb, pair)
     if isinstance(typed, Hold):
         return Refused("Cannot hold: no opportunity fire is offered now", "6.7")
     if isinstance(typed, (Blow, Spare)):
@@ -442,6 +449,10 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         status(unit).off_map = False
         _place(tr, tables, unit, got, "enters the map at")
         fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
+        why = lines.on_enter(tr, tables, unit)  # step 2 (11.6)
+        if why is not None:
+            _finish(tr, tables, unit, why)
+            return
         if opportunity.offer(tr, tables, unit):  # step 3 (6.7)
             return
     elif isinstance(typed, Turn):
@@ -457,6 +468,10 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         for step in steps:
             _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
             stopped = fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
+            why = lines.on_enter(tr, tables, unit)  # step 2 (11.6): a line may stop the move
+            if why is not None:
+                _finish(tr, tables, unit, why)
+                return
             if opportunity.offer(tr, tables, unit):  # step 3 (6.7): the rest of the path waits
                 return
             if stopped:  # a mine or wire ended the move here
@@ -512,6 +527,10 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
             _go_on(tr, tables, mover)
     elif isinstance(typed, (Blow, Spare)):
         decide_bridge(tr, tables, isinstance(typed, Blow))
+    elif isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a
+        pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
+        if physical_apply(tr, tables, typed.verb, pair):
+            begin_fire(tr, tables)
     elif isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
         if isinstance(typed, Fire):
             options.resolve(tr, tables, options.order(typed))
@@ -666,6 +685,8 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
     if d.offer is not None:
         label = st.board.label(d.offer)
         return [Action("blow", (label,)), Action("spare", (label,))]
+    if d.physical is not None:  # 3.2 Phase 3a
+        return physical_actions(st, tables)
     if st.phase == "attack":
         return _fire_phase_actions(st, tables)
     if st.phase != "movement":

@@ -1,8 +1,8 @@
 """Provides the HACSE Attack Phase (§3.2 Phase 3) with direct fire (§6.3–6.8, §8), on the calculators.
 
-- :func:`start` opens the phase: the sighting checks of §6.1, then Phase 3b (3a, physical attacks, is not
-  implemented yet); every unit able to fire at its start is marked (``Status.may_fire``) and fires in 3b even if
-  destroyed during it (simultaneous in effect).
+- :func:`start` opens the phase: the sighting checks of §6.1; every unit able to fire is marked
+  (``Status.may_fire``; Phase 3a, physical attacks, ``closecombat.py``, takes the mark from units it destroys or
+  that fought in close combat) and fires in 3b even if destroyed during it (simultaneous in effect).
 - Sides alternate, one unit at a time, the initiative loser first (§3.2 3b): the side to act fires the weapons of
   one unit (``fire UNIT TARGET WEAPON``, each weapon once) and ends its fire with ``cease UNIT`` (or when it has no
   shot left); a side with no unit left passes; 3b ends when neither side has one.
@@ -139,13 +139,12 @@ def start(tr: Transition, tables: Tables) -> None:
     d = data(st)
     st.phase = "attack"
     d.mover, d.quota, d.active = None, 0, None
-    tr.emit("phase", "Attack Phase: sighting checks; physical attacks (3a) are not implemented yet (rule 3.2)")
+    tr.emit("phase", "Attack Phase: sighting checks, then physical attacks (3a) and fire (3b) (rule 3.2)")
     fire_phase_checks(tr, tables)
     pass_sightings(tr, tables)  # 6.1 condition 5
     for u in st.units.values():
         s = status(u)
         s.may_fire, s.fired, s.fire_done = _able(st, tables, u), [], False
-    tr.emit("phase", "Fire (3b): sides alternate, one unit at a time, the initiative loser first (rule 3.2)")
 
 
 def firers(st: GameState, tables: Tables, side: str) -> Iterator[Unit]:
@@ -250,7 +249,7 @@ def _weapon_refusal(tables: Tables, firer: Unit, index: int, *, indirect: bool =
     if m.crew is not None and m.crew in s.rows_hit:
         return Refused(f"Cannot fire: the {name} of {firer.id} has lost its operator (row {m.crew})", "6.8")
     if weapon.physical:
-        return Refused(f"Cannot fire: the {name} is used only in a physical attack (not implemented yet)", "12.1")
+        return Refused(f"Cannot fire: the {name} is used only in a physical attack (Phase 3a)", "12.1")
     if weapon.fire_mode == "indirect" and not indirect:
         return Refused(
             f"Cannot fire: the {name} fires only indirectly (in the Fire Phase, at a unit its side sights or at a hex)",

@@ -99,6 +99,15 @@ class Status:
     """The target-modifier die placed at the end of its last activation (5); None before its first."""
     morale_due: list[str] = field(default_factory=list)
     """Causes of morale rolls to make at the end of the Fire Phase (9.3)."""
+    rammed: bool = False
+    """Rammed in this turn's Phase 3a (12.1 P: one ram per vehicle per turn)."""
+    assaulted: bool = False
+    """Attacked in close combat in this turn's Phase 3a (12.3: no other attack this turn)."""
+    morale_used: list[str] = field(default_factory=list)
+    """Causes of the morale rolls made in this turn's Phase 3a (9.3: one roll per cause per turn)."""
+    line_hits: list[str] = field(default_factory=list)
+    """Sustained-fire lines that attacked it while it moved this turn, as ``MG-ID@TURN`` (11.6 P: once per
+    activation)."""
     used: dict[str, int] = field(default_factory=dict)
     """Equipment items used up, by sheet ``equipment`` key (13.3: a trap uses a hand grenade, a mine at_mines)."""
     climb_to: Hex | None = None
@@ -152,6 +161,10 @@ class Data:
     """The moving unit the other side may fire at on opportunity now (6.7), while the offer is open."""
     opp_firing: str | None = None
     """The unit firing on opportunity at it, until it holds (6.7: each picked unit fires completely)."""
+    physical: str | None = None
+    """The step of Phase 3a under way (3.2): ``ram``, then ``assault`` (infantry close combat); None outside 3a."""
+    passed: list[str] = field(default_factory=list)
+    """The sides done with the step of 3a under way (3.2: they passed or have no attack left)."""
     mines: list[Mine] = field(default_factory=list)
     wire: list[Hex] = field(default_factory=list)
     trenches: list[Hex] = field(default_factory=list)

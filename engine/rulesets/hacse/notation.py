@@ -12,11 +12,12 @@ from typing import Literal
 
 from engine.contract import Role
 from engine.hexgrid import Hex
-from engine.notation import Actor, Friend, Notation, Path, TargetOrHex, Word, verb_table
+from engine.notation import Actor, Friend, Notation, Path, Target, TargetOrHex, Word, verb_table
 
 __all__ = [
     "NOTATIONS",
     "VERBS",
+    "Assault",
     "Back",
     "Blow",
     "Cease",
@@ -33,7 +34,9 @@ __all__ = [
     "Lay",
     "Mount",
     "Move",
+    "Pass",
     "Place",
+    "Ram",
     "Spare",
     "Stand",
     "Stop",
@@ -229,6 +232,27 @@ class Hold(Notation, verb="hold", roles={R.DECIDE, R.PASS}):
     and the move goes on."""
 
 
+@dataclass(frozen=True, slots=True)
+class Ram(Notation, verb="ram", roles={R.ORDER, R.ATTACK, R.CHANCE}):
+    """3.2 Phase 3a, 12: a vehicle that entered a hex this turn rams an enemy unit in its hex."""
+
+    unit: Actor
+    target: Target
+
+
+@dataclass(frozen=True, slots=True)
+class Assault(Notation, verb="assault", roles={R.ORDER, R.ATTACK, R.CHANCE}):
+    """3.2 Phase 3a, 12.1: infantry attacks an enemy unit in its hex with its close-combat weapons."""
+
+    unit: Actor
+    target: Target
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Notation, verb="pass", roles={R.DECIDE, R.PASS}):
+    """3.2 Phase 3a: the side makes no more rams (or close-combat attacks) this phase."""
+
+
 NOTATIONS = verb_table(
     [
         Place,
@@ -253,6 +277,9 @@ NOTATIONS = verb_table(
         Fire,
         Cease,
         Hold,
+        Ram,
+        Assault,
+        Pass,
     ]
 )
 """Verb → its typed forms."""
@@ -282,5 +309,9 @@ VERBS = {
     " in the Movement Phase: on opportunity at the enemy unit moving in sight (6.7)",
     "hold": "hold — no more opportunity fire now: the unit firing is done, or the move goes on (6.7)",
     "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
+    "ram": "ram UNIT TARGET — Attack Phase 3a: a vehicle that entered a hex this turn rams an enemy unit in it (12)",
+    "assault": "assault UNIT TARGET — Attack Phase 3a: infantry attacks an enemy unit in its hex in close combat"
+    " (12.1)",
+    "pass": "pass — Attack Phase 3a: the side makes no more rams, or close-combat attacks, this phase (3.2)",
 }
 """Verb → its help line."""

@@ -12,7 +12,7 @@ immobilised or shaken (3.2: results apply at once; morale rolls of damage in the
 
 Readings (README): only the eligible units make the sighting checks of step 3 (the others could not fire at it
 anyway, and checks by every enemy unit on every hex would roll dice nobody uses); a hidden unit that fires on
-opportunity is revealed (13.2); sustained-fire lines (step 2) are not implemented yet.
+opportunity is revealed (13.2); sustained-fire lines (step 2) come before the offer (``lines.py``).
 """
 
 from __future__ import annotations

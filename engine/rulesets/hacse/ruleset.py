@@ -25,6 +25,7 @@ from engine.state import GameState, Unit
 from . import attack, options, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
+from .closecombat import physical_odds
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
 from .evaluation import ai_actions, evaluate, goals
@@ -84,7 +85,10 @@ class Hacse(Ruleset):
 
     def odds(self, state: GameState, action: Action) -> Odds | None:
         """A shot's hit chance with each modifier, then penetration and damage (6.3, 8; ``fire.shot_odds``); with
-        the options of 11 and for indirect fire (7) in the Fire Phase (``options.odds``)."""
+        the options of 11 and for indirect fire (7) in the Fire Phase (``options.odds``); a ram's or a close-combat
+        attack's with the morale roll it needs first (12, 9.3; ``closecombat.physical_odds``)."""
+        if action.verb in ("ram", "assault"):
+            return physical_odds(state, self.tables, action)
         if action.verb != "fire":
             return None
         try:

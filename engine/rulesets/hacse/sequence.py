@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
 
-from . import attack, fortifications
+from . import attack, closecombat, fortifications
 from .bridges import blow, blowable, complete_work
 from .data import Tables
 from .endphase import end_phase_events, end_phase_rehide, end_phase_smoke
@@ -21,7 +21,15 @@ from .messages import reset_messages
 from .model import data, status
 from .victory import broken_sides, scores, update_control
 
-__all__ = ["activations", "decide_bridge", "end_activation", "end_attack", "pending", "start_turn"]
+__all__ = [
+    "activations",
+    "begin_fire",
+    "decide_bridge",
+    "end_activation",
+    "end_attack",
+    "pending",
+    "start_turn",
+]
 
 
 def activations(a: int, b: int) -> int:
@@ -119,9 +127,17 @@ def end_activation(tr: Transition, tables: Tables, unit: Unit) -> None:
 
 
 def _end_movement(tr: Transition, tables: Tables) -> None:
-    """Phase 3, the Attack Phase (3.2, ``attack.py``); the End Phase when no unit has a shot."""
-    st = tr.state
+    """Phase 3, the Attack Phase (3.2, ``attack.py``): the sighting checks, 3a (physical attacks,
+    ``closecombat.py``) when a unit has one, else 3b at once."""
     attack.start(tr, tables)
+    if not closecombat.start(tr, tables):
+        begin_fire(tr, tables)
+
+
+def begin_fire(tr: Transition, tables: Tables) -> None:
+    """Phase 3b (3.2), the initiative loser first; the End Phase when no unit has a shot."""
+    st = tr.state
+    tr.emit("phase", "Fire (3b): sides alternate, one unit at a time, the initiative loser first (rule 3.2)")
     first = data(st).first
     assert first is not None
     st.to_act = attack.next_side(st, tables, first)

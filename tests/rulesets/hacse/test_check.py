@@ -24,6 +24,7 @@ def candidates(g: Game) -> set[Action]:
     """Actions of every kind for the units the side to act might name, legal or not."""
     st = g.state
     out: set[Action] = {Action(v, (st.board.label(h),)) for h in data(st).charges for v in ("blow", "spare")}
+    out |= {Action("pass", ()), Action("hold", ())}  # 3.2 Phase 3a, 6.7
     for u in st.units.values():
         if u.side != st.to_act:
             continue
@@ -40,6 +41,7 @@ def candidates(g: Game) -> set[Action]:
                 out |= {Action(v, (u.id, other.id)) for v in ("mount", "dismount", "hook")}
         out |= {Action("work", (u.id, st.board.label(h))) for h in [*data(st).charges, *data(st).obstacles]}
         out |= {Action("clear", (u.id,)), Action("cut", (u.id,))}  # 13.4, 13.5
+        out |= {Action(v, (u.id, e.id)) for e in st.units.values() if e.side != u.side for v in ("ram", "assault")}
         for h in status(u).entry:
             out.add(Action("enter", (u.id, st.board.label(h))))
             out |= {Action("enter", (u.id, st.board.label(h), f)) for f in FACING_NAMES}

@@ -14,18 +14,15 @@ P). The rules shots were spent when the line was laid (11.6: 30 a turn), so the 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.rules import Transition
 from engine.state import Unit
 
-from . import attack, hits, opportunity, sighting
-from .attack import Aim, mount_label
+from . import opportunity, sighting
+from .attack import Aim
 from .data import Tables
-from .fire import hit_roll, sustained_attack, sustained_hits
 from .model import status
 from .movement import Refused
-from .options import line_aim, line_covers
+from .options import line_aim, line_covers, line_volley
 
 __all__ = ["on_enter"]
 
@@ -56,45 +53,20 @@ def on_enter(tr: Transition, tables: Tables, mover: Unit) -> str | None:
             break
     if not struck:
         return None
-    _results(tr, tables, mover)
+    opportunity.results_now(tr, tables, mover)
     return opportunity.stopped(st, tables, mover)
 
 
 def _strike(tr: Transition, tables: Tables, mg: Unit, mover: Unit, aim: Aim) -> None:
     """The line's attack on the mover (11.6): the rolls, the hits, a jam ending the line, the damage."""
-    s = status(mg)
-    to_hit = hit_roll(replace(aim.shot, rapid=False, pooled=1, bundled=1))
-    explain = to_hit.explain()
-
-    def roller(sides: int, count: int, purpose: str) -> tuple[int, ...]:
-        if purpose == "sustained fire":
-            what = f"{mg.id}'s sustained fire at {mover.id}, moving into its line: {explain}"
-            return tr.roll(sides, count, what, target=to_hit.tn, compare="at_least")
-        return tr.roll(sides, count, f"{mg.id} at {mover.id}: {purpose}")
-
-    result = sustained_attack(aim.shot, aim.target, aim.column, roller, doubled=s.line_doubled)
-    parts = [f"{o.roll}: " + ("jam" if o.jammed else f"{sustained_hits(o)} hits") for o in result.rolls]
-    tr.emit(
-        "fire",
-        f"{mover.id} moves into the sustained-fire line of {mg.id}: {', '.join(parts)} against {explain} (rule 11.6)",
-        unit=mover.id,
+    line_volley(
+        tr,
+        tables,
+        mg,
+        mover,
+        aim,
+        status(mg).line_doubled,
+        rolled=f"{mg.id}'s sustained fire at {mover.id}, moving into its line",
+        said=f"{mover.id} moves into the sustained-fire line of {mg.id}",
+        announce_end=True,
     )
-    if result.jammed:
-        attack.jam(tr, tables, mg, aim.mount, mount_label(tables.sheets[mg.type], aim.mount))
-        s.line = []
-        tr.emit("line", f"The sustained-fire line of {mg.id} ends: its MG jammed (rule 11.6)", unit=mg.id)
-    attack.record_damage(tr, tables, mover, result.rows_hit, aim.column)
-    hits.carried_damage(tr, tables, mover, result.hits, attack.record_damage)
-
-
-def _results(tr: Transition, tables: Tables, mover: Unit) -> None:
-    """Results apply at once in the Movement Phase (3.2): a destroyed mover leaves the map, its morale roll is made
-    now (9.3)."""
-    s = status(mover)
-    if s.destroyed and mover.hex is not None:
-        attack.leave(tr, mover, tables)
-    elif s.morale_due:
-        attack.roll_morale(tr, tables, mover)
-        if s.destroyed and mover.hex is not None:  # dissolved (9.5)
-            attack.leave(tr, mover, tables)
-    s.morale_due = []

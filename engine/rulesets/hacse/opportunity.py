@@ -126,7 +126,7 @@ def apply(tr: Transition, tables: Tables, verb: str, args: tuple[str, ...]) -> b
             fs.hidden = False
             tr.emit("reveal", f"{firer.id} fires and is revealed (rule 13.2)", unit=firer.id)
         attack.shoot(tr, tables, firer, mover.id, args[2], ready)
-        _results(tr, tables, mover)
+        results_now(tr, tables, mover)
         if not status(mover).destroyed and _shots(st, tables, firer, mover):
             return False
         d.opp_firing = None  # it has nothing left to fire at the mover
@@ -140,8 +140,9 @@ def apply(tr: Transition, tables: Tables, verb: str, args: tuple[str, ...]) -> b
     return False
 
 
-def _results(tr: Transition, tables: Tables, mover: Unit) -> None:
-    """Results apply at once (3.2): a destroyed mover leaves the map, a morale roll it owes is made now (9.3)."""
+def results_now(tr: Transition, tables: Tables, mover: Unit) -> None:
+    """Results apply at once in the Movement Phase (3.2): a destroyed mover leaves the map, a morale roll it owes
+    is made now (9.3); the sustained-fire lines of ``lines.py`` use it too."""
     s = status(mover)
     if s.destroyed and mover.hex is not None:
         attack.leave(tr, mover, tables)

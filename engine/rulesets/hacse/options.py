@@ -551,7 +551,7 @@ def _fire_line(tr: Transition, tables: Tables, firer: Unit, order: Order, volley
     s.fired_dk = max(s.fired_dk, base.shot.ammo.dk)
     s.line, s.line_mount, s.line_doubled = list(volley.line), base.mount, volley.doubled
     where = " ".join(st.board.label(h) for h in volley.line)
-    kind = "doubled sustained fire (60 rules shots)" if volley.doubled else "sustained fire (30 rules shots)"
+    kind = f"{'doubled ' if volley.doubled else ''}sustained fire ({cost} rules shots)"  # 11.6: from fire.toml
     tr.emit("fire", f"{firer.id} lays {kind} with its {order.label} along {where} (rule 11.6)", unit=firer.id)
     for u in _line_targets(st, firer, volley.line):
         if u.side != firer.side and u.id not in s.sighted and not sighting.check(tr, tables, firer, u):
@@ -563,25 +563,49 @@ def _fire_line(tr: Transition, tables: Tables, firer: Unit, order: Order, volley
 
 
 def _line_attack(tr: Transition, tables: Tables, firer: Unit, target: Unit, aim: Aim, doubled: bool) -> None:
+    line_volley(
+        tr,
+        tables,
+        firer,
+        target,
+        aim,
+        doubled,
+        rolled=f"{firer.id}'s sustained fire at {target.id}",
+        said=f"{target.id} in the line of {firer.id}",
+    )
+
+
+def line_volley(
+    tr: Transition,
+    tables: Tables,
+    firer: Unit,
+    target: Unit,
+    aim: Aim,
+    doubled: bool,
+    *,
+    rolled: str,
+    said: str,
+    announce_end: bool = False,
+) -> None:
+    """One unit in a sustained-fire line takes its attack (11.6), in the Fire Phase or while moving into the line
+    (``lines.py``): the rolls (logged as ``rolled``), the hits (``said``), a jam that ends the line (said so when
+    ``announce_end``), the damage and what it does to a group carried."""
     to_hit = hit_roll(replace(aim.shot, rapid=False, pooled=1, bundled=1))
     explain = to_hit.explain()
 
     def roller(sides: int, count: int, purpose: str) -> tuple[int, ...]:
         if purpose == "sustained fire":
-            what = f"{firer.id}'s sustained fire at {target.id}: {explain}"
-            return tr.roll(sides, count, what, target=to_hit.tn, compare="at_least")
+            return tr.roll(sides, count, f"{rolled}: {explain}", target=to_hit.tn, compare="at_least")
         return tr.roll(sides, count, f"{firer.id} at {target.id}: {purpose}")
 
     result = sustained_attack(aim.shot, aim.target, aim.column, roller, doubled=doubled)
     parts = [f"{o.roll}: " + ("jam" if o.jammed else f"{sustained_hits(o)} hits") for o in result.rolls]
-    tr.emit(
-        "fire",
-        f"{target.id} in the line of {firer.id}: {', '.join(parts)} against {explain} (rule 11.6)",
-        unit=target.id,
-    )
+    tr.emit("fire", f"{said}: {', '.join(parts)} against {explain} (rule 11.6)", unit=target.id)
     if result.jammed:
         attack.jam(tr, tables, firer, aim.mount, mount_label(tables.sheets[firer.type], aim.mount))
         status(firer).line = []
+        if announce_end:
+            tr.emit("line", f"The sustained-fire line of {firer.id} ends: its MG jammed (rule 11.6)", unit=firer.id)
     attack.record_damage(tr, tables, target, result.rows_hit, aim.column)
     hits.carried_damage(tr, tables, target, result.hits, attack.record_damage)
 

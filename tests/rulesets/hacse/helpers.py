@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from engine.dice import ScriptedDice
+from engine.errors import IllegalActionError
 from engine.game import Game, take_scenario_setup
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
@@ -66,3 +69,28 @@ def play(st: GameState, *texts: str) -> GameState:
 
 def mover(st: GameState) -> str | None:
     return data(st).mover
+
+
+def refused(st: GameState, text: str) -> IllegalActionError:
+    """The ruleset's refusal of ``text`` in ``st`` (the test fails if it is not refused)."""
+    rs = ruleset()
+    with pytest.raises(IllegalActionError) as err:
+        rs.check(st, rs.parse_action(st, text))
+    return err.value
+
+
+def fire_state(
+    dice: list[int] | None = None, side: str = "german", sid: str = "h1-le-hamel", **where: str
+) -> GameState:
+    """Units placed, the Fire Phase open with ``side`` to fire, the placed units able to fire and seeing the placed
+    enemies."""
+    g = game(sid, dice=dice)
+    st = placed(g, **where)
+    st.phase, st.to_act = "attack", side
+    d = data(st)
+    d.active = d.mover = None
+    for uid in where:
+        u, s = st.units[uid], status(st.units[uid])
+        s.may_fire, s.fire_done, s.fired = True, False, []
+        s.sighted = [e for e in where if st.units[e].side != u.side]
+    return st

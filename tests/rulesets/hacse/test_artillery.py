@@ -10,7 +10,6 @@ from fractions import Fraction
 import pytest
 
 from engine.actions import Action
-from engine.errors import IllegalActionError
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
 from engine.rulesets.hacse.data import load_tables
@@ -19,7 +18,7 @@ from engine.rulesets.hacse.model import data, status
 from engine.rulesets.hacse.sighting import sight_line
 from engine.state import GameState
 
-from .helpers import LOSE, game, placed, ruleset
+from .helpers import LOSE, game, placed, refused, ruleset
 
 T = load_tables()
 
@@ -35,13 +34,6 @@ def h3(dice: list[int] | None = None, **where: str) -> GameState:
         s = status(u)
         s.may_fire, s.fire_done, s.fired, s.sighted = u.hex is not None, False, [], []
     return st
-
-
-def refused(st: GameState, text: str) -> IllegalActionError:
-    rs = ruleset()
-    with pytest.raises(IllegalActionError) as err:
-        rs.check(st, rs.parse_action(st, text))
-    return err.value
 
 
 def run(st: GameState, text: str) -> Transition:

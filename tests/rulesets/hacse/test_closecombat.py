@@ -7,8 +7,6 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-import pytest
-
 from engine.actions import Action
 from engine.dice import Dice, ScriptedDice
 from engine.errors import IllegalActionError
@@ -19,7 +17,7 @@ from engine.rulesets.hacse import sequence
 from engine.rulesets.hacse.model import data, status
 from engine.state import GameState
 
-from .helpers import LOSE, WIN, game, placed, play, ruleset
+from .helpers import LOSE, WIN, game, placed, play, refused, ruleset
 from .test_check import candidates
 
 
@@ -67,12 +65,6 @@ def attack_phase(sid: str, dice: list[int] | None = None, first: list[int] = LOS
 
 def legal(st: GameState) -> set[str]:
     return {str(a) for a in ruleset().legal_actions(st)}
-
-
-def refused(st: GameState, text: str) -> IllegalActionError:
-    with pytest.raises(IllegalActionError) as e:
-        ruleset().check(st, ruleset().parse_action(st, text))
-    return e.value
 
 
 def events(st: GameState, text: str) -> tuple[GameState, list[str]]:

@@ -10,7 +10,6 @@ from fractions import Fraction
 import pytest
 
 from engine.actions import Action
-from engine.errors import IllegalActionError
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
 from engine.rulesets.hacse import attack, options
@@ -18,33 +17,9 @@ from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.model import data, status
 from engine.state import GameState
 
-from .helpers import LOSE, game, placed, play, ruleset
+from .helpers import LOSE, fire_state, game, play, refused, ruleset
 
 T = load_tables()
-
-
-def fire_state(
-    dice: list[int] | None = None, side: str = "german", sid: str = "h1-le-hamel", **where: str
-) -> GameState:
-    """Units placed, the Fire Phase open with ``side`` to fire, the placed units able to fire and seeing the placed
-    enemies."""
-    g = game(sid, dice=dice)
-    st = placed(g, **where)
-    st.phase, st.to_act = "attack", side
-    d = data(st)
-    d.active = d.mover = None
-    for uid in where:
-        u, s = st.units[uid], status(st.units[uid])
-        s.may_fire, s.fire_done, s.fired = True, False, []
-        s.sighted = [e for e in where if st.units[e].side != u.side]
-    return st
-
-
-def refused(st: GameState, text: str) -> IllegalActionError:
-    rs = ruleset()
-    with pytest.raises(IllegalActionError) as err:
-        rs.check(st, rs.parse_action(st, text))
-    return err.value
 
 
 def legal(st: GameState) -> set[Action]:

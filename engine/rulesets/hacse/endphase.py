@@ -10,8 +10,8 @@ the digest's order, each logged with its rule:
 
 Step 3 also holds the leader-contact roll of every unit without contact to a leader (9.2, 9.3: ``rally``).
 Step 7 (work: ``bridges.complete_work``) follows in ``sequence``, then step 8, smoke markers losing a turn
-(:func:`end_phase_smoke`, reading ``Data.smoke`` through :func:`smoke_markers`: no rule places smoke yet), step 9,
-re-hiding (13.2 P, :func:`end_phase_rehide`), then control and victory (15.9).
+(:func:`end_phase_smoke`, reading ``Data.smoke`` through :func:`smoke_markers`), step 9, hiding again as the
+owners choose (13.2 P, ``hiding.py``), then control and victory (15.9).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from engine.state import GameState, Unit
 
 from . import sheets
 from .attack import mount_label, roll_morale
-from .bridges import terrain_of
 from .damage import burning_damage, effects
 from .data import Tables
 from .fire import jam_cleared
@@ -32,7 +31,7 @@ from .model import data, status
 from .morale import damage_trigger, may_rally, morale_roll
 from .rally import leader_contact_rolls, leadership
 
-__all__ = ["SMOKE_FIELD", "end_phase_events", "end_phase_rehide", "end_phase_smoke", "smoke_markers"]
+__all__ = ["SMOKE_FIELD", "end_phase_events", "end_phase_smoke", "smoke_markers"]
 
 
 def _on_map(st: GameState) -> list[Unit]:
@@ -71,25 +70,6 @@ def end_phase_smoke(tr: Transition) -> None:
             del markers[where]
             label = st.board.label(where) if isinstance(where, Hex) else str(where)
             tr.emit("smoke", f"The smoke in {label} clears (rule 7.1)")
-
-
-def end_phase_rehide(tr: Transition, tables: Tables) -> None:
-    """Step 9 (13.2 P): a unit in a hex where it may hide, that did not fire this turn and that no enemy unit has
-    sighted, hides again. INTERP: the digest leaves it to the owner; the program hides every such unit (hiding
-    costs nothing and keeps what the enemy has sighted), only its own side is told where."""
-    st = tr.state
-    seen = {e for u in st.units.values() for e in status(u).sighted}
-    for u in _on_map(st):
-        s = status(u)
-        if s.hidden or s.embarked_in or s.towed_by or u.id in seen or s.fired_dk >= 0 or s.fired:
-            continue
-        assert u.hex is not None
-        sheet = tables.sheets[u.type]
-        if sheet.unit_type != "infantry" and terrain_of(st, tables, u.hex).key not in sheet.hide_in:
-            continue
-        s.hidden = True
-        where = st.board.label(u.hex)
-        tr.emit("hide", f"{u.id} hides again at {where} (rule 13.2)", visible_to=(u.side,), unit=u.id)
 
 
 def _burning(tr: Transition, tables: Tables) -> None:

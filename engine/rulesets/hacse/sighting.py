@@ -39,8 +39,12 @@ __all__ = [
     "SightLine",
     "automatic",
     "check",
+    "checks_by",
+    "checks_of",
     "fire_phase_checks",
+    "firing",
     "los_policy",
+    "reveal",
     "sight_line",
     "sight_roll",
     "sight_tn",
@@ -273,46 +277,142 @@ def sights(unit: Unit) -> bool:
     return unit.hex is not None and not s.destroyed and not s.embarked_in and not s.towed_by
 
 
-def check(tr: Transition, tables: Tables, observer: Unit, target: Unit) -> bool:
-    """One sighting check of ``target`` by ``observer`` (§6.1): sight is lost without LOS or when the target is
-    hidden; kept or gained by the automatic conditions; else 2d10 ≥ the sighting TN. Returns whether it sees it."""
+def _readers(observer: Unit, target: Unit) -> tuple[str, ...]:
+    """Who may read ``observer``'s check of ``target`` (13.2: a hidden unit's existence is known to its side only):
+    the observer's side when the target is known to it, else the target's side when the observer is known to that
+    side, else nobody (the referee's log)."""
+    if not status(target).hidden:
+        return (observer.side,)
+    return () if status(observer).hidden else (target.side,)
+
+
+def _phase_key(st: GameState) -> str:
+    return f"{st.turn}:{st.phase}"
+
+
+def _rolled(st: GameState, observer: Unit, target: Unit) -> bool:
+    """Whether ``observer`` has already rolled to sight ``target`` in this phase (6.1 P: one roll per pair)."""
+    o = status(observer)
+    return o.looked_in == _phase_key(st) and target.id in o.looked
+
+
+def _mark_rolled(st: GameState, observer: Unit, target: Unit) -> None:
+    o = status(observer)
+    key = _phase_key(st)
+    if o.looked_in != key:
+        o.looked_in, o.looked = key, []
+    o.looked.append(target.id)
+
+
+def _lose(tr: Transition, observer: Unit, target: Unit) -> None:
+    o = status(observer)
+    if target.id in o.sighted:
+        o.sighted.remove(target.id)
+        text = f"{observer.id} loses sight of {target.id} (rule 6.1)"
+        tr.emit("sight", text, _readers(observer, target), unit=observer.id)
+
+
+def _roll(tr: Transition, tables: Tables, observer: Unit, target: Unit, line: SightLine, fired: bool) -> str | None:
+    """The sighting roll (6.1): why the observer sights the target, or None. One roll per pair and phase (6.1 P),
+    except the check a hidden unit's fire calls for (13.2); a TN above 20 cannot be made and one of 2 or less
+    cannot be missed, so neither is rolled."""
+    st = tr.state
+    if not fired and _rolled(st, observer, target):
+        return None
+    tn, terms = sight_roll(st, tables, observer, target, line)
+    explain = " ".join(str(m) for m in terms)
+    if tn > int(sight_table()["roll_max"]):
+        return None
+    if tn <= int(sight_table()["roll_min"]):
+        return f"TN {tn} = {explain}, no roll needed"
+    _mark_rolled(st, observer, target)
+    readers = _readers(observer, target)
+    roll = sum(
+        tr.roll(
+            10,
+            2,
+            f"sighting: {observer.id} looks for {target.id}",
+            target=tn,
+            compare="at_least",
+            modifiers=(),
+            shifts=terms,
+            visible_to=readers,
+        )
+    )
+    if roll < tn:
+        text = f"{observer.id} does not sight {target.id}: {roll} against TN {tn} = {explain}"
+        tr.emit("sight", text, readers, unit=observer.id)
+        return None
+    return f"{roll} against TN {tn} = {explain}"
+
+
+def check(tr: Transition, tables: Tables, observer: Unit, target: Unit, fired: bool = False) -> bool:
+    """One sighting check of ``target`` by ``observer`` (§6.1): sight is lost without LOS; kept or gained by the
+    automatic conditions; else 2d10 ≥ the sighting TN (:func:`_roll`). A hidden target that is sighted is revealed
+    (13.2), and then every other enemy unit checks it (6.1 P). Returns whether the observer sees it."""
     st = tr.state
     o = status(observer)
     assert observer.hex is not None and target.hex is not None
     line = sight_line(st, tables, observer.hex, target.hex)
-    if not line.clear or status(target).hidden or not sights(target):
-        if target.id in o.sighted:
-            o.sighted.remove(target.id)
-            tr.emit("sight", f"{observer.id} loses sight of {target.id} (rule 6.1)", (observer.side,), unit=observer.id)
+    if not line.clear or not sights(target) or not sights(observer):
+        _lose(tr, observer, target)
         return False
+    if status(target).hidden:  # 6.1: sight is lost when the target becomes hidden
+        _lose(tr, observer, target)
     why = automatic(st, tables, observer, target, line)
     if why is None:
-        tn, terms = sight_roll(st, tables, observer, target, line)
-        roll = sum(
-            tr.roll(
-                10,
-                2,
-                f"sighting: {observer.id} looks for {target.id}",
-                target=tn,
-                compare="at_least",
-                modifiers=(),
-                shifts=terms,
-                visible_to=(observer.side,),
-            )
-        )
-        explain = " ".join(str(m) for m in terms)
-        if roll < tn:
-            tr.emit(
-                "sight",
-                f"{observer.id} does not sight {target.id}: {roll} against TN {tn} = {explain}",
-                (observer.side,),
-                unit=observer.id,
-            )
+        why = _roll(tr, tables, observer, target, line, fired)
+        if why is None:
             return False
-        why = f"{roll} against TN {tn} = {explain}"
     if target.id not in o.sighted:
+        hidden = status(target).hidden
         o.sighted.append(target.id)
-        tr.emit("sight", f"{observer.id} sights {target.id}: {why}", (observer.side,), unit=observer.id)
+        if hidden:
+            reveal(tr, target, "an enemy unit sights it")
+        tr.emit("sight", f"{observer.id} sights {target.id}: {why}", _readers(observer, target), unit=observer.id)
+        if hidden:
+            checks_of(tr, tables, target)
+    return True
+
+
+def reveal(tr: Transition, unit: Unit, why: str) -> None:
+    """The hidden unit is revealed (13.2): shown to the other side from now on."""
+    status(unit).hidden = False
+    tr.reveal()
+    where = tr.state.board.label(unit.hex) if unit.hex is not None else "off the map"
+    tr.emit("reveal", f"{unit.id} is revealed at {where}: {why} (rule 13.2)", unit=unit.id)
+
+
+def _enemies(st: GameState, side: str) -> list[Unit]:
+    return [u for u in sorted(st.units.values(), key=lambda u: u.id) if u.side != side and sights(u)]
+
+
+def checks_of(tr: Transition, tables: Tables, target: Unit, fired: bool = False) -> None:
+    """Every enemy unit checks ``target`` (6.1 P: it entered a hex or was revealed; 13.2: a hidden unit fired, with
+    ``fired``). Each observer's line to the target's hex is drawn once (``sight_line`` keeps it)."""
+    if not sights(target):
+        return
+    for observer in _enemies(tr.state, target.side):
+        if target.hex is None or not sights(target):
+            return
+        check(tr, tables, observer, target, fired)
+
+
+def checks_by(tr: Transition, tables: Tables, observer: Unit) -> None:
+    """``observer`` checks every enemy unit (6.1 P: at the end of its activation)."""
+    if not sights(observer):
+        return
+    for target in _enemies(tr.state, observer.side):
+        check(tr, tables, observer, target)
+
+
+def firing(tr: Transition, firer: Unit) -> bool:
+    """A unit is about to fire: a hidden one is revealed (13.2; its fire names it). Whether it was hidden: then,
+    after the fire, every enemy unit checks it with the "enemy fired" modifier (13.2, 6.3 note c:
+    ``checks_of(..., fired=True)``)."""
+    if not status(firer).hidden:
+        return False
+    reveal(tr, firer, "it fires")
     return True
 
 

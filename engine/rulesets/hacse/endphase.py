@@ -22,7 +22,7 @@ from engine.hexgrid import Hex
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import sheets
+from . import fires, sheets
 from .attack import mount_label, roll_morale
 from .damage import burning_damage, effects
 from .data import Tables
@@ -41,6 +41,7 @@ def _on_map(st: GameState) -> list[Unit]:
 def end_phase_events(tr: Transition, tables: Tables) -> None:
     """Steps 2–6 of the End Phase (3.2 Phase 4), in order."""
     _burning(tr, tables)
+    fires.burning_smoke(tr, tables)  # step 2: smoke in the hex of each burning vehicle (8.5)
     leader_contact_rolls(tr, tables, roll_morale)  # step 3: the leader-contact roll (9.2, 9.3)
     _rally(tr, tables)
     _jams(tr, tables)
@@ -61,6 +62,11 @@ def smoke_markers(st: GameState) -> dict[Any, int] | None:
 def end_phase_smoke(tr: Transition) -> None:
     """Step 8 (3.2 Phase 4): every smoke marker loses a turn; those at 0 are removed (7.1)."""
     st = tr.state
+    d = data(st)
+    for where in list(d.fires):  # burning wrecks go out with their smoke (8.5 P, fires.py)
+        d.fires[where] -= 1
+        if d.fires[where] <= 0:
+            del d.fires[where]
     markers = smoke_markers(st)
     if not markers:
         return
@@ -93,6 +99,7 @@ def _burning(tr: Transition, tables: Tables) -> None:
         where = f"row {', '.join(map(str, rows))} hit" if rows else "no row left to hit"
         tr.emit("damage", f"{u.id} burns: 1 damage, {where} (rule 8.5)", unit=u.id)
         if effects(after).destroyed:
+            fires.wreck(tr, tables, u, u.hex)  # its smoke and fire stay 3 turns (8.5 P)
             s.destroyed, u.hex = True, None
             tr.emit("destroyed", f"{u.id} burns out and is destroyed (rule 8.5)", unit=u.id)
             continue

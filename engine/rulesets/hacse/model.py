@@ -203,6 +203,9 @@ class Data:
     smoke_new: list[Hex] = field(default_factory=list)
     """Hexes smoked in the Fire Phase of turn ``smoke_turn``: their smoke counts for LOS only after it (3.2 P)."""
     smoke_turn: int = 0
+    fires: dict[Hex, int] = field(default_factory=dict)
+    """Wrecks burning (8.5 P: an ammunition explosion or a fire): hex → turns left, as their smoke; they light the
+    hex and its neighbours (6.1, ``fires.py``)."""
     hiding: str | None = None
     """The side asked which of its units hide again (3.2 Phase 4 step 9, 13.2 P), while one is."""
     hid: list[str] = field(default_factory=list)

@@ -27,6 +27,7 @@ from engine.los import LosPolicy, line_of_sight
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
+from . import fires
 from .bridges import terrain_of
 from .communication import all_round
 from .data import Tables
@@ -194,30 +195,24 @@ def sight_tn(
     higher: int = 0,
     fired_dk: int | None = None,
     conditions: SightEffect | None = None,
+    lit: bool = False,
 ) -> tuple[int, list[Modifier]]:
     """The sighting TN of §6.1 (clear weather unless ``conditions`` say otherwise) with its terms, the base number
-    first: distance (per full 5
-    hexes, 7 with binoculars), the Sight entries of the obstructing hexes and of the target's hex, infantry in a
-    building, the target's profile, infantry's MP kept, dug in, observer moved, under all-round armour, levels
-    (``higher``: observer's level less the target's), an enemy that fired (−(2 + Dk), §6.3 note c).
+    first: distance (per full 5 hexes, 7 with binoculars; ``lit``: the target's hex or a neighbour lit by a fire or
+    a searchlight, +1 per full 2 hexes where that is less, 6.1 P), the Sight entries of the obstructing hexes and
+    of the target's hex, infantry in a building, the target's profile, infantry's MP kept, dug in, observer moved,
+    under all-round armour, levels (``higher``: observer's level less the target's), an enemy that fired
+    (−(2 + Dk), §6.3 note c).
 
     >>> sight_tn(base=4, distance=12, binoculars=True, target_terrain="light_forest", kept=3, moved=True,
     ...          all_round=True)[0]
     16
     """
     t = sight_table()
-    per = int(t["binocular_step" if binoculars else "distance_step"])
     terms = [mod(base, "base number", "6.1")]
-    glass = ", binoculars" if binoculars else ""
-    if conditions is not None and conditions.name != "clear":  # weather and light (6.1, weather.py)
-        if conditions.modifier(distance, binoculars=binoculars):
-            step = conditions.binocular_step if binoculars else conditions.step
-            what = (
-                f"{distance} hexes, {conditions.name.replace('_', ' ')} (+{conditions.factor} per full {step}{glass})"
-            )
-            terms.append(mod(conditions.modifier(distance, binoculars=binoculars), what, "6.1"))
-    elif distance // per:
-        terms.append(mod(distance // per, f"{distance} hexes (+1 per full {per}{glass})", "6.1"))
+    far = _distance_term(distance, binoculars, conditions, lit)
+    if far is not None:
+        terms.append(far)
     table = t["terrain_sight"]
     for key in terrain:
         if table.get(key):
@@ -237,6 +232,26 @@ def sight_tn(
     if fired_dk is not None:
         terms.append(mod(-(int(t["fired_base"]) + fired_dk), f"target fired (Dk {fired_dk})", "6.3"))
     return total(terms), terms
+
+
+def _distance_term(distance: int, binoculars: bool, conditions: SightEffect | None, lit: bool) -> Modifier | None:
+    """The distance term of the sighting TN (6.1): by the weather and light, with binoculars; a sighting aid (a fire
+    or searchlight lighting the target's hex or its neighbours) gives +1 per full 2 hexes where that is less (6.1 P:
+    the lowest distance modifier)."""
+    t = sight_table()
+    glass = ", binoculars" if binoculars else ""
+    if conditions is not None and conditions.name != "clear":  # weather and light (6.1, weather.py)
+        value = conditions.modifier(distance, binoculars=binoculars)
+        step = conditions.binocular_step if binoculars else conditions.step
+        name = conditions.name.replace("_", " ")
+        what = f"{distance} hexes, {name} (+{conditions.factor} per full {step}{glass})"
+    else:
+        per = int(t["binocular_step" if binoculars else "distance_step"])
+        value, what = distance // per, f"{distance} hexes (+1 per full {per}{glass})"
+    aid = int(t["aid_step"])
+    if lit and distance // aid < value:
+        value, what = distance // aid, f"{distance} hexes, the target lit (+1 per full {aid})"
+    return mod(value, what, "6.1") if value else None
 
 
 def sight_roll(
@@ -268,6 +283,7 @@ def sight_roll(
         higher=st.board.level(observer.hex) - st.board.level(target.hex),
         fired_dk=fired if fired >= 0 else None,
         conditions=condition(st),
+        lit=fires.lit(st, tables, target.hex),
     )
 
 

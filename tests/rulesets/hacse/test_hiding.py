@@ -3,6 +3,10 @@ each side asked about its units that may hide, the initiative loser first; nothi
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from engine.rules import Transition
 from engine.rulesets.hacse import hiding
 from engine.rulesets.hacse.data import load_tables
@@ -88,3 +92,19 @@ def test_13_2_hide_and_stay_are_refused_outside_the_end_phase() -> None:
     st = game("h1-le-hamel").state
     assert refused(st, "stay").rule == "13.2"
     assert refused(st, "hide G2").rule == "13.2"
+
+
+@pytest.mark.parametrize("sid", ["h1-le-hamel", "h2-height-212", "h3-bridge-at-dusk"])
+def test_13_2_seeded_playouts_ask_the_owners_and_units_hide_again(sid: str) -> None:
+    g = game(sid, seed=2)
+    rng = random.Random(2)
+    asked = hid = 0
+    while g.to_act is not None and g.state.turn <= 4:
+        legal = g.legal_actions()
+        if data(g.state).hiding is not None:
+            asked += 1
+            assert legal[-1].verb == "stay" and all(a.verb == "hide" for a in legal[:-1])
+        action = rng.choice(legal)
+        hid += action.verb == "hide"
+        g.apply(action)
+    assert asked and hid

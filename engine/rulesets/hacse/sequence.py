@@ -170,6 +170,7 @@ def _end_phase(tr: Transition, tables: Tables) -> None:
     fortifications.complete_work(tr, tables)  # step 7: mines found, laid, cleared; wire cut (13.3-13.6)
     complete_work(tr)
     end_phase_smoke(tr)  # step 8 (7.1)
+    sighting.persistence(tr, tables)  # step 9: sight lost where a line is gone (6.1)
     going_on = st.turn < d.turns and not broken_sides(st)  # after the game's last End Phase nobody need hide
     if going_on and hiding.start(tr, tables):  # step 9: the owners choose which units hide again (13.2)
         return

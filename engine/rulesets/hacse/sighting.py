@@ -45,6 +45,7 @@ __all__ = [
     "fire_phase_checks",
     "firing",
     "los_policy",
+    "persistence",
     "reveal",
     "sight_line",
     "sight_roll",
@@ -283,8 +284,18 @@ def sight_roll(
         higher=st.board.level(observer.hex) - st.board.level(target.hex),
         fired_dk=fired if fired >= 0 else None,
         conditions=condition(st),
-        lit=fires.lit(st, tables, target.hex),
+        lit=_aided(st, tables, target, binoculars=osheet.equipment.get("binoculars", 0) > 0),
     )
+
+
+def _aided(st: GameState, tables: Tables, target: Unit, *, binoculars: bool) -> bool:
+    """Whether a fire lights the target (6.1), asked only where the light could lower the distance term: when the
+    weather and light give more than +1 per 2 hexes (at night)."""
+    c = condition(st)
+    step = c.binocular_step if binoculars else c.step
+    if c.factor * int(sight_table()["aid_step"]) <= step:
+        return False
+    return fires.lit(st, tables, target.hex)
 
 
 def sights(unit: Unit) -> bool:
@@ -430,6 +441,22 @@ def firing(tr: Transition, firer: Unit) -> bool:
         return False
     reveal(tr, firer, "it fires")
     return True
+
+
+def persistence(tr: Transition, tables: Tables) -> None:
+    """End Phase step 9 (3.2): the sighting persistence check; each unit loses sight of the enemy units it no
+    longer has a line of sight to (new smoke counts now), without rolls (6.1)."""
+    st = tr.state
+    for observer in sorted(st.units.values(), key=lambda u: u.id):
+        o = status(observer)
+        for tid in list(o.sighted):
+            target = st.units.get(tid)
+            if target is None or not sights(observer) or not sights(target):
+                o.sighted.remove(tid)
+                continue
+            assert observer.hex is not None and target.hex is not None
+            if not sight_line(st, tables, observer.hex, target.hex).clear:
+                _lose(tr, observer, target)
 
 
 def fire_phase_checks(tr: Transition, tables: Tables) -> None:

@@ -11,7 +11,9 @@ import pytest
 
 import engine
 from engine.dice import ScriptedDice
+from engine.hexgrid import parse_hex
 from engine.rules import Transition
+from engine.rulesets.hacse import sighting
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.model import data, status
 from engine.rulesets.hacse.sighting import check
@@ -156,3 +158,17 @@ def test_13_2_no_log_or_dice_line_of_a_side_names_an_enemy_unit_hidden_from_it(s
                 for side in game_.state.sides:
                     if side != u.side and e.is_visible_to(side):
                         assert not _names(e.text, u.id), f"{side} reads {e.text!r} of hidden {u.id}"
+
+
+def test_3_2_step_9_sight_is_lost_where_new_smoke_cuts_the_line() -> None:
+    st = placed(game("h1-le-hamel"), G1="0101", U1="0113")
+    status(st.units["G1"]).sighted = ["U1"]
+    st.phase = "end"
+    tr = Transition(st)
+    sighting.persistence(tr, T)
+    assert status(st.units["G1"]).sighted == ["U1"]
+    data(st).smoke.update({parse_hex("0107"): 2, parse_hex("0108"): 2})  # +5 each: 10 blocks (6.2); laid in
+    # 3b, it counts from the End Phase on (3.2 P)
+    sighting.persistence(tr, T)
+    assert status(st.units["G1"]).sighted == []
+    assert not [e for e in tr.events if e.kind == "roll"]

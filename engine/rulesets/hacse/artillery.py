@@ -296,10 +296,9 @@ def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:
     assert observer.hex is not None
     if where == observer.hex:
         return 0
-    d = data(st)
     base = tables.experience[status(observer).experience].base_number
     glasses = tables.sheets[observer.type].equipment.get("binoculars", 0) > 0
-    key = (id(st.board), tuple(d.blown), tuple(sorted(d.smoke)), condition(st).name, observer.hex, base, glasses, where)
+    key = (_sight_key(st), observer.hex, base, glasses, where)
     kept = _HEX_TNS.get(key)
     if kept is not None and kept[0] is st.board:
         return kept[1]
@@ -308,6 +307,13 @@ def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:
     tn = _hex_tn_now(st, tables, observer, where)
     _HEX_TNS[key] = (st.board, tn)
     return tn
+
+
+def _sight_key(st: GameState) -> tuple[object, ...]:
+    """What the sighting TN of a hex depends on besides the observer and the hex (7.4 P): the board, blown bridges,
+    smoke and the turn's condition."""
+    d = data(st)
+    return (id(st.board), tuple(d.blown), tuple(sorted(d.smoke)), condition(st).name)
 
 
 def _hex_tn_now(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:
@@ -363,21 +369,42 @@ def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: 
         us = status(u)
         if u.side != firer.side and u.hex == where and not us.hidden and max(us.fired_dk, us.fired_dk_last) >= 0:
             return 0, f"{u.id} fired from it"  # a hidden unit is not known to have fired (13.2: the view)
-    limit = fire_table().roll["max_tn"]
-    board = st.board
     if ("watchers",) not in memo:
         memo[("watchers",)] = list(_watchers(st, tables, firer))
+        memo[("sight",)] = _sight_key(st)
     watchers = memo[("watchers",)]
     assert isinstance(watchers, list)
     for u, relays in watchers:
-        tn = _hex_tn(st, tables, u, where)
-        around = [_hex_tn(st, tables, u, n) for n in where.neighbours() if n in board] if tn > limit else []
-        try:
-            check_without_sight(hex_tn=tn, neighbour_tns=around)
-        except IllegalActionError:
-            continue
-        return relays, f"{u.id} could see it"
+        if _could_see(st, tables, u, where, memo[("sight",)]):
+            return relays, f"{u.id} could see it"
     return None
+
+
+_SEEN: dict[tuple[object, ...], tuple[object, bool]] = {}
+"""Answers of :func:`_could_see`, by everything they depend on (the board kept with each, as ``_HEX_TNS``)."""
+
+
+def _could_see(st: GameState, tables: Tables, observer: Unit, where: Hex, sight: object) -> bool:
+    """7.4 precondition 1 from ``observer``: ``where`` or at least 3 of its neighbours could be sighted (TN ≤ 20);
+    ``sight`` is :func:`_sight_key` of the state. Kept, as the TNs it reads are (the same answer, found once)."""
+    base = tables.experience[status(observer).experience].base_number
+    glasses = tables.sheets[observer.type].equipment.get("binoculars", 0) > 0
+    key = (sight, observer.hex, base, glasses, where)
+    kept = _SEEN.get(key)
+    if kept is not None and kept[0] is st.board:
+        return kept[1]
+    if len(_SEEN) >= 100_000:
+        _SEEN.clear()
+    limit = fire_table().roll["max_tn"]
+    tn = _hex_tn(st, tables, observer, where)
+    around = [_hex_tn(st, tables, observer, n) for n in where.neighbours() if n in st.board] if tn > limit else []
+    try:
+        check_without_sight(hex_tn=tn, neighbour_tns=around)
+        seen = True
+    except IllegalActionError:
+        seen = False
+    _SEEN[key] = (st.board, seen)
+    return seen
 
 
 def _sighted_there(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: Memo) -> str | None:

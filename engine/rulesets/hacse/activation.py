@@ -22,6 +22,7 @@ from engine.state import GameState, Unit
 
 from . import attack, climbing, fortifications, lines, opportunity, options
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
+from .cache import kept
 from .carriers import (
     dismount_refusal,
     hook_refusal,
@@ -80,11 +81,15 @@ class Step:
 
 def _crowd(st: GameState, h: Hex) -> int:
     """Units already in ``h`` for stacking (4.4 [PROPOSED]: embarked and towed units and wrecks not counted)."""
-    return sum(
-        1
-        for u in st.units.values()
-        if u.hex == h and not (status(u).embarked_in or status(u).towed_by or status(u).destroyed)
-    )
+    return kept(st, ("crowds",), lambda: _crowds(st)).get(h, 0)  # every hex counted once per listing (cache.py)
+
+
+def _crowds(st: GameState) -> dict[Hex, int]:
+    out: dict[Hex, int] = {}
+    for u in st.units.values():
+        if u.hex is not None and not (status(u).embarked_in or status(u).towed_by or status(u).destroyed):
+            out[u.hex] = out.get(u.hex, 0) + 1
+    return out
 
 
 def _spent(unit: Unit) -> Spent:

@@ -36,7 +36,8 @@ from engine.state import GameState, Unit
 from . import attack, hits, sheets
 from .attack import mount_label
 from .bridges import terrain_of
-from .communication import can_communicate, may_send, party
+from .cache import kept
+from .communication import Party, can_communicate, may_send, party
 from .damage import Target, range_dk
 from .data import Tables
 from .fire import Shot, hit_roll, range_band, rules_shots
@@ -90,9 +91,13 @@ def _mount(tables: Tables, unit: Unit, label: str) -> int | None:
 
 def is_indirect(st: GameState, tables: Tables, firer: Unit, target: str | Hex, label: str) -> bool:
     """Whether this ``fire`` is indirect (7.1): at a hex; with a weapon that fires only indirectly; or with a cannon
-    that fires both ways at a unit it has neither sighted nor in its line of sight."""
+    that fires both ways at a unit it has neither sighted nor in its line of sight (found once per listing)."""
     if isinstance(target, Hex):
         return True
+    return kept(st, ("indirect", firer.id, target, label), lambda: _indirect(st, tables, firer, target, label), firer)
+
+
+def _indirect(st: GameState, tables: Tables, firer: Unit, target: str, label: str) -> bool:
     if not _indirect_mounts(tables, firer):
         return False
     index = _mount(tables, firer, label)
@@ -160,7 +165,8 @@ def _aimed_at(
     kinds = tables.sheets[firer.type].mounts[index].ammo
     if isinstance(target, Hex) and ammo is None and len(kinds) > 1:
         return Refused(f"Cannot fire at a hex without naming the round: {' or '.join(kinds)}", "15.5")
-    akey = _ammo(tables, firer, index, ammo, isinstance(target, Hex))
+    at_hex = isinstance(target, Hex)  # the same answer for every target (kept per listing)
+    akey = kept(st, ("ammo", firer.id, index, ammo, at_hex), lambda: _ammo(tables, firer, index, ammo, at_hex), firer)
     if isinstance(akey, Refused):
         return akey
     if isinstance(target, Hex):
@@ -212,14 +218,31 @@ def _spotter_now(st: GameState, tables: Tables, firer: Unit, tid: str) -> tuple[
     if tid in s.shared:
         return s.shared[tid], None
     assert firer.hex is not None
-    me = party(st, tables, firer)
-    for u in sorted(st.units.values(), key=lambda u: u.id):
-        us = status(u)
-        if u.side != firer.side or u.id == firer.id or tid not in us.sighted or u.hex is None or us.destroyed:
-            continue
-        if may_send(party(st, tables, u), me, us.sent, s.received) is None:
+    me = _party(st, tables, firer)
+    for u in _sighters(st, firer.side).get(tid, ()):
+        if u.id != firer.id and may_send(_party(st, tables, u), me, status(u).sent, s.received) is None:
             return 1, u.id
     return None
+
+
+def _sighters(st: GameState, side: str) -> dict[str, list[Unit]]:
+    """Unit id → the side's units on the map, not destroyed, that have it sighted, by id (kept per listing)."""
+
+    def make() -> dict[str, list[Unit]]:
+        out: dict[str, list[Unit]] = {}
+        for u in sorted(st.units.values(), key=lambda u: u.id):
+            us = status(u)
+            if u.side == side and u.hex is not None and not us.destroyed:
+                for tid in us.sighted:
+                    out.setdefault(tid, []).append(u)
+        return out
+
+    return kept(st, ("sighters", side), make)
+
+
+def _party(st: GameState, tables: Tables, unit: Unit) -> Party:
+    """``communication.party`` of the unit, found once per listing."""
+    return kept(st, ("party", unit.id), lambda: party(st, tables, unit), unit)
 
 
 def _firer_mods(firer: Unit) -> tuple[Modifier, ...]:
@@ -236,9 +259,22 @@ def _firer_mods(firer: Unit) -> tuple[Modifier, ...]:
 
 def _band(tables: Tables, firer: Unit, index: int, where: Hex) -> str | Refused:
     assert firer.hex is not None
+    key = (id(tables), firer.type, index, distance(firer.hex, where))
+    got = _BANDS.get(key)
+    if got is None or got[0] is not tables:
+        got = _BANDS[key] = (tables, _band_now(tables, firer, index, key[3]))
+    return got[1]
+
+
+_BANDS: dict[tuple[int, str, int, int], tuple[Tables, str | Refused]] = {}
+"""Indirect-fire range bands (or why out of range) by tables (kept with each), sheet, mount and distance: all they
+depend on."""
+
+
+def _band_now(tables: Tables, firer: Unit, index: int, dist: int) -> str | Refused:
     weapon = sheets.weapon(tables.weapons[tables.sheets[firer.type].mounts[index].weapon])
     try:
-        return range_band(weapon, distance(firer.hex, where), indirect=True)
+        return range_band(weapon, dist, indirect=True)
     except IllegalActionError as e:
         return Refused(str(e.args[0]), e.rule or "7.1")
 
@@ -337,21 +373,21 @@ def _hex_tn_now(st: GameState, tables: Tables, observer: Unit, where: Hex) -> in
 def _watchers(st: GameState, tables: Tables, firer: Unit) -> Iterator[tuple[Unit, int]]:
     """The firer (0 relays), then the friendly units it can communicate with (+1, 7.4 P)."""
     yield firer, 0
-    me = party(st, tables, firer)
+    me = _party(st, tables, firer)
     for u in sorted(st.units.values(), key=lambda u: u.id):
         us = status(u)
         if u.side != firer.side or u.id == firer.id or u.hex is None or us.destroyed or us.embarked_in:
             continue
-        if can_communicate(party(st, tables, u), me) is None:
+        if can_communicate(_party(st, tables, u), me) is None:
             yield u, 1
 
 
 def _station(st: GameState, tables: Tables, firer: Unit) -> str | None:
     """A map station the firer is, or communicates with (7.4 P), if one is."""
-    me = party(st, tables, firer)
+    me = _party(st, tables, firer)
     for u in sorted(st.units.values(), key=lambda u: u.id):
         station = u.side == firer.side and sights(u) and "map_station" in tables.sheets[u.type].traits
-        if station and (u.id == firer.id or can_communicate(party(st, tables, u), me) is None):
+        if station and (u.id == firer.id or can_communicate(_party(st, tables, u), me) is None):
             return u.id
     return None
 
@@ -365,10 +401,9 @@ def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: 
     station = memo[("station",)]
     if isinstance(station, str):
         return 0, f"in contact with the map station {station}"
-    for u in st.units.values():
-        us = status(u)
-        if u.side != firer.side and u.hex == where and not us.hidden and max(us.fired_dk, us.fired_dk_last) >= 0:
-            return 0, f"{u.id} fired from it"  # a hidden unit is not known to have fired (13.2: the view)
+    shooter = _fired_from(st, firer.side).get(where)
+    if shooter is not None:
+        return 0, f"{shooter} fired from it"  # a hidden unit is not known to have fired (13.2: the view)
     if ("watchers",) not in memo:
         memo[("watchers",)] = list(_watchers(st, tables, firer))
         memo[("sight",)] = _sight_key(st)
@@ -378,6 +413,20 @@ def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: 
         if _could_see(st, tables, u, where, memo[("sight",)]):
             return relays, f"{u.id} could see it"
     return None
+
+
+def _fired_from(st: GameState, side: str) -> dict[Hex, str]:
+    """Hex → the first enemy unit (by id) not hidden that fired from it (7.4 precondition 3), kept per listing."""
+
+    def make() -> dict[Hex, str]:
+        out: dict[Hex, str] = {}
+        for u in st.units.values():
+            us = status(u)
+            if u.side != side and u.hex is not None and not us.hidden and max(us.fired_dk, us.fired_dk_last) >= 0:
+                out.setdefault(u.hex, u.id)
+        return out
+
+    return kept(st, ("fired from", side), make)
 
 
 _SEEN: dict[tuple[object, ...], tuple[object, bool]] = {}
@@ -474,7 +523,12 @@ def _at_hex(
 
 
 def _known(st: GameState, side: str) -> list[Hex]:
-    """The hexes of the enemy units the side knows of (on the map, not hidden, 13.2), in a fixed order."""
+    """The hexes of the enemy units the side knows of (on the map, not hidden, 13.2), in a fixed order (kept per
+    listing; a new list each time)."""
+    return list(kept(st, ("known", side), lambda: _known_now(st, side)))
+
+
+def _known_now(st: GameState, side: str) -> list[Hex]:
     return sorted(
         {
             u.hex

@@ -31,6 +31,7 @@ from engine.state import GameState, Unit
 
 from . import fortifications, hits, sheets
 from .bridges import terrain_of
+from .cache import kept
 from .damage import COLUMNS, Target, effects
 from .data import Mount, Sheet, Tables
 from .fire import Building, Shot, hit_roll, pools, range_band, resolve_attack, shot_odds
@@ -103,7 +104,12 @@ def _mount_index(sheet: Sheet, label: str) -> int | None:
 
 
 def die_of(st: GameState, tables: Tables, unit: Unit) -> TargetDie:
-    """The unit's target-modifier die (§5) from its movement this turn, its hex and dug-in flag."""
+    """The unit's target-modifier die (§5) from its movement this turn, its hex and dug-in flag (found once per
+    listing, ``cache``)."""
+    return kept(st, ("die", unit.id), lambda: _die_of(st, tables, unit), unit)
+
+
+def _die_of(st: GameState, tables: Tables, unit: Unit) -> TargetDie:
     sheet = tables.sheets[unit.type]
     s = status(unit)
     terrain: tuple[str, ...] = (terrain_of(st, tables, unit.hex).key,) if unit.hex is not None else ()
@@ -273,7 +279,11 @@ def _target_refusal(st: GameState, firer: Unit, target: Unit | None, tid: str) -
 
 def shot(st: GameState, tables: Tables, firer: Unit, tid: str, label: str, ammo: str | None = None) -> Aim | Refused:
     """The shot of ``firer``'s weapon ``label`` at ``tid`` (§6.8 steps 1–3), or why it may not be made; ``ammo``
-    names the round (15.5), else the rule of :func:`round_for` chooses it."""
+    names the round (15.5), else the rule of :func:`round_for` chooses it. Found once per listing (``cache``)."""
+    return kept(st, ("shot", firer.id, tid, label, ammo), lambda: _shot(st, tables, firer, tid, label, ammo), firer)
+
+
+def _shot(st: GameState, tables: Tables, firer: Unit, tid: str, label: str, ammo: str | None) -> Aim | Refused:
     why = _firer_refusal(st, tables, firer)
     if why is not None:
         return why

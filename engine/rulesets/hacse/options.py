@@ -45,6 +45,7 @@ from .damage import Location, Target, armour_used, effective_dk, infantry_damage
 from .data import Tables
 from .fire import (
     RollOutcome,
+    Shot,
     ShotOdds,
     check_aimed_row,
     check_rapid,
@@ -211,12 +212,28 @@ def _pooled(tables: Tables, firer: Unit, base: Aim, *, rapid: bool) -> Volley | 
     sizes = pools(attack.ready_weapons(tables, firer, base.mount), base.shot.weapon) if m.mount == "carried" else (1,)
     aims = []
     for size in sizes:
-        one = replace(base, shot=replace(base.shot, pooled=size, rapid=rapid))
-        if hit_roll(one.shot).possible:
-            aims.append(one)
+        shot = _varied(base.shot, pooled=size, rapid=rapid)
+        if hit_roll(shot).possible:
+            aims.append(replace(base, shot=shot))
     if not aims:
         return _possible(replace(base, shot=replace(base.shot, rapid=rapid))) or Refused("Cannot fire", "6.3")
     return Volley(tuple(aims), (base.mount,))
+
+
+_VARIED: dict[tuple[Shot, tuple[tuple[str, object], ...]], Shot] = {}
+"""Shots already varied (:func:`_varied`), by the shot and the changes."""
+
+
+def _varied(shot: Shot, **changes: object) -> Shot:
+    """``replace(shot, **changes)``, kept: the Fire Phase lists the same variants (round, pool, rapid, aimed) of the
+    same shots at every decision, and a shot is a value."""
+    key = (shot, tuple(changes.items()))
+    got = _VARIED.get(key)
+    if got is None:
+        if len(_VARIED) >= 50_000:
+            _VARIED.clear()
+        got = _VARIED[key] = replace(shot, **changes)  # type: ignore[arg-type]
+    return got
 
 
 def alike(rows: tuple[Row, ...], sheet_rows: tuple[object, ...], hit: frozenset[int] | set[int]) -> dict[int, int]:
@@ -260,7 +277,7 @@ def _aimed(st: GameState, tables: Tables, firer: Unit, order: Order, base: Aim) 
             f"row {names[row.index]}",
             "11.1",
         )
-    aimed = replace(base, shot=replace(base.shot, aimed=True, pooled=1))
+    aimed = replace(base, shot=_varied(base.shot, aimed=True, pooled=1))
     return _possible(aimed) or Volley((aimed,), (base.mount,), row=row.index)
 
 
@@ -427,7 +444,7 @@ def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -
     if len(m.ammo) > 1:
         for k in m.ammo:
             if not weapon.ammo[k].smoke and s.spent.get(f"{base.mount}.{k}", 0) < m.ammo[k]:
-                aims.append(((k,), replace(base, ammo=k, shot=replace(base.shot, ammo=sheets.ammo(weapon.ammo[k])))))
+                aims.append(((k,), replace(base, ammo=k, shot=_varied(base.shot, ammo=sheets.ammo(weapon.ammo[k])))))
     modes = (s.rapid,) if s.fired else (False, True)
     out: list[Action] = []
     for words, aim in aims:

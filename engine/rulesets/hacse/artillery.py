@@ -245,6 +245,11 @@ def _party(st: GameState, tables: Tables, unit: Unit) -> Party:
     return kept(st, ("party", unit.id), lambda: party(st, tables, unit), unit)
 
 
+def _hex_roll(firer: Unit, relays: int) -> tuple[int, tuple[Modifier, ...]]:
+    """The TN of fire at a hex (7.4) and its terms: the same for every hex and round of the firer."""
+    return without_sight_tn(sheets.base_number(status(firer).experience), relays=relays, firer=_firer_mods(firer))
+
+
 def _firer_mods(firer: Unit) -> tuple[Modifier, ...]:
     """The firer's own modifiers (7.4 P): moved +2, shaken +5."""
     s = status(firer)
@@ -326,15 +331,15 @@ _HEX_TNS: dict[tuple[object, ...], tuple[object, int]] = {}
 """Sighting TNs of hexes already found (:func:`_hex_tn`), by everything they depend on (the board kept with each)."""
 
 
-def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:
+def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex, sight: object = None) -> int:
     """The sighting TN of a hex (7.4 P): base number + distance + the terrain of the line and of the hex, from
-    ``observer``; 99 without LOS."""
+    ``observer``; 99 without LOS. ``sight``: :func:`_sight_key` of the state, if the caller has it."""
     assert observer.hex is not None
     if where == observer.hex:
         return 0
     base = tables.experience[status(observer).experience].base_number
     glasses = tables.sheets[observer.type].equipment.get("binoculars", 0) > 0
-    key = (_sight_key(st), observer.hex, base, glasses, where)
+    key = (_sight_key(st) if sight is None else sight, observer.hex, base, glasses, where)
     kept = _HEX_TNS.get(key)
     if kept is not None and kept[0] is st.board:
         return kept[1]
@@ -444,16 +449,26 @@ def _could_see(st: GameState, tables: Tables, observer: Unit, where: Hex, sight:
         return kept[1]
     if len(_SEEN) >= 100_000:
         _SEEN.clear()
-    limit = fire_table().roll["max_tn"]
-    tn = _hex_tn(st, tables, observer, where)
-    around = [_hex_tn(st, tables, observer, n) for n in where.neighbours() if n in st.board] if tn > limit else []
-    try:
-        check_without_sight(hex_tn=tn, neighbour_tns=around)
-        seen = True
-    except IllegalActionError:
-        seen = False
+    tn = _hex_tn(st, tables, observer, where, sight)
+    around: list[int] = []
+    seen = _sightable(tn, around)
+    if not seen:  # the neighbours one by one, until enough of them are seen (more can only help: the same answer)
+        for n in where.neighbours():
+            if n in st.board:
+                around.append(_hex_tn(st, tables, observer, n, sight))
+                seen = _sightable(tn, around)
+                if seen:
+                    break
     _SEEN[key] = (st.board, seen)
     return seen
+
+
+def _sightable(tn: int, around: list[int]) -> bool:
+    try:
+        check_without_sight(hex_tn=tn, neighbour_tns=around)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def _sighted_there(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: Memo) -> str | None:
@@ -510,8 +525,7 @@ def _at_hex(
             "7.4",
         )
     relays, _ = why
-    base = sheets.base_number(status(firer).experience)
-    tn, mods = without_sight_tn(base, relays=relays, firer=_firer_mods(firer))
+    tn, mods = kept(st, ("without sight", firer.id, relays), lambda: _hex_roll(firer, relays), firer)
     ammo = sheets.ammo(weapon.ammo[akey])
     dk, _ = range_dk(ammo.dk, band)
     turns = smoke_turns(ammo)

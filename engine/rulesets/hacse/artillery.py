@@ -39,7 +39,7 @@ from .bridges import terrain_of
 from .cache import kept
 from .communication import Party, can_communicate, may_send, party
 from .damage import Target, range_dk
-from .data import Tables
+from .data import Sheet, Tables
 from .fire import Shot, hit_roll, range_band, rules_shots
 from .firedata import TWO_D10, Roller, chance_at_least, fire_table, mod
 from .indirect import (
@@ -255,7 +255,7 @@ def _firer_mods(firer: Unit) -> tuple[Modifier, ...]:
     s = status(firer)
     hit = fire_table().hit
     out = []
-    if has_moved(Fraction(s.half_mp, 2)):
+    if has_moved(s.half_mp / 2):
         out.append(mod(hit["firer_moved"], "firer moved this turn", "6.3"))
     if s.shaken:
         out.append(mod(hit["shaken"], "firer shaken", "9.5"))
@@ -312,7 +312,7 @@ def _at_unit(
         distance=distance(firer.hex, target.hex),
         target_die=attack.die_of(st, tables, target),
         target_infantry=tables.sheets[target.type].unit_type == "infantry",
-        firer_moved=has_moved(Fraction(s.half_mp, 2)),
+        firer_moved=has_moved(s.half_mp / 2),
         indirect=True,
         shaken=s.shaken,
         relays=seen[0],
@@ -555,7 +555,15 @@ def _known_now(st: GameState, side: str) -> list[Hex]:
 
 def _indirect_mounts(tables: Tables, unit: Unit) -> list[int]:
     sheet = tables.sheets[unit.type]
-    return [i for i, m in enumerate(sheet.mounts) if tables.weapons[m.weapon].fire_mode in ("indirect", "both")]
+    got = _MOUNTS.get(id(sheet))
+    if got is None or got[0] is not sheet:
+        mounts = [i for i, m in enumerate(sheet.mounts) if tables.weapons[m.weapon].fire_mode in ("indirect", "both")]
+        got = _MOUNTS[id(sheet)] = (sheet, tuple(mounts))
+    return list(got[1])
+
+
+_MOUNTS: dict[int, tuple[Sheet, tuple[int, ...]]] = {}
+"""The mounts of each sheet (kept with it) that fire indirectly (7.1)."""
 
 
 def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:

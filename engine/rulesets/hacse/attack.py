@@ -380,7 +380,7 @@ def _shot_refusal(
         distance=dist,
         target_die=die_of(st, tables, target),
         target_infantry=t_inf,
-        firer_moved=has_moved(Fraction(s.half_mp, 2)),
+        firer_moved=has_moved(s.half_mp / 2),
         intervening=line.obstructing,
         vehicles_in_line=_vehicles_between(st, tables, firer, target),
         same_hex=firer.hex == target.hex,

@@ -41,6 +41,7 @@ from engine.state import GameState, Unit
 
 from . import artillery, attack, hits, sheets, sighting
 from .attack import Aim, mount_label
+from .cache import kept
 from .damage import Location, Target, armour_used, effective_dk, infantry_damage, vehicle_damage
 from .data import Tables
 from .fire import (
@@ -207,7 +208,7 @@ def _pooled(tables: Tables, firer: Unit, base: Aim, *, rapid: bool) -> Volley | 
     m = sheet.mounts[base.mount]
     if rapid:
         try:
-            check_rapid(infantry=sheet.unit_type == "infantry", moved=has_moved(Fraction(status(firer).half_mp, 2)))
+            check_rapid(infantry=sheet.unit_type == "infantry", moved=has_moved(status(firer).half_mp / 2))
         except IllegalActionError as e:
             return Refused(str(e.args[0]), e.rule or "11.2")
     sizes = pools(attack.ready_weapons(tables, firer, base.mount), base.shot.weapon) if m.mount == "carried" else (1,)
@@ -250,6 +251,13 @@ def alike(rows: tuple[Row, ...], sheet_rows: tuple[object, ...], hit: frozenset[
     return out
 
 
+def _alike(st: GameState, tables: Tables, target: Unit) -> dict[int, int]:
+    """:func:`alike` for the target's sheet and rows hit, found once per listing (read only)."""
+    tsheet = tables.sheets[target.type]
+    make = lambda: alike(sheets.rows(tsheet), tsheet.rows, set(status(target).rows_hit))  # noqa: E731
+    return kept(st, ("alike", target.id), make, target)
+
+
 def _aimed(st: GameState, tables: Tables, firer: Unit, order: Order, base: Aim) -> Volley | Refused:
     """11.1: a single weapon's single roll at +5; the first point strikes the row named."""
     sheet = tables.sheets[firer.type]
@@ -269,7 +277,7 @@ def _aimed(st: GameState, tables: Tables, firer: Unit, order: Order, base: Aim) 
         check_aimed_row(row)
     except IllegalActionError as e:
         return Refused(str(e.args[0]), e.rule or "11.1")
-    names = alike(sheets.rows(tsheet), tsheet.rows, set(status(target).rows_hit))
+    names = _alike(st, tables, target)
     if row.index not in names:
         return Refused(f"Cannot aim at row {row.index} of {target.id}: it is already hit", "11.1")
     if names[row.index] != row.index:
@@ -455,8 +463,7 @@ def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -
     if s.fired and s.rapid:
         return out
     target = st.units[tid]
-    tsheet = tables.sheets[target.type]
-    rows = sorted(set(alike(sheets.rows(tsheet), tsheet.rows, set(status(target).rows_hit)).values()))
+    rows = sorted(set(_alike(st, tables, target).values()))
     if rows and not isinstance(
         _aimed(st, tables, unit, Order(unit.id, tid, label, None, "aimed", rows[0]), base), Refused
     ):

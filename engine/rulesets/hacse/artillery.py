@@ -55,7 +55,7 @@ from .indirect import (
 )
 from .model import data, status
 from .movement import Refused
-from .sighting import sight_line, sight_tn, sights
+from .sighting import sight_line, sight_tn, sights, smoke_now
 from .targetdie import has_moved
 from .weather import condition
 
@@ -352,9 +352,10 @@ def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex, sight: ob
 
 def _sight_key(st: GameState) -> tuple[object, ...]:
     """What the sighting TN of a hex depends on besides the observer and the hex (7.4 P): the board, blown bridges,
-    smoke and the turn's condition."""
+    smoke (where it is, and where it blocks sight now: smoke laid in this Fire Phase does not yet, 3.2 P) and the
+    turn's condition."""
     d = data(st)
-    return (id(st.board), tuple(d.blown), tuple(sorted(d.smoke)), condition(st).name)
+    return (id(st.board), tuple(d.blown), tuple(sorted(d.smoke)), smoke_now(st), condition(st).name)
 
 
 def _hex_tn_now(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:

@@ -14,8 +14,7 @@ thread.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 from engine.state import GameState, Unit
@@ -28,18 +27,25 @@ _NOW = threading.local()
 """``memo``: (the state being listed, its memo), or None."""
 
 
-@contextmanager
-def listing(st: GameState) -> Iterator[None]:
-    """Keep what is found for ``st`` until the block ends (a listing inside a listing of ``st`` shares its memo)."""
-    outer = getattr(_NOW, "memo", None)
-    if outer is not None and outer[0] is st:
-        yield
-        return
-    _NOW.memo = (st, {})
-    try:
-        yield
-    finally:
-        _NOW.memo = outer
+class listing:
+    """Keep what is found for ``st`` until the block ends (a listing inside a listing of ``st`` shares its memo).
+    Named and used like a function (``with listing(st):``); a class rather than a generator, as it is entered at
+    every ``legal_actions``."""
+
+    __slots__ = ("_outer", "_st")
+
+    def __init__(self, st: GameState) -> None:
+        self._st = st
+        self._outer: tuple[GameState, dict[Hashable, object]] | None = None
+
+    def __enter__(self) -> None:
+        outer = getattr(_NOW, "memo", None)
+        self._outer = outer
+        if outer is None or outer[0] is not self._st:
+            _NOW.memo = (self._st, {})
+
+    def __exit__(self, *exc: object) -> None:
+        _NOW.memo = self._outer
 
 
 def kept(st: GameState, key: Hashable, make: Callable[[], _T], *units: Unit) -> _T:

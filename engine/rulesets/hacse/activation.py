@@ -20,7 +20,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, climbing, fortifications, lines, opportunity, options
+from . import attack, buildings, climbing, fortifications, lines, opportunity, options
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -53,6 +53,7 @@ from .notation import (
     Lay,
     Mount,
     Move,
+    Occupy,
     Pass,
     Ram,
     Spare,
@@ -60,6 +61,7 @@ from .notation import (
     Stop,
     Turn,
     Unhook,
+    Vacate,
     Work,
 )
 from .rally import away_refusal
@@ -257,6 +259,10 @@ def _each_move(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
             if f != at.facing and not isinstance(_turn(tables, sheet, at.spent, at.facing, f, mp), Refused):
                 yield Action("turn", (unit.id, FACING_NAMES[f]))
     yield from _carrier_actions(st, tables, unit)
+    if buildings.occupy_refusal(st, tables, unit) is None:  # 4.9
+        yield Action("occupy", (unit.id,))
+    if buildings.vacate_refusal(st, tables, unit) is None:
+        yield Action("vacate", (unit.id,))
 
 
 def _only_stop(st: GameState, tables: Tables, unit: Unit) -> bool:
@@ -302,7 +308,7 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
         args = (typed.unit, str(typed.target), typed.weapon) if isinstance(typed, Fire) else ()
         return opportunity.refusal(st, tables, typed.verb, args)
     if d.physical is not None or isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a (closecombat.py)
-        pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
+        pair = (typed.unit, _label(st, typed.target)) if isinstance(typed, (Ram, Assault)) else ()
         return physical_refusal(st, tables, typed.verb, pair)
     if isinstance(typed, Hold):
         return Refused("Cannot hold: no opportunity fire is offered now", "6.7")
@@ -385,6 +391,10 @@ def _step_refusal(st: GameState, tables: Tables, unit: Unit, typed: Notation, ac
     if isinstance(typed, (Move, Back)):
         steps = walk(st, tables, unit, typed)
         return steps if isinstance(steps, Refused) else None
+    if isinstance(typed, Occupy):  # 4.9
+        return buildings.occupy_refusal(st, tables, unit)
+    if isinstance(typed, Vacate):
+        return buildings.vacate_refusal(st, tables, unit)
     return _carrier_refusal(st, tables, unit, typed)
 
 
@@ -476,6 +486,8 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
                 return
             if stopped:  # a mine or wire ended the move here
                 break
+    elif isinstance(typed, (Occupy, Vacate)):  # 4.9
+        buildings.occupy(tr, unit, isinstance(typed, Occupy))
     elif _apply_carrier(tr, tables, unit, typed):
         return
     if status(unit).destroyed:
@@ -528,7 +540,7 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
     elif isinstance(typed, (Blow, Spare)):
         decide_bridge(tr, tables, isinstance(typed, Blow))
     elif isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a
-        pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
+        pair = (typed.unit, _label(st, typed.target)) if isinstance(typed, (Ram, Assault)) else ()
         if physical_apply(tr, tables, typed.verb, pair):
             begin_fire(tr, tables)
     elif isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
@@ -561,6 +573,7 @@ def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) 
         spent = mount_refusal(st, tables, unit, st.units[typed.carrier])
         assert isinstance(spent, Spent)
         s.half_mp, s.embarked_in = spent.half_mp, typed.carrier
+        buildings.leave(unit)
         _finish(tr, tables, unit, f"mounts {typed.carrier} (rule 4.5) and")
         return True
     if isinstance(typed, Dismount):
@@ -573,6 +586,7 @@ def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) 
         assert unit.hex is not None
         where = st.board.label(unit.hex)
         tr.emit("dismount", f"{p.id} gets out of {unit.id} at {where} (rule 4.5)", _visible(unit), unit=p.id)
+        buildings.on_enter(tr, tables, p)  # 4.9: into a building of the hex by default
         return False
     load = st.units[typed.load] if isinstance(typed, Hook) else towed(st, unit)
     assert load is not None
@@ -588,6 +602,11 @@ def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) 
         ls.facing = None if s.facing is None else (s.facing + 3) % 6
         tr.emit("unhook", f"{unit.id} unhooks {load.id}, facing {_name(ls.facing)} (rule 4.6)", _visible(unit))
     return False
+
+
+def _label(st: GameState, target: str | Hex) -> str:
+    """A target as 3a names it: a unit's id, or the label of the hex whose building a vehicle rams (12.2)."""
+    return st.board.label(target) if isinstance(target, Hex) else target
 
 
 def _announce(tr: Transition, unit: Unit) -> None:
@@ -629,6 +648,8 @@ def _place(tr: Transition, tables: Tables, unit: Unit, step: Step, verb: str) ->
     tr.emit(
         "move", f"{unit.id} {verb} {where}{facing} ({s.half_mp / 2:g} MP spent; rule 4)", _visible(unit), unit=unit.id
     )
+    if moved:
+        buildings.on_enter(tr, tables, unit)  # 4.9: a building of the new hex, or the streets
     if s.hidden and not _may_hide(st, tables, unit):
         _reveal(tr, unit, f"it cannot hide in {st.board.label(step.hex)}")
 

@@ -15,8 +15,7 @@ from collections.abc import Callable, Sequence
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import sheets
-from .bridges import terrain_of
+from . import buildings, sheets
 from .damage import HitResult, Target, building_damage, destroyed_with_building, range_dk
 from .data import BuildingType, Tables
 from .fire import Shot, outcome_band
@@ -29,12 +28,9 @@ Recorder = Callable[[Transition, Tables, Unit, tuple[int, ...], str], None]
 
 
 def building_of(st: GameState, tables: Tables, unit: Unit) -> BuildingType | None:
-    """The building type an infantry unit stands in (4.9, 6.3 b): infantry in a building hex is in one of its
-    buildings [INTERP: occupying, 4.9 P, is not modelled; sighting reads it the same way]; others are not."""
-    if unit.hex is None or tables.sheets[unit.type].unit_type != "infantry":
-        return None
-    kind = terrain_of(st, tables, unit.hex).building
-    return tables.buildings[kind] if kind else None
+    """The building type a unit is in (4.9, 6.3 b): one it occupies (``buildings.occupied``: infantry by choice, a
+    gun set up in one, a vehicle that rammed one)."""
+    return buildings.occupied(st, tables, unit)
 
 
 def near_misses(tr: Transition, tables: Tables, target: Unit, shot: Shot, count: int) -> None:

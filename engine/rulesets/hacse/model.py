@@ -126,6 +126,11 @@ class Status:
     """The mount (index) firing the sustained-fire line, -1 when none (11.6)."""
     line_doubled: bool = False
     """The line is fired at double ammunition use (11.6, MG 42: a second roll against every target)."""
+    in_building: bool = False
+    """Occupies the building of its hex that is fought over (4.9 P): infantry entering a building hex (default yes,
+    where the building has room), a unit set up in one, a vehicle that rammed one (12.3); ``buildings.py``."""
+    housed_at: str = ""
+    """``TURN.HEXES`` when it last chose to occupy or leave a building (4.9: once per hex entered)."""
 
 
 @record(frozen=True)

@@ -34,6 +34,7 @@ __all__ = [
     "Lay",
     "Mount",
     "Move",
+    "Occupy",
     "Pass",
     "Place",
     "Ram",
@@ -42,6 +43,7 @@ __all__ = [
     "Stop",
     "Turn",
     "Unhook",
+    "Vacate",
     "Work",
 ]
 
@@ -175,6 +177,20 @@ class Cut(Notation, verb="cut", roles={R.ORDER}):
 
 
 @dataclass(frozen=True, slots=True)
+class Occupy(Notation, verb="occupy", roles={R.ORDER}):
+    """4.9 P: infantry in a building hex occupies a building there, if it has room (no MP; once per hex entered)."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Vacate(Notation, verb="vacate", roles={R.ORDER}):
+    """4.9 P: infantry leaves its building for the streets of its hex (no MP; once per hex entered)."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
 class Climb(Notation, verb="climb", roles={R.ORDER, R.CHANCE}):
     """4.7, 13.1: infantry without heavy equipment climbs 4 or more levels into an adjacent hex: all its MP, a
     skill roll (1 damage on failure), one more turn per level above 5; no fire this turn."""
@@ -234,10 +250,11 @@ class Hold(Notation, verb="hold", roles={R.DECIDE, R.PASS}):
 
 @dataclass(frozen=True, slots=True)
 class Ram(Notation, verb="ram", roles={R.ORDER, R.ATTACK, R.CHANCE}):
-    """3.2 Phase 3a, 12: a vehicle that entered a hex this turn rams an enemy unit in its hex."""
+    """3.2 Phase 3a, 12: a vehicle that entered a hex this turn rams an enemy unit in its hex, or the building of
+    its hex (the hex named, 12.2, 12.3: it is in the building afterwards unless it collapsed)."""
 
     unit: Actor
-    target: Target
+    target: TargetOrHex
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +287,8 @@ NOTATIONS = verb_table(
         Clear,
         Cut,
         Climb,
+        Occupy,
+        Vacate,
         Stand,
         Stop,
         Blow,
@@ -300,6 +319,8 @@ VERBS = {
     "clear": "clear UNIT — a turn of work clearing one known enemy mine in the unit's hex (13.4)",
     "climb": "climb UNIT HEX — infantry climbs 4+ levels into an adjacent hex: all MP, a skill roll each turn (4.7)",
     "cut": "cut UNIT — a turn of work cutting the barbed wire in the unit's hex (13.5)",
+    "occupy": "occupy UNIT — infantry occupies a building of its hex that has room, no MP (4.9)",
+    "vacate": "vacate UNIT — infantry leaves its building for the streets of its hex, no MP (4.9)",
     "blow": "blow HEX — blow the bridge (at least 5 charges, start of the End Phase; 4.10)",
     "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
@@ -309,7 +330,8 @@ VERBS = {
     " in the Movement Phase: on opportunity at the enemy unit moving in sight (6.7)",
     "hold": "hold — no more opportunity fire now: the unit firing is done, or the move goes on (6.7)",
     "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
-    "ram": "ram UNIT TARGET — Attack Phase 3a: a vehicle that entered a hex this turn rams an enemy unit in it (12)",
+    "ram": "ram UNIT TARGET|HEX — Attack Phase 3a: a vehicle that entered a hex this turn rams an enemy unit in it,"
+    " or the building of its hex (12)",
     "assault": "assault UNIT TARGET — Attack Phase 3a: infantry attacks an enemy unit in its hex in close combat"
     " (12.1)",
     "pass": "pass — Attack Phase 3a: the side makes no more rams, or close-combat attacks, this phase (3.2)",

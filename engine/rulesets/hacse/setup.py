@@ -23,6 +23,7 @@ from engine.specs import Scenario, UnitSpec
 from engine.state import GameState, Unit
 from engine.typed import from_plain
 
+from . import buildings
 from .data import PROHIBITED, Tables
 from .fortifications import fort_table
 from .model import Data, Mine, Status
@@ -96,7 +97,7 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
     setup = raw.get("setup", {})
     d.zones = {side: [int(c) for c in z["columns"]] for side, z in setup.get("zones", {}).items()}
     d.setup_sides = [side for side in setup.get("order", []) if side in d.zones]
-    return GameState(
+    st = GameState(
         ruleset=ruleset_id,
         scenario=scenario.id,
         sides=scenario.side_ids(),
@@ -108,6 +109,8 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
         data=d,
         dice=dice,
     )
+    buildings.start(st, tables, {spec.id for spec in scenario.units if "in_building" in spec.status})  # 4.9
+    return st
 
 
 # --- Checks ----------------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, buildings, climbing, fortifications, lines, opportunity, options
+from . import attack, buildings, climbing, fortifications, lines, opportunity, options, pontoons
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -109,7 +109,7 @@ def _enter_cost(
 ) -> tuple[Cost | str, bool, str]:
     """The cost of entering ``to`` (4.3, 4.4): from ``frm``, or from off the map (15.10.2: no level surcharge)."""
     board = st.board
-    terrain = terrain_of(st, tables, to)
+    terrain = pontoons.crossing(st, tables, to, terrain_of(st, tables, to))  # 4.8: a pontoon makes it a stream
     sheet = tables.sheets[unit.type]
     if frm is None:
         road = any(road_between(st, to, n) for n in to.neighbours() if n in board)

@@ -28,7 +28,7 @@ from engine.hexgrid import Hex, distance
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import sheets
+from . import pontoons, sheets
 from .bridges import terrain_of
 from .damage import Allocation, Location, Target, allocate, effects, fixed_hit
 from .data import DATA_DIR, MAX, NA, PROHIBITED, Cost, Tables, read_toml, require
@@ -195,7 +195,7 @@ def entry_refusal(
     label = st.board.label(to)
     if sheet.unit_type == "vehicle" and to in d.obstacles:
         return Refused(f"Cannot move: vehicles cannot enter the AT obstacles in {label}", "13.6")
-    if to in d.ditches:
+    if to in d.ditches and to not in d.pontoons:  # 4.8: a pontoon makes it a stream crossing
         if tables.movement.base["at_ditch"][sheet.move_class] == PROHIBITED:
             return Refused(f"Cannot move: a {sheet.move_class} unit cannot cross the AT ditch in {label}", "13.7")
         if mp_spent:
@@ -217,7 +217,7 @@ def entry_cost(st: GameState, tables: Tables, unit: Unit, frm: Hex | None, to: H
     there is none."""
     d = data(st)
     move_class = tables.sheets[unit.type].move_class
-    if to in d.ditches:
+    if to in d.ditches and to not in d.pontoons:  # 4.8: with a pontoon, the hex's own cost says it
         ditch = tables.movement.base["at_ditch"][move_class]
         if ditch in (MAX, PROHIBITED):
             return ditch
@@ -369,9 +369,10 @@ def _left(tables: Tables, unit: Unit, item: str) -> int:
 
 def lay_kinds(tables: Tables, unit: Unit) -> tuple[str, ...]:
     """What the unit can lay (13.3 [PROPOSED]): an AT mine if it carries ``at_mines``, a trap if it has a hand
-    grenade left."""
+    grenade left, a pontoon if it carries one (4.8 P)."""
     t = fort_table()
-    return tuple(k for k, item in (("at", t.at_item), ("trap", t.trap_item)) if _left(tables, unit, item) > 0)
+    kinds = tuple(k for k, item in (("at", t.at_item), ("trap", t.trap_item)) if _left(tables, unit, item) > 0)
+    return kinds + (("pontoon",) if pontoons.carried(tables, unit) > 0 else ())
 
 
 def work_refusal(
@@ -402,6 +403,8 @@ def work_refusal(
 
 
 def _lay_refusal(st: GameState, tables: Tables, unit: Unit, h: Hex, kind: str | None) -> Refused | None:
+    if kind == "pontoon":  # 4.8 P
+        return pontoons.refusal(st, tables, unit, h)
     kinds = lay_kinds(tables, unit)
     if not kinds:
         return Refused(f"Cannot lay: {unit.id} carries no AT mine and no hand grenade for a trap", "13.3")
@@ -432,8 +435,9 @@ def start_work(st: GameState, tables: Tables, unit: Unit, job: str, h: Hex, kind
     s.work, s.work_hex = job, h
     s.lay_kind = (kind or lay_kinds(tables, unit)[0]) if job == "lay" else None
     label = st.board.label(h)
+    laid = {"at": "an AT mine", "pontoon": "a pontoon"}.get(s.lay_kind or "", "a booby trap")
     what = {
-        "lay": f"lays {'an AT mine' if s.lay_kind == 'at' else 'a booby trap'} in {label} (rule 13.3)",
+        "lay": f"lays {laid} in {label} (rule {'4.8' if s.lay_kind == 'pontoon' else '13.3'})",
         "clear": f"clears a mine in {label} (rule 13.4)",
         "cut": f"cuts the barbed wire in {label} (rule 13.5)",
         "blast": f"attaches a demolition charge to the AT obstacles in {label} (rule 13.6)",
@@ -515,6 +519,10 @@ def _lay(tr: Transition, tables: Tables, unit: Unit, h: Hex) -> None:
     d = data(st)
     s = status(unit)
     kind = s.lay_kind or "trap"
+    if kind == "pontoon":  # 4.8 P: laid openly
+        s.lay_kind = None
+        pontoons.lay(tr, unit, h)
+        return
     t = fort_table()
     item = t.at_item if kind == "at" else t.trap_item
     s.used[item] = s.used.get(item, 0) + 1

@@ -33,6 +33,8 @@ class Status:
     """In a trench or foxhole until it moves (13.8)."""
     charges: int = 0
     """Extra demolition charges carried (15.10.5: the pioneers G1)."""
+    pontoons: int = 0
+    """Pontoons carried besides its sheet's (4.8 P: an engineer unit's equipment; scenarios may set it)."""
     off_map: bool = False
     """Waiting to enter the map (15.10.2); its ``Unit.hex`` is None."""
     entry: list[Hex] = field(default_factory=list)
@@ -177,6 +179,8 @@ class Data:
     """Hexes with AT obstacles / hedgehogs (13.6), placed openly."""
     ditches: list[Hex] = field(default_factory=list)
     """Hexes with an AT ditch (13.7), placed openly."""
+    pontoons: list[Hex] = field(default_factory=list)
+    """Ditch and stream hexes a pontoon spans (4.8 P): a stream crossing for every class."""
     charges: dict[Hex, int] = field(default_factory=dict)
     """Demolition charges attached to bridges (4.10), by hex."""
     charge_side: dict[Hex, str] = field(default_factory=dict)

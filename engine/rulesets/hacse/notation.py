@@ -155,11 +155,12 @@ class Work(Notation, verb="work", roles={R.ORDER}):
 @dataclass(frozen=True, slots=True)
 class Lay(Notation, verb="lay", roles={R.ORDER}):
     """3.2, 13.3: the unit's activation is a turn of work laying an AT mine (``at``) or a booby trap (``trap``) in
-    its hex or next to it; secretly when no enemy sights it."""
+    its hex or next to it, secretly when no enemy sights it; or a pontoon (``pontoon``, 4.8) across the AT ditch or
+    stream next to it."""
 
     unit: Actor
     hex: Hex
-    kind: Literal["at", "trap"]
+    kind: Literal["at", "trap", "pontoon"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +316,8 @@ VERBS = {
     "hook": "hook TRACTOR LOAD — hook up a gun in the tractor's hex, half its MP (4.6)",
     "unhook": "unhook TRACTOR — unhook the towed gun, half its MP; it faces away from the tractor (4.6)",
     "work": "work UNIT HEX — a turn of work on a bridge (attach or remove a charge, 4.10) or on AT obstacles (13.6)",
-    "lay": "lay UNIT HEX at|trap — a turn of work laying an AT mine or a trap here or next door (13.3)",
+    "lay": "lay UNIT HEX at|trap|pontoon — a turn of work laying an AT mine or a trap here or next door (13.3), or a"
+    " pontoon across the AT ditch or stream next door (4.8)",
     "clear": "clear UNIT — a turn of work clearing one known enemy mine in the unit's hex (13.4)",
     "climb": "climb UNIT HEX — infantry climbs 4+ levels into an adjacent hex: all MP, a skill roll each turn (4.7)",
     "cut": "cut UNIT — a turn of work cutting the barbed wire in the unit's hex (13.5)",

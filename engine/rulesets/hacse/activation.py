@@ -20,7 +20,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, buildings, climbing, fortifications, lines, opportunity, options, pontoons
+from . import attack, buildings, climbing, fortifications, lines, opportunity, options, pontoons, weather
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -117,7 +117,15 @@ def _enter_cost(
     else:
         road = road_between(st, frm, to)
         change = board.level(to) - board.level(frm)
-    cost = step_cost(tables, sheet.move_class, terrain, level_change=change, road=road, backwards=backwards)
+    cost = step_cost(
+        tables,
+        sheet.move_class,
+        terrain,
+        level_change=change,
+        road=road,
+        backwards=backwards,
+        overlays=weather.overlays(st, terrain),  # 4.3: the ground (mud, snow)
+    )
     if cost != CLIMB:  # wire and ditches (13.5, 13.7)
         cost = combine([cast(Cost, cost), fortifications.entry_cost(st, tables, unit, frm, to)])
     if isinstance(cost, float):

@@ -189,6 +189,8 @@ class Data:
     """The first turn in whose End Phase a bridge may be blown (15.10.5: turn 6)."""
     conditions: list[str] = field(default_factory=list)
     """The weather and light of each turn (6.1, ``data/sight.toml`` [conditions]; ``weather.py``)."""
+    ground: str = "dry"
+    """The ground (``terrain.toml`` [ground]: dry, mud, snow): its 4.3 surcharge on the hexes entered (``weather``)."""
     blown: list[Hex] = field(default_factory=list)
     """Bridges destroyed: their hexes are water now (4.10)."""
     offer: Hex | None = None

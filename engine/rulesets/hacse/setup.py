@@ -27,7 +27,7 @@ from . import buildings
 from .data import PROHIBITED, Tables
 from .fortifications import fort_table
 from .model import Data, Mine, Status
-from .weather import conditions_by_turn
+from .weather import conditions_by_turn, ground_of
 
 __all__ = ["build_state", "check_scenario"]
 
@@ -80,6 +80,7 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
         for m in forts.get("mines", [])
     ]
     d.conditions = conditions_by_turn(raw.get("conditions", {}), scenario.turns)  # 6.1
+    d.ground = ground_of(raw.get("conditions", {}))  # 4.3: mud or snow on the ground
     d.wire = _hexes(forts.get("wire"))
     d.trenches = _hexes(forts.get("trenches"))
     d.obstacles = _hexes(forts.get("obstacles"))  # 13.6

@@ -27,6 +27,7 @@ from .carriers import (
     hook_refusal,
     mount_refusal,
     riders,
+    seat,
     speed,
     towed,
     unhook_refusal,
@@ -580,22 +581,13 @@ def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) 
     if isinstance(typed, Mount):
         spent = mount_refusal(st, tables, unit, st.units[typed.carrier])
         assert isinstance(spent, Spent)
+        s.outside = seat(st, tables, st.units[typed.carrier], unit) == "outside"  # 4.5: outside riders
         s.half_mp, s.embarked_in = spent.half_mp, typed.carrier
         buildings.leave(unit)
-        _finish(tr, tables, unit, f"mounts {typed.carrier} (rule 4.5) and")
+        _finish(tr, tables, unit, f"mounts {typed.carrier}{', outside' if s.outside else ''} (rule 4.5) and")
         return True
     if isinstance(typed, Dismount):
-        p = st.units[typed.passenger]
-        ps = status(p)
-        ps.embarked_in, ps.activated = None, True
-        before = s.hexes == 0  # the carrier has not moved yet: the passenger pays 1 MP (4.5)
-        mp = tables.movement.value("dismount_mp") if before else tables.sheets[p.type].mp
-        ps.half_mp = round(2 * mp)
-        assert unit.hex is not None
-        where = st.board.label(unit.hex)
-        tr.emit("dismount", f"{p.id} gets out of {unit.id} at {where} (rule 4.5)", _visible(unit), unit=p.id)
-        buildings.on_enter(tr, tables, p)  # 4.9: into a building of the hex by default
-        return False
+        return _dismount(tr, tables, unit, st.units[typed.passenger])
     load = st.units[typed.load] if isinstance(typed, Hook) else towed(st, unit)
     assert load is not None
     spent = hook_refusal(st, tables, unit, load) if isinstance(typed, Hook) else unhook_refusal(st, tables, unit)
@@ -615,6 +607,33 @@ def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) 
 def _label(st: GameState, target: str | Hex) -> str:
     """A target as 3a names it: a unit's id, or the label of the hex whose building a vehicle rams (12.2)."""
     return st.board.label(target) if isinstance(target, Hex) else target
+
+
+def _dismount(tr: Transition, tables: Tables, carrier: Unit, p: Unit) -> bool:
+    """A passenger gets out (4.5 P). Before the carrier moved it pays 1 MP and, unless it was activated this turn
+    already (it mounted), uses the rest of its MP at once: its own activation begins, and the carrier's goes on when
+    it ends (``Data.resume``; True: the carrier waits). After the carrier moved it has no MP left and is done."""
+    st = tr.state
+    ps = status(p)
+    ps.embarked_in, ps.outside = None, False
+    before = status(carrier).hexes == 0  # the carrier has not moved yet: the passenger pays 1 MP (4.5)
+    mp = tables.movement.value("dismount_mp") if before else tables.sheets[p.type].mp
+    ps.half_mp = round(2 * mp)
+    assert carrier.hex is not None
+    where = st.board.label(carrier.hex)
+    at_once = before and not ps.activated
+    more = " and moves on at once" if at_once else ""
+    tr.emit("dismount", f"{p.id} gets out of {carrier.id} at {where}{more} (rule 4.5)", _visible(carrier), unit=p.id)
+    buildings.on_enter(tr, tables, p)  # 4.9: into a building of the hex by default
+    if not at_once:
+        ps.activated = True
+        return False
+    d = data(st)
+    d.resume, d.active = carrier.id, p.id
+    _announce(tr, p)
+    if _only_stop(st, tables, p):
+        _finish(tr, tables, p, "has no move left and stops")
+    return True
 
 
 def _announce(tr: Transition, unit: Unit) -> None:

@@ -66,8 +66,9 @@ def near_misses(tr: Transition, tables: Tables, target: Unit, shot: Shot, count:
 
 
 def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit], list[Unit]]:
-    """The groups aboard ``vehicle`` (4.5), (inside, outside): by id they fill its transport capacity (in soldiers,
-    their intact rows), the others ride outside [INTERP: the digest does not say who sits where]."""
+    """The groups aboard ``vehicle`` (4.5), (inside, outside): those seated outside when they mounted
+    (``Status.outside``) ride outside; the others by id fill its transport capacity (in soldiers, their intact rows),
+    and any left over ride outside."""
     aboard = sorted(
         (u for u in st.units.values() if status(u).embarked_in == vehicle.id and not status(u).destroyed),
         key=lambda u: u.id,
@@ -76,7 +77,7 @@ def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit]
     inside: list[Unit] = []
     outside: list[Unit] = []
     for u in aboard:
-        if u.steps <= room:
+        if u.steps <= room and not status(u).outside:
             inside.append(u)
             room -= u.steps
         else:

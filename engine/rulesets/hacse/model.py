@@ -43,6 +43,8 @@ class Status:
     """The turn from which it may enter."""
     embarked_in: str | None = None
     """The vehicle it rides in (4.5)."""
+    outside: bool = False
+    """It rides outside its vehicle (4.5: the outside riders, without armour protection), not inside."""
     towed_by: str | None = None
     """The tractor towing it (4.6)."""
     origin: Hex | None = None
@@ -164,6 +166,9 @@ class Data:
     """Activations left in the mover's step (3.2: max(1, ⌊a / b⌋))."""
     active: str | None = None
     """The unit in activation, if one is."""
+    resume: str | None = None
+    """The carrier whose activation goes on when the passenger in activation, which got out before it moved, ends
+    its own (4.5 P)."""
     opp_mover: str | None = None
     """The moving unit the other side may fire at on opportunity now (6.7), while the offer is open."""
     opp_firing: str | None = None

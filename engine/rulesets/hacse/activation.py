@@ -462,12 +462,14 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
     if d.active is None:
         d.active = unit.id
         _announce(tr, unit)
+    halt: str | None = None  # 3.2: a unit that fails the morale roll of a mine's damage stops
     if isinstance(typed, Enter):
         got = _entry(st, tables, unit, typed.hex, typed.facing)
         assert isinstance(got, Step)
         status(unit).off_map = False
         _place(tr, tables, unit, got, "enters the map at")
         fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
+        halt = _mine_morale(tr, tables, unit)
         why = lines.on_enter(tr, tables, unit)  # step 2 (11.6)
         if why is not None:
             _finish(tr, tables, unit, why)
@@ -482,19 +484,9 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         assert isinstance(turned, Spent)
         _place(tr, tables, unit, Step(at.hex, to, turned), "turns in")
     elif isinstance(typed, (Move, Back)):
-        steps = walk(st, tables, unit, typed)
-        assert isinstance(steps, list)
-        for step in steps:
-            _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
-            stopped = fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
-            why = lines.on_enter(tr, tables, unit)  # step 2 (11.6): a line may stop the move
-            if why is not None:
-                _finish(tr, tables, unit, why)
-                return
-            if opportunity.offer(tr, tables, unit):  # step 3 (6.7): the rest of the path waits
-                return
-            if stopped:  # a mine or wire ended the move here
-                break
+        done, halt = _move(tr, tables, unit, typed)
+        if done:
+            return
     elif isinstance(typed, (Occupy, Vacate)):  # 4.9
         buildings.occupy(tr, unit, isinstance(typed, Occupy))
     elif _apply_carrier(tr, tables, unit, typed):
@@ -502,8 +494,44 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
     if status(unit).destroyed:
         _finish(tr, tables, unit, "is out of the game, and its activation ends")
         return
-    if _only_stop(st, tables, unit):
-        _finish(tr, tables, unit, "has no move left and stops")
+    if halt is not None or _only_stop(st, tables, unit):
+        _finish(tr, tables, unit, halt or "has no move left and stops")
+
+
+def _move(tr: Transition, tables: Tables, unit: Unit, typed: Move | Back) -> tuple[bool, str | None]:
+    """The steps of a move, each followed by the interrupts of 3.2: (whether the activation was ended or handed to
+    the other side, why the unit must stop where it is)."""
+    steps = walk(tr.state, tables, unit, typed)
+    assert isinstance(steps, list)
+    halt: str | None = None
+    for step in steps:
+        _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
+        stopped = fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
+        halt = _mine_morale(tr, tables, unit)
+        why = lines.on_enter(tr, tables, unit)  # step 2 (11.6): a line may stop the move
+        if why is not None:
+            _finish(tr, tables, unit, why)
+            return True, None
+        if opportunity.offer(tr, tables, unit):  # step 3 (6.7): the rest of the path waits
+            return True, None
+        if stopped or halt is not None:  # a mine or wire ended the move here
+            break
+    return False, halt
+
+
+def _mine_morale(tr: Transition, tables: Tables, unit: Unit) -> str | None:
+    """3.2 interrupt step 1: the morale roll that damage by a mine, trap or wire causes is made at once (9.3; results
+    apply immediately, as for opportunity fire); why the unit stops when it fails (shaken; a dissolved unit is out
+    of the game), else None. A hidden unit rolls with the others at the end of 3b [INTERP: its roll would tell the
+    enemy which unit struck the mine]."""
+    s = status(unit)
+    if not s.morale_due or s.hidden or s.destroyed:
+        return None
+    was = s.shaken
+    opportunity.results_now(tr, tables, unit)
+    if s.shaken and not was and not s.destroyed:
+        return "fails its morale roll and stops (rule 3.2)"
+    return None
 
 
 def _work(tr: Transition, tables: Tables, unit: Unit, typed: Work | Lay | Clear | Cut | Climb) -> None:

@@ -20,7 +20,7 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, buildings, climbing, fortifications, lines, opportunity, options, pontoons, weather
+from . import attack, buildings, climbing, fortifications, lines, obstacles, opportunity, options, pontoons, weather
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .carriers import (
     dismount_refusal,
@@ -328,6 +328,8 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
     if isinstance(typed, Fire):  # 3.2 Phase 3b (attack.py; options of 11, indirect fire of 7: options.py)
         if st.phase != "attack":
             return attack.refusal(st, tables, typed.unit, str(typed.target), typed.weapon)
+        if obstacles.is_obstacle_order(st, options.order(typed)):  # 13.6: aimed at AT obstacles
+            return obstacles.refusal(st, tables, options.order(typed))
         return options.refusal(st, tables, options.order(typed))
     if isinstance(typed, Cease):
         return attack.cease_refusal(st, tables, typed.unit)
@@ -581,7 +583,9 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
         if physical_apply(tr, tables, typed.verb, pair):
             begin_fire(tr, tables)
     elif isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
-        if isinstance(typed, Fire):
+        if isinstance(typed, Fire) and obstacles.is_obstacle_order(st, options.order(typed)):
+            obstacles.resolve(tr, tables, options.order(typed))  # 13.6
+        elif isinstance(typed, Fire):
             options.resolve(tr, tables, options.order(typed))
         else:
             attack.end_fire_unit(tr, tables, st.units[typed.unit])
@@ -788,7 +792,7 @@ def _fire_phase_actions(st: GameState, tables: Tables) -> list[Action]:
         ]
     out: list[Action] = []
     for u in units:
-        shots = options.fire_actions(st, tables, u)
+        shots = options.fire_actions(st, tables, u) + obstacles.fire_actions(st, tables, u)  # 13.6
         if shots or attack.has_shot(st, tables, u):  # a unit with a shot none of its options allow only ceases
             out += [*shots, Action("cease", (u.id,))]
     return out

@@ -55,12 +55,13 @@ def near_misses(tr: Transition, tables: Tables, target: Unit, shot: Shot, count:
     )
     if done < house.destroyed_at:
         return
+    inside = buildings.occupants(tr.state, tables, where)  # before the hex counts it lost (its last one too)
     d.building_damage[where] = 0
     d.buildings_lost[where] = d.buildings_lost.get(where, 0) + 1
     tr.emit("fire", f"{what[0].upper()}{what[1:]} collapses (rule 4.9)")
-    for u in sorted(tr.state.units.values(), key=lambda u: u.id):
-        inside = u.hex == where and building_of(tr.state, tables, u) is not None and not status(u).destroyed
-        if inside and destroyed_with_building(tables.sheets[u.type].armour.top, house.armour):
+    for u in inside:
+        buildings.leave(u)  # the survivors stand in the streets (4.9)
+        if destroyed_with_building(tables.sheets[u.type].armour.top, house.armour):
             status(u).destroyed = True
             tr.emit("destroyed", f"{u.id} is destroyed with the building (rule 4.9)", unit=u.id)
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 
 import engine
-from engine.rulesets.hacse import hits, sighting
+from engine.rules import Transition
+from engine.rulesets.hacse import buildings, hits, sighting
 from engine.rulesets.hacse.model import data, status
 from engine.state import GameState
 
-from .helpers import LOSE, game, placed, play, refused, ruleset
+from .helpers import LOSE, fire_state, game, placed, play, refused, ruleset
 from .test_closecombat import attack_phase, legal, script
 from .test_scenarios import _toward
 
@@ -177,3 +178,17 @@ def test_4_9_12_2_seeded_playout_occupies_vacates_and_rams_buildings() -> None:
     assert occupied and vacated and rammed and sum(data(g.state).buildings_lost.values()) > 0
     again = engine.game.replay(g.scenario, 1, g.history)
     assert again.state.to_dict() == g.state.to_dict()
+
+
+def test_4_9_the_last_building_of_a_hex_collapses_on_its_occupants_too() -> None:
+    # H-1 1107 (5 medium buildings): four are down, the last takes near misses (as test_options' 8.6 case)
+    st = fire_state(dice=LOSE + [1, 2, 2, 2] + [4] * 200, side="us", U4="0907:se", G1="1107")
+    h = st.board.parse("1107")
+    data(st).building_damage[h], data(st).buildings_lost[h] = 8, 4
+    tr = Transition(st.clone())
+    rs = ruleset()
+    rs.apply(tr, rs.parse_action(st, "fire U4 G1 M2HB"))
+    assert status(tr.state.units["G1"]).destroyed and data(tr.state).buildings_lost[h] == 5
+    assert buildings.house(tr.state, rs.tables, h) is None  # none left to occupy
+    hq = status(tr.state.units["A-HQ"])  # it shares the building with G1 (set up in 1107)
+    assert hq.destroyed and not hq.in_building

@@ -28,6 +28,7 @@ from .model import data, status
 from .movement import Refused
 
 __all__ = [
+    "from_above",
     "house",
     "leave",
     "occupants",
@@ -58,6 +59,14 @@ def occupied(st: GameState, tables: Tables, unit: Unit) -> BuildingType | None:
     if unit.hex is None or not s.in_building or s.destroyed or s.embarked_in or s.towed_by:
         return None
     return house(st, tables, unit.hex)
+
+
+def from_above(st: GameState, tables: Tables, firer: Unit, target: Unit) -> bool:
+    """Whether ``firer``'s direct fire strikes ``target``'s top armour (4.9): infantry in a building firing at a
+    vehicle in its hex."""
+    if firer.hex is None or firer.hex != target.hex or tables.sheets[target.type].unit_type != "vehicle":
+        return False
+    return tables.sheets[firer.type].unit_type == "infantry" and occupied(st, tables, firer) is not None
 
 
 def occupants(st: GameState, tables: Tables, h: Hex) -> list[Unit]:

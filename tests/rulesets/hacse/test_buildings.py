@@ -8,8 +8,9 @@ import random
 
 import engine
 from engine.rules import Transition
-from engine.rulesets.hacse import buildings, hits, sighting
+from engine.rulesets.hacse import attack, buildings, hits, sighting
 from engine.rulesets.hacse.model import data, status
+from engine.rulesets.hacse.movement import Refused
 from engine.state import GameState
 
 from .helpers import LOSE, fire_state, game, placed, play, refused, ruleset
@@ -192,3 +193,13 @@ def test_4_9_the_last_building_of_a_hex_collapses_on_its_occupants_too() -> None
     assert buildings.house(tr.state, rs.tables, h) is None  # none left to occupy
     hq = status(tr.state.units["A-HQ"])  # it shares the building with G1 (set up in 1107)
     assert hq.destroyed and not hq.in_building
+
+
+def test_4_9_infantry_in_a_building_fires_at_a_vehicle_in_its_hex_from_above() -> None:
+    st = fire_state(side="german", G1="1107", U4="1107:n")  # G1 set up in the medium buildings of 1107
+    rs = ruleset()
+    aim = attack.shot(st, rs.tables, st.units["G1"], "U4", "MG42L")
+    assert not isinstance(aim, Refused) and aim.column == "top"  # the Sherman's top armour, 2 (not its front, 9)
+    status(st.units["G1"]).in_building = False  # in the streets: the front, as any attack in the same hex
+    aim = attack.shot(st, rs.tables, st.units["G1"], "U4", "MG42L")
+    assert not isinstance(aim, Refused) and aim.column == "front"

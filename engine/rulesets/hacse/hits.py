@@ -88,7 +88,13 @@ def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit]
 
 def target_of(st: GameState, tables: Tables, unit: Unit) -> Target:
     """The unit as damage sees it (8): its rows hit, the groups inside (cargo-bed hits, 8.5) and whether it has
-    outside riders (4.5)."""
+    outside riders (4.5); an armoured unit in a building has the higher of its and the building's armour (8.4)."""
+    got = _target(st, tables, unit)
+    house = buildings.occupied(st, tables, unit)
+    return got if house is None else got.sheltered(house.armour)
+
+
+def _target(st: GameState, tables: Tables, unit: Unit) -> Target:
     sheet = tables.sheets[unit.type]
     s = status(unit)
     if not (sheet.transport_capacity or sheet.outside_riders):

@@ -203,3 +203,12 @@ def test_4_9_infantry_in_a_building_fires_at_a_vehicle_in_its_hex_from_above() -
     status(st.units["G1"]).in_building = False  # in the streets: the front, as any attack in the same hex
     aim = attack.shot(st, rs.tables, st.units["G1"], "U4", "MG42L")
     assert not isinstance(aim, Refused) and aim.column == "front"
+
+
+def test_8_4_14_11_ac_bd_03_an_armoured_vehicle_in_a_building_has_the_higher_armour() -> None:
+    # H-2: the half-track G3 (front 2, side 1, rear 1, top 0) rammed into the medium buildings (armour 2) of 0613
+    st = placed(game("h2-height-212", LOSE), G3="0613:n")
+    rs = ruleset()
+    assert hits.target_of(st, rs.tables, st.units["G3"]).armour == (2, 1, 1, 0)
+    status(st.units["G3"]).in_building = True
+    assert hits.target_of(st, rs.tables, st.units["G3"]).armour == (2, 2, 2, 2)  # AC-BD-03: side 1 -> 2 (8.4)

@@ -545,6 +545,7 @@ def _work(tr: Transition, tables: Tables, unit: Unit, typed: Work | Lay | Clear 
     if isinstance(typed, Climb):
         _announce(tr, unit)
         climbing.climb(tr, tables, unit, typed.hex)
+        _mine_morale(tr, tables, unit)  # 3.2: the morale of its damage (a failed roll, a mine) at once
         _finish(tr, tables, unit, "ends its climbing turn")
         return
     if isinstance(typed, Work) and typed.hex not in data(st).obstacles:

@@ -432,3 +432,14 @@ def test_8_5_the_cargo_bed_point_of_an_at_mine_strikes_a_group_inside() -> None:
     assert status(tr.state.units["G3"]).rows_hit == [3]
     assert status(tr.state.units["G4"]).rows_hit == [1]
     assert any("G4 takes 1 damage inside G3 from its cargo bed (rule 8.5)" in e.text for e in tr.events)
+
+
+def test_3_2_the_morale_roll_of_a_failed_climb_is_made_at_once() -> None:
+    st = _cliff(_h1(U1="0707"), "0807", 5)
+    u1 = st.units["U1"]
+    status(u1).rows_hit, u1.steps = [1, 2, 3, 4, 5], 7  # one more damage: 6 of 12, half (9.3)
+    st.dice = ScriptedDice([1, 2, 9, 5])  # the climbing roll fails (1 damage), then the morale roll
+    tr = _apply(st, "climb U1 0807")
+    s = status(tr.state.units["U1"])
+    assert len(s.rows_hit) == 6 and s.morale_due == []
+    assert any(e.text.startswith("U1 rolls 14 for morale") for e in tr.events)

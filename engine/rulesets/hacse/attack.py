@@ -31,7 +31,7 @@ from engine.state import GameState, Unit
 
 from . import buildings, fortifications, hits, sheets
 from .bridges import terrain_of
-from .cache import kept
+from .cache import kept, listing
 from .damage import COLUMNS, Target, effects
 from .data import Mount, Sheet, Tables
 from .fire import Building, Shot, hit_roll, pools, range_band, resolve_attack, shot_odds
@@ -164,9 +164,10 @@ def firers(st: GameState, tables: Tables, side: str) -> Iterator[Unit]:
 def next_side(st: GameState, tables: Tables, side: str) -> str | None:
     """Who fires next: ``side`` if it has a unit left, else the other side, else None (3b is over, §3.2 P)."""
     other = st.enemies_of(side)[0]
-    for s in (side, other):
-        if any(True for _ in firers(st, tables, s)):
-            return s
+    with listing(st):  # every unit of a side asked about the state as it stands (cache.py)
+        for s in (side, other):
+            if any(True for _ in firers(st, tables, s)):
+                return s
     return None
 
 
@@ -468,8 +469,10 @@ SHOT_SOURCES: list[Callable[[GameState, Tables, Unit], bool]] = []
 
 
 def has_shot(st: GameState, tables: Tables, unit: Unit) -> bool:
-    """Whether ``unit`` has a shot to make now (the first one found ends the search)."""
-    return next(_shots(st, tables, unit), None) is not None or any(f(st, tables, unit) for f in SHOT_SOURCES)
+    """Whether ``unit`` has a shot to make now (the first one found ends the search). A question about the state as
+    it stands: what it finds is kept while it asks (``cache.listing``)."""
+    with listing(st):
+        return next(_shots(st, tables, unit), None) is not None or any(f(st, tables, unit) for f in SHOT_SOURCES)
 
 
 # --- Resolution -------------------------------------------------------------------------------------------

@@ -105,7 +105,21 @@ def _name(facing: int | None) -> str:
 
 
 def _turn(tables: Tables, sheet: Sheet, spent: Spent, frm: int, to: int, mp: tuple[int, int]) -> Spent | Refused:
-    """Spend the MP of turning from facing ``frm`` to ``to`` (4.1)."""
+    """Spend the MP of turning from facing ``frm`` to ``to`` (4.1); a value of its arguments, kept (every listing
+    asks it for each facing of each gun and vehicle)."""
+    key = (id(tables), spent, frm, to, mp)
+    got = _TURNS.get(key)
+    if got is None or got[0] is not tables:
+        if len(_TURNS) >= 10_000:
+            _TURNS.clear()
+        got = _TURNS[key] = (tables, _turn_now(tables, spent, frm, to, mp))
+    return got[1]
+
+
+_TURNS: dict[tuple[int, Spent, int, int, tuple[int, int]], tuple[Tables, Spent | Refused]] = {}
+
+
+def _turn_now(tables: Tables, spent: Spent, frm: int, to: int, mp: tuple[int, int]) -> Spent | Refused:
     cost = float(turn_cost(tables, turn_steps(frm, to)))
     return admit(tables, spent, cost, mp=mp[0], road_mp=mp[1], kind="none", what=f"turning to {_name(to)}")
 

@@ -47,6 +47,7 @@ from .targetdie import TargetDie, has_moved, target_die
 __all__ = [
     "Aim",
     "aim",
+    "beyond",
     "cease_refusal",
     "die_of",
     "end_fire",
@@ -417,6 +418,23 @@ def _vehicles_between(st: GameState, tables: Tables, firer: Unit, target: Unit) 
     )
 
 
+def beyond(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -> bool:
+    """Whether ``tid`` is out of the weapon's range (6.3): ``attack.shot`` refuses such a shot whatever else holds,
+    and most shots a listing asks about are; this answers first, with less work."""
+    target = st.units.get(tid)
+    if target is None or target.hex is None or unit.hex is None:
+        return False
+    sheet = tables.sheets[unit.type]
+    index = _mount_index(sheet, label)
+    if index is None:
+        return False
+    try:
+        range_band(sheets.weapon(tables.weapons[sheet.mounts[index].weapon]), distance(unit.hex, target.hex))
+    except IllegalActionError:
+        return True
+    return False
+
+
 def refusal(st: GameState, tables: Tables, unit_id: str, tid: str, label: str) -> Refused | None:
     """Why ``fire unit_id tid label`` may not be played now, or None."""
     firer = st.units.get(unit_id)
@@ -454,7 +472,7 @@ def _shots(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     for i in range(len(sheet.mounts)):
         label = mount_label(sheet, i)
         for tid in sorted({*s.sighted, *s.shared}):
-            if not isinstance(shot(st, tables, unit, tid, label), Refused):
+            if not beyond(st, tables, unit, tid, label) and not isinstance(shot(st, tables, unit, tid, label), Refused):
                 yield Action("fire", (unit.id, tid, label))
 
 

@@ -54,7 +54,6 @@ from .fire import (
     hit_roll,
     outcome_band,
     pools,
-    range_band,
     resolve_attack,
     shot_odds,
     sustained_attack,
@@ -441,7 +440,7 @@ def _ok(st: GameState, tables: Tables, order: Order) -> bool:
 def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -> list[Action]:
     """The unit's shots with weapon ``label`` at ``tid``: plain, each round where it has several, rapid, aimed
     at each row that differs, sustained; the same answers as :func:`ready` gives, from one aim."""
-    if _beyond(st, tables, unit, tid, label) or artillery.is_indirect(st, tables, unit, tid, label):
+    if attack.beyond(st, tables, unit, tid, label) or artillery.is_indirect(st, tables, unit, tid, label):
         return []
     base = attack.shot(st, tables, unit, tid, label)
     if isinstance(base, Refused):
@@ -472,23 +471,6 @@ def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -
         if not isinstance(_sustained(st, tables, unit, Order(unit.id, tid, label, None, line), base), Refused):
             out.append(Action("fire", (unit.id, tid, label, line)))
     return out
-
-
-def _beyond(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -> bool:
-    """Whether ``tid`` is out of the weapon's range (6.3): ``attack.shot`` refuses such a shot whatever else holds,
-    and most shots a listing asks about are; this answers first, with less work."""
-    target = st.units.get(tid)
-    if target is None or target.hex is None or unit.hex is None:
-        return False
-    sheet = tables.sheets[unit.type]
-    index = next((i for i in range(len(sheet.mounts)) if mount_label(sheet, i).lower() == label.lower()), None)
-    if index is None:
-        return False
-    try:
-        range_band(sheets.weapon(tables.weapons[sheet.mounts[index].weapon]), distance(unit.hex, target.hex))
-    except IllegalActionError:
-        return True
-    return False
 
 
 def _has_bundle(st: GameState, tables: Tables, unit: Unit) -> bool:

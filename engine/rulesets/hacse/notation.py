@@ -200,9 +200,9 @@ class Spare(Notation, verb="spare", roles={R.DECIDE, R.PASS}):
 AmmoWord = Literal["AP", "HE", "ball", "smoke"]
 """A round named in ``fire`` (15.5): the ammunition keys of ``weapons.toml`` a weapon may have several of."""
 
-FireOption = Literal["aimed", "rapid", "bundled", "sustained", "doubled"]
+FireOption = Literal["aimed", "rapid", "bundled", "sustained", "doubled", "building"]
 """The fire options of 11: aimed shot (with its ROW), rapid fire, bundled weapons, sustained fire (``doubled``:
-at double ammunition use, MG 42)."""
+at double ammunition use, MG 42); ``building``: fire aimed at the building of a hex (8.6 P, ``buildings.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,7 @@ from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import artillery, attack, hits, sheets, sighting
+from . import artillery, attack, buildings, hits, sheets, sighting
 from .attack import Aim, mount_label
 from .damage import Location, Target, armour_used, effective_dk, infantry_damage, vehicle_damage
 from .data import Tables
@@ -79,7 +79,7 @@ __all__ = [
     "resolve",
 ]
 
-OPTIONS = ("aimed", "rapid", "bundled", "sustained", "doubled")
+OPTIONS = ("aimed", "rapid", "bundled", "sustained", "doubled", "building")
 """The option words of ``fire`` (11.1, 11.2, 11.5, 11.6; ``doubled`` is sustained fire at double ammunition)."""
 
 
@@ -128,7 +128,7 @@ def refusal(st: GameState, tables: Tables, order: Order) -> Refused | None:
     return got if isinstance(got, Refused) else None
 
 
-def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Salvo | Refused:
+def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Salvo | buildings.Demolition | Refused:
     """The order made ready (direct fire with its options, or indirect fire), or why it may not be made."""
     firer = st.units.get(order.unit)
     if firer is None:
@@ -138,6 +138,10 @@ def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Sal
     why = _named_round(tables, firer, order)
     if why is not None:
         return why
+    if order.option == buildings.OPTION:  # 8.6 P: fire aimed at a building
+        if not isinstance(order.target, Hex):
+            return Refused("Cannot fire at a building: name its hex, not a unit", "8.6")
+        return buildings.ready(st, tables, firer, order.target, order.label, order.ammo)
     if artillery.is_indirect(st, tables, firer, order.target, order.label):
         if order.option is not None:
             return Refused(f"Cannot fire {order.option}: indirect fire takes no fire option", "7.1")
@@ -405,6 +409,7 @@ def fire_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
             out += _variants(st, tables, unit, tid, mount_label(sheet, i))
         out += _bundles(st, tables, unit, tid)
     out += artillery.indirect_actions(st, tables, unit)
+    out += buildings.actions(st, tables, unit)
     return out
 
 
@@ -483,6 +488,8 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
     data(st).active = firer.id
     if isinstance(got, artillery.Salvo):
         artillery.fire(tr, tables, firer, got)
+    elif isinstance(got, buildings.Demolition):
+        buildings.fire(tr, tables, firer, got)
     elif got.line:
         _fire_line(tr, tables, firer, order, got)
     else:
@@ -491,7 +498,7 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
         attack.end_fire_unit(tr, tables, firer)
 
 
-def got_line(got: Volley | artillery.Salvo) -> bool:
+def got_line(got: Volley | artillery.Salvo | buildings.Demolition) -> bool:
     """Sustained fire is the unit's only fire of the phase (11.6)."""
     return isinstance(got, Volley) and bool(got.line)
 
@@ -621,6 +628,8 @@ def odds(st: GameState, tables: Tables, action: Action, order: Order) -> Odds | 
         return None
     if isinstance(got, artillery.Salvo):
         return artillery.odds(st, tables, action, got)
+    if isinstance(got, buildings.Demolition):
+        return buildings.odds(action, got)
     first = got.aims[0]
     if got.line:
         return _line_odds(action, first, got.doubled)

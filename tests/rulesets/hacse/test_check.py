@@ -69,11 +69,13 @@ def fire_options(g: Game, uid: str, eid: str) -> set[Action]:
             out.add(Action("fire", (uid, eid, label, ammo, "aimed", "1")))
             if enemy.hex is not None:
                 out.add(Action("fire", (uid, st.board.label(enemy.hex), label, ammo)))
+                out.add(Action("fire", (uid, st.board.label(enemy.hex), label, ammo, "building")))  # 8.6
         out |= {Action("fire", (uid, eid, label, o)) for o in ("rapid", "bundled", "sustained", "doubled")}
         out |= {Action("fire", (uid, eid, label, "aimed", str(r))) for r in range(1, 17)}
         out.add(Action("fire", (uid, eid, m.weapon, "bundled")))
         if enemy.hex is not None:
             out.add(Action("fire", (uid, st.board.label(enemy.hex), label)))
+            out.add(Action("fire", (uid, st.board.label(enemy.hex), label, "building")))  # 8.6
     return out
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "Pass",
     "Place",
     "Ram",
+    "Smoke",
     "Spare",
     "Stand",
     "Stop",
@@ -227,6 +228,14 @@ class Cease(Notation, verb="cease", roles={R.ORDER, R.STOP, R.PASS}):
 
 
 @dataclass(frozen=True, slots=True)
+class Smoke(Notation, verb="smoke", roles={R.ORDER}):
+    """15.4: in Phase 3b the unit throws a smoke grenade into its own hex instead of firing the weapon named."""
+
+    unit: Actor
+    weapon: Word
+
+
+@dataclass(frozen=True, slots=True)
 class Hold(Notation, verb="hold", roles={R.DECIDE, R.PASS}):
     """6.7: no more opportunity fire now: the unit firing on opportunity is done, or (none firing) the offer closes
     and the move goes on."""
@@ -276,6 +285,7 @@ NOTATIONS = verb_table(
         Spare,
         Fire,
         Cease,
+        Smoke,
         Hold,
         Ram,
         Assault,
@@ -304,11 +314,14 @@ VERBS = {
     "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
     "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
-    "fire": "fire UNIT TARGET WEAPON [AMMO] [aimed ROW|rapid|bundled|sustained|doubled] — Fire Phase: fire a weapon"
-    " at a sighted enemy unit (3.2, 6.8), with a round (15.5) and an option (11); indirectly at a unit or a HEX (7);"
-    " in the Movement Phase: on opportunity at the enemy unit moving in sight (6.7)",
+    "fire": "fire UNIT TARGET WEAPON [AMMO] [aimed ROW|rapid|bundled|sustained|doubled|building] — Fire Phase: fire"
+    " a weapon at a sighted enemy unit (3.2, 6.8), with a round (15.5) and an option (11); indirectly at a unit or a"
+    " HEX (7); at the building of a HEX (8.6); in the Movement Phase: on opportunity at the enemy unit moving in"
+    " sight (6.7)",
     "hold": "hold — no more opportunity fire now: the unit firing is done, or the move goes on (6.7)",
     "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
+    "smoke": "smoke UNIT WEAPON — Fire Phase: throw a smoke grenade into the unit's hex instead of firing WEAPON"
+    " (15.4)",
     "ram": "ram UNIT TARGET — Attack Phase 3a: a vehicle that entered a hex this turn rams an enemy unit in it (12)",
     "assault": "assault UNIT TARGET — Attack Phase 3a: infantry attacks an enemy unit in its hex in close combat"
     " (12.1)",

@@ -35,7 +35,7 @@ from fractions import Fraction
 from engine.actions import Action
 from engine.errors import IllegalActionError
 from engine.hexgrid import Hex, distance
-from engine.odds import Odds, OddsEntry
+from engine.odds import Odds, OddsEntry, merge
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
@@ -486,6 +486,13 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
     got = ready(st, tables, order)
     assert not isinstance(got, Refused)
     data(st).active = firer.id
+    if isinstance(got, Volley) and not isinstance(order.target, Hex):
+        again = _armour_morale(tr, tables, firer, st.units[order.target], order, got)
+        if again is None:
+            if status(firer).destroyed or not attack.has_shot(st, tables, firer):
+                attack.end_fire_unit(tr, tables, firer)
+            return
+        got = again
     if isinstance(got, artillery.Salvo):
         artillery.fire(tr, tables, firer, got)
     elif isinstance(got, buildings.Demolition):
@@ -496,6 +503,25 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
         _fire_volley(tr, tables, firer, order, got)
     if not attack.has_shot(st, tables, firer) or got_line(got):
         attack.end_fire_unit(tr, tables, firer)
+
+
+def _armour_morale(
+    tr: Transition, tables: Tables, firer: Unit, target: Unit, order: Order, got: Volley
+) -> Volley | None:
+    """9.3: infantry firing at an armoured vehicle in its hex or next to it rolls morale first (once a turn); shaken,
+    it fires at +5 (the order made ready again; if that TN is above 20 the shot is not made); dissolved, not at
+    all. None when no shot is made."""
+    if not attack.armour_morale_due(tr.state, tables, firer, target):
+        return got
+    result = attack.armour_morale(tr, tables, firer, target)
+    if result == "dissolved":
+        return None
+    again = ready(tr.state, tables, order)
+    if isinstance(again, Refused):
+        tr.emit("fire", f"{firer.id} cannot make the shot now: {again.text} (rule {again.rule})", unit=firer.id)
+        return None
+    assert isinstance(again, Volley)
+    return again
 
 
 def got_line(got: Volley | artillery.Salvo | buildings.Demolition) -> bool:
@@ -542,6 +568,7 @@ def _fire_volley(tr: Transition, tables: Tables, firer: Unit, order: Order, voll
         attack.record_damage(tr, tables, target, result.rows_hit, now.column)
         hits.carried_damage(tr, tables, target, result.hits, attack.record_damage)
         hits.near_misses(tr, tables, target, now.shot, result.building_hits)
+        attack.flamed(tables, target, tables.sheets[firer.type].mounts[volley.mounts[0]].weapon)  # 9.3
     s.fired.extend(volley.mounts)
 
 
@@ -634,6 +661,8 @@ def odds(st: GameState, tables: Tables, action: Action, order: Order) -> Odds | 
     if got.line:
         return _line_odds(action, first, got.doubled)
     odds_of = _aimed_odds(first, got.row) if got.row is not None else shot_odds(first.shot, first.target, first.column)
+    firer = st.units[order.unit]
+    morale = None if got.line else attack.armour_morale_odds(st, tables, firer, st.units[str(order.target)])
     note = odds_of.to_hit.explain() + f"; hits the {first.column}, {first.ammo}"
     if got.row is not None:
         note += f"; aimed at row {got.row}"
@@ -642,7 +671,20 @@ def odds(st: GameState, tables: Tables, action: Action, order: Order) -> Odds | 
         note += "; then " + ", ".join(f"a pool of {n}" if n > 1 else "1 single roll" for n in rest)
     if first.shot.rapid or (first.weapon_burst and first.shot.weapon.burst):
         note += "; every roll repeated (burst or rapid fire)"
-    return Odds(action, tuple(odds_of.entries()), note=note)
+    if morale is None:
+        return Odds(action, tuple(odds_of.entries()), note=note)
+    shaken = replace(first, shot=replace(first.shot, shaken=True))
+    odds_shaken = (
+        _aimed_odds(shaken, got.row) if got.row is not None else shot_odds(shaken.shot, shaken.target, shaken.column)
+    )
+    entries = [OddsEntry("firer dissolves", morale["dissolved"], -1.0)]
+    entries += [replace(e, probability=e.probability * morale["steady"]) for e in odds_of.entries()]
+    if odds_shaken.to_hit.possible:
+        entries += [replace(e, probability=e.probability * morale["shaken"]) for e in odds_shaken.entries()]
+    else:
+        entries.append(OddsEntry("shaken, no shot", morale["shaken"]))
+    note += "; infantry firing at armour this close rolls morale first (rule 9.3)"
+    return Odds(action, merge(e for e in entries if e.probability), note=note)
 
 
 def _aimed_odds(aim: Aim, row: int) -> ShotOdds:

@@ -25,7 +25,7 @@ from engine.actions import Action
 from engine.errors import IllegalActionError
 from engine.hexgrid import Hex, distance
 from engine.los import line_of_sight
-from engine.odds import Odds
+from engine.odds import Odds, OddsEntry, merge
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
@@ -33,7 +33,7 @@ from . import fortifications, hits, sheets
 from .bridges import terrain_of
 from .damage import COLUMNS, Target, effects
 from .data import Mount, Sheet, Tables
-from .fire import Building, Shot, hit_roll, pools, range_band, resolve_attack, shot_odds
+from .fire import Building, Shot, ShotOdds, hit_roll, pools, range_band, resolve_attack, shot_odds
 from .geometry import armour_faces, in_arc, theta
 from .messages import pass_sightings
 from .model import data, status
@@ -75,6 +75,7 @@ __all__ = [
     "shot",
     "start",
     "weapon_refusal",
+    "weigh_morale",
 ]
 
 
@@ -744,4 +745,21 @@ def odds(st: GameState, tables: Tables, action: Action) -> Odds | None:
         return None
     got = shot_odds(ready.shot, ready.target, ready.column)
     note = got.to_hit.explain() + f"; hits the {ready.column}, {ready.ammo}"
-    return Odds(action, tuple(got.entries()), note=note)
+    morale = armour_morale_odds(st, tables, firer, st.units[tid])
+    if morale is None:
+        return Odds(action, tuple(got.entries()), note=note)
+    shaken = shot_odds(replace(ready.shot, shaken=True), ready.target, ready.column)
+    note += "; infantry firing at armour this close rolls morale first (rule 9.3)"
+    return Odds(action, weigh_morale(got, shaken, morale), note=note)
+
+
+def weigh_morale(plain: ShotOdds, shaken: ShotOdds, morale: dict[str, Fraction]) -> tuple[OddsEntry, ...]:
+    """A shot's odds after the morale roll of 9.3 (:func:`armour_morale_odds`): the firer dissolves, fires as it
+    is, or fires shaken (+5; no shot when that TN is above 20)."""
+    entries = [OddsEntry("firer dissolves", morale["dissolved"], -1.0)]
+    entries += [replace(e, probability=e.probability * morale["steady"]) for e in plain.entries()]
+    if shaken.to_hit.possible:
+        entries += [replace(e, probability=e.probability * morale["shaken"]) for e in shaken.entries()]
+    else:
+        entries.append(OddsEntry("shaken, no shot", morale["shaken"]))
+    return merge(e for e in entries if e.probability)

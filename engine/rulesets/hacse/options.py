@@ -35,7 +35,7 @@ from fractions import Fraction
 from engine.actions import Action
 from engine.errors import IllegalActionError
 from engine.hexgrid import Hex, distance
-from engine.odds import Odds, OddsEntry, merge
+from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
@@ -486,7 +486,7 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
     got = ready(st, tables, order)
     assert not isinstance(got, Refused)
     data(st).active = firer.id
-    if isinstance(got, Volley) and not isinstance(order.target, Hex):
+    if isinstance(got, Volley) and not got.line and not isinstance(order.target, Hex):
         again = _armour_morale(tr, tables, firer, st.units[order.target], order, got)
         if again is None:
             if status(firer).destroyed or not attack.has_shot(st, tables, firer):
@@ -677,14 +677,8 @@ def odds(st: GameState, tables: Tables, action: Action, order: Order) -> Odds | 
     odds_shaken = (
         _aimed_odds(shaken, got.row) if got.row is not None else shot_odds(shaken.shot, shaken.target, shaken.column)
     )
-    entries = [OddsEntry("firer dissolves", morale["dissolved"], -1.0)]
-    entries += [replace(e, probability=e.probability * morale["steady"]) for e in odds_of.entries()]
-    if odds_shaken.to_hit.possible:
-        entries += [replace(e, probability=e.probability * morale["shaken"]) for e in odds_shaken.entries()]
-    else:
-        entries.append(OddsEntry("shaken, no shot", morale["shaken"]))
     note += "; infantry firing at armour this close rolls morale first (rule 9.3)"
-    return Odds(action, merge(e for e in entries if e.probability), note=note)
+    return Odds(action, attack.weigh_morale(odds_of, odds_shaken, morale), note=note)
 
 
 def _aimed_odds(aim: Aim, row: int) -> ShotOdds:

@@ -9,7 +9,8 @@ from dataclasses import replace
 from engine.rules import Transition
 from engine.rulesets.hacse import attack
 from engine.rulesets.hacse.data import load_tables
-from engine.rulesets.hacse.model import status
+from engine.rulesets.hacse.model import data, status
+from engine.rulesets.hacse.movement import Refused
 from engine.state import GameState
 
 from .helpers import LOSE, fire_state, play, ruleset
@@ -89,3 +90,21 @@ def test_14_9_ac_mo_08_one_roll_per_cause_per_turn_across_the_phases() -> None:
     attack.end_fire(tr, T)
     morale = [e.text for e in tr.events if e.kind == "morale"][before:]
     assert len(morale) == 1 and "infantry attacking armour" in morale[0]
+
+
+def test_9_3_on_opportunity_too() -> None:
+    """6.7: opportunity fire by infantry at an armoured mover next to it rolls morale first as well (odds and
+    shot)."""
+    st = fire_state([*LOSE, 10, 10] + [5] * 40, G1="0906", U4="0907:n")
+    _hurt(st)
+    rs = ruleset()
+    data(st).opp_mover = "U4"
+    odds = rs.odds(st, rs.parse_action(st, "fire G1 U4 MG42L"))
+    assert odds is not None and "rolls morale first (rule 9.3)" in (odds.note or "")
+    assert sum(e.probability for e in odds.entries) == 1
+    aim = attack.aim(st, T, st.units["G1"], "U4", "MG42L")
+    assert not isinstance(aim, Refused)
+    tr = Transition(st.clone())
+    attack.shoot(tr, T, tr.state.units["G1"], "U4", "MG42L", aim)
+    assert status(tr.state.units["G1"]).shaken
+    assert any("G1 fires its MG42L at U4" in e.text and "firer shaken" in e.text for e in tr.events)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from engine.hexgrid import parse_hex
+import random
+
+import engine
+from engine.actions import Action
+from engine.hexgrid import Hex, distance, parse_hex
 from engine.rules import Transition
 from engine.rulesets.hacse.bridges import terrain_of
 from engine.rulesets.hacse.damage import destroyed_with_building
@@ -13,7 +17,7 @@ from engine.rulesets.hacse.model import data, status
 from engine.rulesets.hacse.targetdie import target_die
 
 from .fire_sheets import BALL, K98, ger_inf_sqd
-from .helpers import LOSE, fire_state, play, refused, ruleset
+from .helpers import LOSE, fire_state, game, play, refused, ruleset
 
 T = load_tables()
 
@@ -100,3 +104,48 @@ def test_14_11_ac_bd_02_a_miss_by_10_hits_the_building() -> None:
         dice = iter([roll // 2, roll - roll // 2])
         got = resolve_attack(shot, ger_inf_sqd(), "side", lambda s, c, p, d=dice: tuple(next(d) for _ in range(c)))
         assert got.building_hits == hit
+
+
+def test_8_6_15_4_seeded_playout_fights_over_the_village() -> None:
+    """A seeded H-1 playout whose units head for the objectives and prefer fire at buildings and smoke grenades:
+    buildings are fired at and one collapses (4.9), grenades are thrown (15.4), and the game replays to the same
+    state."""
+    g = game("h1-le-hamel", seed=4)
+    rng = random.Random(4)
+    goals = list(data(g.state).points)
+    at_buildings = grenades = collapsed = 0
+    while g.state.outcome is None and g.state.turn <= 6:
+        legal = g.legal_actions()
+        liked = [a for a in legal if (a.verb == "fire" and a.args[-1] == "building") or a.verb == "smoke"]
+        shots = [a for a in legal if a.verb == "fire"]
+        steps = _toward(legal, goals)
+        r = rng.random()
+        pick = (
+            rng.choice(liked)
+            if liked and r < 0.9
+            else rng.choice(shots)
+            if shots and r < 0.95
+            else rng.choice(steps)
+            if steps and r < 0.97
+            else rng.choice(legal)
+        )
+        events = g.apply(pick)
+        at_buildings += pick.verb == "fire" and pick.args[-1] == "building"
+        grenades += pick.verb == "smoke"
+        collapsed += sum(1 for e in events if "collapses (rule 4.9)" in e.text)
+    assert at_buildings > 0 and grenades > 0 and collapsed > 0
+    again = engine.game.replay(g.scenario, 4, g.history)
+    assert again.state.to_dict() == g.state.to_dict()
+
+
+def _toward(legal: list[Action], goals: list[Hex]) -> list[Action]:
+    steps = [a for a in legal if a.verb in ("move", "enter")]
+    if not steps:
+        return []
+
+    def near(a: Action) -> int:
+        h = parse_hex(str(a.args[-1] if a.verb == "move" else a.args[1]))
+        return min(distance(h, t) for t in goals)
+
+    best = min(near(a) for a in steps)
+    return [a for a in steps if near(a) == best]

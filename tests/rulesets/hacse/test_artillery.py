@@ -189,9 +189,13 @@ def test_11_2_after_indirect_fire_the_units_other_shots_are_plain() -> None:
 
 
 def test_7_4_fire_at_an_objective_hex_without_a_known_enemy() -> None:
-    """7.4 (README reading): fire at a hex may also be aimed at an objective hex nobody is known to hold (H-3's
-    bridge, 1007), HE or smoke; other empty hexes are still refused."""
+    """7.4 (README reading): fire at a hex may also be aimed at an objective hex the side does not control and
+    nobody is known to hold (H-3's bridge, 1007, taken by the Soviets), HE or smoke; other empty hexes are still
+    refused, and so is the objective while the side controls it."""
     st = h3(M1="0306", S1="1507")
+    data(st).control[parse_hex("1007")] = "german"
+    assert refused(st, "fire M1 1007 GW34 HE").rule == "7.4"
+    data(st).control[parse_hex("1007")] = "soviet"
     acts = set(ruleset().legal_actions(st))
     assert Action("fire", ("M1", "1007", "GW34", "HE")) in acts
     assert Action("fire", ("M1", "1007", "GW34", "smoke")) in acts
@@ -204,6 +208,7 @@ def test_7_4_a_shell_on_an_objective_may_strike_a_hidden_unit_there() -> None:
     """Random hits (7.3) strike every unit in the hex, a hidden one too: shelling a suspected position."""
     st = h3(dice=[*LOSE, 10, 10, 10, 10] + [4] * 40, M1="0306", S1="1007")
     status(st.units["S1"]).hidden = True
+    data(st).control[parse_hex("1007")] = "soviet"
     assert Action("fire", ("M1", "1007", "GW34", "HE")) in set(ruleset().legal_actions(st))
     tr = run(st, "fire M1 1007 GW34 HE")
     assert status(tr.state.units["S1"]).rows_hit

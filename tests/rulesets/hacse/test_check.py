@@ -63,7 +63,7 @@ def fire_options(g: Game, uid: str, eid: str) -> set[Action]:
     sheet = T.sheets[st.units[uid].type]
     enemy = st.units[eid]
     out: set[Action] = set()
-    places = [st.board.label(h) for h in data(st).points]  # 7.4: objective hexes, with or without an enemy
+    places = [st.board.label(h) for h in data(st).points]  # 7.4: objective hexes, controlled or not
     for i, m in enumerate(sheet.mounts):
         label = mount_label(sheet, i)
         out |= {Action("fire", (uid, h, label, *a)) for h in places for a in ((), ("HE",), ("smoke",))}

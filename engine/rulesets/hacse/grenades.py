@@ -98,11 +98,14 @@ def throw(tr: Transition, tables: Tables, unit: Unit, label: str) -> None:
         d.smoke_new, d.smoke_turn = [], st.turn
     d.smoke_new.append(unit.hex)  # 3.2 P: it counts for LOS after this Fire Phase
     place = st.board.label(unit.hex)
-    tr.emit(
-        "smoke",
+    text = (
         f"{unit.id} throws a smoke grenade instead of firing its {mount_label(tables.sheets[unit.type], index)}: "
-        f"smoke in {place} for {n} turns (rule 15.4)",
-        unit=unit.id,
+        f"smoke in {place} for {n} turns (rule 15.4)"
     )
+    if s.hidden:  # 13.2: the other side sees the smoke, not who threw it
+        tr.emit("smoke", text, (unit.side,), unit=unit.id)
+        tr.emit("smoke", f"Smoke rises in {place} for {n} turns (rule 15.4)", st.enemies_of(unit.side))
+    else:
+        tr.emit("smoke", text, unit=unit.id)
     if not attack.has_shot(st, tables, unit):
         attack.end_fire_unit(tr, tables, unit)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.hexgrid import parse_hex
+from engine.rules import Transition
 from engine.rulesets.hacse.model import data, status
 
 from .helpers import fire_state, play, refused, ruleset
@@ -43,3 +44,14 @@ def test_15_4_a_tank_crew_throws_instead_of_operating_its_weapon() -> None:
     assert status(after.units["U4"]).used == {"smoke_grenades": 1}
     assert refused(after, "fire U4 G1 M2HB").rule == "3.2"
     assert Action("smoke", ("U4", "M3_75")) in set(ruleset().legal_actions(after))  # 2 grenades on an M4
+
+
+def test_13_2_a_hidden_thrower_is_not_named_to_the_other_side() -> None:
+    st = fire_state(G1="1205", U1="0905")
+    status(st.units["G1"]).hidden = True
+    rs = ruleset()
+    tr = Transition(st.clone())
+    rs.apply(tr, rs.parse_action(st, "smoke G1 K98"))
+    seen = [e.text for e in tr.events if e.visible_to is None or "us" in e.visible_to]
+    assert seen and not any("G1" in t for t in seen)
+    assert any("Smoke rises in 1205" in t for t in seen)

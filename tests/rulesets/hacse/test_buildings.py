@@ -8,12 +8,14 @@ import engine
 from engine.actions import Action
 from engine.hexgrid import Hex, distance, parse_hex
 from engine.rules import Transition
+from engine.rulesets.hacse import attack
 from engine.rulesets.hacse.bridges import terrain_of
 from engine.rulesets.hacse.damage import destroyed_with_building
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.fire import Building, Shot, hit_roll, resolve_attack
 from engine.rulesets.hacse.hits import building_of, damage_building
 from engine.rulesets.hacse.model import data, status
+from engine.rulesets.hacse.movement import step_cost
 from engine.rulesets.hacse.targetdie import target_die
 
 from .fire_sheets import BALL, K98, ger_inf_sqd
@@ -149,3 +151,24 @@ def _toward(legal: list[Action], goals: list[Hex]) -> list[Action]:
 
     best = min(near(a) for a in steps)
     return [a for a in steps if near(a) == best]
+
+
+def test_4_9_rubble_is_rough_ground_for_movement_and_cover() -> None:
+    """After the last building of a hex falls: the rough row to enter (4.3 P, not "as road" any more), +1 to the
+    target die of a unit there (6.3 rubble) and no building +5 (6.3 b)."""
+    st = fire_state(side="us", G1="1106", U4="0905:ne")  # medium buildings: armour 2
+    here = parse_hex("1106")
+    rs = ruleset()
+    shot = rs.parse_action(st, "fire U4 G1 M1919V-coax")
+    before = terrain_of(st, T, here)
+    assert before.as_road and step_cost(T, "track", before) != step_cost(T, "track", T.terrain["rough"])
+    standing = attack.die_of(st, T, st.units["G1"]).value
+    odds = rs.odds(st, shot)
+    assert odds is not None and "building" in (odds.note or "")
+    data(st).buildings_lost[here] = T.buildings["medium"].per_hex
+    after = terrain_of(st, T, here)
+    assert after.key == "rubble" and not after.as_road and after.building is None
+    assert step_cost(T, "track", after) == step_cost(T, "track", T.terrain["rough"])
+    assert attack.die_of(st, T, st.units["G1"]).value == standing + 1
+    odds = rs.odds(st, shot)
+    assert odds is not None and "building" not in (odds.note or "")

@@ -203,7 +203,7 @@ AmmoWord = Literal["AP", "HE", "ball", "smoke"]
 
 FireOption = Literal["aimed", "rapid", "bundled", "sustained", "doubled", "building"]
 """The fire options of 11: aimed shot (with its ROW), rapid fire, bundled weapons, sustained fire (``doubled``:
-at double ammunition use, MG 42); ``building``: fire aimed at the building of a hex (8.6 P, ``buildings.py``)."""
+at double ammunition use, MG 42); ``building``: fire aimed at the building of a hex (8.6 P, ``demolition.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

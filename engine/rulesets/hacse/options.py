@@ -39,7 +39,7 @@ from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import artillery, attack, buildings, hits, sheets, sighting
+from . import artillery, attack, demolition, hits, sheets, sighting
 from .attack import Aim, mount_label
 from .damage import Location, Target, armour_used, effective_dk, infantry_damage, vehicle_damage
 from .data import Tables
@@ -128,7 +128,7 @@ def refusal(st: GameState, tables: Tables, order: Order) -> Refused | None:
     return got if isinstance(got, Refused) else None
 
 
-def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Salvo | buildings.Demolition | Refused:
+def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Salvo | demolition.Demolition | Refused:
     """The order made ready (direct fire with its options, or indirect fire), or why it may not be made."""
     firer = st.units.get(order.unit)
     if firer is None:
@@ -138,10 +138,10 @@ def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Sal
     why = _named_round(tables, firer, order)
     if why is not None:
         return why
-    if order.option == buildings.OPTION:  # 8.6 P: fire aimed at a building
+    if order.option == demolition.OPTION:  # 8.6 P: fire aimed at a building
         if not isinstance(order.target, Hex):
             return Refused("Cannot fire at a building: name its hex, not a unit", "8.6")
-        return buildings.ready(st, tables, firer, order.target, order.label, order.ammo)
+        return demolition.ready(st, tables, firer, order.target, order.label, order.ammo)
     if artillery.is_indirect(st, tables, firer, order.target, order.label):
         if order.option is not None:
             return Refused(f"Cannot fire {order.option}: indirect fire takes no fire option", "7.1")
@@ -409,7 +409,7 @@ def fire_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
             out += _variants(st, tables, unit, tid, mount_label(sheet, i))
         out += _bundles(st, tables, unit, tid)
     out += artillery.indirect_actions(st, tables, unit)
-    out += buildings.actions(st, tables, unit)
+    out += demolition.actions(st, tables, unit)
     return out
 
 
@@ -495,8 +495,8 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
         got = again
     if isinstance(got, artillery.Salvo):
         artillery.fire(tr, tables, firer, got)
-    elif isinstance(got, buildings.Demolition):
-        buildings.fire(tr, tables, firer, got)
+    elif isinstance(got, demolition.Demolition):
+        demolition.fire(tr, tables, firer, got)
     elif got.line:
         _fire_line(tr, tables, firer, order, got)
     else:
@@ -524,7 +524,7 @@ def _armour_morale(
     return again
 
 
-def got_line(got: Volley | artillery.Salvo | buildings.Demolition) -> bool:
+def got_line(got: Volley | artillery.Salvo | demolition.Demolition) -> bool:
     """Sustained fire is the unit's only fire of the phase (11.6)."""
     return isinstance(got, Volley) and bool(got.line)
 
@@ -655,8 +655,8 @@ def odds(st: GameState, tables: Tables, action: Action, order: Order) -> Odds | 
         return None
     if isinstance(got, artillery.Salvo):
         return artillery.odds(st, tables, action, got)
-    if isinstance(got, buildings.Demolition):
-        return buildings.odds(action, got)
+    if isinstance(got, demolition.Demolition):
+        return demolition.odds(action, got)
     first = got.aims[0]
     if got.line:
         return _line_odds(action, first, got.doubled)

@@ -29,7 +29,7 @@ from engine.odds import Odds, OddsEntry, merge
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import fortifications, hits, sheets
+from . import buildings, fortifications, hits, sheets
 from .bridges import terrain_of
 from .damage import COLUMNS, Target, effects
 from .data import Mount, Sheet, Tables
@@ -389,7 +389,8 @@ def _shot_refusal(
     if not to_hit.possible:
         return Refused(f"Cannot fire: {to_hit.explain()}, above {to_hit.max_tn}", "6.3")
     target_rec = hits.target_of(st, tables, target)
-    return Aim(the_shot, target_rec, facing_hit(tables, firer, target), index, akey, weapon.burst)
+    column = "top" if buildings.from_above(st, tables, firer, target) else facing_hit(tables, firer, target)  # 4.9
+    return Aim(the_shot, target_rec, column, index, akey, weapon.burst)
 
 
 def line_shot(st: GameState, tables: Tables, firer: Unit, target: Unit, index: int) -> Aim | Refused:

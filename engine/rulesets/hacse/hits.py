@@ -16,8 +16,7 @@ from engine.hexgrid import Hex
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import sheets
-from .bridges import terrain_of
+from . import buildings, sheets
 from .damage import HitResult, Target, building_damage, destroyed_with_building, range_dk
 from .data import BuildingType, Tables
 from .fire import Shot, outcome_band
@@ -30,12 +29,9 @@ Recorder = Callable[[Transition, Tables, Unit, tuple[int, ...], str], None]
 
 
 def building_of(st: GameState, tables: Tables, unit: Unit) -> BuildingType | None:
-    """The building type an infantry unit stands in (4.9, 6.3 b): infantry in a building hex is in one of its
-    buildings [INTERP: occupying, 4.9 P, is not modelled; sighting reads it the same way]; others are not."""
-    if unit.hex is None or tables.sheets[unit.type].unit_type != "infantry":
-        return None
-    kind = terrain_of(st, tables, unit.hex).building
-    return tables.buildings[kind] if kind else None
+    """The building type a unit is in (4.9, 6.3 b): one it occupies (``buildings.occupied``: infantry by choice, a
+    gun set up in one, a vehicle that rammed one)."""
+    return buildings.occupied(st, tables, unit)
 
 
 def near_misses(tr: Transition, tables: Tables, target: Unit, shot: Shot, count: int) -> None:
@@ -66,25 +62,23 @@ def damage_building(tr: Transition, tables: Tables, where: Hex, house: BuildingT
     tr.emit("fire", f"{cause}: {what} takes {points} damage ({done} of {house.destroyed_at}; rule 8.6)")
     if done < house.destroyed_at:
         return
-    inside = [
-        u
-        for u in sorted(tr.state.units.values(), key=lambda u: u.id)
-        if u.hex == where and building_of(tr.state, tables, u) is not None and not status(u).destroyed
-    ]
+    inside = buildings.occupants(tr.state, tables, where)  # before the hex counts it lost (its last one too)
     d.building_damage[where] = 0
     d.buildings_lost[where] = d.buildings_lost.get(where, 0) + 1
     tr.emit("fire", f"{what[0].upper()}{what[1:]} collapses (rule 4.9)")
     if d.buildings_lost[where] >= house.per_hex:  # 4.9 P: every building of the hex is destroyed
         tr.emit("terrain", f"{tr.state.board.label(where)} is rubble now (rule 4.9)")
     for u in inside:
+        buildings.leave(u)  # the survivors stand in the streets (4.9)
         if destroyed_with_building(tables.sheets[u.type].armour.top, house.armour):
             status(u).destroyed = True
             tr.emit("destroyed", f"{u.id} is destroyed with the building (rule 4.9)", unit=u.id)
 
 
 def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit], list[Unit]]:
-    """The groups aboard ``vehicle`` (4.5), (inside, outside): by id they fill its transport capacity (in soldiers,
-    their intact rows), the others ride outside [INTERP: the digest does not say who sits where]."""
+    """The groups aboard ``vehicle`` (4.5), (inside, outside): those seated outside when they mounted
+    (``Status.outside``) ride outside; the others by id fill its transport capacity (in soldiers, their intact rows),
+    and any left over ride outside."""
     aboard = sorted(
         (u for u in st.units.values() if status(u).embarked_in == vehicle.id and not status(u).destroyed),
         key=lambda u: u.id,
@@ -93,7 +87,7 @@ def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit]
     inside: list[Unit] = []
     outside: list[Unit] = []
     for u in aboard:
-        if u.steps <= room:
+        if u.steps <= room and not status(u).outside:
             inside.append(u)
             room -= u.steps
         else:
@@ -103,7 +97,13 @@ def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit]
 
 def target_of(st: GameState, tables: Tables, unit: Unit) -> Target:
     """The unit as damage sees it (8): its rows hit, the groups inside (cargo-bed hits, 8.5) and whether it has
-    outside riders (4.5)."""
+    outside riders (4.5); an armoured unit in a building has the higher of its and the building's armour (8.4)."""
+    got = _target(st, tables, unit)
+    house = buildings.occupied(st, tables, unit)
+    return got if house is None else got.sheltered(house.armour)
+
+
+def _target(st: GameState, tables: Tables, unit: Unit) -> Target:
     sheet = tables.sheets[unit.type]
     s = status(unit)
     if not (sheet.transport_capacity or sheet.outside_riders):

@@ -87,6 +87,7 @@ def test_4_9_the_last_building_falls_and_the_hex_is_rubble() -> None:
 def test_14_11_ac_bd_01_light_building_takes_5_damage() -> None:
     """Light building, 5 damage: destroyed; infantry inside destroyed; top armour 1 survives, top 0 does not."""
     st = fire_state(side="us", G1="1205", U1="1205", U4="0905:ne")
+    status(st.units["U1"]).in_building = True  # both squads occupy the building (4.9); G1 from its set-up
     here = parse_hex("1205")
     tr = Transition(st.clone())
     damage_building(tr, T, here, T.buildings["light"], 5, "test")
@@ -112,8 +113,8 @@ def test_8_6_15_4_seeded_playout_fights_over_the_village() -> None:
     """A seeded H-1 playout whose units head for the objectives and prefer fire at buildings and smoke grenades:
     buildings are fired at and one collapses (4.9), grenades are thrown (15.4), and the game replays to the same
     state."""
-    g = game("h1-le-hamel", seed=4)
-    rng = random.Random(4)
+    g = game("h1-le-hamel", seed=1)
+    rng = random.Random(1)
     goals = list(data(g.state).points)
     at_buildings = grenades = collapsed = 0
     while g.state.outcome is None and g.state.turn <= 6:
@@ -136,7 +137,7 @@ def test_8_6_15_4_seeded_playout_fights_over_the_village() -> None:
         grenades += pick.verb == "smoke"
         collapsed += sum(1 for e in events if "collapses (rule 4.9)" in e.text)
     assert at_buildings > 0 and grenades > 0 and collapsed > 0
-    again = engine.game.replay(g.scenario, 4, g.history)
+    again = engine.game.replay(g.scenario, 1, g.history)
     assert again.state.to_dict() == g.state.to_dict()
 
 

@@ -229,8 +229,7 @@ def start(tr: Transition, tables: Tables) -> bool:
     d = data(st)
     for u in st.units.values():
         s = status(u)
-        s.rammed = s.assaulted = False
-        s.morale_used = []
+        s.rammed = s.assaulted = False  # 9.3: morale_used is cleared in Phase 0 (one roll per cause per turn)
     d.physical, d.passed = "ram", []
     assert d.first is not None
     return _next(tr, tables, d.first)

@@ -51,28 +51,34 @@ def near_misses(tr: Transition, tables: Tables, target: Unit, shot: Shot, count:
     damage_building(tr, tables, where, house, points, f"Near misses at {target.id}")
 
 
-def damage_building(tr: Transition, tables: Tables, where: Hex, house: BuildingType, points: int, cause: str) -> None:
-    """``points`` of damage to the building fought over in ``where`` (8.6): at its "destroyed at" value it collapses
-    on the units of the hex whose armour is lower (4.9), and the next building of the hex is the one fought over
-    [INTERP]; when the last one falls the hex becomes rubble (4.9 P; ``bridges.terrain_of``)."""
+def damage_building(
+    tr: Transition, tables: Tables, where: Hex, house: BuildingType, points: int, cause: str, rule: str = "8.6"
+) -> tuple[bool, list[Unit]]:
+    """``points`` of damage to the building fought over in ``where`` (fire and near misses 8.6, a ram 12.2): at its
+    "destroyed at" value it collapses on the units inside whose (top) armour is lower (4.9), the others stand in
+    the streets, and the next building of the hex is the one fought over [INTERP]; when the last one falls the hex
+    becomes rubble (4.9 P; ``bridges.terrain_of``). (Whether it collapsed, the units it destroyed.)"""
     d = data(tr.state)
     what = f"the {house.key} building at {tr.state.board.label(where)}"
     d.building_damage[where] = d.building_damage.get(where, 0) + points
     done = d.building_damage[where]
-    tr.emit("fire", f"{cause}: {what} takes {points} damage ({done} of {house.destroyed_at}; rule 8.6)")
+    tr.emit("fire", f"{cause}: {what} takes {points} damage ({done} of {house.destroyed_at}; rule {rule})")
     if done < house.destroyed_at:
-        return
+        return False, []
     inside = buildings.occupants(tr.state, tables, where)  # before the hex counts it lost (its last one too)
     d.building_damage[where] = 0
     d.buildings_lost[where] = d.buildings_lost.get(where, 0) + 1
     tr.emit("fire", f"{what[0].upper()}{what[1:]} collapses (rule 4.9)")
     if d.buildings_lost[where] >= house.per_hex:  # 4.9 P: every building of the hex is destroyed
         tr.emit("terrain", f"{tr.state.board.label(where)} is rubble now (rule 4.9)")
+    lost: list[Unit] = []
     for u in inside:
         buildings.leave(u)  # the survivors stand in the streets (4.9)
         if destroyed_with_building(tables.sheets[u.type].armour.top, house.armour):
             status(u).destroyed = True
             tr.emit("destroyed", f"{u.id} is destroyed with the building (rule 4.9)", unit=u.id)
+            lost.append(u)
+    return True, lost
 
 
 def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit], list[Unit]]:

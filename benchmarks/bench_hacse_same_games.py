@@ -10,7 +10,8 @@ taken and every event (kind, text, who may see it, its data). Run it before and 
 
 Other options of ``same_games.py`` pass through (``--seeds``, ``--ai-seeds 1`` for AI games as well, ``--strict``).
 ``benchmarks/same_games/hacse-d56fdf5.txt`` holds the lines of main at d56fdf5 (before the speed work of issue 19),
-``hacse-7238055.txt`` those of main at 7238055 (with the ground of issue 19 merged, which changes play).
+``hacse-7238055.txt`` and ``hacse-9fe99af.txt`` those of main at 7238055 and 9fe99af (with the ground and the fire at
+buildings of issue 19 merged, which change play).
 """
 
 from __future__ import annotations

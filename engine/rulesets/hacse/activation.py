@@ -20,7 +20,19 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, buildings, climbing, fortifications, lines, obstacles, opportunity, options, pontoons, weather
+from . import (
+    attack,
+    buildings,
+    climbing,
+    fortifications,
+    grenades,
+    lines,
+    obstacles,
+    opportunity,
+    options,
+    pontoons,
+    weather,
+)
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
 from .cache import kept
 from .carriers import (
@@ -58,6 +70,7 @@ from .notation import (
     Occupy,
     Pass,
     Ram,
+    Smoke,
     Spare,
     Stand,
     Stop,
@@ -352,6 +365,8 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
         return options.refusal(st, tables, options.order(typed))
     if isinstance(typed, Cease):
         return attack.cease_refusal(st, tables, typed.unit)
+    if isinstance(typed, Smoke):  # 15.4, 3.2 Phase 3b (grenades.py)
+        return grenades.refusal(st, tables, typed.unit, typed.weapon)
     if st.phase == "attack":
         return Refused(f"Cannot {typed.verb}: it is the Fire Phase (fire or cease)", "3.2")
     if st.phase != "movement":
@@ -602,11 +617,13 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
         pair = (typed.unit, _label(st, typed.target)) if isinstance(typed, (Ram, Assault)) else ()
         if physical_apply(tr, tables, typed.verb, pair):
             begin_fire(tr, tables)
-    elif isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
+    elif isinstance(typed, (Fire, Cease, Smoke)):  # 3.2 Phase 3b
         if isinstance(typed, Fire) and obstacles.is_obstacle_order(st, options.order(typed)):
             obstacles.resolve(tr, tables, options.order(typed))  # 13.6
         elif isinstance(typed, Fire):
             options.resolve(tr, tables, options.order(typed))
+        elif isinstance(typed, Smoke):  # 15.4
+            grenades.throw(tr, tables, st.units[typed.unit], typed.weapon)
         else:
             attack.end_fire_unit(tr, tables, st.units[typed.unit])
         if st.to_act is None:
@@ -814,5 +831,5 @@ def _fire_phase_actions(st: GameState, tables: Tables) -> list[Action]:
     for u in units:
         shots = options.fire_actions(st, tables, u) + obstacles.fire_actions(st, tables, u)  # 13.6
         if shots or attack.has_shot(st, tables, u):  # a unit with a shot none of its options allow only ceases
-            out += [*shots, Action("cease", (u.id,))]
+            out += [*shots, *grenades.actions(st, tables, u), Action("cease", (u.id,))]  # 15.4: smoke grenades
     return out

@@ -11,8 +11,8 @@
   infantry inside; guns and vehicles take none), its damage is ``Data.building_damage`` of the hex; when it
   collapses the next building of the hex stands empty, and when every building of the hex is destroyed none is left
   to occupy.
-- **Rams (12.2, 12.3).** :func:`ram_damage_building` adds a ram's damage to the building fought over; at its
-  "destroyed at" value it collapses on the units inside whose (top) armour is lower than its own (4.9).
+- **Rams (12.2, 12.3).** A ram's damage goes to the building fought over as fire's does (``hits.damage_building``):
+  at its "destroyed at" value it collapses on the units inside whose (top) armour is lower than its own (4.9).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from .bridges import terrain_of
-from .damage import destroyed_with_building
 from .data import BuildingType, Tables
 from .model import data, status
 from .movement import Refused
@@ -36,7 +35,6 @@ __all__ = [
     "occupy",
     "occupy_refusal",
     "on_enter",
-    "ram_damage_building",
     "room",
     "settle",
     "start",
@@ -184,33 +182,3 @@ def start(st: GameState, tables: Tables, keep: set[str]) -> None:
     for u in sorted(st.units.values(), key=lambda u: u.id):
         if u.id not in keep:
             settle(st, tables, u)
-
-
-def ram_damage_building(tr: Transition, tables: Tables, h: Hex, points: int, why: str) -> tuple[bool, list[Unit]]:
-    """A ram's ``points`` on the building fought over in ``h`` (12.2 P); at its "destroyed at" value it collapses
-    (4.9): the units inside with lower (top) armour are destroyed (returned, still on the map), the others are no
-    longer in a building, and the next building of the hex is the one fought over. (Whether it collapsed, the units
-    it destroyed.)"""
-    st = tr.state
-    kind = house(st, tables, h)
-    if kind is None or points <= 0:
-        return False, []
-    d = data(st)
-    d.building_damage[h] = d.building_damage.get(h, 0) + points
-    done = d.building_damage[h]
-    what = f"the {kind.key} building at {st.board.label(h)}"
-    tr.emit("building", f"{why}: {what} takes {points} damage ({done} of {kind.destroyed_at}; rule 12.2)")
-    if done < kind.destroyed_at:
-        return False, []
-    inside = occupants(st, tables, h)
-    d.building_damage[h] = 0
-    d.buildings_lost[h] = d.buildings_lost.get(h, 0) + 1
-    tr.emit("building", f"{what[0].upper()}{what[1:]} collapses (rule 4.9)")
-    lost: list[Unit] = []
-    for u in inside:
-        leave(u)
-        if destroyed_with_building(tables.sheets[u.type].armour.top, kind.armour):
-            status(u).destroyed = True
-            tr.emit("destroyed", f"{u.id} is destroyed with the building (rule 4.9)", unit=u.id)
-            lost.append(u)
-    return True, lost

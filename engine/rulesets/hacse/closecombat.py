@@ -36,7 +36,7 @@ from engine.odds import Odds, OddsEntry, merge
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, buildings, sheets
+from . import attack, buildings, hits, sheets
 from .damage import COLUMNS, effects, fixed_hit
 from .data import Tables
 from .fire import Shot, ToHit, hit_roll, pools, resolve_attack, shot_odds
@@ -229,8 +229,7 @@ def start(tr: Transition, tables: Tables) -> bool:
     d = data(st)
     for u in st.units.values():
         s = status(u)
-        s.rammed = s.assaulted = False
-        s.morale_used = []
+        s.rammed = s.assaulted = False  # 9.3: morale_used is cleared in Phase 0 (one roll per cause per turn)
     d.physical, d.passed = "ram", []
     assert d.first is not None
     return _next(tr, tables, d.first)
@@ -432,7 +431,12 @@ def _ram_building(tr: Transition, tables: Tables, rammer: Unit) -> None:
         f"{to_rammer} to {rammer.id} (rule 12.2)",
         unit=rammer.id,
     )
-    collapsed, lost = buildings.ram_damage_building(tr, tables, h, to_building, f"{rammer.id} rams it")
+    house = buildings.house(tr.state, tables, h)
+    collapsed, lost = (
+        hits.damage_building(tr, tables, h, house, to_building, f"{rammer.id} rams it", rule="12.2")
+        if house is not None and to_building > 0
+        else (False, [])
+    )
     _ram_hit(tr, tables, rammer, to_rammer, "front")
     for u in (*lost, rammer):
         _after(tr, tables, u)

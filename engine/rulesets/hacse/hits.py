@@ -4,14 +4,15 @@ building an infantry unit stands in (6.3 b, 8.6, 4.9).
 - :func:`passengers` tells the groups inside a carrier from those riding outside, :func:`target_of` gives the unit
   as ``damage.Target`` with them (cargo-bed hits, riders' extra damage); :func:`carried_damage` deals the
   passengers' share of the hits.
-- :func:`building_of` is the building an infantry unit is in, :func:`near_misses` the damage near misses do to it
-  and its collapse.
+- :func:`building_of` is the building an infantry unit is in, :func:`near_misses` the damage near misses do to it,
+  :func:`damage_building` any damage to it (8.6), its collapse and the rubble of the hex (4.9).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from engine.hexgrid import Hex
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
@@ -21,7 +22,7 @@ from .data import BuildingType, Tables
 from .fire import Shot, outcome_band
 from .model import data, status
 
-__all__ = ["Recorder", "building_of", "carried_damage", "near_misses", "passengers", "target_of"]
+__all__ = ["Recorder", "building_of", "carried_damage", "damage_building", "near_misses", "passengers", "target_of"]
 
 Recorder = Callable[[Transition, Tables, Unit, tuple[int, ...], str], None]
 """Records rows hit on a unit: their effects and the morale trigger (``attack.record_damage``)."""
@@ -40,30 +41,44 @@ def near_misses(tr: Transition, tables: Tables, target: Unit, shot: Shot, count:
     house = building_of(tr.state, tables, target)
     if house is None or not count or target.hex is None:
         return
-    d = data(tr.state)
     dk, _ = range_dk(shot.ammo.dk, outcome_band(shot))
     points = count * building_damage(dk, house.armour, he=shot.ammo.he)
     where = target.hex
-    what = f"the {house.key} building at {tr.state.board.label(where)}"
     if not points:
+        what = f"the {house.key} building at {tr.state.board.label(where)}"
         tr.emit("fire", f"Near misses at {target.id}: Dk {dk} does not break {what} (rule 8.6)")
         return
+    damage_building(tr, tables, where, house, points, f"Near misses at {target.id}")
+
+
+def damage_building(
+    tr: Transition, tables: Tables, where: Hex, house: BuildingType, points: int, cause: str, rule: str = "8.6"
+) -> tuple[bool, list[Unit]]:
+    """``points`` of damage to the building fought over in ``where`` (fire and near misses 8.6, a ram 12.2): at its
+    "destroyed at" value it collapses on the units inside whose (top) armour is lower (4.9), the others stand in
+    the streets, and the next building of the hex is the one fought over [INTERP]; when the last one falls the hex
+    becomes rubble (4.9 P; ``bridges.terrain_of``). (Whether it collapsed, the units it destroyed.)"""
+    d = data(tr.state)
+    what = f"the {house.key} building at {tr.state.board.label(where)}"
     d.building_damage[where] = d.building_damage.get(where, 0) + points
     done = d.building_damage[where]
-    tr.emit(
-        "fire", f"Near misses at {target.id}: {what} takes {points} damage ({done} of {house.destroyed_at}; rule 8.6)"
-    )
+    tr.emit("fire", f"{cause}: {what} takes {points} damage ({done} of {house.destroyed_at}; rule {rule})")
     if done < house.destroyed_at:
-        return
+        return False, []
     inside = buildings.occupants(tr.state, tables, where)  # before the hex counts it lost (its last one too)
     d.building_damage[where] = 0
     d.buildings_lost[where] = d.buildings_lost.get(where, 0) + 1
     tr.emit("fire", f"{what[0].upper()}{what[1:]} collapses (rule 4.9)")
+    if d.buildings_lost[where] >= house.per_hex:  # 4.9 P: every building of the hex is destroyed
+        tr.emit("terrain", f"{tr.state.board.label(where)} is rubble now (rule 4.9)")
+    lost: list[Unit] = []
     for u in inside:
         buildings.leave(u)  # the survivors stand in the streets (4.9)
         if destroyed_with_building(tables.sheets[u.type].armour.top, house.armour):
             status(u).destroyed = True
             tr.emit("destroyed", f"{u.id} is destroyed with the building (rule 4.9)", unit=u.id)
+            lost.append(u)
+    return True, lost
 
 
 def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit], list[Unit]]:

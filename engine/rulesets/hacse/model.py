@@ -108,7 +108,7 @@ class Status:
     assaulted: bool = False
     """Attacked in close combat in this turn's Phase 3a (12.3: no other attack this turn)."""
     morale_used: list[str] = field(default_factory=list)
-    """Causes of the morale rolls made in this turn's Phase 3a (9.3: one roll per cause per turn)."""
+    """Causes of the morale rolls made this turn (9.3: one roll per cause per turn; cleared in Phase 0)."""
     line_hits: list[str] = field(default_factory=list)
     """Sustained-fire lines that attacked it while it moved this turn, as ``MG-ID@TURN`` (11.6 P: once per
     activation)."""

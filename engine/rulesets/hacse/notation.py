@@ -38,6 +38,7 @@ __all__ = [
     "Pass",
     "Place",
     "Ram",
+    "Smoke",
     "Spare",
     "Stand",
     "Stop",
@@ -217,9 +218,9 @@ class Spare(Notation, verb="spare", roles={R.DECIDE, R.PASS}):
 AmmoWord = Literal["AP", "HE", "ball", "smoke"]
 """A round named in ``fire`` (15.5): the ammunition keys of ``weapons.toml`` a weapon may have several of."""
 
-FireOption = Literal["aimed", "rapid", "bundled", "sustained", "doubled"]
+FireOption = Literal["aimed", "rapid", "bundled", "sustained", "doubled", "building"]
 """The fire options of 11: aimed shot (with its ROW), rapid fire, bundled weapons, sustained fire (``doubled``:
-at double ammunition use, MG 42)."""
+at double ammunition use, MG 42); ``building``: fire aimed at the building of a hex (8.6 P, ``demolition.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +242,14 @@ class Cease(Notation, verb="cease", roles={R.ORDER, R.STOP, R.PASS}):
     """3.2 Phase 3b: the unit fires no more this phase (or declines to fire)."""
 
     unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Smoke(Notation, verb="smoke", roles={R.ORDER}):
+    """15.4: in Phase 3b the unit throws a smoke grenade into its own hex instead of firing the weapon named."""
+
+    unit: Actor
+    weapon: Word
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +305,7 @@ NOTATIONS = verb_table(
         Spare,
         Fire,
         Cease,
+        Smoke,
         Hold,
         Ram,
         Assault,
@@ -327,11 +337,14 @@ VERBS = {
     "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
     "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
-    "fire": "fire UNIT TARGET WEAPON [AMMO] [aimed ROW|rapid|bundled|sustained|doubled] — Fire Phase: fire a weapon"
-    " at a sighted enemy unit (3.2, 6.8), with a round (15.5) and an option (11); indirectly at a unit or a HEX (7);"
-    " in the Movement Phase: on opportunity at the enemy unit moving in sight (6.7)",
+    "fire": "fire UNIT TARGET WEAPON [AMMO] [aimed ROW|rapid|bundled|sustained|doubled|building] — Fire Phase: fire"
+    " a weapon at a sighted enemy unit (3.2, 6.8), with a round (15.5) and an option (11); indirectly at a unit or a"
+    " HEX (7); at the building of a HEX (8.6); in the Movement Phase: on opportunity at the enemy unit moving in"
+    " sight (6.7)",
     "hold": "hold — no more opportunity fire now: the unit firing is done, or the move goes on (6.7)",
     "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
+    "smoke": "smoke UNIT WEAPON — Fire Phase: throw a smoke grenade into the unit's hex instead of firing WEAPON"
+    " (15.4)",
     "ram": "ram UNIT TARGET|HEX — Attack Phase 3a: a vehicle that entered a hex this turn rams an enemy unit in it,"
     " or the building of its hex (12)",
     "assault": "assault UNIT TARGET — Attack Phase 3a: infantry attacks an enemy unit in its hex in close combat"

@@ -71,6 +71,7 @@ def start_turn(tr: Transition, tables: Tables) -> None:
         s.half_mp = s.hexes = s.off_road = 0
         s.work, s.work_hex = None, None
         s.fired_dk_last, s.fired_dk = s.fired_dk, -1
+        s.morale_used = []  # 3.2 Phase 0, 9.3: the morale causes used this turn
     d.asked = []
     tr.emit("turn", f"Turn {st.turn} of {d.turns} begins (rule 3.2)")
     dice, sides = int(tables.sequence["initiative"]["dice"]), int(tables.sequence["initiative"]["sides"])

@@ -352,10 +352,11 @@ def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex, sight: ob
 
 def _sight_key(st: GameState) -> tuple[object, ...]:
     """What the sighting TN of a hex depends on besides the observer and the hex (7.4 P): the board, blown bridges,
-    smoke (where it is, and where it blocks sight now: smoke laid in this Fire Phase does not yet, 3.2 P) and the
-    turn's condition."""
+    buildings lost (a hex whose buildings all fell is rubble, 4.9), smoke (where it is, and where it blocks sight
+    now: smoke laid in this Fire Phase does not yet, 3.2 P) and the turn's condition."""
     d = data(st)
-    return (id(st.board), tuple(d.blown), tuple(sorted(d.smoke)), smoke_now(st), condition(st).name)
+    lost = tuple(sorted(d.buildings_lost.items()))
+    return (id(st.board), tuple(d.blown), lost, tuple(sorted(d.smoke)), smoke_now(st), condition(st).name)
 
 
 def _hex_tn_now(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:

@@ -192,6 +192,17 @@ def test_7_4_the_kept_sighting_tn_of_a_hex_counts_smoke_once_it_blocks() -> None
     assert artillery._hex_tn(st, T, g3, beyond) == artillery._hex_tn_now(st, T, g3, beyond) == 9  # +5 (6.3)
 
 
+def test_7_4_the_kept_sighting_tn_of_a_hex_follows_its_buildings_to_rubble() -> None:
+    """A building hex whose buildings all fell is rubble (4.9): the sighting TN kept for it before is not given."""
+    st = h3(G3="0906")
+    g3, town = st.units["G3"], parse_hex("1106")
+    assert artillery._hex_tn(st, T, g3, town) == 4
+    kind = T.terrain[st.board.terrain(town)].building
+    assert kind
+    data(st).buildings_lost = {town: T.buildings[kind].per_hex}
+    assert artillery._hex_tn(st, T, g3, town) == artillery._hex_tn_now(st, T, g3, town) == 5
+
+
 def test_11_2_after_indirect_fire_the_units_other_shots_are_plain() -> None:
     st = h3(dice=LOSE + [10, 10, 10, 10] + [4] * 40, M1="0306", S1="0307")
     status(st.units["M1"]).rapid = True  # left from an earlier phase

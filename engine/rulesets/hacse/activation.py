@@ -34,6 +34,7 @@ from . import (
     weather,
 )
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
+from .cache import kept
 from .carriers import (
     dismount_refusal,
     hook_refusal,
@@ -96,11 +97,15 @@ class Step:
 
 def _crowd(st: GameState, h: Hex) -> int:
     """Units already in ``h`` for stacking (4.4 [PROPOSED]: embarked and towed units and wrecks not counted)."""
-    return sum(
-        1
-        for u in st.units.values()
-        if u.hex == h and not (status(u).embarked_in or status(u).towed_by or status(u).destroyed)
-    )
+    return kept(st, ("crowds",), lambda: _crowds(st)).get(h, 0)  # every hex counted once per listing (cache.py)
+
+
+def _crowds(st: GameState) -> dict[Hex, int]:
+    out: dict[Hex, int] = {}
+    for u in st.units.values():
+        if u.hex is not None and not (status(u).embarked_in or status(u).towed_by or status(u).destroyed):
+            out[u.hex] = out.get(u.hex, 0) + 1
+    return out
 
 
 def _spent(unit: Unit) -> Spent:
@@ -113,7 +118,21 @@ def _name(facing: int | None) -> str:
 
 
 def _turn(tables: Tables, sheet: Sheet, spent: Spent, frm: int, to: int, mp: tuple[int, int]) -> Spent | Refused:
-    """Spend the MP of turning from facing ``frm`` to ``to`` (4.1)."""
+    """Spend the MP of turning from facing ``frm`` to ``to`` (4.1); a value of its arguments, kept (every listing
+    asks it for each facing of each gun and vehicle)."""
+    key = (id(tables), spent, frm, to, mp)
+    got = _TURNS.get(key)
+    if got is None or got[0] is not tables:
+        if len(_TURNS) >= 10_000:
+            _TURNS.clear()
+        got = _TURNS[key] = (tables, _turn_now(tables, spent, frm, to, mp))
+    return got[1]
+
+
+_TURNS: dict[tuple[int, Spent, int, int, tuple[int, int]], tuple[Tables, Spent | Refused]] = {}
+
+
+def _turn_now(tables: Tables, spent: Spent, frm: int, to: int, mp: tuple[int, int]) -> Spent | Refused:
     cost = float(turn_cost(tables, turn_steps(frm, to)))
     return admit(tables, spent, cost, mp=mp[0], road_mp=mp[1], kind="none", what=f"turning to {_name(to)}")
 

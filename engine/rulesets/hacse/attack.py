@@ -31,6 +31,7 @@ from engine.state import GameState, Unit
 
 from . import buildings, fortifications, hits, sheets
 from .bridges import terrain_of
+from .cache import kept, listing
 from .damage import COLUMNS, Target, effects
 from .data import Mount, Sheet, Tables
 from .fire import Building, Shot, ShotOdds, hit_roll, pools, range_band, resolve_attack, shot_odds
@@ -49,6 +50,7 @@ __all__ = [
     "armour_morale",
     "armour_morale_due",
     "armour_morale_odds",
+    "beyond",
     "cease_refusal",
     "die_of",
     "end_fire",
@@ -108,7 +110,12 @@ def _mount_index(sheet: Sheet, label: str) -> int | None:
 
 
 def die_of(st: GameState, tables: Tables, unit: Unit) -> TargetDie:
-    """The unit's target-modifier die (§5) from its movement this turn, its hex and dug-in flag."""
+    """The unit's target-modifier die (§5) from its movement this turn, its hex and dug-in flag (found once per
+    listing, ``cache``)."""
+    return kept(st, ("die", unit.id), lambda: _die_of(st, tables, unit), unit)
+
+
+def _die_of(st: GameState, tables: Tables, unit: Unit) -> TargetDie:
     sheet = tables.sheets[unit.type]
     s = status(unit)
     terrain: tuple[str, ...] = (terrain_of(st, tables, unit.hex).key,) if unit.hex is not None else ()
@@ -163,9 +170,10 @@ def firers(st: GameState, tables: Tables, side: str) -> Iterator[Unit]:
 def next_side(st: GameState, tables: Tables, side: str) -> str | None:
     """Who fires next: ``side`` if it has a unit left, else the other side, else None (3b is over, §3.2 P)."""
     other = st.enemies_of(side)[0]
-    for s in (side, other):
-        if any(True for _ in firers(st, tables, s)):
-            return s
+    with listing(st):  # every unit of a side asked about the state as it stands (cache.py)
+        for s in (side, other):
+            if any(True for _ in firers(st, tables, s)):
+                return s
     return None
 
 
@@ -278,7 +286,11 @@ def _target_refusal(st: GameState, firer: Unit, target: Unit | None, tid: str) -
 
 def shot(st: GameState, tables: Tables, firer: Unit, tid: str, label: str, ammo: str | None = None) -> Aim | Refused:
     """The shot of ``firer``'s weapon ``label`` at ``tid`` (§6.8 steps 1–3), or why it may not be made; ``ammo``
-    names the round (15.5), else the rule of :func:`round_for` chooses it."""
+    names the round (15.5), else the rule of :func:`round_for` chooses it. Found once per listing (``cache``)."""
+    return kept(st, ("shot", firer.id, tid, label, ammo), lambda: _shot(st, tables, firer, tid, label, ammo), firer)
+
+
+def _shot(st: GameState, tables: Tables, firer: Unit, tid: str, label: str, ammo: str | None) -> Aim | Refused:
     why = _firer_refusal(st, tables, firer)
     if why is not None:
         return why
@@ -375,7 +387,7 @@ def _shot_refusal(
         distance=dist,
         target_die=die_of(st, tables, target),
         target_infantry=t_inf,
-        firer_moved=has_moved(Fraction(s.half_mp, 2)),
+        firer_moved=has_moved(s.half_mp / 2),
         intervening=line.obstructing,
         vehicles_in_line=_vehicles_between(st, tables, firer, target),
         same_hex=firer.hex == target.hex,
@@ -409,6 +421,23 @@ def _vehicles_between(st: GameState, tables: Tables, firer: Unit, target: Unit) 
         for u in st.units.values()
         if u.hex in between and tables.sheets[u.type].unit_type == "vehicle" and not status(u).embarked_in
     )
+
+
+def beyond(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -> bool:
+    """Whether ``tid`` is out of the weapon's range (6.3): ``attack.shot`` refuses such a shot whatever else holds,
+    and most shots a listing asks about are; this answers first, with less work."""
+    target = st.units.get(tid)
+    if target is None or target.hex is None or unit.hex is None:
+        return False
+    sheet = tables.sheets[unit.type]
+    index = _mount_index(sheet, label)
+    if index is None:
+        return False
+    try:
+        range_band(sheets.weapon(tables.weapons[sheet.mounts[index].weapon]), distance(unit.hex, target.hex))
+    except IllegalActionError:
+        return True
+    return False
 
 
 def refusal(st: GameState, tables: Tables, unit_id: str, tid: str, label: str) -> Refused | None:
@@ -448,7 +477,7 @@ def _shots(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     for i in range(len(sheet.mounts)):
         label = mount_label(sheet, i)
         for tid in sorted({*s.sighted, *s.shared}):
-            if not isinstance(shot(st, tables, unit, tid, label), Refused):
+            if not beyond(st, tables, unit, tid, label) and not isinstance(shot(st, tables, unit, tid, label), Refused):
                 yield Action("fire", (unit.id, tid, label))
 
 
@@ -463,8 +492,10 @@ SHOT_SOURCES: list[Callable[[GameState, Tables, Unit], bool]] = []
 
 
 def has_shot(st: GameState, tables: Tables, unit: Unit) -> bool:
-    """Whether ``unit`` has a shot to make now (the first one found ends the search)."""
-    return next(_shots(st, tables, unit), None) is not None or any(f(st, tables, unit) for f in SHOT_SOURCES)
+    """Whether ``unit`` has a shot to make now (the first one found ends the search). A question about the state as
+    it stands: what it finds is kept while it asks (``cache.listing``)."""
+    with listing(st):
+        return next(_shots(st, tables, unit), None) is not None or any(f(st, tables, unit) for f in SHOT_SOURCES)
 
 
 # --- Resolution -------------------------------------------------------------------------------------------

@@ -41,10 +41,12 @@ from engine.state import GameState, Unit
 
 from . import artillery, attack, demolition, hits, sheets, sighting
 from .attack import Aim, mount_label
+from .cache import kept
 from .damage import Location, Target, armour_used, effective_dk, infantry_damage, vehicle_damage
 from .data import Tables
 from .fire import (
     RollOutcome,
+    Shot,
     ShotOdds,
     check_aimed_row,
     check_rapid,
@@ -209,18 +211,34 @@ def _pooled(tables: Tables, firer: Unit, base: Aim, *, rapid: bool) -> Volley | 
     m = sheet.mounts[base.mount]
     if rapid:
         try:
-            check_rapid(infantry=sheet.unit_type == "infantry", moved=has_moved(Fraction(status(firer).half_mp, 2)))
+            check_rapid(infantry=sheet.unit_type == "infantry", moved=has_moved(status(firer).half_mp / 2))
         except IllegalActionError as e:
             return Refused(str(e.args[0]), e.rule or "11.2")
     sizes = pools(attack.ready_weapons(tables, firer, base.mount), base.shot.weapon) if m.mount == "carried" else (1,)
     aims = []
     for size in sizes:
-        one = replace(base, shot=replace(base.shot, pooled=size, rapid=rapid))
-        if hit_roll(one.shot).possible:
-            aims.append(one)
+        shot = _varied(base.shot, pooled=size, rapid=rapid)
+        if hit_roll(shot).possible:
+            aims.append(replace(base, shot=shot))
     if not aims:
         return _possible(replace(base, shot=replace(base.shot, rapid=rapid))) or Refused("Cannot fire", "6.3")
     return Volley(tuple(aims), (base.mount,))
+
+
+_VARIED: dict[tuple[Shot, tuple[tuple[str, object], ...]], Shot] = {}
+"""Shots already varied (:func:`_varied`), by the shot and the changes."""
+
+
+def _varied(shot: Shot, **changes: object) -> Shot:
+    """``replace(shot, **changes)``, kept: the Fire Phase lists the same variants (round, pool, rapid, aimed) of the
+    same shots at every decision, and a shot is a value."""
+    key = (shot, tuple(changes.items()))
+    got = _VARIED.get(key)
+    if got is None:
+        if len(_VARIED) >= 50_000:
+            _VARIED.clear()
+        got = _VARIED[key] = replace(shot, **changes)  # type: ignore[arg-type]
+    return got
 
 
 def alike(rows: tuple[Row, ...], sheet_rows: tuple[object, ...], hit: frozenset[int] | set[int]) -> dict[int, int]:
@@ -234,6 +252,13 @@ def alike(rows: tuple[Row, ...], sheet_rows: tuple[object, ...], hit: frozenset[
         key = (r.kind, r.role, str(getattr(raw, "weapon", "")))
         out[r.index] = first.setdefault(key, r.index)
     return out
+
+
+def _alike(st: GameState, tables: Tables, target: Unit) -> dict[int, int]:
+    """:func:`alike` for the target's sheet and rows hit, found once per listing (read only)."""
+    tsheet = tables.sheets[target.type]
+    make = lambda: alike(sheets.rows(tsheet), tsheet.rows, set(status(target).rows_hit))  # noqa: E731
+    return kept(st, ("alike", target.id), make, target)
 
 
 def _aimed(st: GameState, tables: Tables, firer: Unit, order: Order, base: Aim) -> Volley | Refused:
@@ -255,7 +280,7 @@ def _aimed(st: GameState, tables: Tables, firer: Unit, order: Order, base: Aim) 
         check_aimed_row(row)
     except IllegalActionError as e:
         return Refused(str(e.args[0]), e.rule or "11.1")
-    names = alike(sheets.rows(tsheet), tsheet.rows, set(status(target).rows_hit))
+    names = _alike(st, tables, target)
     if row.index not in names:
         return Refused(f"Cannot aim at row {row.index} of {target.id}: it is already hit", "11.1")
     if names[row.index] != row.index:
@@ -264,7 +289,7 @@ def _aimed(st: GameState, tables: Tables, firer: Unit, order: Order, base: Aim) 
             f"row {names[row.index]}",
             "11.1",
         )
-    aimed = replace(base, shot=replace(base.shot, aimed=True, pooled=1))
+    aimed = replace(base, shot=_varied(base.shot, aimed=True, pooled=1))
     return _possible(aimed) or Volley((aimed,), (base.mount,), row=row.index)
 
 
@@ -420,7 +445,7 @@ def _ok(st: GameState, tables: Tables, order: Order) -> bool:
 def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -> list[Action]:
     """The unit's shots with weapon ``label`` at ``tid``: plain, each round where it has several, rapid, aimed
     at each row that differs, sustained; the same answers as :func:`ready` gives, from one aim."""
-    if artillery.is_indirect(st, tables, unit, tid, label):
+    if attack.beyond(st, tables, unit, tid, label) or artillery.is_indirect(st, tables, unit, tid, label):
         return []
     base = attack.shot(st, tables, unit, tid, label)
     if isinstance(base, Refused):
@@ -432,7 +457,7 @@ def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -
     if len(m.ammo) > 1:
         for k in m.ammo:
             if not weapon.ammo[k].smoke and s.spent.get(f"{base.mount}.{k}", 0) < m.ammo[k]:
-                aims.append(((k,), replace(base, ammo=k, shot=replace(base.shot, ammo=sheets.ammo(weapon.ammo[k])))))
+                aims.append(((k,), replace(base, ammo=k, shot=_varied(base.shot, ammo=sheets.ammo(weapon.ammo[k])))))
     modes = (s.rapid,) if s.fired else (False, True)
     out: list[Action] = []
     for words, aim in aims:
@@ -442,8 +467,7 @@ def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -
     if s.fired and s.rapid:
         return out
     target = st.units[tid]
-    tsheet = tables.sheets[target.type]
-    rows = sorted(set(alike(sheets.rows(tsheet), tsheet.rows, set(status(target).rows_hit)).values()))
+    rows = sorted(set(_alike(st, tables, target).values()))
     if rows and not isinstance(
         _aimed(st, tables, unit, Order(unit.id, tid, label, None, "aimed", rows[0]), base), Refused
     ):

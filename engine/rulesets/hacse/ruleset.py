@@ -25,6 +25,7 @@ from engine.state import GameState, Unit
 from . import attack, obstacles, options, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
+from .cache import listing
 from .closecombat import physical_odds
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
@@ -76,7 +77,8 @@ class Hacse(Ruleset):
     # --- Decisions --------------------------------------------------------------------------------------
 
     def legal_actions(self, state: GameState) -> list[Action]:
-        return side_actions(state, self.tables)
+        with listing(state):  # what the listing finds once is kept until it ends (cache.py, DESIGN §11)
+            return side_actions(state, self.tables)
 
     def check(self, state: GameState, action: Action) -> None:
         why = refusal(state, self.tables, self.read(state, action))

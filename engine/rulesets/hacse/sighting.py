@@ -57,8 +57,21 @@ def sight_table() -> dict[str, Any]:
         return tomllib.load(f)
 
 
+_POLICIES: dict[int, tuple[Tables, LosPolicy]] = {}
+"""The policy of each tables object (kept with it), made once."""
+
+
 def los_policy(tables: Tables) -> LosPolicy:
     """Higher ground and buildings block (§6.2 [PROPOSED]); the other terrain is weighed by :func:`sight_line`."""
+    kept = _POLICIES.get(id(tables))
+    if kept is not None and kept[0] is tables:
+        return kept[1]
+    got = _los_policy(tables)
+    _POLICIES[id(tables)] = (tables, got)
+    return got
+
+
+def _los_policy(tables: Tables) -> LosPolicy:
     buildings = frozenset(k for k, c in tables.terrain.items() if c.building)
     return LosPolicy(
         id="hacse:los",

@@ -12,6 +12,7 @@ import pytest
 from engine.actions import Action
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
+from engine.rulesets.hacse import artillery
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.endphase import end_phase_smoke
 from engine.rulesets.hacse.model import data, status
@@ -177,6 +178,29 @@ def test_7_1_smoke_blocks_sight_after_the_fire_phase_that_laid_it() -> None:
     after.phase = "end"
     line = sight_line(after, T, a, b)
     assert "smoke" in line.obstructing or not line.clear  # 6.3: +5 to sight through it
+
+
+def test_7_4_the_kept_sighting_tn_of_a_hex_counts_smoke_once_it_blocks() -> None:
+    """The sighting TNs of 7.4's hexes are kept between listings (artillery._hex_tn): smoke laid in this Fire Phase
+    does not block yet (3.2 P), and once it does the TN kept from before must not be given."""
+    st = h3(G3="0906")
+    g3, smoke, beyond = st.units["G3"], parse_hex("0802"), parse_hex("0801")
+    d = data(st)
+    d.smoke, d.smoke_new, d.smoke_turn = {smoke: 3}, [smoke], st.turn  # laid in this Fire Phase
+    assert artillery._hex_tn(st, T, g3, beyond) == 4  # the smoke is not in the line yet
+    st.phase = "end"
+    assert artillery._hex_tn(st, T, g3, beyond) == artillery._hex_tn_now(st, T, g3, beyond) == 9  # +5 (6.3)
+
+
+def test_7_4_the_kept_sighting_tn_of_a_hex_follows_its_buildings_to_rubble() -> None:
+    """A building hex whose buildings all fell is rubble (4.9): the sighting TN kept for it before is not given."""
+    st = h3(G3="0906")
+    g3, town = st.units["G3"], parse_hex("1106")
+    assert artillery._hex_tn(st, T, g3, town) == 4
+    kind = T.terrain[st.board.terrain(town)].building
+    assert kind
+    data(st).buildings_lost = {town: T.buildings[kind].per_hex}
+    assert artillery._hex_tn(st, T, g3, town) == artillery._hex_tn_now(st, T, g3, town) == 5
 
 
 def test_11_2_after_indirect_fire_the_units_other_shots_are_plain() -> None:

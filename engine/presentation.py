@@ -113,6 +113,7 @@ TERRAIN_GLYPHS: Mapping[str, str] = {
     "hill": "^",
     "marsh": "ψ",
     "swamp": "ψ",
+    "snow": "∗",
     "water": "~",
     "river": "~",
     "plain": "",
@@ -255,6 +256,14 @@ class Presentation:
     """Terrain class → the glyph that marks it on the map."""
     water_terrain: ClassVar[frozenset[str]] = WATER_TERRAIN
     """Terrain classes of a river of hexes: the map joins neighbouring ones with water across their hexside."""
+    terrain_looks: ClassVar[Mapping[str, str]] = {}
+    """Terrain class → the common class whose colour the map gives it, for a ruleset's own classes (``"dense_forest":
+    "woods"``): the themes colour the common classes (the keys of :data:`TERRAIN_GLYPHS`), so that a ruleset's map
+    is drawn in colour without the client knowing its terrain. A class not named here is drawn as itself."""
+
+    def terrain_look(self, terrain: str) -> str:
+        """The common terrain class whose colour ``terrain`` is drawn in."""
+        return self.terrain_looks.get(terrain, terrain)
 
     def terrain_glyph(self, terrain: str) -> str:
         """The glyph of a terrain class (empty for open ground)."""

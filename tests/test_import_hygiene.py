@@ -135,6 +135,13 @@ NOT_VERBS: dict[tuple[str, str], str] = {
     ("tui/theme.py", "default"): "the default theme's name, as settings files keep it",
     ("tui/overlay.py", "clear"): "the line-of-sight verdict a player reads (LOS from 0305: clear)",
     ("tui/widgets/panels.py", "loss"): "an event kind the log shows in bold (what happened, not an action)",
+    ("tui/modes/plan.py", "back"): "the key action that takes a planned path back one hex",
+    ("tui/screens/load.py", "back"): "the screen's key action: back to the screen before",
+    ("tui/screens/lobby.py", "back"): "the screen's key action: back to the title screen",
+    ("tui/screens/newgame.py", "back"): "the screen's key action and its Back button",
+    ("tui/screens/rules.py", "back"): "the screen's key action: back to the screen before",
+    ("tui/screens/settings.py", "back"): "the screen's key action: back to the screen before",
+    ("tui/serve/tables.py", "turn"): "the game's turn number in a table's summary for the lobby",
 }
 """Words that are some ruleset's verb but mean something else where they stand (module, word) → what."""
 

@@ -1,8 +1,7 @@
 """End to end in a real terminal (issue 19, "Done when"): HACSE H-1 "Le Hamel crossroads" for a whole turn, the
 German side by keys against ``ai:easy``, in tmux.
 
-The ruleset is not offered yet (it does not export ``RULESET``), so the program is started with
-``PLANSPIEL_RULESETS`` naming it, as a plugin under development is. The scripted player opens the list of its
+The scripted player opens the list of its
 decisions (``o``) whenever it is to act and takes the first choice (Enter; a group of choices opens, and Enter
 takes its first), and confirms what asks to be confirmed, until the header shows turn 2: every activation of
 the turn goes through the table's lists, the other side's through the AI.
@@ -18,13 +17,12 @@ from .test_tmux import PLANSPIEL, TMUX, Terminal, pytestmark  # noqa: F401  (the
 
 CHOOSE = "enter or 1–9: choose"
 CONFIRM = "enter or y: confirm"
-RULESET = "PLANSPIEL_RULESETS=engine.rulesets.hacse.ruleset:Hacse"
 
 
 def test_h1_is_played_for_a_turn_by_keys_against_the_ai(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
-    command = [RULESET, str(PLANSPIEL), "new", "hacse", "h1-le-hamel", "--german", "human", "--us", "ai:easy"]
+    command = [str(PLANSPIEL), "new", "hacse", "h1-le-hamel", "--german", "human", "--us", "ai:easy"]
     term = Terminal(home, [*command, "--seed", "3"])
     decisions = 0
     screen = ""

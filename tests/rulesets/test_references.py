@@ -15,7 +15,7 @@ import engine
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "engine" / "rulesets"
 
-DIGESTS = {"blitzkrieg1940": "blitzkrieg-1940.md", "art_of_tactic": "art-of-tactic-barbarossa.md"}
+DIGESTS = {"blitzkrieg1940": "blitzkrieg-1940.md", "art_of_tactic": "art-of-tactic-barbarossa.md", "hacse": "hacse.md"}
 """Ruleset id → its rules digest (``shared/rules/``); a shipped ruleset must name one here."""
 
 CITE = re.compile(r"§\s*(\d+(?:\.\d+)*)")

@@ -9,6 +9,7 @@ import engine
 from engine import Hex, parse_hex
 from engine.hexgrid import DIRECTION_NAMES, DIRECTIONS, hex_label
 from engine.presentation import TERRAIN_GLYPHS
+from tui.client import LocalClient
 from tui.widgets.hexmap import HexContent, HexMap, Overlay, UnitMark
 
 
@@ -165,3 +166,28 @@ async def test_streams_are_drawn_on_their_hexsides() -> None:
     x, _ = m.hex_origin(parse_hex("0201"))
     slant = next(seg for seg in strips[3].crop(m.label_width + x, m.label_width + x + 1))
     assert slant.text == "~" and slant.style is not None and slant.style.bold
+
+
+async def test_a_rulesets_own_terrain_is_drawn_in_the_colour_of_its_look() -> None:
+    """Contract: HACSE's dense forest is coloured as woods through its presentation's ``terrain_looks`` (the
+    client knows no ruleset's terrain); without the look it would be the fallback grey."""
+    game = engine.new_game(engine.load_scenario("hacse", "h1-le-hamel"), seed=1)
+    board = game.board
+    forest = next(h for h, c in sorted(board.cells.items()) if c.terrain == "dense_forest")
+    presenter = engine.get_ruleset("hacse").presentation(LocalClient(game, game.state.sides[0]).info)
+
+    class LookApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield HexMap(board, terrain_glyphs=presenter.terrain_glyphs, terrain_looks=presenter.terrain_looks)
+
+    app = LookApp()
+    async with app.run_test(size=(200, 60)) as pilot:
+        m = app.query_one(HexMap)
+        await pilot.pause()
+        x, y = m.hex_origin(forest)
+        row = m._row(y + 1)
+        cells = [seg.style for seg in row for _ in seg.text]
+        bgs = {st.bgcolor for st in cells[x + 1 : x + 5] if st is not None}
+    level = board.cells[forest].level
+    assert m.palette.hex_style("woods", level).bgcolor in bgs
+    assert m.palette.hex_style("dense_forest", level).bgcolor not in bgs  # the grey it was drawn in before

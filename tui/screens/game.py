@@ -216,6 +216,7 @@ class GameScreen(Screen[None]):
         self.map = HexMap(
             self.info.board,
             terrain_glyphs=self.presenter.terrain_glyphs,
+            terrain_looks=self.presenter.terrain_looks,
             water=self.presenter.water_terrain,
             id="map",
         )

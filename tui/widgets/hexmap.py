@@ -155,6 +155,7 @@ class HexMap(ScrollView, can_focus=True):
         board: Board,
         *,
         terrain_glyphs: Mapping[str, str] | None = None,
+        terrain_looks: Mapping[str, str] | None = None,
         water: Iterable[str] = (),
         palette: MapPalette | None = None,
         name: str | None = None,
@@ -164,6 +165,7 @@ class HexMap(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.board = board
         self.terrain_glyphs = dict(terrain_glyphs or {})
+        self.terrain_looks = dict(terrain_looks or {})
         self.palette = palette or map_palette(DEFAULT_THEME)
         self.cols, self.rows = board.cols, board.rows
         self.label_width = len(str(self.rows)) + 1
@@ -376,7 +378,7 @@ class HexMap(ScrollView, can_focus=True):
             cached = self._looks.get(look)
             if cached is not None:
                 return cached
-        base = add(frame, p.hex_style(cell.terrain, cell.level))
+        base = add(frame, p.hex_style(self.terrain_looks.get(cell.terrain, cell.terrain), cell.level))
         glyph = self.terrain_glyphs.get(cell.terrain, "")
         segs: list[Segment]
         if kind == "top":

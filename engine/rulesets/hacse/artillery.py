@@ -13,10 +13,10 @@
 - **Smoke (7.1)**: a smoke round is fired at a hex by the same procedure; it does no damage and puts smoke there for
   its HE value in turns (``Data.smoke``, counted down in the End Phase, step 8).
 
-Readings (README): hex fire is offered at the hexes of known enemy units (and only with smoke where one of them is
-sighted: fire at the unit then, 7.2); a natural 2 jams the weapon (6.6) and the shell has no effect (7.2 P);
-random hits strike any unit in the hex, of either side (7.3 INTERP); ballistic fire takes no intervening terrain
-or vehicles.
+Readings (README): hex fire is offered at the hexes of known enemy units and at the objective hexes the side does not
+control, with or without a known enemy there (and only with smoke where an enemy there is sighted: fire at the unit
+then, 7.2); a natural 2 jams the weapon (6.6) and the shell has no effect (7.2 P); random hits strike any unit in
+the hex, of either side (7.3 INTERP); ballistic fire takes no intervening terrain or vehicles.
 """
 
 from __future__ import annotations
@@ -408,11 +408,12 @@ def _at_hex(
     if where == firer.hex:
         return Refused(f"Cannot fire indirectly at {st.board.label(where)}: it is {firer.id}'s own hex", "7.4")
     if ("known",) not in memo:
-        memo[("known",)] = set(_known(st, firer.side))
+        memo[("known",)] = set(_aims(st, firer.side))
     known = memo[("known",)]
     if not isinstance(known, set) or where not in known:
         return Refused(
-            f"Cannot fire indirectly at {st.board.label(where)}: fire at a hex is aimed where an enemy unit is known",
+            f"Cannot fire indirectly at {st.board.label(where)}: fire at a hex is aimed where an enemy unit is known "
+            "or at an objective hex the side does not control",
             "7.4",
         )
     band = _band(tables, firer, index, where)
@@ -458,6 +459,14 @@ def _known(st: GameState, side: str) -> list[Hex]:
     )
 
 
+def _aims(st: GameState, side: str) -> list[Hex]:
+    """The hexes fire at a hex may be aimed at (7.4, README reading): those of the enemy units the side knows of,
+    and the objective hexes (15.9) the side does not control, with or without a known enemy, in a fixed order."""
+    d = data(st)
+    known = set(_known(st, side)) | {h for h in d.points if d.control.get(h) != side}
+    return sorted(known, key=lambda h: (h.q, h.r))
+
+
 def _indirect_mounts(tables: Tables, unit: Unit) -> list[int]:
     sheet = tables.sheets[unit.type]
     return [i for i, m in enumerate(sheet.mounts) if tables.weapons[m.weapon].fire_mode in ("indirect", "both")]
@@ -470,7 +479,7 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
         return
     sheet = tables.sheets[unit.type]
     seen = sorted({t for u in st.units.values() if u.side == unit.side for t in status(u).sighted} | {*s.shared})
-    known = _known(st, unit.side)
+    known = _aims(st, unit.side)
     memo: Memo = {}
     if attack.phase_refusal(st, tables, unit) is not None:
         return
@@ -494,7 +503,7 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
 
 def indirect_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
     """Every indirect ``fire`` the unit may make now: at units sighted by its side, at the hexes of known enemy
-    units; a named round where the weapon has several."""
+    units and at the objective hexes it does not control (7.4); a named round where the weapon has several."""
     return list(_each(st, tables, unit))
 
 
@@ -610,6 +619,10 @@ def _report_random(tr: Transition, tables: Tables, units: list[Unit], found: Hex
         tr.emit("fire", f"Random hit in {where}: {found.roll} against {found.tn}, nobody struck (rule 7.3)")
         return
     for k, (i, hit) in enumerate(found.hits):
+        if status(units[i]).hidden:  # INTERP (13.2): a hidden unit a shell strikes is revealed
+            status(units[i]).hidden = False
+            tr.reveal()
+            tr.emit("reveal", f"{units[i].id} is struck in {where} and revealed (rule 13.2)", unit=units[i].id)
         how = (
             "carried over, from the side"
             if k

@@ -39,7 +39,7 @@ from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import artillery, attack, hits, sheets, sighting
+from . import artillery, attack, demolition, hits, sheets, sighting
 from .attack import Aim, mount_label
 from .damage import Location, Target, armour_used, effective_dk, infantry_damage, vehicle_damage
 from .data import Tables
@@ -79,7 +79,7 @@ __all__ = [
     "resolve",
 ]
 
-OPTIONS = ("aimed", "rapid", "bundled", "sustained", "doubled")
+OPTIONS = ("aimed", "rapid", "bundled", "sustained", "doubled", "building")
 """The option words of ``fire`` (11.1, 11.2, 11.5, 11.6; ``doubled`` is sustained fire at double ammunition)."""
 
 
@@ -128,7 +128,7 @@ def refusal(st: GameState, tables: Tables, order: Order) -> Refused | None:
     return got if isinstance(got, Refused) else None
 
 
-def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Salvo | Refused:
+def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Salvo | demolition.Demolition | Refused:
     """The order made ready (direct fire with its options, or indirect fire), or why it may not be made."""
     firer = st.units.get(order.unit)
     if firer is None:
@@ -138,6 +138,10 @@ def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Sal
     why = _named_round(tables, firer, order)
     if why is not None:
         return why
+    if order.option == demolition.OPTION:  # 8.6 P: fire aimed at a building
+        if not isinstance(order.target, Hex):
+            return Refused("Cannot fire at a building: name its hex, not a unit", "8.6")
+        return demolition.ready(st, tables, firer, order.target, order.label, order.ammo)
     if artillery.is_indirect(st, tables, firer, order.target, order.label):
         if order.option is not None:
             return Refused(f"Cannot fire {order.option}: indirect fire takes no fire option", "7.1")
@@ -405,6 +409,7 @@ def fire_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
             out += _variants(st, tables, unit, tid, mount_label(sheet, i))
         out += _bundles(st, tables, unit, tid)
     out += artillery.indirect_actions(st, tables, unit)
+    out += demolition.actions(st, tables, unit)
     return out
 
 
@@ -481,8 +486,17 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
     got = ready(st, tables, order)
     assert not isinstance(got, Refused)
     data(st).active = firer.id
+    if isinstance(got, Volley) and not got.line and not isinstance(order.target, Hex):
+        again = _armour_morale(tr, tables, firer, st.units[order.target], order, got)
+        if again is None:
+            if status(firer).destroyed or not attack.has_shot(st, tables, firer):
+                attack.end_fire_unit(tr, tables, firer)
+            return
+        got = again
     if isinstance(got, artillery.Salvo):
         artillery.fire(tr, tables, firer, got)
+    elif isinstance(got, demolition.Demolition):
+        demolition.fire(tr, tables, firer, got)
     elif got.line:
         _fire_line(tr, tables, firer, order, got)
     else:
@@ -491,7 +505,26 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
         attack.end_fire_unit(tr, tables, firer)
 
 
-def got_line(got: Volley | artillery.Salvo) -> bool:
+def _armour_morale(
+    tr: Transition, tables: Tables, firer: Unit, target: Unit, order: Order, got: Volley
+) -> Volley | None:
+    """9.3: infantry firing at an armoured vehicle in its hex or next to it rolls morale first (once a turn); shaken,
+    it fires at +5 (the order made ready again; if that TN is above 20 the shot is not made); dissolved, not at
+    all. None when no shot is made."""
+    if not attack.armour_morale_due(tr.state, tables, firer, target):
+        return got
+    result = attack.armour_morale(tr, tables, firer, target)
+    if result == "dissolved":
+        return None
+    again = ready(tr.state, tables, order)
+    if isinstance(again, Refused):
+        tr.emit("fire", f"{firer.id} cannot make the shot now: {again.text} (rule {again.rule})", unit=firer.id)
+        return None
+    assert isinstance(again, Volley)
+    return again
+
+
+def got_line(got: Volley | artillery.Salvo | demolition.Demolition) -> bool:
     """Sustained fire is the unit's only fire of the phase (11.6)."""
     return isinstance(got, Volley) and bool(got.line)
 
@@ -535,6 +568,7 @@ def _fire_volley(tr: Transition, tables: Tables, firer: Unit, order: Order, voll
         attack.record_damage(tr, tables, target, result.rows_hit, now.column)
         hits.carried_damage(tr, tables, target, result.hits, attack.record_damage)
         hits.near_misses(tr, tables, target, now.shot, result.building_hits)
+        attack.flamed(tables, target, tables.sheets[firer.type].mounts[volley.mounts[0]].weapon)  # 9.3
     s.fired.extend(volley.mounts)
 
 
@@ -621,10 +655,14 @@ def odds(st: GameState, tables: Tables, action: Action, order: Order) -> Odds | 
         return None
     if isinstance(got, artillery.Salvo):
         return artillery.odds(st, tables, action, got)
+    if isinstance(got, demolition.Demolition):
+        return demolition.odds(action, got)
     first = got.aims[0]
     if got.line:
         return _line_odds(action, first, got.doubled)
     odds_of = _aimed_odds(first, got.row) if got.row is not None else shot_odds(first.shot, first.target, first.column)
+    firer = st.units[order.unit]
+    morale = None if got.line else attack.armour_morale_odds(st, tables, firer, st.units[str(order.target)])
     note = odds_of.to_hit.explain() + f"; hits the {first.column}, {first.ammo}"
     if got.row is not None:
         note += f"; aimed at row {got.row}"
@@ -633,7 +671,14 @@ def odds(st: GameState, tables: Tables, action: Action, order: Order) -> Odds | 
         note += "; then " + ", ".join(f"a pool of {n}" if n > 1 else "1 single roll" for n in rest)
     if first.shot.rapid or (first.weapon_burst and first.shot.weapon.burst):
         note += "; every roll repeated (burst or rapid fire)"
-    return Odds(action, tuple(odds_of.entries()), note=note)
+    if morale is None:
+        return Odds(action, tuple(odds_of.entries()), note=note)
+    shaken = replace(first, shot=replace(first.shot, shaken=True))
+    odds_shaken = (
+        _aimed_odds(shaken, got.row) if got.row is not None else shot_odds(shaken.shot, shaken.target, shaken.column)
+    )
+    note += "; infantry firing at armour this close rolls morale first (rule 9.3)"
+    return Odds(action, attack.weigh_morale(odds_of, odds_shaken, morale), note=note)
 
 
 def _aimed_odds(aim: Aim, row: int) -> ShotOdds:

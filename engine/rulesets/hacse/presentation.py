@@ -34,6 +34,8 @@ class HacsePresentation(Presentation):
         **TERRAIN_GLYPHS,
         "clear": "",
         "mud": "∴",
+        "swamp": "ψ",
+        "snow": "∗",
         "light_forest": "♧",
         "dense_forest": "♣",
         "rough": "%",
@@ -50,6 +52,18 @@ class HacsePresentation(Presentation):
         "front_arc": ("los", "·", "outline of the selected unit's front arc (2.2: front armour, front-arc weapons)"),
     }
     water_terrain: ClassVar[frozenset[str]] = frozenset({"water", "ford", "bridge"})
+    terrain_looks: ClassVar[Mapping[str, str]] = {
+        "clear": "open",
+        "crop": "field",
+        "light_forest": "light_woods",
+        "dense_forest": "woods",
+        "rough": "hill",
+        "mud": "marsh",
+        "rubble": "town",
+        "light_buildings": "village",
+        "medium_buildings": "village",
+        "heavy_buildings": "town",
+    }
     short_names: ClassVar[Mapping[str, str]] = {k: s.short for k, s in load_tables().sheets.items()}
 
     def unit_glyph(self, unit: Unit) -> str:

@@ -22,7 +22,7 @@ from engine.rules import Ruleset, Transition
 from engine.specs import Scenario
 from engine.state import GameState, Unit
 
-from . import attack, options, sighting
+from . import attack, obstacles, options, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
 from .closecombat import physical_odds
@@ -96,7 +96,10 @@ class Hacse(Ruleset):
         except InvalidActionError:
             return None
         if state.phase == "attack" and data(state).opp_mover is None and isinstance(typed, Fire):
-            return options.odds(state, self.tables, action, options.order(typed))
+            order = options.order(typed)
+            if obstacles.is_obstacle_order(state, order):  # 13.6: aimed at AT obstacles
+                return obstacles.odds(state, self.tables, action, order)
+            return options.odds(state, self.tables, action, order)
         return attack.odds(state, self.tables, action) if len(action.args) == 3 else None
 
     def apply(self, tr: Transition, action: Action) -> None:

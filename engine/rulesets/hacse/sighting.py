@@ -28,6 +28,7 @@ from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from .bridges import terrain_of
+from .buildings import occupied
 from .communication import all_round
 from .data import Tables
 from .firedata import mod, total
@@ -255,7 +256,7 @@ def sight_roll(
         binoculars=osheet.equipment.get("binoculars", 0) > 0,
         terrain=line.obstructing,
         target_terrain=seen_through,
-        infantry_in_building=infantry and here.building is not None,
+        infantry_in_building=infantry and occupied(st, tables, target) is not None,  # 4.9: occupying it
         profile=sheet.target_profile,
         kept=movement_modifier(infantry=True, mp=sheet.mp, mp_spent=Fraction(s.half_mp, 2)) if infantry else 0,
         dug_in=s.dug_in,

@@ -186,3 +186,31 @@ def test_11_2_after_indirect_fire_the_units_other_shots_are_plain() -> None:
     tr = run(st, "fire M1 0307 GW34 smoke")
     assert not status(tr.state.units["M1"]).rapid
     assert Action("fire", ("M1", "S1", "K98")) in set(ruleset().legal_actions(tr.state))
+
+
+def test_7_4_fire_at_an_objective_hex_without_a_known_enemy() -> None:
+    """7.4 (README reading): fire at a hex may also be aimed at an objective hex the side does not control and
+    nobody is known to hold (H-3's bridge, 1007, taken by the Soviets), HE or smoke; other empty hexes are still
+    refused, and so is the objective while the side controls it."""
+    st = h3(M1="0306", S1="1507")
+    data(st).control[parse_hex("1007")] = "german"
+    assert refused(st, "fire M1 1007 GW34 HE").rule == "7.4"
+    data(st).control[parse_hex("1007")] = "soviet"
+    acts = set(ruleset().legal_actions(st))
+    assert Action("fire", ("M1", "1007", "GW34", "HE")) in acts
+    assert Action("fire", ("M1", "1007", "GW34", "smoke")) in acts
+    assert refused(st, "fire M1 1006 GW34 HE").rule == "7.4"
+    odds, note = odds_of(st, "fire M1 1007 GW34 smoke")
+    assert "smoke for 3 turns" in note and odds
+
+
+def test_7_4_a_shell_on_an_objective_may_strike_a_hidden_unit_there() -> None:
+    """Random hits (7.3) strike every unit in the hex, a hidden one too: shelling a suspected position."""
+    st = h3(dice=[*LOSE, 10, 10, 10, 10] + [4] * 40, M1="0306", S1="1007")
+    status(st.units["S1"]).hidden = True
+    data(st).control[parse_hex("1007")] = "soviet"
+    assert Action("fire", ("M1", "1007", "GW34", "HE")) in set(ruleset().legal_actions(st))
+    tr = run(st, "fire M1 1007 GW34 HE")
+    assert status(tr.state.units["S1"]).rows_hit
+    assert not status(tr.state.units["S1"]).hidden  # 13.2 INTERP: revealed by the hit
+    assert any(e.kind == "reveal" and "S1" in e.text for e in tr.events)

@@ -5,7 +5,8 @@ set-up; odd seeds: a random set-up, whose placement lists are the longest).
 
 ``make bench`` runs the pytest-benchmark test; ``python benchmarks/bench_hacse_speed.py [N]`` prints, per
 scenario over N playouts (default 6), the median and 95th percentile of ``legal_actions`` in play and in the
-set-up, the replay time per action, and the median state copy (figures in benchmarks/RESULTS.md, HACSE engine
+set-up, the replay time per action, ``apply`` in play (check, state copy and the action: median and 95th
+percentile), and the median state copy (figures in benchmarks/RESULTS.md, HACSE engine
 speed). The ruleset is registered here, as its tests do (it is not offered yet).
 """
 
@@ -28,8 +29,11 @@ def _register() -> None:
         engine.register_ruleset(Hacse())
 
 
-def playout(scenario: str, seed: int) -> tuple[engine.Game, list[float], list[float]]:
-    """A random playout: the game, and the seconds of each ``legal_actions`` in the set-up and in play."""
+def playout(
+    scenario: str, seed: int, applied: list[float] | None = None
+) -> tuple[engine.Game, list[float], list[float]]:
+    """A random playout: the game, and the seconds of each ``legal_actions`` in the set-up and in play (and of each
+    ``apply`` in play, check included, added to ``applied`` when given)."""
     _register()
     game = engine.new_game(engine.load_scenario("hacse", scenario), seed=seed)
     rng = random.Random(seed)
@@ -41,7 +45,11 @@ def playout(scenario: str, seed: int) -> tuple[engine.Game, list[float], list[fl
         t0 = time.perf_counter()
         legal = game.legal_actions()
         (setup if game.state.phase == "setup" else play).append(time.perf_counter() - t0)
+        in_play = game.state.phase != "setup"
+        t0 = time.perf_counter()
         game.apply(rng.choice(legal))
+        if applied is not None and in_play:
+            applied.append(time.perf_counter() - t0)
     return game, setup, play
 
 
@@ -55,8 +63,9 @@ def figures(scenario: str, n: int) -> dict[str, Any]:
     play: list[float] = []
     per_action: list[float] = []
     copies: list[float] = []
+    applied: list[float] = []
     for seed in range(n):
-        game, s, p = playout(scenario, seed)
+        game, s, p = playout(scenario, seed, applied)
         setup += s
         play += p
         t0 = time.perf_counter()
@@ -71,6 +80,8 @@ def figures(scenario: str, n: int) -> dict[str, Any]:
         "legal_play_p95_ms": _p95(play) * 1000,
         "legal_setup_median_ms": statistics.median(setup) * 1000 if setup else 0.0,
         "replay_per_action_ms": statistics.median(per_action) * 1000,
+        "apply_median_ms": statistics.median(applied) * 1000,
+        "apply_p95_ms": _p95(applied) * 1000,
         "clone_us": statistics.median(copies) * 1e6,
     }
 
@@ -86,7 +97,9 @@ def main() -> None:
         print(
             f"{scenario:<18} legal_actions in play: median {f['legal_play_median_ms']:.3f} ms, "
             f"p95 {f['legal_play_p95_ms']:.3f} ms; in the set-up: median {f['legal_setup_median_ms']:.2f} ms; "
-            f"replay {f['replay_per_action_ms']:.3f} ms per action; state copy {f['clone_us']:.1f} µs"
+            f"replay {f['replay_per_action_ms']:.3f} ms per action; "
+            f"apply in play: median {f['apply_median_ms']:.3f} ms, p95 {f['apply_p95_ms']:.3f} ms; "
+            f"state copy {f['clone_us']:.1f} µs"
         )
 
 

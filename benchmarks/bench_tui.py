@@ -206,11 +206,14 @@ class ScreenFigures:
     redraw_bytes: int
 
 
-async def measure_game_screen(moves: int = 40, *, cropped: bool = True) -> ScreenFigures:
+async def measure_game_screen(
+    moves: int = 40, *, cropped: bool = True, ruleset: str = "blitzkrieg1940", scenario: str = "hannut"
+) -> ScreenFigures:
     """Median render time and bytes of a cursor move and of a full redraw of the whole game screen.
 
     ``cropped``: with :mod:`tui.output` in force (partial updates cropped on both sides), else with Textual's
-    own ``render_segments`` (which rewrites each widget's line from its left edge).
+    own ``render_segments`` (which rewrites each widget's line from its left edge). ``ruleset`` and ``scenario``:
+    the game shown (``bench_hacse_tui.py`` shows a HACSE one).
     """
     from tui import output  # noqa: PLC0415
     from tui.app import PlanspielApp, Start  # noqa: PLC0415
@@ -222,7 +225,7 @@ async def measure_game_screen(moves: int = 40, *, cropped: bool = True) -> Scree
 
     with tempfile.TemporaryDirectory() as home:
         os.environ["PLANSPIEL_HOME"] = home
-        start = Start("new", "blitzkrieg1940", "hannut", {}, 7)
+        start = Start("new", ruleset, scenario, {}, 7)
         app = MeteredGame(start, settings=Settings(ai_delay=0.0), exit_handlers=False)
         if not cropped:
             output.uninstall()

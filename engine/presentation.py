@@ -113,6 +113,7 @@ TERRAIN_GLYPHS: Mapping[str, str] = {
     "hill": "^",
     "marsh": "ψ",
     "swamp": "ψ",
+    "snow": "∗",
     "water": "~",
     "river": "~",
     "plain": "",

@@ -20,13 +20,29 @@ from engine.notation import Notation
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, climbing, fortifications, hiding, lines, opportunity, options, sighting
+from . import (
+    attack,
+    buildings,
+    climbing,
+    fortifications,
+    grenades,
+    hiding,
+    lines,
+    obstacles,
+    opportunity,
+    options,
+    pontoons,
+    sighting,
+    weather,
+)
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
+from .cache import kept
 from .carriers import (
     dismount_refusal,
     hook_refusal,
     mount_refusal,
     riders,
+    seat,
     speed,
     towed,
     unhook_refusal,
@@ -54,14 +70,17 @@ from .notation import (
     Lay,
     Mount,
     Move,
+    Occupy,
     Pass,
     Ram,
+    Smoke,
     Spare,
     Stand,
     Stay,
     Stop,
     Turn,
     Unhook,
+    Vacate,
     Work,
 )
 from .rally import away_refusal
@@ -82,11 +101,15 @@ class Step:
 
 def _crowd(st: GameState, h: Hex) -> int:
     """Units already in ``h`` for stacking (4.4 [PROPOSED]: embarked and towed units and wrecks not counted)."""
-    return sum(
-        1
-        for u in st.units.values()
-        if u.hex == h and not (status(u).embarked_in or status(u).towed_by or status(u).destroyed)
-    )
+    return kept(st, ("crowds",), lambda: _crowds(st)).get(h, 0)  # every hex counted once per listing (cache.py)
+
+
+def _crowds(st: GameState) -> dict[Hex, int]:
+    out: dict[Hex, int] = {}
+    for u in st.units.values():
+        if u.hex is not None and not (status(u).embarked_in or status(u).towed_by or status(u).destroyed):
+            out[u.hex] = out.get(u.hex, 0) + 1
+    return out
 
 
 def _spent(unit: Unit) -> Spent:
@@ -99,7 +122,21 @@ def _name(facing: int | None) -> str:
 
 
 def _turn(tables: Tables, sheet: Sheet, spent: Spent, frm: int, to: int, mp: tuple[int, int]) -> Spent | Refused:
-    """Spend the MP of turning from facing ``frm`` to ``to`` (4.1)."""
+    """Spend the MP of turning from facing ``frm`` to ``to`` (4.1); a value of its arguments, kept (every listing
+    asks it for each facing of each gun and vehicle)."""
+    key = (id(tables), spent, frm, to, mp)
+    got = _TURNS.get(key)
+    if got is None or got[0] is not tables:
+        if len(_TURNS) >= 10_000:
+            _TURNS.clear()
+        got = _TURNS[key] = (tables, _turn_now(tables, spent, frm, to, mp))
+    return got[1]
+
+
+_TURNS: dict[tuple[int, Spent, int, int, tuple[int, int]], tuple[Tables, Spent | Refused]] = {}
+
+
+def _turn_now(tables: Tables, spent: Spent, frm: int, to: int, mp: tuple[int, int]) -> Spent | Refused:
     cost = float(turn_cost(tables, turn_steps(frm, to)))
     return admit(tables, spent, cost, mp=mp[0], road_mp=mp[1], kind="none", what=f"turning to {_name(to)}")
 
@@ -109,7 +146,7 @@ def _enter_cost(
 ) -> tuple[Cost | str, bool, str]:
     """The cost of entering ``to`` (4.3, 4.4): from ``frm``, or from off the map (15.10.2: no level surcharge)."""
     board = st.board
-    terrain = terrain_of(st, tables, to)
+    terrain = pontoons.crossing(st, tables, to, terrain_of(st, tables, to))  # 4.8: a pontoon makes it a stream
     sheet = tables.sheets[unit.type]
     if frm is None:
         road = any(road_between(st, to, n) for n in to.neighbours() if n in board)
@@ -117,7 +154,15 @@ def _enter_cost(
     else:
         road = road_between(st, frm, to)
         change = board.level(to) - board.level(frm)
-    cost = step_cost(tables, sheet.move_class, terrain, level_change=change, road=road, backwards=backwards)
+    cost = step_cost(
+        tables,
+        sheet.move_class,
+        terrain,
+        level_change=change,
+        road=road,
+        backwards=backwards,
+        overlays=weather.overlays(st, terrain),  # 4.3: the ground (mud, snow)
+    )
     if cost != CLIMB:  # wire and ditches (13.5, 13.7)
         cost = combine([cast(Cost, cost), fortifications.entry_cost(st, tables, unit, frm, to)])
     if isinstance(cost, float):
@@ -259,6 +304,10 @@ def _each_move(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
             if f != at.facing and not isinstance(_turn(tables, sheet, at.spent, at.facing, f, mp), Refused):
                 yield Action("turn", (unit.id, FACING_NAMES[f]))
     yield from _carrier_actions(st, tables, unit)
+    if buildings.occupy_refusal(st, tables, unit) is None:  # 4.9
+        yield Action("occupy", (unit.id,))
+    if buildings.vacate_refusal(st, tables, unit) is None:
+        yield Action("vacate", (unit.id,))
 
 
 def _only_stop(st: GameState, tables: Tables, unit: Unit) -> bool:
@@ -306,7 +355,7 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
     if d.hiding is not None or isinstance(typed, (Hide, Stay)):  # 3.2 Phase 4 step 9 (hiding.py)
         return hiding.refusal(st, tables, typed.verb, typed.unit if isinstance(typed, Hide) else None)
     if d.physical is not None or isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a (closecombat.py)
-        pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
+        pair = (typed.unit, _label(st, typed.target)) if isinstance(typed, (Ram, Assault)) else ()
         return physical_refusal(st, tables, typed.verb, pair)
     if isinstance(typed, Hold):
         return Refused("Cannot hold: no opportunity fire is offered now", "6.7")
@@ -317,9 +366,13 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
     if isinstance(typed, Fire):  # 3.2 Phase 3b (attack.py; options of 11, indirect fire of 7: options.py)
         if st.phase != "attack":
             return attack.refusal(st, tables, typed.unit, str(typed.target), typed.weapon)
+        if obstacles.is_obstacle_order(st, options.order(typed)):  # 13.6: aimed at AT obstacles
+            return obstacles.refusal(st, tables, options.order(typed))
         return options.refusal(st, tables, options.order(typed))
     if isinstance(typed, Cease):
         return attack.cease_refusal(st, tables, typed.unit)
+    if isinstance(typed, Smoke):  # 15.4, 3.2 Phase 3b (grenades.py)
+        return grenades.refusal(st, tables, typed.unit, typed.weapon)
     if st.phase == "attack":
         return Refused(f"Cannot {typed.verb}: it is the Fire Phase (fire or cease)", "3.2")
     if st.phase != "movement":
@@ -389,6 +442,10 @@ def _step_refusal(st: GameState, tables: Tables, unit: Unit, typed: Notation, ac
     if isinstance(typed, (Move, Back)):
         steps = walk(st, tables, unit, typed)
         return steps if isinstance(steps, Refused) else None
+    if isinstance(typed, Occupy):  # 4.9
+        return buildings.occupy_refusal(st, tables, unit)
+    if isinstance(typed, Vacate):
+        return buildings.vacate_refusal(st, tables, unit)
     return _carrier_refusal(st, tables, unit, typed)
 
 
@@ -447,12 +504,14 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
     if d.active is None:
         d.active = unit.id
         _announce(tr, unit)
+    halt: str | None = None  # 3.2: a unit that fails the morale roll of a mine's damage stops
     if isinstance(typed, Enter):
         got = _entry(st, tables, unit, typed.hex, typed.facing)
         assert isinstance(got, Step)
         status(unit).off_map = False
         _place(tr, tables, unit, got, "enters the map at")
         fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
+        halt = _mine_morale(tr, tables, unit)
         why = lines.on_enter(tr, tables, unit)  # step 2 (11.6)
         if why is not None:
             _finish(tr, tables, unit, why)
@@ -467,26 +526,54 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
         assert isinstance(turned, Spent)
         _place(tr, tables, unit, Step(at.hex, to, turned), "turns in")
     elif isinstance(typed, (Move, Back)):
-        steps = walk(st, tables, unit, typed)
-        assert isinstance(steps, list)
-        for step in steps:
-            _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
-            stopped = fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
-            why = lines.on_enter(tr, tables, unit)  # step 2 (11.6): a line may stop the move
-            if why is not None:
-                _finish(tr, tables, unit, why)
-                return
-            if opportunity.offer(tr, tables, unit):  # step 3 (6.7): the rest of the path waits
-                return
-            if stopped:  # a mine or wire ended the move here
-                break
+        done, halt = _move(tr, tables, unit, typed)
+        if done:
+            return
+    elif isinstance(typed, (Occupy, Vacate)):  # 4.9
+        buildings.occupy(tr, unit, isinstance(typed, Occupy))
     elif _apply_carrier(tr, tables, unit, typed):
         return
     if status(unit).destroyed:
         _finish(tr, tables, unit, "is out of the game, and its activation ends")
         return
-    if _only_stop(st, tables, unit):
-        _finish(tr, tables, unit, "has no move left and stops")
+    if halt is not None or _only_stop(st, tables, unit):
+        _finish(tr, tables, unit, halt or "has no move left and stops")
+
+
+def _move(tr: Transition, tables: Tables, unit: Unit, typed: Move | Back) -> tuple[bool, str | None]:
+    """The steps of a move, each followed by the interrupts of 3.2: (whether the activation was ended or handed to
+    the other side, why the unit must stop where it is)."""
+    steps = walk(tr.state, tables, unit, typed)
+    assert isinstance(steps, list)
+    halt: str | None = None
+    for step in steps:
+        _place(tr, tables, unit, step, "reverses to" if step.reversed else "moves to")
+        stopped = fortifications.on_enter(tr, tables, unit)  # 3.2 interrupt, step 1 (13.4, 13.5)
+        halt = _mine_morale(tr, tables, unit)
+        why = lines.on_enter(tr, tables, unit)  # step 2 (11.6): a line may stop the move
+        if why is not None:
+            _finish(tr, tables, unit, why)
+            return True, None
+        if opportunity.offer(tr, tables, unit):  # step 3 (6.7): the rest of the path waits
+            return True, None
+        if stopped or halt is not None:  # a mine or wire ended the move here
+            break
+    return False, halt
+
+
+def _mine_morale(tr: Transition, tables: Tables, unit: Unit) -> str | None:
+    """3.2 interrupt step 1: the morale roll that damage by a mine, trap or wire causes is made at once (9.3; results
+    apply immediately, as for opportunity fire); why the unit stops when it fails (shaken; a dissolved unit is out
+    of the game), else None. A hidden unit rolls with the others at the end of 3b [INTERP: its roll would tell the
+    enemy which unit struck the mine]."""
+    s = status(unit)
+    if not s.morale_due or s.hidden or s.destroyed:
+        return None
+    was = s.shaken
+    opportunity.results_now(tr, tables, unit)
+    if s.shaken and not was and not s.destroyed:
+        return "fails its morale roll and stops (rule 3.2)"
+    return None
 
 
 def _work(tr: Transition, tables: Tables, unit: Unit, typed: Work | Lay | Clear | Cut | Climb) -> None:
@@ -498,6 +585,7 @@ def _work(tr: Transition, tables: Tables, unit: Unit, typed: Work | Lay | Clear 
     if isinstance(typed, Climb):
         _announce(tr, unit)
         climbing.climb(tr, tables, unit, typed.hex)
+        _mine_morale(tr, tables, unit)  # 3.2: the morale of its damage (a failed roll, a mine) at once
         _finish(tr, tables, unit, "ends its climbing turn")
         return
     if isinstance(typed, Work) and typed.hex not in data(st).obstacles:
@@ -535,15 +623,20 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
         if hiding.apply(tr, tables, typed.verb, typed.unit if isinstance(typed, Hide) else None):
             finish_end_phase(tr, tables)
     elif isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a
-        pair = (typed.unit, typed.target) if isinstance(typed, (Ram, Assault)) else ()
+        pair = (typed.unit, _label(st, typed.target)) if isinstance(typed, (Ram, Assault)) else ()
         if physical_apply(tr, tables, typed.verb, pair):
             begin_fire(tr, tables)
-    elif isinstance(typed, (Fire, Cease)):  # 3.2 Phase 3b
+    elif isinstance(typed, (Fire, Cease, Smoke)):  # 3.2 Phase 3b
         if isinstance(typed, Fire):
             hidden = sighting.firing(tr, st.units[typed.unit])  # 13.2: a hidden unit that fires is revealed
-            options.resolve(tr, tables, options.order(typed))
+            if obstacles.is_obstacle_order(st, options.order(typed)):
+                obstacles.resolve(tr, tables, options.order(typed))  # 13.6
+            else:
+                options.resolve(tr, tables, options.order(typed))
             if hidden:  # and every enemy unit checks it at once (13.2)
                 sighting.checks_of(tr, tables, st.units[typed.unit], fired=True)
+        elif isinstance(typed, Smoke):  # 15.4
+            grenades.throw(tr, tables, st.units[typed.unit], typed.weapon)
         else:
             attack.end_fire_unit(tr, tables, st.units[typed.unit])
         if st.to_act is None:
@@ -570,20 +663,13 @@ def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) 
     if isinstance(typed, Mount):
         spent = mount_refusal(st, tables, unit, st.units[typed.carrier])
         assert isinstance(spent, Spent)
+        s.outside = seat(st, tables, st.units[typed.carrier], unit) == "outside"  # 4.5: outside riders
         s.half_mp, s.embarked_in = spent.half_mp, typed.carrier
-        _finish(tr, tables, unit, f"mounts {typed.carrier} (rule 4.5) and")
+        buildings.leave(unit)
+        _finish(tr, tables, unit, f"mounts {typed.carrier}{', outside' if s.outside else ''} (rule 4.5) and")
         return True
     if isinstance(typed, Dismount):
-        p = st.units[typed.passenger]
-        ps = status(p)
-        ps.embarked_in, ps.activated = None, True
-        before = s.hexes == 0  # the carrier has not moved yet: the passenger pays 1 MP (4.5)
-        mp = tables.movement.value("dismount_mp") if before else tables.sheets[p.type].mp
-        ps.half_mp = round(2 * mp)
-        assert unit.hex is not None
-        where = st.board.label(unit.hex)
-        tr.emit("dismount", f"{p.id} gets out of {unit.id} at {where} (rule 4.5)", _visible(unit), unit=p.id)
-        return False
+        return _dismount(tr, tables, unit, st.units[typed.passenger])
     load = st.units[typed.load] if isinstance(typed, Hook) else towed(st, unit)
     assert load is not None
     spent = hook_refusal(st, tables, unit, load) if isinstance(typed, Hook) else unhook_refusal(st, tables, unit)
@@ -598,6 +684,38 @@ def _apply_carrier(tr: Transition, tables: Tables, unit: Unit, typed: Notation) 
         ls.facing = None if s.facing is None else (s.facing + 3) % 6
         tr.emit("unhook", f"{unit.id} unhooks {load.id}, facing {_name(ls.facing)} (rule 4.6)", _visible(unit))
     return False
+
+
+def _label(st: GameState, target: str | Hex) -> str:
+    """A target as 3a names it: a unit's id, or the label of the hex whose building a vehicle rams (12.2)."""
+    return st.board.label(target) if isinstance(target, Hex) else target
+
+
+def _dismount(tr: Transition, tables: Tables, carrier: Unit, p: Unit) -> bool:
+    """A passenger gets out (4.5 P). Before the carrier moved it pays 1 MP and, unless it was activated this turn
+    already (it mounted), uses the rest of its MP at once: its own activation begins, and the carrier's goes on when
+    it ends (``Data.resume``; True: the carrier waits). After the carrier moved it has no MP left and is done."""
+    st = tr.state
+    ps = status(p)
+    ps.embarked_in, ps.outside = None, False
+    before = status(carrier).hexes == 0  # the carrier has not moved yet: the passenger pays 1 MP (4.5)
+    mp = tables.movement.value("dismount_mp") if before else tables.sheets[p.type].mp
+    ps.half_mp = round(2 * mp)
+    assert carrier.hex is not None
+    where = st.board.label(carrier.hex)
+    at_once = before and not ps.activated
+    more = " and moves on at once" if at_once else ""
+    tr.emit("dismount", f"{p.id} gets out of {carrier.id} at {where}{more} (rule 4.5)", _visible(carrier), unit=p.id)
+    buildings.on_enter(tr, tables, p)  # 4.9: into a building of the hex by default
+    if not at_once:
+        ps.activated = True
+        return False
+    d = data(st)
+    d.resume, d.active = carrier.id, p.id
+    _announce(tr, p)
+    if _only_stop(st, tables, p):
+        _finish(tr, tables, p, "has no move left and stops")
+    return True
 
 
 def _announce(tr: Transition, unit: Unit) -> None:
@@ -639,6 +757,8 @@ def _place(tr: Transition, tables: Tables, unit: Unit, step: Step, verb: str) ->
     tr.emit(
         "move", f"{unit.id} {verb} {where}{facing} ({s.half_mp / 2:g} MP spent; rule 4)", _visible(unit), unit=unit.id
     )
+    if moved:
+        buildings.on_enter(tr, tables, unit)  # 4.9: a building of the new hex, or the streets
     if s.hidden and not _may_hide(st, tables, unit):
         _reveal(tr, unit, f"it cannot hide in {st.board.label(step.hex)}")
 
@@ -725,7 +845,7 @@ def _fire_phase_actions(st: GameState, tables: Tables) -> list[Action]:
         ]
     out: list[Action] = []
     for u in units:
-        shots = options.fire_actions(st, tables, u)
+        shots = options.fire_actions(st, tables, u) + obstacles.fire_actions(st, tables, u)  # 13.6
         if shots or attack.has_shot(st, tables, u):  # a unit with a shot none of its options allow only ceases
-            out += [*shots, Action("cease", (u.id,))]
+            out += [*shots, *grenades.actions(st, tables, u), Action("cease", (u.id,))]  # 15.4: smoke grenades
     return out

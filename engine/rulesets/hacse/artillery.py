@@ -13,10 +13,10 @@
 - **Smoke (7.1)**: a smoke round is fired at a hex by the same procedure; it does no damage and puts smoke there for
   its HE value in turns (``Data.smoke``, counted down in the End Phase, step 8).
 
-Readings (README): hex fire is offered at the hexes of known enemy units (and only with smoke where one of them is
-sighted: fire at the unit then, 7.2); a natural 2 jams the weapon (6.6) and the shell has no effect (7.2 P);
-random hits strike any unit in the hex, of either side (7.3 INTERP); ballistic fire takes no intervening terrain
-or vehicles.
+Readings (README): hex fire is offered at the hexes of known enemy units and at the objective hexes the side does not
+control, with or without a known enemy there (and only with smoke where an enemy there is sighted: fire at the unit
+then, 7.2); a natural 2 jams the weapon (6.6) and the shell has no effect (7.2 P); random hits strike any unit in
+the hex, of either side (7.3 INTERP); ballistic fire takes no intervening terrain or vehicles.
 """
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ from engine.state import GameState, Unit
 from . import attack, hits, sheets
 from .attack import mount_label
 from .bridges import terrain_of
-from .communication import can_communicate, may_send, party
+from .cache import kept
+from .communication import Party, can_communicate, may_send, party
 from .damage import Target, range_dk
-from .data import Tables
+from .data import Sheet, Tables
 from .fire import Shot, hit_roll, range_band, rules_shots
 from .firedata import TWO_D10, Roller, chance_at_least, fire_table, mod
 from .indirect import (
@@ -54,7 +55,7 @@ from .indirect import (
 )
 from .model import data, status
 from .movement import Refused
-from .sighting import sight_line, sight_tn, sights
+from .sighting import sight_line, sight_tn, sights, smoke_now
 from .targetdie import has_moved
 from .weather import condition
 
@@ -90,9 +91,13 @@ def _mount(tables: Tables, unit: Unit, label: str) -> int | None:
 
 def is_indirect(st: GameState, tables: Tables, firer: Unit, target: str | Hex, label: str) -> bool:
     """Whether this ``fire`` is indirect (7.1): at a hex; with a weapon that fires only indirectly; or with a cannon
-    that fires both ways at a unit it has neither sighted nor in its line of sight."""
+    that fires both ways at a unit it has neither sighted nor in its line of sight (found once per listing)."""
     if isinstance(target, Hex):
         return True
+    return kept(st, ("indirect", firer.id, target, label), lambda: _indirect(st, tables, firer, target, label), firer)
+
+
+def _indirect(st: GameState, tables: Tables, firer: Unit, target: str, label: str) -> bool:
     if not _indirect_mounts(tables, firer):
         return False
     index = _mount(tables, firer, label)
@@ -160,7 +165,8 @@ def _aimed_at(
     kinds = tables.sheets[firer.type].mounts[index].ammo
     if isinstance(target, Hex) and ammo is None and len(kinds) > 1:
         return Refused(f"Cannot fire at a hex without naming the round: {' or '.join(kinds)}", "15.5")
-    akey = _ammo(tables, firer, index, ammo, isinstance(target, Hex))
+    at_hex = isinstance(target, Hex)  # the same answer for every target (kept per listing)
+    akey = kept(st, ("ammo", firer.id, index, ammo, at_hex), lambda: _ammo(tables, firer, index, ammo, at_hex), firer)
     if isinstance(akey, Refused):
         return akey
     if isinstance(target, Hex):
@@ -212,14 +218,36 @@ def _spotter_now(st: GameState, tables: Tables, firer: Unit, tid: str) -> tuple[
     if tid in s.shared:
         return s.shared[tid], None
     assert firer.hex is not None
-    me = party(st, tables, firer)
-    for u in sorted(st.units.values(), key=lambda u: u.id):
-        us = status(u)
-        if u.side != firer.side or u.id == firer.id or tid not in us.sighted or u.hex is None or us.destroyed:
-            continue
-        if may_send(party(st, tables, u), me, us.sent, s.received) is None:
+    me = _party(st, tables, firer)
+    for u in _sighters(st, firer.side).get(tid, ()):
+        if u.id != firer.id and may_send(_party(st, tables, u), me, status(u).sent, s.received) is None:
             return 1, u.id
     return None
+
+
+def _sighters(st: GameState, side: str) -> dict[str, list[Unit]]:
+    """Unit id → the side's units on the map, not destroyed, that have it sighted, by id (kept per listing)."""
+
+    def make() -> dict[str, list[Unit]]:
+        out: dict[str, list[Unit]] = {}
+        for u in sorted(st.units.values(), key=lambda u: u.id):
+            us = status(u)
+            if u.side == side and u.hex is not None and not us.destroyed:
+                for tid in us.sighted:
+                    out.setdefault(tid, []).append(u)
+        return out
+
+    return kept(st, ("sighters", side), make)
+
+
+def _party(st: GameState, tables: Tables, unit: Unit) -> Party:
+    """``communication.party`` of the unit, found once per listing."""
+    return kept(st, ("party", unit.id), lambda: party(st, tables, unit), unit)
+
+
+def _hex_roll(firer: Unit, relays: int) -> tuple[int, tuple[Modifier, ...]]:
+    """The TN of fire at a hex (7.4) and its terms: the same for every hex and round of the firer."""
+    return without_sight_tn(sheets.base_number(status(firer).experience), relays=relays, firer=_firer_mods(firer))
 
 
 def _firer_mods(firer: Unit) -> tuple[Modifier, ...]:
@@ -227,7 +255,7 @@ def _firer_mods(firer: Unit) -> tuple[Modifier, ...]:
     s = status(firer)
     hit = fire_table().hit
     out = []
-    if has_moved(Fraction(s.half_mp, 2)):
+    if has_moved(s.half_mp / 2):
         out.append(mod(hit["firer_moved"], "firer moved this turn", "6.3"))
     if s.shaken:
         out.append(mod(hit["shaken"], "firer shaken", "9.5"))
@@ -236,9 +264,22 @@ def _firer_mods(firer: Unit) -> tuple[Modifier, ...]:
 
 def _band(tables: Tables, firer: Unit, index: int, where: Hex) -> str | Refused:
     assert firer.hex is not None
+    key = (id(tables), firer.type, index, distance(firer.hex, where))
+    got = _BANDS.get(key)
+    if got is None or got[0] is not tables:
+        got = _BANDS[key] = (tables, _band_now(tables, firer, index, key[3]))
+    return got[1]
+
+
+_BANDS: dict[tuple[int, str, int, int], tuple[Tables, str | Refused]] = {}
+"""Indirect-fire range bands (or why out of range) by tables (kept with each), sheet, mount and distance: all they
+depend on."""
+
+
+def _band_now(tables: Tables, firer: Unit, index: int, dist: int) -> str | Refused:
     weapon = sheets.weapon(tables.weapons[tables.sheets[firer.type].mounts[index].weapon])
     try:
-        return range_band(weapon, distance(firer.hex, where), indirect=True)
+        return range_band(weapon, dist, indirect=True)
     except IllegalActionError as e:
         return Refused(str(e.args[0]), e.rule or "7.1")
 
@@ -271,7 +312,7 @@ def _at_unit(
         distance=distance(firer.hex, target.hex),
         target_die=attack.die_of(st, tables, target),
         target_infantry=tables.sheets[target.type].unit_type == "infantry",
-        firer_moved=has_moved(Fraction(s.half_mp, 2)),
+        firer_moved=has_moved(s.half_mp / 2),
         indirect=True,
         shaken=s.shaken,
         relays=seen[0],
@@ -290,16 +331,15 @@ _HEX_TNS: dict[tuple[object, ...], tuple[object, int]] = {}
 """Sighting TNs of hexes already found (:func:`_hex_tn`), by everything they depend on (the board kept with each)."""
 
 
-def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:
+def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex, sight: object = None) -> int:
     """The sighting TN of a hex (7.4 P): base number + distance + the terrain of the line and of the hex, from
-    ``observer``; 99 without LOS."""
+    ``observer``; 99 without LOS. ``sight``: :func:`_sight_key` of the state, if the caller has it."""
     assert observer.hex is not None
     if where == observer.hex:
         return 0
-    d = data(st)
     base = tables.experience[status(observer).experience].base_number
     glasses = tables.sheets[observer.type].equipment.get("binoculars", 0) > 0
-    key = (id(st.board), tuple(d.blown), tuple(sorted(d.smoke)), condition(st).name, observer.hex, base, glasses, where)
+    key = (_sight_key(st) if sight is None else sight, observer.hex, base, glasses, where)
     kept = _HEX_TNS.get(key)
     if kept is not None and kept[0] is st.board:
         return kept[1]
@@ -308,6 +348,15 @@ def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:
     tn = _hex_tn_now(st, tables, observer, where)
     _HEX_TNS[key] = (st.board, tn)
     return tn
+
+
+def _sight_key(st: GameState) -> tuple[object, ...]:
+    """What the sighting TN of a hex depends on besides the observer and the hex (7.4 P): the board, blown bridges,
+    buildings lost (a hex whose buildings all fell is rubble, 4.9), smoke (where it is, and where it blocks sight
+    now: smoke laid in this Fire Phase does not yet, 3.2 P) and the turn's condition."""
+    d = data(st)
+    lost = tuple(sorted(d.buildings_lost.items()))
+    return (id(st.board), tuple(d.blown), lost, tuple(sorted(d.smoke)), smoke_now(st), condition(st).name)
 
 
 def _hex_tn_now(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:
@@ -331,21 +380,21 @@ def _hex_tn_now(st: GameState, tables: Tables, observer: Unit, where: Hex) -> in
 def _watchers(st: GameState, tables: Tables, firer: Unit) -> Iterator[tuple[Unit, int]]:
     """The firer (0 relays), then the friendly units it can communicate with (+1, 7.4 P)."""
     yield firer, 0
-    me = party(st, tables, firer)
+    me = _party(st, tables, firer)
     for u in sorted(st.units.values(), key=lambda u: u.id):
         us = status(u)
         if u.side != firer.side or u.id == firer.id or u.hex is None or us.destroyed or us.embarked_in:
             continue
-        if can_communicate(party(st, tables, u), me) is None:
+        if can_communicate(_party(st, tables, u), me) is None:
             yield u, 1
 
 
 def _station(st: GameState, tables: Tables, firer: Unit) -> str | None:
     """A map station the firer is, or communicates with (7.4 P), if one is."""
-    me = party(st, tables, firer)
+    me = _party(st, tables, firer)
     for u in sorted(st.units.values(), key=lambda u: u.id):
         station = u.side == firer.side and sights(u) and "map_station" in tables.sheets[u.type].traits
-        if station and (u.id == firer.id or can_communicate(party(st, tables, u), me) is None):
+        if station and (u.id == firer.id or can_communicate(_party(st, tables, u), me) is None):
             return u.id
     return None
 
@@ -359,25 +408,69 @@ def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: 
     station = memo[("station",)]
     if isinstance(station, str):
         return 0, f"in contact with the map station {station}"
-    for u in st.units.values():
-        us = status(u)
-        if u.side != firer.side and u.hex == where and not us.hidden and max(us.fired_dk, us.fired_dk_last) >= 0:
-            return 0, f"{u.id} fired from it"  # a hidden unit is not known to have fired (13.2: the view)
-    limit = fire_table().roll["max_tn"]
-    board = st.board
+    shooter = _fired_from(st, firer.side).get(where)
+    if shooter is not None:
+        return 0, f"{shooter} fired from it"  # a hidden unit is not known to have fired (13.2: the view)
     if ("watchers",) not in memo:
         memo[("watchers",)] = list(_watchers(st, tables, firer))
+        memo[("sight",)] = _sight_key(st)
     watchers = memo[("watchers",)]
     assert isinstance(watchers, list)
     for u, relays in watchers:
-        tn = _hex_tn(st, tables, u, where)
-        around = [_hex_tn(st, tables, u, n) for n in where.neighbours() if n in board] if tn > limit else []
-        try:
-            check_without_sight(hex_tn=tn, neighbour_tns=around)
-        except IllegalActionError:
-            continue
-        return relays, f"{u.id} could see it"
+        if _could_see(st, tables, u, where, memo[("sight",)]):
+            return relays, f"{u.id} could see it"
     return None
+
+
+def _fired_from(st: GameState, side: str) -> dict[Hex, str]:
+    """Hex → the first enemy unit (by id) not hidden that fired from it (7.4 precondition 3), kept per listing."""
+
+    def make() -> dict[Hex, str]:
+        out: dict[Hex, str] = {}
+        for u in st.units.values():
+            us = status(u)
+            if u.side != side and u.hex is not None and not us.hidden and max(us.fired_dk, us.fired_dk_last) >= 0:
+                out.setdefault(u.hex, u.id)
+        return out
+
+    return kept(st, ("fired from", side), make)
+
+
+_SEEN: dict[tuple[object, ...], tuple[object, bool]] = {}
+"""Answers of :func:`_could_see`, by everything they depend on (the board kept with each, as ``_HEX_TNS``)."""
+
+
+def _could_see(st: GameState, tables: Tables, observer: Unit, where: Hex, sight: object) -> bool:
+    """7.4 precondition 1 from ``observer``: ``where`` or at least 3 of its neighbours could be sighted (TN ≤ 20);
+    ``sight`` is :func:`_sight_key` of the state. Kept, as the TNs it reads are (the same answer, found once)."""
+    base = tables.experience[status(observer).experience].base_number
+    glasses = tables.sheets[observer.type].equipment.get("binoculars", 0) > 0
+    key = (sight, observer.hex, base, glasses, where)
+    kept = _SEEN.get(key)
+    if kept is not None and kept[0] is st.board:
+        return kept[1]
+    if len(_SEEN) >= 100_000:
+        _SEEN.clear()
+    tn = _hex_tn(st, tables, observer, where, sight)
+    around: list[int] = []
+    seen = _sightable(tn, around)
+    if not seen:  # the neighbours one by one, until enough of them are seen (more can only help: the same answer)
+        for n in where.neighbours():
+            if n in st.board:
+                around.append(_hex_tn(st, tables, observer, n, sight))
+                seen = _sightable(tn, around)
+                if seen:
+                    break
+    _SEEN[key] = (st.board, seen)
+    return seen
+
+
+def _sightable(tn: int, around: list[int]) -> bool:
+    try:
+        check_without_sight(hex_tn=tn, neighbour_tns=around)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def _sighted_there(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: Memo) -> str | None:
@@ -408,11 +501,12 @@ def _at_hex(
     if where == firer.hex:
         return Refused(f"Cannot fire indirectly at {st.board.label(where)}: it is {firer.id}'s own hex", "7.4")
     if ("known",) not in memo:
-        memo[("known",)] = set(_known(st, firer.side))
+        memo[("known",)] = set(_aims(st, firer.side))
     known = memo[("known",)]
     if not isinstance(known, set) or where not in known:
         return Refused(
-            f"Cannot fire indirectly at {st.board.label(where)}: fire at a hex is aimed where an enemy unit is known",
+            f"Cannot fire indirectly at {st.board.label(where)}: fire at a hex is aimed where an enemy unit is known "
+            "or at an objective hex the side does not control",
             "7.4",
         )
     band = _band(tables, firer, index, where)
@@ -434,8 +528,7 @@ def _at_hex(
             "7.4",
         )
     relays, _ = why
-    base = sheets.base_number(status(firer).experience)
-    tn, mods = without_sight_tn(base, relays=relays, firer=_firer_mods(firer))
+    tn, mods = kept(st, ("without sight", firer.id, relays), lambda: _hex_roll(firer, relays), firer)
     ammo = sheets.ammo(weapon.ammo[akey])
     dk, _ = range_dk(ammo.dk, band)
     turns = smoke_turns(ammo)
@@ -447,7 +540,12 @@ def _at_hex(
 
 
 def _known(st: GameState, side: str) -> list[Hex]:
-    """The hexes of the enemy units the side knows of (on the map, not hidden, 13.2), in a fixed order."""
+    """The hexes of the enemy units the side knows of (on the map, not hidden, 13.2), in a fixed order (kept per
+    listing; a new list each time)."""
+    return list(kept(st, ("known", side), lambda: _known_now(st, side)))
+
+
+def _known_now(st: GameState, side: str) -> list[Hex]:
     return sorted(
         {
             u.hex
@@ -458,9 +556,25 @@ def _known(st: GameState, side: str) -> list[Hex]:
     )
 
 
+def _aims(st: GameState, side: str) -> list[Hex]:
+    """The hexes fire at a hex may be aimed at (7.4, README reading): those of the enemy units the side knows of,
+    and the objective hexes (15.9) the side does not control, with or without a known enemy, in a fixed order."""
+    d = data(st)
+    known = set(_known(st, side)) | {h for h in d.points if d.control.get(h) != side}
+    return sorted(known, key=lambda h: (h.q, h.r))
+
+
 def _indirect_mounts(tables: Tables, unit: Unit) -> list[int]:
     sheet = tables.sheets[unit.type]
-    return [i for i, m in enumerate(sheet.mounts) if tables.weapons[m.weapon].fire_mode in ("indirect", "both")]
+    got = _MOUNTS.get(id(sheet))
+    if got is None or got[0] is not sheet:
+        mounts = [i for i, m in enumerate(sheet.mounts) if tables.weapons[m.weapon].fire_mode in ("indirect", "both")]
+        got = _MOUNTS[id(sheet)] = (sheet, tuple(mounts))
+    return list(got[1])
+
+
+_MOUNTS: dict[int, tuple[Sheet, tuple[int, ...]]] = {}
+"""The mounts of each sheet (kept with it) that fire indirectly (7.1)."""
 
 
 def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
@@ -470,7 +584,7 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
         return
     sheet = tables.sheets[unit.type]
     seen = sorted({t for u in st.units.values() if u.side == unit.side for t in status(u).sighted} | {*s.shared})
-    known = _known(st, unit.side)
+    known = _aims(st, unit.side)
     memo: Memo = {}
     if attack.phase_refusal(st, tables, unit) is not None:
         return
@@ -494,7 +608,7 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
 
 def indirect_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
     """Every indirect ``fire`` the unit may make now: at units sighted by its side, at the hexes of known enemy
-    units; a named round where the weapon has several."""
+    units and at the objective hexes it does not control (7.4); a named round where the weapon has several."""
     return list(_each(st, tables, unit))
 
 
@@ -623,6 +737,10 @@ def _report_random(tr: Transition, tables: Tables, units: list[Unit], found: Hex
         tr.emit("fire", f"Random hit in {where}: {found.roll} against {found.tn}, nobody struck (rule 7.3)", readers)
         return
     for k, (i, hit) in enumerate(found.hits):
+        if status(units[i]).hidden:  # INTERP (13.2): a hidden unit a shell strikes is revealed
+            status(units[i]).hidden = False
+            tr.reveal()
+            tr.emit("reveal", f"{units[i].id} is struck in {where} and revealed (rule 13.2)", unit=units[i].id)
         how = (
             "carried over, from the side"
             if k

@@ -18,26 +18,27 @@ Opportunity fire (§6.7) is not here: its hook is :func:`shot` with a firer in t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from engine.actions import Action
 from engine.errors import IllegalActionError
-from engine.hexgrid import distance
+from engine.hexgrid import Hex, distance
 from engine.los import line_of_sight
-from engine.odds import Odds
+from engine.odds import Odds, OddsEntry, merge
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import fires, fortifications, hits, sheets
+from . import buildings, fires, fortifications, hits, sheets
 from .bridges import terrain_of
+from .cache import kept, listing
 from .damage import COLUMNS, Target, effects
 from .data import Mount, Sheet, Tables
-from .fire import Building, Shot, hit_roll, pools, range_band, resolve_attack, shot_odds
+from .fire import Building, Shot, ShotOdds, hit_roll, pools, range_band, resolve_attack, shot_odds
 from .geometry import armour_faces, in_arc, theta
 from .messages import pass_sightings
 from .model import data, status
-from .morale import damage_trigger, morale_roll
+from .morale import damage_trigger, morale_roll, rolls_due
 from .movement import Refused
 from .rally import leadership
 from .sighting import fire_phase_checks, los_policy, sight_line
@@ -46,6 +47,10 @@ from .targetdie import TargetDie, has_moved, target_die
 __all__ = [
     "Aim",
     "aim",
+    "armour_morale",
+    "armour_morale_due",
+    "armour_morale_odds",
+    "beyond",
     "cease_refusal",
     "die_of",
     "end_fire",
@@ -53,6 +58,7 @@ __all__ = [
     "facing_hit",
     "fire_actions",
     "firers",
+    "flamed",
     "has_shot",
     "jam",
     "leave",
@@ -71,6 +77,7 @@ __all__ = [
     "shot",
     "start",
     "weapon_refusal",
+    "weigh_morale",
 ]
 
 
@@ -103,7 +110,12 @@ def _mount_index(sheet: Sheet, label: str) -> int | None:
 
 
 def die_of(st: GameState, tables: Tables, unit: Unit) -> TargetDie:
-    """The unit's target-modifier die (§5) from its movement this turn, its hex and dug-in flag."""
+    """The unit's target-modifier die (§5) from its movement this turn, its hex and dug-in flag (found once per
+    listing, ``cache``)."""
+    return kept(st, ("die", unit.id), lambda: _die_of(st, tables, unit), unit)
+
+
+def _die_of(st: GameState, tables: Tables, unit: Unit) -> TargetDie:
     sheet = tables.sheets[unit.type]
     s = status(unit)
     terrain: tuple[str, ...] = (terrain_of(st, tables, unit.hex).key,) if unit.hex is not None else ()
@@ -158,9 +170,10 @@ def firers(st: GameState, tables: Tables, side: str) -> Iterator[Unit]:
 def next_side(st: GameState, tables: Tables, side: str) -> str | None:
     """Who fires next: ``side`` if it has a unit left, else the other side, else None (3b is over, §3.2 P)."""
     other = st.enemies_of(side)[0]
-    for s in (side, other):
-        if any(True for _ in firers(st, tables, s)):
-            return s
+    with listing(st):  # every unit of a side asked about the state as it stands (cache.py)
+        for s in (side, other):
+            if any(True for _ in firers(st, tables, s)):
+                return s
     return None
 
 
@@ -273,7 +286,11 @@ def _target_refusal(st: GameState, firer: Unit, target: Unit | None, tid: str) -
 
 def shot(st: GameState, tables: Tables, firer: Unit, tid: str, label: str, ammo: str | None = None) -> Aim | Refused:
     """The shot of ``firer``'s weapon ``label`` at ``tid`` (§6.8 steps 1–3), or why it may not be made; ``ammo``
-    names the round (15.5), else the rule of :func:`round_for` chooses it."""
+    names the round (15.5), else the rule of :func:`round_for` chooses it. Found once per listing (``cache``)."""
+    return kept(st, ("shot", firer.id, tid, label, ammo), lambda: _shot(st, tables, firer, tid, label, ammo), firer)
+
+
+def _shot(st: GameState, tables: Tables, firer: Unit, tid: str, label: str, ammo: str | None) -> Aim | Refused:
     why = _firer_refusal(st, tables, firer)
     if why is not None:
         return why
@@ -370,7 +387,7 @@ def _shot_refusal(
         distance=dist,
         target_die=die_of(st, tables, target),
         target_infantry=t_inf,
-        firer_moved=has_moved(Fraction(s.half_mp, 2)),
+        firer_moved=has_moved(s.half_mp / 2),
         intervening=line.obstructing,
         vehicles_in_line=_vehicles_between(st, tables, firer, target),
         same_hex=firer.hex == target.hex,
@@ -384,7 +401,8 @@ def _shot_refusal(
     if not to_hit.possible:
         return Refused(f"Cannot fire: {to_hit.explain()}, above {to_hit.max_tn}", "6.3")
     target_rec = hits.target_of(st, tables, target)
-    return Aim(the_shot, target_rec, facing_hit(tables, firer, target), index, akey, weapon.burst)
+    column = "top" if buildings.from_above(st, tables, firer, target) else facing_hit(tables, firer, target)  # 4.9
+    return Aim(the_shot, target_rec, column, index, akey, weapon.burst)
 
 
 def line_shot(st: GameState, tables: Tables, firer: Unit, target: Unit, index: int) -> Aim | Refused:
@@ -403,6 +421,23 @@ def _vehicles_between(st: GameState, tables: Tables, firer: Unit, target: Unit) 
         for u in st.units.values()
         if u.hex in between and tables.sheets[u.type].unit_type == "vehicle" and not status(u).embarked_in
     )
+
+
+def beyond(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -> bool:
+    """Whether ``tid`` is out of the weapon's range (6.3): ``attack.shot`` refuses such a shot whatever else holds,
+    and most shots a listing asks about are; this answers first, with less work."""
+    target = st.units.get(tid)
+    if target is None or target.hex is None or unit.hex is None:
+        return False
+    sheet = tables.sheets[unit.type]
+    index = _mount_index(sheet, label)
+    if index is None:
+        return False
+    try:
+        range_band(sheets.weapon(tables.weapons[sheet.mounts[index].weapon]), distance(unit.hex, target.hex))
+    except IllegalActionError:
+        return True
+    return False
 
 
 def refusal(st: GameState, tables: Tables, unit_id: str, tid: str, label: str) -> Refused | None:
@@ -442,7 +477,7 @@ def _shots(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     for i in range(len(sheet.mounts)):
         label = mount_label(sheet, i)
         for tid in sorted({*s.sighted, *s.shared}):
-            if not isinstance(shot(st, tables, unit, tid, label), Refused):
+            if not beyond(st, tables, unit, tid, label) and not isinstance(shot(st, tables, unit, tid, label), Refused):
                 yield Action("fire", (unit.id, tid, label))
 
 
@@ -457,8 +492,10 @@ SHOT_SOURCES: list[Callable[[GameState, Tables, Unit], bool]] = []
 
 
 def has_shot(st: GameState, tables: Tables, unit: Unit) -> bool:
-    """Whether ``unit`` has a shot to make now (the first one found ends the search)."""
-    return next(_shots(st, tables, unit), None) is not None or any(f(st, tables, unit) for f in SHOT_SOURCES)
+    """Whether ``unit`` has a shot to make now (the first one found ends the search). A question about the state as
+    it stands: what it finds is kept while it asks (``cache.listing``)."""
+    with listing(st):
+        return next(_shots(st, tables, unit), None) is not None or any(f(st, tables, unit) for f in SHOT_SOURCES)
 
 
 # --- Resolution -------------------------------------------------------------------------------------------
@@ -481,6 +518,14 @@ def shoot(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str, aim
     st = tr.state
     target = st.units[tid]
     s = status(firer)
+    if armour_morale_due(st, tables, firer, target):  # 9.3: infantry attacking armour this close
+        if armour_morale(tr, tables, firer, target) == "dissolved":
+            return
+        if s.shaken and not aim.shot.shaken:
+            aim = replace(aim, shot=replace(aim.shot, shaken=True))
+            if not hit_roll(aim.shot).possible:
+                tr.emit("fire", f"{firer.id} is shaken and cannot make the shot at {tid} (rule 9.5)", unit=firer.id)
+                return
     to_hit = hit_roll(aim.shot)
     explain = to_hit.explain()
 
@@ -507,6 +552,7 @@ def shoot(tr: Transition, tables: Tables, firer: Unit, tid: str, label: str, aim
     _record_damage(tr, tables, target, attack.rows_hit, aim.column)
     hits.carried_damage(tr, tables, target, attack.hits, _record_damage)
     hits.near_misses(tr, tables, target, aim.shot, attack.building_hits)
+    flamed(tables, target, tables.sheets[firer.type].mounts[aim.mount].weapon)
 
 
 def record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int, ...], column: str) -> None:
@@ -539,6 +585,8 @@ def _record_damage(tr: Transition, tables: Tables, target: Unit, rows: tuple[int
         tr.emit("destroyed", f"{target.id} is destroyed (rule 8.5)", unit=target.id)
     elif damage_trigger(after.possible_damage, after.damage_taken) and "damage" not in ts.morale_due:
         ts.morale_due.append("damage")
+    if eff.out_of_action and not eff.destroyed and sheet.unit_type == "vehicle":
+        _wrecked(tr, tables, target)  # 8.5 P: the passengers of a wreck get out
 
 
 def jam(tr: Transition, tables: Tables, firer: Unit, index: int, label: str) -> None:
@@ -565,15 +613,17 @@ def end_fire_unit(tr: Transition, tables: Tables, unit: Unit) -> None:
 
 
 def end_fire(tr: Transition, tables: Tables) -> None:
-    """The end of 3b (§3.2): the morale rolls caused in it (§9.3), destroyed units leave the map."""
+    """The end of 3b (§3.2): the morale rolls caused in it (§9.3: one per cause and unit in the turn), destroyed
+    units leave the map."""
     st = tr.state
     for u in sorted(st.units.values(), key=lambda u: u.id):
         if status(u).destroyed and u.hex is not None:
             leave(tr, u, tables)  # first: passengers getting out of a wreck take damage (8.5 P)
     for u in sorted(st.units.values(), key=lambda u: u.id):
         s = status(u)
-        if s.morale_due and not s.destroyed:
-            _morale(tr, tables, u)
+        for cause in rolls_due(s.morale_due, s.morale_used):
+            if not s.destroyed:
+                _morale(tr, tables, u, cause)
         s.morale_due = []
 
 
@@ -590,30 +640,59 @@ def leave(tr: Transition, unit: Unit, tables: Tables | None = None) -> None:
     for p in sorted(tr.state.units.values(), key=lambda u: u.id):
         ps = status(p)
         if tables is not None and ps.embarked_in == unit.id and not exploded and not ps.destroyed:
-            ps.embarked_in, p.hex = None, hexed
-            where = tr.state.board.label(hexed) if hexed is not None else "off the map"
-            tr.emit("dismount", f"{p.id} gets out of the wreck of {unit.id} at {where} (rule 8.5)", unit=p.id)
-            row = next(
-                (r.index for r in tables.sheets[p.type].rows if r.kind == "soldier" and r.index not in ps.rows_hit),
-                None,
-            )
-            if row is not None:
-                _record_damage(tr, tables, p, (row,), "side")
-            if ps.destroyed:
-                p.hex = None
+            _get_out(tr, tables, unit, p, hexed)
         elif unit.id in (ps.embarked_in, ps.towed_by):
             ps.destroyed, ps.embarked_in, ps.towed_by = True, None, None
             tr.emit("destroyed", f"{p.id} is destroyed with {unit.id} (rule 8.5)", unit=p.id)
 
 
-def roll_morale(tr: Transition, tables: Tables, unit: Unit) -> None:
-    """A morale roll of ``unit`` now (§9.3–9.5), for the End Phase's pending rolls."""
-    _morale(tr, tables, unit)
+def _get_out(tr: Transition, tables: Tables, wreck: Unit, p: Unit, where: Hex | None) -> None:
+    """Passenger ``p`` gets out of ``wreck`` in its hex and takes 1 damage (8.5 P)."""
+    ps = status(p)
+    ps.embarked_in, p.hex = None, where
+    place = tr.state.board.label(where) if where is not None else "off the map"
+    tr.emit("dismount", f"{p.id} gets out of the wreck of {wreck.id} at {place} (rule 8.5)", unit=p.id)
+    row = next(
+        (r.index for r in tables.sheets[p.type].rows if r.kind == "soldier" and r.index not in ps.rows_hit),
+        None,
+    )
+    if row is not None:
+        _record_damage(tr, tables, p, (row,), "side")
+    if ps.destroyed:
+        p.hex = None
 
 
-def _morale(tr: Transition, tables: Tables, unit: Unit) -> None:
-    """A morale roll (§9.3–9.5): 2d10 ≤ the modified morale value; a failure shakes the unit."""
+def _wrecked(tr: Transition, tables: Tables, vehicle: Unit) -> None:
+    """A vehicle out of action but not destroyed (8.5 P: its crew all hit) is a wreck: its passengers get out in
+    its hex at once, each taking 1 damage (8.5 P "wrecked otherwise"); they are done for the turn (they were
+    carried, so they neither move nor fire this turn)."""
+    for p in sorted(tr.state.units.values(), key=lambda u: u.id):
+        if status(p).embarked_in == vehicle.id and not status(p).destroyed:
+            _get_out(tr, tables, vehicle, p, vehicle.hex)
+
+
+def roll_morale(tr: Transition, tables: Tables, unit: Unit, cause: str = "damage") -> str:
+    """A morale roll of ``unit`` for ``cause`` now (§9.3–9.5), unless it rolled for that cause this turn; for the
+    Movement Phase's results and the End Phase's pending rolls. Returns ``steady``, ``shaken`` or ``dissolved``."""
+    return _morale(tr, tables, unit, cause)
+
+
+_CAUSES = {
+    "damage": "",
+    "flames": " (attacked with flames)",
+    "burning": "",  # its −4 is in the terms; the End Phase tells the cause
+    "infantry_vs_armour": " (infantry attacking armour)",
+    "leader_contact": "",
+}
+
+
+def _morale(tr: Transition, tables: Tables, unit: Unit, cause: str = "damage") -> str:
+    """A morale roll (§9.3–9.5): 2d10 ≤ the modified morale value; a failure shakes the unit. At most one roll per
+    cause and unit in the turn (§9.3, ``Status.morale_used``, cleared in Phase 0)."""
     s = status(unit)
+    if cause in s.morale_used:
+        return "steady"
+    s.morale_used.append(cause)
     sheet = tables.sheets[unit.type]
     target = sheets.target(sheet, s.rows_hit)
     eff = effects(target)
@@ -621,21 +700,71 @@ def _morale(tr: Transition, tables: Tables, unit: Unit) -> None:
     roll_of = morale_roll(
         sheets.morale(s.experience),
         damage=target.damage_taken,
-        burning=eff.burning,
+        burning=eff.burning or cause == "flames",  # 9.4: burning or attacked with flames, one −4
         no_leader=not lead.contact,
         full_chain=lead.full_chain,
         immobilised_vehicle=sheet.unit_type == "vehicle" and eff.immobilised,
     )
     terms = " ".join(str(m) for m in roll_of.modifiers)
-    (a, b) = tr.roll(10, 2, f"morale of {unit.id}: {terms}", target=roll_of.value, compare="at_most")
+    why = _CAUSES.get(cause, f" ({cause})")
+    (a, b) = tr.roll(10, 2, f"morale of {unit.id}{why}: {terms}", target=roll_of.value, compare="at_most")
     result = roll_of.result(a + b)
-    tr.emit("morale", f"{unit.id} rolls {a + b} for morale against {roll_of.value}: {result} (rule 9.5)", unit=unit.id)
+    tr.emit(
+        "morale", f"{unit.id} rolls {a + b} for morale{why} against {roll_of.value}: {result} (rule 9.5)", unit=unit.id
+    )
     if result == "shaken":
         s.shaken, s.shaken_turn = True, tr.state.turn
     elif result == "dissolved":  # INTERP (9.5): a dissolved unit leaves the game and counts as destroyed
         s.destroyed = True
         unit.hex = None
         tr.emit("destroyed", f"{unit.id} dissolves and leaves the game (rule 9.5)", unit=unit.id)
+    return result
+
+
+def armour_morale_due(st: GameState, tables: Tables, firer: Unit, target: Unit) -> bool:
+    """Whether ``firer`` rolls morale before attacking ``target`` (§9.3): infantry attacking an armoured vehicle in
+    the same or an adjacent hex, once a turn (P: when it declares the attack; a failure still attacks, at +5)."""
+    if tables.sheets[firer.type].unit_type != "infantry" or "infantry_vs_armour" in status(firer).morale_used:
+        return False
+    sheet = tables.sheets[target.type]
+    a = sheet.armour
+    if sheet.unit_type != "vehicle" or not any((a.front, a.side, a.rear, a.top)):
+        return False
+    return firer.hex is not None and target.hex is not None and distance(firer.hex, target.hex) <= 1
+
+
+def armour_morale(tr: Transition, tables: Tables, firer: Unit, target: Unit) -> str:
+    """The roll of :func:`armour_morale_due` when it is due (``steady`` otherwise): shaken, the firer attacks at +5;
+    dissolved, it does not attack (§9.3, §9.5)."""
+    if not armour_morale_due(tr.state, tables, firer, target):
+        return "steady"
+    return _morale(tr, tables, firer, "infantry_vs_armour")
+
+
+def armour_morale_odds(st: GameState, tables: Tables, firer: Unit, target: Unit) -> dict[str, Fraction] | None:
+    """The exact chances of ``steady``, ``shaken`` and ``dissolved`` of that roll, None when none is due."""
+    if not armour_morale_due(st, tables, firer, target):
+        return None
+    s = status(firer)
+    sheet = tables.sheets[firer.type]
+    rec = sheets.target(sheet, s.rows_hit)
+    lead = leadership(st, tables, firer)
+    roll_of = morale_roll(
+        sheets.morale(s.experience),
+        damage=rec.damage_taken,
+        burning=effects(rec).burning,
+        no_leader=not lead.contact,
+        full_chain=lead.full_chain,
+    )
+    return roll_of.odds()
+
+
+def flamed(tables: Tables, target: Unit, weapon: str) -> None:
+    """An attack with flames (a weapon of class ``flame``, 15.4) makes the target roll morale at the end of 3b
+    (§9.3, −4 by §9.4), hit or not [INTERP: "attacked with flames"]."""
+    ts = status(target)
+    if tables.weapons[weapon].cls == "flame" and "flames" not in ts.morale_due and not ts.destroyed:
+        ts.morale_due.append("flames")
 
 
 def odds(st: GameState, tables: Tables, action: Action) -> Odds | None:
@@ -650,4 +779,21 @@ def odds(st: GameState, tables: Tables, action: Action) -> Odds | None:
         return None
     got = shot_odds(ready.shot, ready.target, ready.column)
     note = got.to_hit.explain() + f"; hits the {ready.column}, {ready.ammo}"
-    return Odds(action, tuple(got.entries()), note=note)
+    morale = armour_morale_odds(st, tables, firer, st.units[tid])
+    if morale is None:
+        return Odds(action, tuple(got.entries()), note=note)
+    shaken = shot_odds(replace(ready.shot, shaken=True), ready.target, ready.column)
+    note += "; infantry firing at armour this close rolls morale first (rule 9.3)"
+    return Odds(action, weigh_morale(got, shaken, morale), note=note)
+
+
+def weigh_morale(plain: ShotOdds, shaken: ShotOdds, morale: dict[str, Fraction]) -> tuple[OddsEntry, ...]:
+    """A shot's odds after the morale roll of 9.3 (:func:`armour_morale_odds`): the firer dissolves, fires as it
+    is, or fires shaken (+5; no shot when that TN is above 20)."""
+    entries = [OddsEntry("firer dissolves", morale["dissolved"], -1.0)]
+    entries += [replace(e, probability=e.probability * morale["steady"]) for e in plain.entries()]
+    if shaken.to_hit.possible:
+        entries += [replace(e, probability=e.probability * morale["shaken"]) for e in shaken.entries()]
+    else:
+        entries.append(OddsEntry("shaken, no shot", morale["shaken"]))
+    return merge(e for e in entries if e.probability)

@@ -24,10 +24,15 @@ __all__ = ["blow", "blowable", "complete_work", "road_between", "terrain_of", "w
 
 
 def terrain_of(st: GameState, tables: Tables, h: Hex) -> TerrainClass:
-    """The terrain class of ``h`` now: a blown bridge is water (4.10)."""
-    if h in data(st).blown:
+    """The terrain class of ``h`` now: a blown bridge is water (4.10); a building hex whose buildings are all
+    destroyed is rubble (4.9 P; ``hits.damage_building``)."""
+    d = data(st)
+    if h in d.blown:
         return tables.terrain["water"]
-    return tables.terrain[st.board.terrain(h)]
+    kind = tables.terrain[st.board.terrain(h)]
+    if d.buildings_lost and kind.building and d.buildings_lost.get(h, 0) >= tables.buildings[kind.building].per_hex:
+        return tables.terrain["rubble"]
+    return kind
 
 
 def road_between(st: GameState, a: Hex, b: Hex) -> bool:

@@ -1,11 +1,13 @@
 """Provides passengers and towing (digest 4.5, 4.6): who rides with whom, a tractor's speed, and the refusals and
 effects of mounting, dismounting, hooking up and unhooking.
 
-Readings [PROPOSED] where the digest is silent: a carrier's room is its ``transport_capacity`` plus its outside
-riders, counted in soldiers (intact rows of the passengers); hooking and unhooking cost half the MP in force then
-(rounded up: a truck pays 2 of its 4 MP to hook up and 1 of its towing MP 2 to unhook); a passenger who gets out
-before its carrier has moved pays 1 MP and its activation ends (using the rest of its MP "at once" is not
-implemented yet); one who gets out after the carrier moved has no MP left.
+Readings [PROPOSED] where the digest is silent: a carrier's room is its ``transport_capacity`` inside and its
+outside riders (4.5: up to 4 soldiers outside a vehicle with top armour), counted in soldiers (intact rows of the
+passengers); a group mounting sits inside when it fits there, else outside when it fits there (``Status.outside``);
+hooking and unhooking cost half the MP in force then (rounded up: a truck pays 2 of its 4 MP to hook up and 1 of its
+towing MP 2 to unhook). A passenger who gets out before its carrier has moved pays 1 MP and uses the rest of its MP
+at once: its own activation begins there, and the carrier's goes on when it ends (``Data.resume``,
+:func:`resume`); one who gets out after the carrier moved has no MP left and is done for the turn.
 """
 
 from __future__ import annotations
@@ -19,7 +21,17 @@ from .data import Tables
 from .model import data, status
 from .movement import Refused, Spent, admit, tow_speed
 
-__all__ = ["dismount_refusal", "hook_refusal", "mount_refusal", "riders", "room", "speed", "unhook_refusal"]
+__all__ = [
+    "dismount_refusal",
+    "hook_refusal",
+    "mount_refusal",
+    "resume",
+    "riders",
+    "room",
+    "seat",
+    "speed",
+    "unhook_refusal",
+]
 
 
 def riders(st: GameState, unit: Unit) -> Iterator[Unit]:
@@ -47,12 +59,22 @@ def speed(st: GameState, tables: Tables, unit: Unit) -> tuple[int, int]:
     return sheet.mp, sheet.road_mp
 
 
-def room(st: GameState, tables: Tables, carrier: Unit) -> int:
-    """Soldiers the carrier may still take (4.5): its capacity inside plus its outside riders, less the soldiers
-    (intact rows) of the units aboard."""
+def room(st: GameState, tables: Tables, carrier: Unit) -> tuple[int, int]:
+    """Soldiers the carrier may still take (4.5), (inside, outside): its capacity inside and its outside riders,
+    less the soldiers (intact rows) of the units aboard there."""
     sheet = tables.sheets[carrier.type]
-    aboard = sum(u.steps for u in riders(st, carrier) if status(u).embarked_in == carrier.id)
-    return sheet.transport_capacity + sheet.outside_riders - aboard
+    aboard = [u for u in riders(st, carrier) if status(u).embarked_in == carrier.id]
+    out = sum(u.steps for u in aboard if status(u).outside)
+    return sheet.transport_capacity - sum(u.steps for u in aboard) + out, sheet.outside_riders - out
+
+
+def seat(st: GameState, tables: Tables, carrier: Unit, unit: Unit) -> str | None:
+    """Where ``unit`` rides if it mounts ``carrier`` (4.5 P): ``inside`` when it fits there, else ``outside`` when
+    it fits there, else None."""
+    inside, outside = room(st, tables, carrier)
+    if unit.steps <= inside:
+        return "inside"
+    return "outside" if unit.steps <= outside else None
 
 
 def _spent(unit: Unit) -> Spent:
@@ -80,9 +102,10 @@ def mount_refusal(st: GameState, tables: Tables, unit: Unit, carrier: Unit) -> S
         return Refused(f"Cannot mount: {carrier.id} is not in {unit.id}'s hex", "4.5")
     if status(carrier).embarked_in or status(carrier).towed_by:
         return Refused(f"Cannot mount: {carrier.id} is itself carried", "4.5")
-    free = room(st, tables, carrier)
-    if unit.steps > free:
-        return Refused(f"Cannot mount: {carrier.id} has room for {free} soldiers, {unit.id} has {unit.steps}", "4.5")
+    if seat(st, tables, carrier, unit) is None:
+        inside, outside = room(st, tables, carrier)
+        where = f"{inside} soldiers inside and {outside} outside" if outside else f"{inside} soldiers"
+        return Refused(f"Cannot mount: {carrier.id} has room for {where}, {unit.id} has {unit.steps}", "4.5")
     return _pay(st, tables, unit, float(tables.movement.value("mount_mp")), f"mounting {carrier.id}")
 
 
@@ -124,3 +147,15 @@ def unhook_refusal(st: GameState, tables: Tables, tractor: Unit) -> Spent | Refu
 def in_activation(st: GameState, unit: Unit) -> bool:
     """Whether ``unit`` is the unit in activation."""
     return data(st).active == unit.id
+
+
+def resume(st: GameState, unit: Unit) -> bool:
+    """When the activation of ``unit``, a passenger that got out before its carrier moved (4.5 P), ends: the
+    carrier's activation goes on (it is the unit in activation again). False when ``unit`` is no such passenger."""
+    d = data(st)
+    if d.resume is None or d.resume == unit.id:
+        return False
+    status(unit).activated = True
+    d.active, d.resume = d.resume, None
+    st.to_act = unit.side
+    return True

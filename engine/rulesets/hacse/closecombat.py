@@ -18,7 +18,9 @@ and before the fire of 3b.
 
 Readings (README): the facing rammed is the target's sector seen from the hex behind the rammer (it strikes with
 its front, whose armour 12.2 takes); a vehicle rams only an enemy unit it has sighted (6.1: hidden units are not
-named); rams against buildings are not offered (buildings have no damage state yet, 8.6).
+named). A vehicle may also ram the building of its hex (``ram UNIT HEX``, 12.2, 12.3): the hit roll without the +4
+and the target's die, the suicide test with the A² damage it would take; on a hit the building fought over takes
+⌊v × w / 10⌋ − its armour (``buildings.py``; it may collapse, 4.9) and the rammer, if the building stands, is in it.
 """
 
 from __future__ import annotations
@@ -29,11 +31,12 @@ from fractions import Fraction
 
 from engine.actions import Action
 from engine.errors import IllegalActionError
+from engine.hexgrid import Hex
 from engine.odds import Odds, OddsEntry, merge
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, sheets
+from . import attack, buildings, hits, sheets
 from .damage import COLUMNS, effects, fixed_hit
 from .data import Tables
 from .fire import Shot, ToHit, hit_roll, pools, resolve_attack, shot_odds
@@ -42,7 +45,7 @@ from .model import data, status
 from .morale import DISSOLVED, SHAKEN, MoraleRoll, morale_roll
 from .movement import Refused
 from .rally import leadership
-from .ramming import check_ram, is_suicide, ram_allocation, ram_damage, ram_shot, vs_infantry_damage
+from .ramming import check_ram, is_suicide, ram_allocation, ram_building, ram_damage, ram_shot, vs_infantry_damage
 from .targetdie import has_moved
 
 __all__ = [
@@ -89,8 +92,45 @@ def _out_of_action(tables: Tables, unit: Unit) -> bool:
     return bool(s.rows_hit) and effects(sheets.target(tables.sheets[unit.type], s.rows_hit)).out_of_action
 
 
+def _building_hex(st: GameState, tid: str) -> Hex | None:
+    """The hex ``tid`` names when it is a hex label, not a unit (a ram against a building, 12.2)."""
+    if tid in st.units or not tid.isdigit():
+        return None
+    try:
+        return st.board.parse(tid)
+    except ValueError:
+        return None
+
+
 def ram_refusal(st: GameState, tables: Tables, unit: Unit, tid: str) -> Refused | None:
-    """Why ``unit`` may not ram ``tid`` now (12.1, 12.3), the step and the side aside."""
+    """Why ``unit`` may not ram ``tid`` (a unit, or the hex of the building rammed) now (12.1, 12.3), the step and
+    the side aside."""
+    why = _rammer_refusal(tables, unit)
+    if why is not None:
+        return why
+    h = _building_hex(st, tid)
+    if h is not None:
+        return _ram_building_refusal(st, tables, unit, h)
+    why = _target_refusal(st, unit, tid, "ram")
+    if why is not None:
+        return why
+    return _tn_refusal(_ram_to_hit(st, tables, unit, st.units[tid]), "ram")
+
+
+def _ram_building_refusal(st: GameState, tables: Tables, unit: Unit, h: Hex) -> Refused | None:
+    """A ram against the building of the rammer's hex (12.1, 12.2, 4.9)."""
+    label = st.board.label(h)
+    if unit.hex != h:
+        return Refused(f"Cannot ram: {label} is not the hex of {unit.id} (a physical attack is at range 0)", "12.1")
+    if buildings.house(st, tables, h) is None:
+        return Refused(f"Cannot ram: there is no building standing in {label}", "12.2")
+    if status(unit).in_building:
+        return Refused(f"Cannot ram: {unit.id} is already in a building of {label}", "12.3")
+    return _tn_refusal(hit_roll(_building_shot(tables, unit)), "ram")
+
+
+def _rammer_refusal(tables: Tables, unit: Unit) -> Refused | None:
+    """Why ``unit`` may not ram at all now (12.1, 8.5)."""
     s = status(unit)
     if not _on_map(unit):
         return Refused(f"Cannot ram: {unit.id} is not on the map", "12.1")
@@ -102,14 +142,11 @@ def ram_refusal(st: GameState, tables: Tables, unit: Unit, tid: str) -> Refused 
         )
     except IllegalActionError as e:
         return Refused(str(e.args[0]), e.rule or "12.1")
-    why = _target_refusal(st, unit, tid, "ram")
-    if why is not None:
-        return why
     if _out_of_action(tables, unit):
         return Refused(f"Cannot ram: {unit.id} is out of action", "8.5")
     if s.rows_hit and effects(sheets.target(tables.sheets[unit.type], s.rows_hit)).immobilised:
         return Refused(f"Cannot ram: {unit.id} is immobilised", "8.5")
-    return _tn_refusal(_ram_to_hit(st, tables, unit, st.units[tid]), "ram")
+    return None
 
 
 def assault_refusal(st: GameState, tables: Tables, unit: Unit, tid: str) -> Refused | None:
@@ -145,6 +182,8 @@ def _attacks(st: GameState, tables: Tables, side: str, step: str) -> Iterator[Ac
     for u in sorted(st.units.values(), key=lambda u: u.id):
         if u.side != side or not _on_map(u):
             continue
+        if step == "ram" and u.hex is not None and ram_refusal(st, tables, u, st.board.label(u.hex)) is None:
+            yield Action("ram", (u.id, st.board.label(u.hex)))  # its hex's building (12.2)
         for t in sorted(st.units.values(), key=lambda t: t.id):
             if t.side != side and t.hex == u.hex and check(st, tables, u, t.id) is None:
                 yield Action(step, (u.id, t.id))
@@ -190,8 +229,7 @@ def start(tr: Transition, tables: Tables) -> bool:
     d = data(st)
     for u in st.units.values():
         s = status(u)
-        s.rammed = s.assaulted = False
-        s.morale_used = []
+        s.rammed = s.assaulted = False  # 9.3: morale_used is cleared in Phase 0 (one roll per cause per turn)
     d.physical, d.passed = "ram", []
     assert d.first is not None
     return _next(tr, tables, d.first)
@@ -240,6 +278,10 @@ def physical_apply(tr: Transition, tables: Tables, verb: str, args: tuple[str, .
     if verb == "pass":
         d.passed.append(side)
         tr.emit("pass", f"{side} makes no more {_STEP_NAME[d.physical]} this phase (rule 3.2)")
+    elif _building_hex(st, args[1]) is not None:
+        unit = st.units[args[0]]
+        _reveal(tr, unit)
+        _ram_building(tr, tables, unit)
     else:
         unit, target = st.units[args[0]], st.units[args[1]]
         _reveal(tr, unit)
@@ -339,6 +381,68 @@ def _ram(tr: Transition, tables: Tables, rammer: Unit, target: Unit) -> None:
     _ram_hit(tr, tables, rammer, to_rammer, "front")
     for u in (target, rammer):
         _after(tr, tables, u)
+
+
+def _building_shot(tables: Tables, rammer: Unit) -> Shot:
+    """The hit roll of a ram against a building (12.1): no +4, no target die (8.6 P), the rammer's movement."""
+    s = status(rammer)
+    shot = ram_shot(sheets.base_number(s.experience), None, moved=has_moved(Fraction(s.half_mp, 2)))
+    return replace(shot, shaken=s.shaken)
+
+
+def _building_amounts(st: GameState, tables: Tables, rammer: Unit) -> tuple[int, int]:
+    """(damage to the building, damage to the rammer) of a ram against the building of its hex (12.2)."""
+    assert rammer.hex is not None
+    kind = buildings.house(st, tables, rammer.hex)
+    assert kind is not None
+    sheet = tables.sheets[rammer.type]
+    return ram_building(
+        v=status(rammer).hexes,
+        w_own=sheet.weight_t or 0.0,
+        a_building=kind.armour,
+        a_own=sheet.armour.front,
+        wheeled=sheet.move_class == "wheel",
+    )
+
+
+def _ram_building(tr: Transition, tables: Tables, rammer: Unit) -> None:
+    """A ram against the building of the rammer's hex (12.2, 12.3): the suicide roll, the hit roll, the damage to
+    the building and to the rammer; the rammer is in the building afterwards unless it collapsed."""
+    st = tr.state
+    h = rammer.hex
+    assert h is not None
+    status(rammer).rammed = True
+    to_building, to_rammer = _building_amounts(st, tables, rammer)
+    what = f"a building in {st.board.label(h)}"
+    if _suicide(tables, rammer, to_rammer):
+        text = f"{rammer.id} would take {to_rammer} damage ramming {what}: a suicide attack (rule 12.3)"
+        tr.emit("ram", text, unit=rammer.id)
+        if _morale(tr, tables, rammer, "suicide", suicide=True) != "steady":
+            return
+    to_hit = hit_roll(_building_shot(tables, rammer))
+    explain = to_hit.explain()
+    roll = sum(tr.roll(10, 2, f"{rammer.id} rams {what}: {explain}", target=to_hit.tn, compare="at_least"))
+    if not to_hit.outcome(roll).hit:
+        tr.emit("ram", f"{rammer.id} rams {what}: {roll} against {explain}: missed (rule 12.1)", unit=rammer.id)
+        return
+    tr.emit(
+        "ram",
+        f"{rammer.id} rams {what}: {roll} against {explain}: hit, {to_building} damage to the building, "
+        f"{to_rammer} to {rammer.id} (rule 12.2)",
+        unit=rammer.id,
+    )
+    house = buildings.house(tr.state, tables, h)
+    collapsed, lost = (
+        hits.damage_building(tr, tables, h, house, to_building, f"{rammer.id} rams it", rule="12.2")
+        if house is not None and to_building > 0
+        else (False, [])
+    )
+    _ram_hit(tr, tables, rammer, to_rammer, "front")
+    for u in (*lost, rammer):
+        _after(tr, tables, u)
+    if not collapsed and not status(rammer).destroyed:
+        status(rammer).in_building = True
+        tr.emit("building", f"{rammer.id} is in the building now (rule 12.3)", unit=rammer.id)
 
 
 def _ram_hit(tr: Transition, tables: Tables, unit: Unit, points: int, face: str) -> None:
@@ -504,6 +608,8 @@ def physical_odds(st: GameState, tables: Tables, action: Action) -> Odds | None:
     infantry against armour, 9.3), the hit roll with each modifier, the damage."""
     uid, tid = (str(a) for a in action.args)
     unit, target = st.units.get(uid), st.units.get(tid)
+    if action.verb == "ram" and unit is not None and _building_hex(st, tid) is not None:
+        return _ram_building_odds(st, tables, action, unit)
     if unit is None or target is None or unit.hex is None or target.hex != unit.hex:
         return None
     if action.verb == "ram":
@@ -525,6 +631,25 @@ def _ram_odds(st: GameState, tables: Tables, action: Action, rammer: Unit, targe
         note += f"; suicide attack: morale {m.value} first (rule 12.3)"
     entries.append(OddsEntry("miss", go * (1 - hit)))
     entries.append(OddsEntry(f"{to_enemy} damage", go * hit, float(to_enemy)))
+    return Odds(action, merge(e for e in entries if e.probability), note=note)
+
+
+def _ram_building_odds(st: GameState, tables: Tables, action: Action, rammer: Unit) -> Odds | None:
+    if ram_refusal(st, tables, rammer, str(action.args[1])) is not None:
+        return None
+    to_building, to_rammer = _building_amounts(st, tables, rammer)
+    to_hit = hit_roll(_building_shot(tables, rammer))
+    hit = to_hit.chance if to_hit.possible else Fraction(0)
+    go = Fraction(1)
+    entries: list[OddsEntry] = []
+    note = f"{to_hit.explain()}; on a hit {to_building} damage to the building, {to_rammer} to {rammer.id}"
+    if _suicide(tables, rammer, to_rammer) and "suicide" not in status(rammer).morale_used:
+        m = _roll_of(st, tables, rammer, suicide=True)
+        go = m.odds()["steady"]
+        entries.append(OddsEntry("rammer dissolves (suicide attack)", 1 - go, -1.0))
+        note += f"; suicide attack: morale {m.value} first (rule 12.3)"
+    entries.append(OddsEntry("miss", go * (1 - hit)))
+    entries.append(OddsEntry(f"{to_building} damage to the building", go * hit, float(to_building)))
     return Odds(action, merge(e for e in entries if e.probability), note=note)
 
 

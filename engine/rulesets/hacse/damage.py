@@ -487,8 +487,25 @@ class Effects:
     """Weapon and equipment rows destroyed."""
 
 
+_EFFECTS: dict[tuple[int, frozenset[int], str], tuple[tuple[Row, ...], Effects]] = {}
+"""Effects already found, by the rows (their tuple's id, the tuple kept with each), the rows hit and the unit type:
+all they depend on. Movement asks at every step whether the unit is immobilised."""
+
+
 def effects(target: Target) -> Effects:
     """The state of a unit given the rows hit so far (``target.hit``), by §8.5 and its PROPOSED completions."""
+    key = (id(target.rows), target.hit, target.unit_type)
+    kept = _EFFECTS.get(key)
+    if kept is not None and kept[0] is target.rows:
+        return kept[1]
+    got = _effects(target)
+    if len(_EFFECTS) >= 10_000:
+        _EFFECTS.clear()
+    _EFFECTS[key] = (target.rows, got)
+    return got
+
+
+def _effects(target: Target) -> Effects:
     by_kind: dict[str, list[Row]] = {}
     for r in target.rows:
         if r.index in target.hit:

@@ -17,6 +17,7 @@ from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from .bridges import terrain_of
+from .buildings import settle
 from .data import PROHIBITED, Tables
 from .model import FACING_NAMES, data, status
 from .movement import Refused
@@ -129,6 +130,7 @@ def apply_setup(tr: Transition, tables: Tables, typed: Notation) -> None:
         tr.emit("setup", f"{unit.id} faces {typed.facing.upper()} (rule 15.10.2)", seen, unit=unit.id)
         return
     unit.hex = s.origin = typed.hex
+    settle(st, tables, unit)  # 4.9 P: in a building of the hex where it has room
     tr.emit("setup", f"{unit.id} is placed in {st.board.label(typed.hex)} (rule 15.10.2)", seen, unit=unit.id)
     sheet = tables.sheets[unit.type]
     if s.hidden and sheet.unit_type != "infantry" and terrain_of(st, tables, typed.hex).key not in sheet.hide_in:

@@ -42,7 +42,7 @@ def end_phase_events(tr: Transition, tables: Tables) -> None:
     """Steps 2–6 of the End Phase (3.2 Phase 4), in order."""
     _burning(tr, tables)
     fires.burning_smoke(tr, tables)  # step 2: smoke in the hex of each burning vehicle (8.5)
-    leader_contact_rolls(tr, tables, roll_morale)  # step 3: the leader-contact roll (9.2, 9.3)
+    leader_contact_rolls(tr, tables, _leader_roll)  # step 3: the leader-contact roll (9.2, 9.3)
     _rally(tr, tables)
     _jams(tr, tables)
     _trailers(tr, tables)
@@ -78,6 +78,10 @@ def end_phase_smoke(tr: Transition) -> None:
             tr.emit("smoke", f"The smoke in {label} clears (rule 7.1)")
 
 
+def _leader_roll(tr: Transition, tables: Tables, unit: Unit) -> None:
+    roll_morale(tr, tables, unit, "leader_contact")  # 9.3: a cause of its own, once a turn
+
+
 def _burning(tr: Transition, tables: Tables) -> None:
     """Steps 2 and 3: each burning vehicle takes 1 damage (8.5 P), then rolls morale for burning (9.3, 9.4 −4)."""
     st = tr.state
@@ -103,7 +107,7 @@ def _burning(tr: Transition, tables: Tables) -> None:
             s.destroyed, u.hex = True, None
             tr.emit("destroyed", f"{u.id} burns out and is destroyed (rule 8.5)", unit=u.id)
             continue
-        roll_morale(tr, tables, u)  # burning is a cause by itself (9.3)
+        roll_morale(tr, tables, u, "burning")  # burning is a cause by itself (9.3)
         if not s.destroyed and damage_trigger(after.possible_damage, after.damage_taken):
             roll_morale(tr, tables, u)  # and the damage leaving it at 50 % or more another (9.3)
 

@@ -34,7 +34,9 @@ from functools import cache
 from typing import Any
 
 from engine.actions import Action
+from engine.errors import PlanspielError
 from engine.hexgrid import Hex, distance, parse_hex
+from engine.scenario import load_scenario
 from engine.state import GameState, Unit
 from engine.weights import read_weights
 
@@ -44,9 +46,9 @@ from .data import DATA_DIR, DataError, Sheet, Tables
 from .geometry import armour_faces, in_arc, theta
 from .model import data, status
 from .threat import exchange
-from .victory import scores
+from .victory import half_bv, scores
 
-__all__ = ["Condition", "ai_actions", "condition", "evaluate", "goals", "objective_values", "weights"]
+__all__ = ["Condition", "ai_actions", "condition", "evaluate", "goals", "last_stand", "objective_values", "weights"]
 
 
 @cache
@@ -260,7 +262,7 @@ def evaluate(tables: Tables, st: GameState, side: str) -> float:
     score = w["vp"] * sum(p if s == side else -p for s, p in points.items())
     score += _material(tables, st, side, w)
     if w["fire"]:
-        score += w["fire"] * exchange(st, tables, side)
+        score += w["fire"] * exchange(st, tables, side, w["ram"])
     present = _on_map(st)
     for s in st.sides:
         sign = 1.0 if s == side else -1.0
@@ -293,5 +295,63 @@ def ai_actions(tables: Tables, st: GameState, actions: list[Action]) -> list[Act
             and not condition(load, sheet).immobile
         )
 
-    kept = [a for a in actions if not pointless(a)]
+    spared = last_stand(tables, st, st.viewer or st.to_act)
+    kept = [a for a in actions if not pointless(a) and not _strikes(st, a, spared)]
     return kept or actions
+
+
+# --- The early end (15.9) --------------------------------------------------------------------------------------
+
+_ATTACKS = ("fire", "ram", "assault")
+"""The verbs that attack a unit (6.8, 6.7, 7, 12) or, for indirect fire at a hex, everything in it (7.4)."""
+
+
+@cache
+def _forces(ruleset: str, scenario: str) -> Mapping[str, frozenset[str]]:
+    """Each side's units in the scenario's force tables (15.10: public, unlike where hidden units stand); empty
+    when the scenario cannot be read (a state built by hand)."""
+    try:
+        sc = load_scenario(ruleset, scenario)
+    except (PlanspielError, OSError):
+        return {}
+    out: dict[str, set[str]] = {}
+    for u in sc.units:
+        out.setdefault(u.side, set()).add(u.id)
+    return {s: frozenset(ids) for s, ids in out.items()}
+
+
+def last_stand(tables: Tables, st: GameState, side: str | None) -> Unit | None:
+    """The enemy's last unit standing when breaking it would end the game (15.9, 3.2 Phase 4 step 10: "when one
+    side has no units left that are not shaken or dissolved") without ``side`` ahead on points; else None.
+
+    Standing: not destroyed, not shaken and without a morale roll due (9.3). Only the view counts: an enemy unit
+    of the force tables not in it (hidden, 13.2) may still stand, so then there is none. "Ahead": ``side``'s points
+    as they stand, with the unit's half BV (shaken) counted, above every enemy's."""
+    if side is None:
+        return None
+    enemies = [u for u in st.units.values() if u.side != side]
+    seen = {u.id for u in enemies}
+    if any(ids - seen for s, ids in _forces(st.ruleset, st.scenario).items() if s != side):
+        return None
+    standing = [u for u in enemies if not (s := status(u)).destroyed and not s.shaken and not s.morale_due]
+    if len(standing) != 1:
+        return None
+    target = standing[0]
+    sheet = tables.sheets.get(target.type)
+    if sheet is None:
+        return None
+    points = scores(st, tables)
+    ours = points.get(side, 0) - half_bv(tables, sheet, status(target)) + int(sheet.bv * _partial(tables))
+    return target if ours <= max((p for s, p in points.items() if s != side), default=0) else None
+
+
+def _partial(tables: Tables) -> float:
+    return float(tables.sequence["victory"]["partial_fraction"])
+
+
+def _strikes(st: GameState, a: Action, spared: Unit | None) -> bool:
+    """Whether ``a`` attacks ``spared`` (by its id, or at its hex: indirect fire, 7.4)."""
+    if spared is None or a.verb not in _ATTACKS or len(a.args) < 2:
+        return False
+    aim = str(a.args[1])
+    return aim == spared.id or (spared.hex is not None and aim == st.board.label(spared.hex))

@@ -44,7 +44,7 @@ from .damage import (
     range_dk,
     vehicle_damage,
 )
-from .firedata import TWO_D10, Roller, Row, fire_table, mod, total
+from .firedata import TWO_D10, FireTable, Roller, Row, fire_table, mod, total
 from .targetdie import TargetDie
 
 __all__ = [
@@ -327,6 +327,11 @@ class ToHit:
         return f"TN {self.tn} = " + " ".join(str(m) for m in self.modifiers)
 
 
+_TO_HIT: dict[Shot, tuple[object, ToHit]] = {}
+"""Hit rolls already found, by shot (a shot holds everything its roll depends on; the fire table is kept with each:
+a table read anew is used anew). The Fire Phase lists the same shots at every decision."""
+
+
 def hit_roll(shot: Shot) -> ToHit:
     """The hit roll of a direct (or indirect with sight) shot (§6.3, §6.4, §7.2, §11, §12.1).
 
@@ -335,6 +340,17 @@ def hit_roll(shot: Shot) -> ToHit:
     :class:`IllegalActionError` when the target is out of range.
     """
     table = fire_table()
+    kept = _TO_HIT.get(shot)
+    if kept is not None and kept[0] is table:
+        return kept[1]
+    got = _hit_roll(shot, table)
+    if len(_TO_HIT) >= 50_000:
+        _TO_HIT.clear()
+    _TO_HIT[shot] = (table, got)
+    return got
+
+
+def _hit_roll(shot: Shot, table: FireTable) -> ToHit:
     band = "short" if shot.physical else range_band(shot.weapon, shot.distance, indirect=shot.indirect)
     mods: list[Modifier] = [mod(shot.base_number, "base number", "6.3")]
     mods.extend(range_modifiers(band))

@@ -28,7 +28,7 @@ from engine.hexgrid import Hex, distance
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import sheets
+from . import hits, pontoons, sheets
 from .bridges import terrain_of
 from .damage import Allocation, Location, Target, allocate, effects, fixed_hit
 from .data import DATA_DIR, MAX, NA, PROHIBITED, Cost, Tables, read_toml, require
@@ -195,7 +195,7 @@ def entry_refusal(
     label = st.board.label(to)
     if sheet.unit_type == "vehicle" and to in d.obstacles:
         return Refused(f"Cannot move: vehicles cannot enter the AT obstacles in {label}", "13.6")
-    if to in d.ditches:
+    if to in d.ditches and to not in d.pontoons:  # 4.8: a pontoon makes it a stream crossing
         if tables.movement.base["at_ditch"][sheet.move_class] == PROHIBITED:
             return Refused(f"Cannot move: a {sheet.move_class} unit cannot cross the AT ditch in {label}", "13.7")
         if mp_spent:
@@ -217,7 +217,7 @@ def entry_cost(st: GameState, tables: Tables, unit: Unit, frm: Hex | None, to: H
     there is none."""
     d = data(st)
     move_class = tables.sheets[unit.type].move_class
-    if to in d.ditches:
+    if to in d.ditches and to not in d.pontoons:  # 4.8: with a pontoon, the hex's own cost says it
         ditch = tables.movement.base["at_ditch"][move_class]
         if ditch in (MAX, PROHIBITED):
             return ditch
@@ -298,7 +298,7 @@ def _mines(tr: Transition, tables: Tables, unit: Unit, h: Hex, n: int) -> None:
     if secret:
         tr.reveal()
     tr.emit("mine", f"{'An AT mine' if kind == 'at' else 'A booby trap'} goes off in {label} (rule 13.4)")
-    target = sheets.target(sheet, status(unit).rows_hit)
+    target = hits.target_of(st, tables, unit)  # with the groups aboard (a cargo-bed point strikes one, 8.5)
     roller = _roller(tr, unit, f"{what} in {label}", _seen(unit))
     if kind == "trap":
         (hurt,) = roller(fort_table().trap_die, 1, "booby-trap damage")
@@ -307,9 +307,33 @@ def _mines(tr: Transition, tables: Tables, unit: Unit, h: Hex, n: int) -> None:
         return
     got = at_mine_damage(target, sheet.weight_t, roller)
     if got is None:
-        _destroy(tr, unit, f"an AT mine destroys it outright, under {fort_table().at_destroys_below_t:g} t (rule 13.4)")
+        why = f"an AT mine destroys it outright, under {fort_table().at_destroys_below_t:g} t (rule 13.4)"
+        _destroy(tr, unit, why, tables)
         return
     record_damage(tr, tables, unit, got.rows, "hits an AT mine: 2 damage, the first on a track/axle (rule 13.4)")
+    _cargo(tr, tables, unit, got.cargo_hits, roller)
+
+
+def _cargo(tr: Transition, tables: Tables, vehicle: Unit, points: int, roller: Roller) -> None:
+    """Cargo-bed points of an AT mine (8.5 P, 4.5): each deals 1 damage to a random group inside the vehicle, on its
+    lowest intact soldier row. (No roster vehicle of 10 t or more has a cargo bed; the rule is kept general.)"""
+    for _ in range(points):
+        if vehicle.hex is None:
+            return
+        inside = [g for g in hits.passengers(tr.state, tables, vehicle)[0] if g.steps > 0]
+        if not inside:
+            return
+        group = inside[0] if len(inside) == 1 else inside[roller(len(inside), 1, "which group inside is hit")[0] - 1]
+        row = _lowest_soldier(tables, group)
+        if row is not None:
+            record_damage(
+                tr, tables, group, (row,), f"takes 1 damage inside {vehicle.id} from its cargo bed (rule 8.5)"
+            )
+
+
+def _lowest_soldier(tables: Tables, unit: Unit) -> int | None:
+    hit = set(status(unit).rows_hit)
+    return next((r.index for r in tables.sheets[unit.type].rows if r.kind == "soldier" and r.index not in hit), None)
 
 
 def _roll_seen(unit: Unit, entries: list[Mine]) -> tuple[str, ...] | None:
@@ -329,7 +353,8 @@ def _seen(unit: Unit) -> tuple[str, ...] | None:
 
 def record_damage(tr: Transition, tables: Tables, unit: Unit, rows: tuple[int, ...], why: str) -> None:
     """Rows hit and their effects (8.5) at once (the Movement Phase has no simultaneous fire); the morale roll it
-    causes is made with those of the Fire Phase (9.3)."""
+    causes is owed (``morale_due``): the move makes it at once (``activation._mine_morale``, 3.2), a hidden unit
+    with those of the Fire Phase (9.3)."""
     s = status(unit)
     sheet = tables.sheets[unit.type]
     s.rows_hit = sorted(set(s.rows_hit) | set(rows))
@@ -340,24 +365,34 @@ def record_damage(tr: Transition, tables: Tables, unit: Unit, rows: tuple[int, .
     flags = ", immobilised" if eff.immobilised and sheet.unit_type == "vehicle" else ""
     tr.emit("damage", f"{unit.id} {why}: {hit}{flags}", _seen(unit), unit=unit.id)
     if eff.destroyed:
-        _destroy(tr, unit, "its damage (rule 8.5)")
+        _destroy(tr, unit, "its damage (rule 8.5)", tables)
     elif damage_trigger(after.possible_damage, after.damage_taken) and "damage" not in s.morale_due:
         s.morale_due.append("damage")
 
 
-def _destroy(tr: Transition, unit: Unit, why: str) -> None:
-    """The unit is destroyed and leaves the map now, with its passengers and towed gun (8.5)."""
+def _destroy(tr: Transition, unit: Unit, why: str, tables: Tables) -> None:
+    """The unit is destroyed and leaves the map now (8.5 P): its towed gun with it, and its passengers when its
+    ammunition exploded; otherwise they get out in its hex and each takes 1 damage (as ``attack.leave``)."""
     st = tr.state
     s = status(unit)
     s.destroyed = True
-    unit.hex = None
+    hexed, unit.hex = unit.hex, None
     tr.emit("destroyed", f"{unit.id} is destroyed: {why}", unit=unit.id)
-    for p in st.units.values():
+    exploded = any(r.kind == "ammunition" and r.index in s.rows_hit for r in tables.sheets[unit.type].rows)
+    for p in sorted(st.units.values(), key=lambda u: u.id):
         ps = status(p)
-        if unit.id in (ps.embarked_in, ps.towed_by):
-            ps.destroyed, ps.embarked_in, ps.towed_by = True, None, None
-            p.hex = None
-            tr.emit("destroyed", f"{p.id} is destroyed with {unit.id} (rule 8.5)", unit=p.id)
+        if unit.id not in (ps.embarked_in, ps.towed_by):
+            continue
+        if ps.embarked_in and not exploded and hexed is not None:
+            ps.embarked_in, ps.outside, p.hex = None, False, hexed
+            tr.emit("dismount", f"{p.id} gets out of the wreck of {unit.id} (rule 8.5)", _seen(unit), unit=p.id)
+            row = _lowest_soldier(tables, p)
+            if row is not None:
+                record_damage(tr, tables, p, (row,), "takes 1 damage getting out (rule 8.5)")
+            continue
+        ps.destroyed, ps.embarked_in, ps.towed_by = True, None, None
+        p.hex = None
+        tr.emit("destroyed", f"{p.id} is destroyed with {unit.id} (rule 8.5)", unit=p.id)
 
 
 # --- Work (3.2, 13.3–13.6) -------------------------------------------------------------------------------------
@@ -369,9 +404,10 @@ def _left(tables: Tables, unit: Unit, item: str) -> int:
 
 def lay_kinds(tables: Tables, unit: Unit) -> tuple[str, ...]:
     """What the unit can lay (13.3 [PROPOSED]): an AT mine if it carries ``at_mines``, a trap if it has a hand
-    grenade left."""
+    grenade left, a pontoon if it carries one (4.8 P)."""
     t = fort_table()
-    return tuple(k for k, item in (("at", t.at_item), ("trap", t.trap_item)) if _left(tables, unit, item) > 0)
+    kinds = tuple(k for k, item in (("at", t.at_item), ("trap", t.trap_item)) if _left(tables, unit, item) > 0)
+    return kinds + (("pontoon",) if pontoons.carried(tables, unit) > 0 else ())
 
 
 def work_refusal(
@@ -402,6 +438,8 @@ def work_refusal(
 
 
 def _lay_refusal(st: GameState, tables: Tables, unit: Unit, h: Hex, kind: str | None) -> Refused | None:
+    if kind == "pontoon":  # 4.8 P
+        return pontoons.refusal(st, tables, unit, h)
     kinds = lay_kinds(tables, unit)
     if not kinds:
         return Refused(f"Cannot lay: {unit.id} carries no AT mine and no hand grenade for a trap", "13.3")
@@ -432,8 +470,9 @@ def start_work(st: GameState, tables: Tables, unit: Unit, job: str, h: Hex, kind
     s.work, s.work_hex = job, h
     s.lay_kind = (kind or lay_kinds(tables, unit)[0]) if job == "lay" else None
     label = st.board.label(h)
+    laid = {"at": "an AT mine", "pontoon": "a pontoon"}.get(s.lay_kind or "", "a booby trap")
     what = {
-        "lay": f"lays {'an AT mine' if s.lay_kind == 'at' else 'a booby trap'} in {label} (rule 13.3)",
+        "lay": f"lays {laid} in {label} (rule {'4.8' if s.lay_kind == 'pontoon' else '13.3'})",
         "clear": f"clears a mine in {label} (rule 13.4)",
         "cut": f"cuts the barbed wire in {label} (rule 13.5)",
         "blast": f"attaches a demolition charge to the AT obstacles in {label} (rule 13.6)",
@@ -515,6 +554,10 @@ def _lay(tr: Transition, tables: Tables, unit: Unit, h: Hex) -> None:
     d = data(st)
     s = status(unit)
     kind = s.lay_kind or "trap"
+    if kind == "pontoon":  # 4.8 P: laid openly
+        s.lay_kind = None
+        pontoons.lay(tr, unit, h)
+        return
     t = fort_table()
     item = t.at_item if kind == "at" else t.trap_item
     s.used[item] = s.used.get(item, 0) + 1

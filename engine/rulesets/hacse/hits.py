@@ -4,37 +4,34 @@ building an infantry unit stands in (6.3 b, 8.6, 4.9).
 - :func:`passengers` tells the groups inside a carrier from those riding outside, :func:`target_of` gives the unit
   as ``damage.Target`` with them (cargo-bed hits, riders' extra damage); :func:`carried_damage` deals the
   passengers' share of the hits.
-- :func:`building_of` is the building an infantry unit is in, :func:`near_misses` the damage near misses do to it
-  and its collapse.
+- :func:`building_of` is the building an infantry unit is in, :func:`near_misses` the damage near misses do to it,
+  :func:`damage_building` any damage to it (8.6), its collapse and the rubble of the hex (4.9).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from engine.hexgrid import Hex
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import sheets
-from .bridges import terrain_of
+from . import buildings, sheets
 from .damage import HitResult, Target, building_damage, destroyed_with_building, range_dk
 from .data import BuildingType, Tables
 from .fire import Shot, outcome_band
 from .model import data, status
 
-__all__ = ["Recorder", "building_of", "carried_damage", "near_misses", "passengers", "target_of"]
+__all__ = ["Recorder", "building_of", "carried_damage", "damage_building", "near_misses", "passengers", "target_of"]
 
 Recorder = Callable[[Transition, Tables, Unit, tuple[int, ...], str], None]
 """Records rows hit on a unit: their effects and the morale trigger (``attack.record_damage``)."""
 
 
 def building_of(st: GameState, tables: Tables, unit: Unit) -> BuildingType | None:
-    """The building type an infantry unit stands in (4.9, 6.3 b): infantry in a building hex is in one of its
-    buildings [INTERP: occupying, 4.9 P, is not modelled; sighting reads it the same way]; others are not."""
-    if unit.hex is None or tables.sheets[unit.type].unit_type != "infantry":
-        return None
-    kind = terrain_of(st, tables, unit.hex).building
-    return tables.buildings[kind] if kind else None
+    """The building type a unit is in (4.9, 6.3 b): one it occupies (``buildings.occupied``: infantry by choice, a
+    gun set up in one, a vehicle that rammed one)."""
+    return buildings.occupied(st, tables, unit)
 
 
 def near_misses(tr: Transition, tables: Tables, target: Unit, shot: Shot, count: int) -> None:
@@ -44,34 +41,50 @@ def near_misses(tr: Transition, tables: Tables, target: Unit, shot: Shot, count:
     house = building_of(tr.state, tables, target)
     if house is None or not count or target.hex is None:
         return
-    d = data(tr.state)
     dk, _ = range_dk(shot.ammo.dk, outcome_band(shot))
     points = count * building_damage(dk, house.armour, he=shot.ammo.he)
     where = target.hex
-    what = f"the {house.key} building at {tr.state.board.label(where)}"
     if not points:
+        what = f"the {house.key} building at {tr.state.board.label(where)}"
         tr.emit("fire", f"Near misses at {target.id}: Dk {dk} does not break {what} (rule 8.6)")
         return
+    damage_building(tr, tables, where, house, points, f"Near misses at {target.id}")
+
+
+def damage_building(
+    tr: Transition, tables: Tables, where: Hex, house: BuildingType, points: int, cause: str, rule: str = "8.6"
+) -> tuple[bool, list[Unit]]:
+    """``points`` of damage to the building fought over in ``where`` (fire and near misses 8.6, a ram 12.2): at its
+    "destroyed at" value it collapses on the units inside whose (top) armour is lower (4.9), the others stand in
+    the streets, and the next building of the hex is the one fought over [INTERP]; when the last one falls the hex
+    becomes rubble (4.9 P; ``bridges.terrain_of``). (Whether it collapsed, the units it destroyed.)"""
+    d = data(tr.state)
+    what = f"the {house.key} building at {tr.state.board.label(where)}"
     d.building_damage[where] = d.building_damage.get(where, 0) + points
     done = d.building_damage[where]
-    tr.emit(
-        "fire", f"Near misses at {target.id}: {what} takes {points} damage ({done} of {house.destroyed_at}; rule 8.6)"
-    )
+    tr.emit("fire", f"{cause}: {what} takes {points} damage ({done} of {house.destroyed_at}; rule {rule})")
     if done < house.destroyed_at:
-        return
+        return False, []
+    inside = buildings.occupants(tr.state, tables, where)  # before the hex counts it lost (its last one too)
     d.building_damage[where] = 0
     d.buildings_lost[where] = d.buildings_lost.get(where, 0) + 1
     tr.emit("fire", f"{what[0].upper()}{what[1:]} collapses (rule 4.9)")
-    for u in sorted(tr.state.units.values(), key=lambda u: u.id):
-        inside = u.hex == where and building_of(tr.state, tables, u) is not None and not status(u).destroyed
-        if inside and destroyed_with_building(tables.sheets[u.type].armour.top, house.armour):
+    if d.buildings_lost[where] >= house.per_hex:  # 4.9 P: every building of the hex is destroyed
+        tr.emit("terrain", f"{tr.state.board.label(where)} is rubble now (rule 4.9)")
+    lost: list[Unit] = []
+    for u in inside:
+        buildings.leave(u)  # the survivors stand in the streets (4.9)
+        if destroyed_with_building(tables.sheets[u.type].armour.top, house.armour):
             status(u).destroyed = True
             tr.emit("destroyed", f"{u.id} is destroyed with the building (rule 4.9)", unit=u.id)
+            lost.append(u)
+    return True, lost
 
 
 def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit], list[Unit]]:
-    """The groups aboard ``vehicle`` (4.5), (inside, outside): by id they fill its transport capacity (in soldiers,
-    their intact rows), the others ride outside [INTERP: the digest does not say who sits where]."""
+    """The groups aboard ``vehicle`` (4.5), (inside, outside): those seated outside when they mounted
+    (``Status.outside``) ride outside; the others by id fill its transport capacity (in soldiers, their intact rows),
+    and any left over ride outside."""
     aboard = sorted(
         (u for u in st.units.values() if status(u).embarked_in == vehicle.id and not status(u).destroyed),
         key=lambda u: u.id,
@@ -80,7 +93,7 @@ def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit]
     inside: list[Unit] = []
     outside: list[Unit] = []
     for u in aboard:
-        if u.steps <= room:
+        if u.steps <= room and not status(u).outside:
             inside.append(u)
             room -= u.steps
         else:
@@ -90,7 +103,13 @@ def passengers(st: GameState, tables: Tables, vehicle: Unit) -> tuple[list[Unit]
 
 def target_of(st: GameState, tables: Tables, unit: Unit) -> Target:
     """The unit as damage sees it (8): its rows hit, the groups inside (cargo-bed hits, 8.5) and whether it has
-    outside riders (4.5)."""
+    outside riders (4.5); an armoured unit in a building has the higher of its and the building's armour (8.4)."""
+    got = _target(st, tables, unit)
+    house = buildings.occupied(st, tables, unit)
+    return got if house is None else got.sheltered(house.armour)
+
+
+def _target(st: GameState, tables: Tables, unit: Unit) -> Target:
     sheet = tables.sheets[unit.type]
     s = status(unit)
     if not (sheet.transport_capacity or sheet.outside_riders):

@@ -33,6 +33,8 @@ class Status:
     """In a trench or foxhole until it moves (13.8)."""
     charges: int = 0
     """Extra demolition charges carried (15.10.5: the pioneers G1)."""
+    pontoons: int = 0
+    """Pontoons carried besides its sheet's (4.8 P: an engineer unit's equipment; scenarios may set it)."""
     off_map: bool = False
     """Waiting to enter the map (15.10.2); its ``Unit.hex`` is None."""
     entry: list[Hex] = field(default_factory=list)
@@ -41,6 +43,8 @@ class Status:
     """The turn from which it may enter."""
     embarked_in: str | None = None
     """The vehicle it rides in (4.5)."""
+    outside: bool = False
+    """It rides outside its vehicle (4.5: the outside riders, without armour protection), not inside."""
     towed_by: str | None = None
     """The tractor towing it (4.6)."""
     origin: Hex | None = None
@@ -108,7 +112,7 @@ class Status:
     assaulted: bool = False
     """Attacked in close combat in this turn's Phase 3a (12.3: no other attack this turn)."""
     morale_used: list[str] = field(default_factory=list)
-    """Causes of the morale rolls made in this turn's Phase 3a (9.3: one roll per cause per turn)."""
+    """Causes of the morale rolls made this turn (9.3: one roll per cause per turn; cleared in Phase 0)."""
     line_hits: list[str] = field(default_factory=list)
     """Sustained-fire lines that attacked it while it moved this turn, as ``MG-ID@TURN`` (11.6 P: once per
     activation)."""
@@ -130,6 +134,11 @@ class Status:
     """The mount (index) firing the sustained-fire line, -1 when none (11.6)."""
     line_doubled: bool = False
     """The line is fired at double ammunition use (11.6, MG 42: a second roll against every target)."""
+    in_building: bool = False
+    """Occupies the building of its hex that is fought over (4.9 P): infantry entering a building hex (default yes,
+    where the building has room), a unit set up in one, a vehicle that rammed one (12.3); ``buildings.py``."""
+    housed_at: str = ""
+    """``TURN.HEXES`` when it last chose to occupy or leave a building (4.9: once per hex entered)."""
 
 
 @record(frozen=True)
@@ -161,6 +170,9 @@ class Data:
     """Activations left in the mover's step (3.2: max(1, ⌊a / b⌋))."""
     active: str | None = None
     """The unit in activation, if one is."""
+    resume: str | None = None
+    """The carrier whose activation goes on when the passenger in activation, which got out before it moved, ends
+    its own (4.5 P)."""
     opp_mover: str | None = None
     """The moving unit the other side may fire at on opportunity now (6.7), while the offer is open."""
     opp_firing: str | None = None
@@ -176,6 +188,8 @@ class Data:
     """Hexes with AT obstacles / hedgehogs (13.6), placed openly."""
     ditches: list[Hex] = field(default_factory=list)
     """Hexes with an AT ditch (13.7), placed openly."""
+    pontoons: list[Hex] = field(default_factory=list)
+    """Ditch and stream hexes a pontoon spans (4.8 P): a stream crossing for every class."""
     charges: dict[Hex, int] = field(default_factory=dict)
     """Demolition charges attached to bridges (4.10), by hex."""
     charge_side: dict[Hex, str] = field(default_factory=dict)
@@ -184,6 +198,8 @@ class Data:
     """The first turn in whose End Phase a bridge may be blown (15.10.5: turn 6)."""
     conditions: list[str] = field(default_factory=list)
     """The weather and light of each turn (6.1, ``data/sight.toml`` [conditions]; ``weather.py``)."""
+    ground: str = "dry"
+    """The ground (``terrain.toml`` [ground]: dry, mud, snow): its 4.3 surcharge on the hexes entered (``weather``)."""
     blown: list[Hex] = field(default_factory=list)
     """Bridges destroyed: their hexes are water now (4.10)."""
     offer: Hex | None = None

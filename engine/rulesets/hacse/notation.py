@@ -35,15 +35,18 @@ __all__ = [
     "Lay",
     "Mount",
     "Move",
+    "Occupy",
     "Pass",
     "Place",
     "Ram",
+    "Smoke",
     "Spare",
     "Stand",
     "Stay",
     "Stop",
     "Turn",
     "Unhook",
+    "Vacate",
     "Work",
 ]
 
@@ -155,11 +158,12 @@ class Work(Notation, verb="work", roles={R.ORDER}):
 @dataclass(frozen=True, slots=True)
 class Lay(Notation, verb="lay", roles={R.ORDER}):
     """3.2, 13.3: the unit's activation is a turn of work laying an AT mine (``at``) or a booby trap (``trap``) in
-    its hex or next to it; secretly when no enemy sights it."""
+    its hex or next to it, secretly when no enemy sights it; or a pontoon (``pontoon``, 4.8) across the AT ditch or
+    stream next to it."""
 
     unit: Actor
     hex: Hex
-    kind: Literal["at", "trap"]
+    kind: Literal["at", "trap", "pontoon"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +176,20 @@ class Clear(Notation, verb="clear", roles={R.ORDER}):
 @dataclass(frozen=True, slots=True)
 class Cut(Notation, verb="cut", roles={R.ORDER}):
     """3.2, 13.5: the unit's activation is a turn of work cutting the barbed wire in its hex."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Occupy(Notation, verb="occupy", roles={R.ORDER}):
+    """4.9 P: infantry in a building hex occupies a building there, if it has room (no MP; once per hex entered)."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Vacate(Notation, verb="vacate", roles={R.ORDER}):
+    """4.9 P: infantry leaves its building for the streets of its hex (no MP; once per hex entered)."""
 
     unit: Actor
 
@@ -202,9 +220,9 @@ class Spare(Notation, verb="spare", roles={R.DECIDE, R.PASS}):
 AmmoWord = Literal["AP", "HE", "ball", "smoke"]
 """A round named in ``fire`` (15.5): the ammunition keys of ``weapons.toml`` a weapon may have several of."""
 
-FireOption = Literal["aimed", "rapid", "bundled", "sustained", "doubled"]
+FireOption = Literal["aimed", "rapid", "bundled", "sustained", "doubled", "building"]
 """The fire options of 11: aimed shot (with its ROW), rapid fire, bundled weapons, sustained fire (``doubled``:
-at double ammunition use, MG 42)."""
+at double ammunition use, MG 42); ``building``: fire aimed at the building of a hex (8.6 P, ``demolition.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +247,14 @@ class Cease(Notation, verb="cease", roles={R.ORDER, R.STOP, R.PASS}):
 
 
 @dataclass(frozen=True, slots=True)
+class Smoke(Notation, verb="smoke", roles={R.ORDER}):
+    """15.4: in Phase 3b the unit throws a smoke grenade into its own hex instead of firing the weapon named."""
+
+    unit: Actor
+    weapon: Word
+
+
+@dataclass(frozen=True, slots=True)
 class Hold(Notation, verb="hold", roles={R.DECIDE, R.PASS}):
     """6.7: no more opportunity fire now: the unit firing on opportunity is done, or (none firing) the offer closes
     and the move goes on."""
@@ -236,10 +262,11 @@ class Hold(Notation, verb="hold", roles={R.DECIDE, R.PASS}):
 
 @dataclass(frozen=True, slots=True)
 class Ram(Notation, verb="ram", roles={R.ORDER, R.ATTACK, R.CHANCE}):
-    """3.2 Phase 3a, 12: a vehicle that entered a hex this turn rams an enemy unit in its hex."""
+    """3.2 Phase 3a, 12: a vehicle that entered a hex this turn rams an enemy unit in its hex, or the building of
+    its hex (the hex named, 12.2, 12.3: it is in the building afterwards unless it collapsed)."""
 
     unit: Actor
-    target: Target
+    target: TargetOrHex
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,12 +311,15 @@ NOTATIONS = verb_table(
         Clear,
         Cut,
         Climb,
+        Occupy,
+        Vacate,
         Stand,
         Stop,
         Blow,
         Spare,
         Fire,
         Cease,
+        Smoke,
         Hold,
         Ram,
         Assault,
@@ -312,20 +342,27 @@ VERBS = {
     "hook": "hook TRACTOR LOAD — hook up a gun in the tractor's hex, half its MP (4.6)",
     "unhook": "unhook TRACTOR — unhook the towed gun, half its MP; it faces away from the tractor (4.6)",
     "work": "work UNIT HEX — a turn of work on a bridge (attach or remove a charge, 4.10) or on AT obstacles (13.6)",
-    "lay": "lay UNIT HEX at|trap — a turn of work laying an AT mine or a trap here or next door (13.3)",
+    "lay": "lay UNIT HEX at|trap|pontoon — a turn of work laying an AT mine or a trap here or next door (13.3), or a"
+    " pontoon across the AT ditch or stream next door (4.8)",
     "clear": "clear UNIT — a turn of work clearing one known enemy mine in the unit's hex (13.4)",
     "climb": "climb UNIT HEX — infantry climbs 4+ levels into an adjacent hex: all MP, a skill roll each turn (4.7)",
     "cut": "cut UNIT — a turn of work cutting the barbed wire in the unit's hex (13.5)",
+    "occupy": "occupy UNIT — infantry occupies a building of its hex that has room, no MP (4.9)",
+    "vacate": "vacate UNIT — infantry leaves its building for the streets of its hex, no MP (4.9)",
     "blow": "blow HEX — blow the bridge (at least 5 charges, start of the End Phase; 4.10)",
     "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
     "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
-    "fire": "fire UNIT TARGET WEAPON [AMMO] [aimed ROW|rapid|bundled|sustained|doubled] — Fire Phase: fire a weapon"
-    " at a sighted enemy unit (3.2, 6.8), with a round (15.5) and an option (11); indirectly at a unit or a HEX (7);"
-    " in the Movement Phase: on opportunity at the enemy unit moving in sight (6.7)",
+    "fire": "fire UNIT TARGET WEAPON [AMMO] [aimed ROW|rapid|bundled|sustained|doubled|building] — Fire Phase: fire"
+    " a weapon at a sighted enemy unit (3.2, 6.8), with a round (15.5) and an option (11); indirectly at a unit or a"
+    " HEX (7); at the building of a HEX (8.6); in the Movement Phase: on opportunity at the enemy unit moving in"
+    " sight (6.7)",
     "hold": "hold — no more opportunity fire now: the unit firing is done, or the move goes on (6.7)",
     "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
-    "ram": "ram UNIT TARGET — Attack Phase 3a: a vehicle that entered a hex this turn rams an enemy unit in it (12)",
+    "smoke": "smoke UNIT WEAPON — Fire Phase: throw a smoke grenade into the unit's hex instead of firing WEAPON"
+    " (15.4)",
+    "ram": "ram UNIT TARGET|HEX — Attack Phase 3a: a vehicle that entered a hex this turn rams an enemy unit in it,"
+    " or the building of its hex (12)",
     "assault": "assault UNIT TARGET — Attack Phase 3a: infantry attacks an enemy unit in its hex in close combat"
     " (12.1)",
     "pass": "pass — Attack Phase 3a: the side makes no more rams, or close-combat attacks, this phase (3.2)",

@@ -39,12 +39,14 @@ from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import artillery, attack, hits, sheets, sighting
+from . import artillery, attack, demolition, hits, sheets, sighting
 from .attack import Aim, mount_label
+from .cache import kept
 from .damage import Location, Target, armour_used, effective_dk, infantry_damage, vehicle_damage
 from .data import Tables
 from .fire import (
     RollOutcome,
+    Shot,
     ShotOdds,
     check_aimed_row,
     check_rapid,
@@ -79,7 +81,7 @@ __all__ = [
     "resolve",
 ]
 
-OPTIONS = ("aimed", "rapid", "bundled", "sustained", "doubled")
+OPTIONS = ("aimed", "rapid", "bundled", "sustained", "doubled", "building")
 """The option words of ``fire`` (11.1, 11.2, 11.5, 11.6; ``doubled`` is sustained fire at double ammunition)."""
 
 
@@ -128,7 +130,7 @@ def refusal(st: GameState, tables: Tables, order: Order) -> Refused | None:
     return got if isinstance(got, Refused) else None
 
 
-def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Salvo | Refused:
+def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Salvo | demolition.Demolition | Refused:
     """The order made ready (direct fire with its options, or indirect fire), or why it may not be made."""
     firer = st.units.get(order.unit)
     if firer is None:
@@ -138,6 +140,10 @@ def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Sal
     why = _named_round(tables, firer, order)
     if why is not None:
         return why
+    if order.option == demolition.OPTION:  # 8.6 P: fire aimed at a building
+        if not isinstance(order.target, Hex):
+            return Refused("Cannot fire at a building: name its hex, not a unit", "8.6")
+        return demolition.ready(st, tables, firer, order.target, order.label, order.ammo)
     if artillery.is_indirect(st, tables, firer, order.target, order.label):
         if order.option is not None:
             return Refused(f"Cannot fire {order.option}: indirect fire takes no fire option", "7.1")
@@ -205,18 +211,34 @@ def _pooled(tables: Tables, firer: Unit, base: Aim, *, rapid: bool) -> Volley | 
     m = sheet.mounts[base.mount]
     if rapid:
         try:
-            check_rapid(infantry=sheet.unit_type == "infantry", moved=has_moved(Fraction(status(firer).half_mp, 2)))
+            check_rapid(infantry=sheet.unit_type == "infantry", moved=has_moved(status(firer).half_mp / 2))
         except IllegalActionError as e:
             return Refused(str(e.args[0]), e.rule or "11.2")
     sizes = pools(attack.ready_weapons(tables, firer, base.mount), base.shot.weapon) if m.mount == "carried" else (1,)
     aims = []
     for size in sizes:
-        one = replace(base, shot=replace(base.shot, pooled=size, rapid=rapid))
-        if hit_roll(one.shot).possible:
-            aims.append(one)
+        shot = _varied(base.shot, pooled=size, rapid=rapid)
+        if hit_roll(shot).possible:
+            aims.append(replace(base, shot=shot))
     if not aims:
         return _possible(replace(base, shot=replace(base.shot, rapid=rapid))) or Refused("Cannot fire", "6.3")
     return Volley(tuple(aims), (base.mount,))
+
+
+_VARIED: dict[tuple[Shot, tuple[tuple[str, object], ...]], Shot] = {}
+"""Shots already varied (:func:`_varied`), by the shot and the changes."""
+
+
+def _varied(shot: Shot, **changes: object) -> Shot:
+    """``replace(shot, **changes)``, kept: the Fire Phase lists the same variants (round, pool, rapid, aimed) of the
+    same shots at every decision, and a shot is a value."""
+    key = (shot, tuple(changes.items()))
+    got = _VARIED.get(key)
+    if got is None:
+        if len(_VARIED) >= 50_000:
+            _VARIED.clear()
+        got = _VARIED[key] = replace(shot, **changes)  # type: ignore[arg-type]
+    return got
 
 
 def alike(rows: tuple[Row, ...], sheet_rows: tuple[object, ...], hit: frozenset[int] | set[int]) -> dict[int, int]:
@@ -230,6 +252,13 @@ def alike(rows: tuple[Row, ...], sheet_rows: tuple[object, ...], hit: frozenset[
         key = (r.kind, r.role, str(getattr(raw, "weapon", "")))
         out[r.index] = first.setdefault(key, r.index)
     return out
+
+
+def _alike(st: GameState, tables: Tables, target: Unit) -> dict[int, int]:
+    """:func:`alike` for the target's sheet and rows hit, found once per listing (read only)."""
+    tsheet = tables.sheets[target.type]
+    make = lambda: alike(sheets.rows(tsheet), tsheet.rows, set(status(target).rows_hit))  # noqa: E731
+    return kept(st, ("alike", target.id), make, target)
 
 
 def _aimed(st: GameState, tables: Tables, firer: Unit, order: Order, base: Aim) -> Volley | Refused:
@@ -251,7 +280,7 @@ def _aimed(st: GameState, tables: Tables, firer: Unit, order: Order, base: Aim) 
         check_aimed_row(row)
     except IllegalActionError as e:
         return Refused(str(e.args[0]), e.rule or "11.1")
-    names = alike(sheets.rows(tsheet), tsheet.rows, set(status(target).rows_hit))
+    names = _alike(st, tables, target)
     if row.index not in names:
         return Refused(f"Cannot aim at row {row.index} of {target.id}: it is already hit", "11.1")
     if names[row.index] != row.index:
@@ -260,7 +289,7 @@ def _aimed(st: GameState, tables: Tables, firer: Unit, order: Order, base: Aim) 
             f"row {names[row.index]}",
             "11.1",
         )
-    aimed = replace(base, shot=replace(base.shot, aimed=True, pooled=1))
+    aimed = replace(base, shot=_varied(base.shot, aimed=True, pooled=1))
     return _possible(aimed) or Volley((aimed,), (base.mount,), row=row.index)
 
 
@@ -405,6 +434,7 @@ def fire_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
             out += _variants(st, tables, unit, tid, mount_label(sheet, i))
         out += _bundles(st, tables, unit, tid)
     out += artillery.indirect_actions(st, tables, unit)
+    out += demolition.actions(st, tables, unit)
     return out
 
 
@@ -415,7 +445,7 @@ def _ok(st: GameState, tables: Tables, order: Order) -> bool:
 def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -> list[Action]:
     """The unit's shots with weapon ``label`` at ``tid``: plain, each round where it has several, rapid, aimed
     at each row that differs, sustained; the same answers as :func:`ready` gives, from one aim."""
-    if artillery.is_indirect(st, tables, unit, tid, label):
+    if attack.beyond(st, tables, unit, tid, label) or artillery.is_indirect(st, tables, unit, tid, label):
         return []
     base = attack.shot(st, tables, unit, tid, label)
     if isinstance(base, Refused):
@@ -427,7 +457,7 @@ def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -
     if len(m.ammo) > 1:
         for k in m.ammo:
             if not weapon.ammo[k].smoke and s.spent.get(f"{base.mount}.{k}", 0) < m.ammo[k]:
-                aims.append(((k,), replace(base, ammo=k, shot=replace(base.shot, ammo=sheets.ammo(weapon.ammo[k])))))
+                aims.append(((k,), replace(base, ammo=k, shot=_varied(base.shot, ammo=sheets.ammo(weapon.ammo[k])))))
     modes = (s.rapid,) if s.fired else (False, True)
     out: list[Action] = []
     for words, aim in aims:
@@ -437,8 +467,7 @@ def _variants(st: GameState, tables: Tables, unit: Unit, tid: str, label: str) -
     if s.fired and s.rapid:
         return out
     target = st.units[tid]
-    tsheet = tables.sheets[target.type]
-    rows = sorted(set(alike(sheets.rows(tsheet), tsheet.rows, set(status(target).rows_hit)).values()))
+    rows = sorted(set(_alike(st, tables, target).values()))
     if rows and not isinstance(
         _aimed(st, tables, unit, Order(unit.id, tid, label, None, "aimed", rows[0]), base), Refused
     ):
@@ -481,8 +510,17 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
     got = ready(st, tables, order)
     assert not isinstance(got, Refused)
     data(st).active = firer.id
+    if isinstance(got, Volley) and not got.line and not isinstance(order.target, Hex):
+        again = _armour_morale(tr, tables, firer, st.units[order.target], order, got)
+        if again is None:
+            if status(firer).destroyed or not attack.has_shot(st, tables, firer):
+                attack.end_fire_unit(tr, tables, firer)
+            return
+        got = again
     if isinstance(got, artillery.Salvo):
         artillery.fire(tr, tables, firer, got)
+    elif isinstance(got, demolition.Demolition):
+        demolition.fire(tr, tables, firer, got)
     elif got.line:
         _fire_line(tr, tables, firer, order, got)
     else:
@@ -491,7 +529,26 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
         attack.end_fire_unit(tr, tables, firer)
 
 
-def got_line(got: Volley | artillery.Salvo) -> bool:
+def _armour_morale(
+    tr: Transition, tables: Tables, firer: Unit, target: Unit, order: Order, got: Volley
+) -> Volley | None:
+    """9.3: infantry firing at an armoured vehicle in its hex or next to it rolls morale first (once a turn); shaken,
+    it fires at +5 (the order made ready again; if that TN is above 20 the shot is not made); dissolved, not at
+    all. None when no shot is made."""
+    if not attack.armour_morale_due(tr.state, tables, firer, target):
+        return got
+    result = attack.armour_morale(tr, tables, firer, target)
+    if result == "dissolved":
+        return None
+    again = ready(tr.state, tables, order)
+    if isinstance(again, Refused):
+        tr.emit("fire", f"{firer.id} cannot make the shot now: {again.text} (rule {again.rule})", unit=firer.id)
+        return None
+    assert isinstance(again, Volley)
+    return again
+
+
+def got_line(got: Volley | artillery.Salvo | demolition.Demolition) -> bool:
     """Sustained fire is the unit's only fire of the phase (11.6)."""
     return isinstance(got, Volley) and bool(got.line)
 
@@ -535,6 +592,7 @@ def _fire_volley(tr: Transition, tables: Tables, firer: Unit, order: Order, voll
         attack.record_damage(tr, tables, target, result.rows_hit, now.column)
         hits.carried_damage(tr, tables, target, result.hits, attack.record_damage)
         hits.near_misses(tr, tables, target, now.shot, result.building_hits)
+        attack.flamed(tables, target, tables.sheets[firer.type].mounts[volley.mounts[0]].weapon)  # 9.3
     s.fired.extend(volley.mounts)
 
 
@@ -621,10 +679,14 @@ def odds(st: GameState, tables: Tables, action: Action, order: Order) -> Odds | 
         return None
     if isinstance(got, artillery.Salvo):
         return artillery.odds(st, tables, action, got)
+    if isinstance(got, demolition.Demolition):
+        return demolition.odds(action, got)
     first = got.aims[0]
     if got.line:
         return _line_odds(action, first, got.doubled)
     odds_of = _aimed_odds(first, got.row) if got.row is not None else shot_odds(first.shot, first.target, first.column)
+    firer = st.units[order.unit]
+    morale = None if got.line else attack.armour_morale_odds(st, tables, firer, st.units[str(order.target)])
     note = odds_of.to_hit.explain() + f"; hits the {first.column}, {first.ammo}"
     if got.row is not None:
         note += f"; aimed at row {got.row}"
@@ -633,7 +695,14 @@ def odds(st: GameState, tables: Tables, action: Action, order: Order) -> Odds | 
         note += "; then " + ", ".join(f"a pool of {n}" if n > 1 else "1 single roll" for n in rest)
     if first.shot.rapid or (first.weapon_burst and first.shot.weapon.burst):
         note += "; every roll repeated (burst or rapid fire)"
-    return Odds(action, tuple(odds_of.entries()), note=note)
+    if morale is None:
+        return Odds(action, tuple(odds_of.entries()), note=note)
+    shaken = replace(first, shot=replace(first.shot, shaken=True))
+    odds_shaken = (
+        _aimed_odds(shaken, got.row) if got.row is not None else shot_odds(shaken.shot, shaken.target, shaken.column)
+    )
+    note += "; infantry firing at armour this close rolls morale first (rule 9.3)"
+    return Odds(action, attack.weigh_morale(odds_of, odds_shaken, morale), note=note)
 
 
 def _aimed_odds(aim: Aim, row: int) -> ShotOdds:

@@ -34,6 +34,8 @@ class HacsePresentation(Presentation):
         **TERRAIN_GLYPHS,
         "clear": "",
         "mud": "∴",
+        "swamp": "ψ",
+        "snow": "∗",
         "light_forest": "♧",
         "dense_forest": "♣",
         "rough": "%",

@@ -22,9 +22,10 @@ from engine.rules import Ruleset, Transition
 from engine.specs import Scenario
 from engine.state import GameState, Unit
 
-from . import attack, options, sighting
+from . import attack, obstacles, options, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
+from .cache import listing
 from .closecombat import physical_odds
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
@@ -78,7 +79,8 @@ class Hacse(Ruleset):
     # --- Decisions --------------------------------------------------------------------------------------
 
     def legal_actions(self, state: GameState) -> list[Action]:
-        return side_actions(state, self.tables)
+        with listing(state):  # what the listing finds once is kept until it ends (cache.py, DESIGN §11)
+            return side_actions(state, self.tables)
 
     def check(self, state: GameState, action: Action) -> None:
         why = refusal(state, self.tables, self.read(state, action))
@@ -98,7 +100,10 @@ class Hacse(Ruleset):
         except InvalidActionError:
             return None
         if state.phase == "attack" and data(state).opp_mover is None and isinstance(typed, Fire):
-            return options.odds(state, self.tables, action, options.order(typed))
+            order = options.order(typed)
+            if obstacles.is_obstacle_order(state, order):  # 13.6: aimed at AT obstacles
+                return obstacles.odds(state, self.tables, action, order)
+            return options.odds(state, self.tables, action, order)
         return attack.odds(state, self.tables, action) if len(action.args) == 3 else None
 
     def apply(self, tr: Transition, action: Action) -> None:

@@ -15,6 +15,7 @@ from engine.state import GameState, Outcome, Unit
 
 from . import attack, closecombat, fortifications, hiding, sighting
 from .bridges import blow, blowable, complete_work
+from .carriers import resume
 from .data import Tables
 from .endphase import end_phase_events, end_phase_smoke
 from .messages import reset_messages
@@ -71,6 +72,7 @@ def start_turn(tr: Transition, tables: Tables) -> None:
         s.half_mp = s.hexes = s.off_road = 0
         s.work, s.work_hex = None, None
         s.fired_dk_last, s.fired_dk = s.fired_dk, -1
+        s.morale_used = []  # 3.2 Phase 0, 9.3: the morale causes used this turn
     d.asked = []
     tr.emit("turn", f"Turn {st.turn} of {d.turns} begins (rule 3.2)")
     dice, sides = int(tables.sequence["initiative"]["dice"]), int(tables.sequence["initiative"]["sides"])
@@ -118,6 +120,8 @@ def end_activation(tr: Transition, tables: Tables, unit: Unit) -> None:
     status(unit).activated = True
     status(unit).die = attack.die_of(st, tables, unit).value if unit.hex is not None else None  # 5: placed now
     sighting.checks_by(tr, tables, unit)  # 6.1 P: at the end of its activation it checks every enemy unit
+    if resume(st, unit):  # 4.5 P: a passenger that got out before its carrier moved is done; the carrier goes on
+        return
     d.active = None
     d.quota -= 1
     update_control(st)

@@ -23,10 +23,11 @@ from engine.specs import Scenario, UnitSpec
 from engine.state import GameState, Unit
 from engine.typed import from_plain
 
+from . import buildings
 from .data import PROHIBITED, Tables
 from .fortifications import fort_table
 from .model import Data, Mine, Status
-from .weather import conditions_by_turn
+from .weather import conditions_by_turn, ground_of
 
 __all__ = ["build_state", "check_scenario"]
 
@@ -79,6 +80,7 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
         for m in forts.get("mines", [])
     ]
     d.conditions = conditions_by_turn(raw.get("conditions", {}), scenario.turns)  # 6.1
+    d.ground = ground_of(raw.get("conditions", {}))  # 4.3: mud or snow on the ground
     d.wire = _hexes(forts.get("wire"))
     d.trenches = _hexes(forts.get("trenches"))
     d.obstacles = _hexes(forts.get("obstacles"))  # 13.6
@@ -96,7 +98,7 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
     setup = raw.get("setup", {})
     d.zones = {side: [int(c) for c in z["columns"]] for side, z in setup.get("zones", {}).items()}
     d.setup_sides = [side for side in setup.get("order", []) if side in d.zones]
-    return GameState(
+    st = GameState(
         ruleset=ruleset_id,
         scenario=scenario.id,
         sides=scenario.side_ids(),
@@ -108,6 +110,8 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
         data=d,
         dice=dice,
     )
+    buildings.start(st, tables, {spec.id for spec in scenario.units if "in_building" in spec.status})  # 4.9
+    return st
 
 
 # --- Checks ----------------------------------------------------------------------------------------------------

@@ -26,8 +26,22 @@ from .firedata import Row
 __all__ = ["ammo", "base_number", "morale", "mount_of_row", "rows", "target", "unit_type", "weapon"]
 
 
+_WEAPONS: dict[int, tuple[roster.Weapon, Weapon]] = {}
+_AMMO: dict[int, tuple[roster.Ammo, Ammo]] = {}
+"""Weapons and rounds already converted, by the roster record's id (kept with it, so that the id is not reused)."""
+
+
 def weapon(w: roster.Weapon) -> Weapon:
     """The hit roll's view of a weapon type (§2.3, §15.4)."""
+    kept = _WEAPONS.get(id(w))
+    if kept is not None and kept[0] is w:
+        return kept[1]
+    got = _weapon(w)
+    _WEAPONS[id(w)] = (w, got)
+    return got
+
+
+def _weapon(w: roster.Weapon) -> Weapon:
     lasts = [last for _, last in w.bands]
     while len(lasts) < 3:
         lasts.append(lasts[-1])
@@ -48,7 +62,12 @@ def weapon(w: roster.Weapon) -> Weapon:
 
 def ammo(a: roster.Ammo) -> Ammo:
     """The calculators' view of an ammunition type (§15.4, §15.5): smoke has no Dk (0 here)."""
-    return Ammo(a.key, a.dk or 0, a.he, is_ap=a.ap, is_smoke=a.smoke)
+    kept = _AMMO.get(id(a))
+    if kept is not None and kept[0] is a:
+        return kept[1]
+    got = Ammo(a.key, a.dk or 0, a.he, is_ap=a.ap, is_smoke=a.smoke)
+    _AMMO[id(a)] = (a, got)
+    return got
 
 
 def mount_of_row(sheet: roster.Sheet, index: int) -> roster.Mount | None:

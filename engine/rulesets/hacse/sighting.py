@@ -29,6 +29,7 @@ from engine.state import GameState, Unit
 
 from . import fires
 from .bridges import terrain_of
+from .buildings import occupied
 from .communication import all_round
 from .data import Tables
 from .firedata import mod, total
@@ -62,8 +63,21 @@ def sight_table() -> dict[str, Any]:
         return tomllib.load(f)
 
 
+_POLICIES: dict[int, tuple[Tables, LosPolicy]] = {}
+"""The policy of each tables object (kept with it), made once."""
+
+
 def los_policy(tables: Tables) -> LosPolicy:
     """Higher ground and buildings block (§6.2 [PROPOSED]); the other terrain is weighed by :func:`sight_line`."""
+    kept = _POLICIES.get(id(tables))
+    if kept is not None and kept[0] is tables:
+        return kept[1]
+    got = _los_policy(tables)
+    _POLICIES[id(tables)] = (tables, got)
+    return got
+
+
+def _los_policy(tables: Tables) -> LosPolicy:
     buildings = frozenset(k for k, c in tables.terrain.items() if c.building)
     return LosPolicy(
         id="hacse:los",
@@ -275,7 +289,7 @@ def sight_roll(
         binoculars=osheet.equipment.get("binoculars", 0) > 0,
         terrain=line.obstructing,
         target_terrain=seen_through,
-        infantry_in_building=infantry and here.building is not None,
+        infantry_in_building=infantry and occupied(st, tables, target) is not None,  # 4.9: occupying it
         profile=sheet.target_profile,
         kept=movement_modifier(infantry=True, mp=sheet.mp, mp_spent=Fraction(s.half_mp, 2)) if infantry else 0,
         dug_in=s.dug_in,

@@ -56,7 +56,7 @@ def has_moved(mp_spent: float | Fraction) -> bool:
 
     A vehicle that turned in place entered no hex (die 0) but moved (AC-MM-08).
     """
-    return Fraction(mp_spent) > 0
+    return mp_spent > 0
 
 
 def terrain_modifiers(terrain: Sequence[str]) -> tuple[Modifier, ...]:

@@ -6,8 +6,10 @@ in where its own weapons hit harder than the enemy's.
 For every unit able to fire and every enemy unit on the map in range, with a clear line (6.2) and in the weapon's
 arc (2.2), each direct-fire weapon's expected damage points (``fire.shot_odds``: the hit roll of 6.3 with the
 target's die of 5, penetration and damage of 8) at the target's facing toward the firer are valued at the target's
-BV per row of possible damage (2.3); a unit counts its best target. What the rules leave to the moment (sighting,
-ammunition spent, the order of fire) is left out: the estimate is the same for both sides.
+BV per row of possible damage (2.3); a unit counts its best target. With a weight for rams, each vehicle adds its
+best ram of the next turn (12.1, 12.2: a gun or vehicle within its MP, at the damage of a move of all its MP).
+What the rules leave to the moment (sighting, ammunition spent, the order of fire) is left out: the estimate is the
+same for both sides.
 
 The shots' odds depend on few things (the two sheets, the weapon, the distance, the column, the target's die, the
 obstructing terrain), so they are kept once computed; the lines of sight are kept by ``sighting.sight_line``.
@@ -26,8 +28,9 @@ from .attack import die_of, facing_hit, round_for
 from .damage import effects
 from .data import Mount, Sheet, Tables
 from .fire import Shot, hit_roll, range_band, shot_odds
-from .geometry import in_arc, theta
+from .geometry import armour_faces, in_arc, theta
 from .model import status
+from .ramming import ram_damage, ram_shot
 from .sighting import sight_line
 from .targetdie import TargetDie, has_moved
 
@@ -36,6 +39,8 @@ __all__ = ["exchange", "threat"]
 _SHOTS: dict[tuple[object, ...], tuple[Tables, float]] = {}
 """Expected damage points of a shot by its inputs (each with its tables, so that their id is not reused)."""
 _LIMIT = 200_000
+_RAMS: dict[tuple[int, TargetDie], float] = {}
+"""The hit chance of a ram (12.1) by the rammer's base number and the target's die."""
 
 
 def _line(st: GameState, tables: Tables, a: Hex, b: Hex) -> tuple[str, ...] | None:
@@ -129,9 +134,50 @@ def _best(st: GameState, tables: Tables, firer: Unit, targets: list[Unit]) -> fl
     return best
 
 
-def threat(st: GameState, tables: Tables, side: str) -> float:
+def _ram_chance(base: int, die: TargetDie) -> float:
+    got = _RAMS.get((base, die))
+    if got is None:
+        if len(_RAMS) > _LIMIT:
+            _RAMS.clear()
+        to_hit = hit_roll(ram_shot(base, die, moved=True))
+        got = _RAMS[(base, die)] = float(to_hit.chance) if to_hit.possible else 0.0
+    return got
+
+
+def _best_ram(st: GameState, tables: Tables, rammer: Unit, targets: list[Unit], ram: float) -> float:
+    """A vehicle's best ram next turn (12.1, 12.2): a gun or vehicle within its MP, struck at the armour it turns
+    toward the rammer after a move of all its MP (the damage grows with the hexes moved), times the hit chance
+    (``ramming.ram_shot``), valued in BV per row like fire; ``ram`` weighs it (``data/ai.toml``)."""
+    sheet = tables.sheets[rammer.type]
+    s = status(rammer)
+    if not ram or sheet.unit_type != "vehicle" or rammer.hex is None or s.shaken:
+        return 0.0
+    if s.rows_hit and effects(sheets.target(sheet, s.rows_hit)).immobilised:
+        return 0.0
+    best = 0.0
+    for t in targets:
+        tsheet = tables.sheets[t.type]
+        facing = status(t).facing
+        if tsheet.unit_type == "infantry" or t.hex is None or not 0 < distance(rammer.hex, t.hex) <= sheet.mp:
+            continue
+        faces = armour_faces(theta(t.hex, facing, rammer.hex)) if facing is not None else ("front",)
+        points = ram_damage(
+            v=sheet.mp,
+            w_own=sheet.weight_t or 0.0,
+            w_enemy=tsheet.weight_t or 0.0,
+            a_enemy=max(getattr(tsheet.armour, f) for f in faces),
+            a_own=sheet.armour.front,
+        ).to_enemy
+        left = tsheet.possible_damage - len(status(t).rows_hit)
+        if points and left > 0:
+            chance = _ram_chance(sheets.base_number(s.experience), die_of(st, tables, t))
+            best = max(best, chance * min(points, left) * tsheet.bv / max(1, tsheet.possible_damage))
+    return ram * best
+
+
+def threat(st: GameState, tables: Tables, side: str, ram: float = 0.0) -> float:
     """What ``side``'s units could do to the enemy's in one Fire Phase from where they stand, in VP (see the
-    module)."""
+    module), and with ``ram`` its vehicles' best rams of the next turn, weighed so."""
     mine = [u for u in st.units.values() if u.side == side and _able(tables, u)]
     theirs = [
         u
@@ -142,9 +188,11 @@ def threat(st: GameState, tables: Tables, side: str) -> float:
         and not s.embarked_in
         and not s.towed_by
     ]
-    return sum(_best(st, tables, u, theirs) for u in mine) if theirs else 0.0
+    if not theirs:
+        return 0.0
+    return sum(_best(st, tables, u, theirs) + _best_ram(st, tables, u, theirs, ram) for u in mine)
 
 
-def exchange(st: GameState, tables: Tables, side: str) -> float:
+def exchange(st: GameState, tables: Tables, side: str, ram: float = 0.0) -> float:
     """``side``'s threat less its enemies' (see the module)."""
-    return threat(st, tables, side) - sum(threat(st, tables, s) for s in st.sides if s != side)
+    return threat(st, tables, side, ram) - sum(threat(st, tables, s, ram) for s in st.sides if s != side)

@@ -1,5 +1,6 @@
 """Provides weather and light (§6.1): the condition in force each turn, from the scenario's ``[conditions]``, and
-what it does to sighting (the distance modifier and the range of the automatic conditions 3 and 4).
+what it does to sighting (the distance modifier and the range of the automatic conditions 3 and 4); and the ground
+(mud, snow) and what it does to movement (§4.3 overlays, :func:`overlays`).
 
 Values in ``data/sight.toml`` (``[conditions.*]``, ``[condition_names]``). The scenario gives ``weather`` (one word)
 and ``light`` (one word, or a list of ``{turns = [first, last], light = ...}``); the condition of a turn is the worse
@@ -19,9 +20,10 @@ from typing import Any
 
 from engine.state import GameState
 
+from .data import TerrainClass
 from .model import data
 
-__all__ = ["SightEffect", "condition", "conditions_by_turn", "sight_effect"]
+__all__ = ["SightEffect", "condition", "conditions_by_turn", "ground_of", "overlays", "sight_effect"]
 
 
 @cache
@@ -76,3 +78,39 @@ def condition(st: GameState) -> SightEffect:
     """The condition in force this turn (clear when the state keeps none)."""
     kept = getattr(data(st), "conditions", None) or []
     return sight_effect(kept[min(st.turn, len(kept)) - 1] if kept else "clear")
+
+
+# --- The ground: weather's effect on movement (4.3) -------------------------------------------------------------
+
+
+@cache
+def ground_table() -> dict[str, tuple[str, ...]]:
+    """``data/terrain.toml`` [ground]: each ground word and the 4.3 surcharge rows it lays on the hexes entered."""
+    with (Path(__file__).parent / "data" / "terrain.toml").open("rb") as f:
+        raw = tomllib.load(f)
+    rows = raw["movement"]["surcharge"]
+    out: dict[str, tuple[str, ...]] = {}
+    for word, laid in raw["ground"].items():
+        unknown = [r for r in laid if r not in rows]
+        if unknown:
+            raise ValueError(f"terrain.toml ground.{word}: unknown surcharge row {unknown[0]!r} (4.3)")
+        out[word] = tuple(laid)
+    return out
+
+
+def ground_of(raw: dict[str, Any]) -> str:
+    """The ground word of a scenario's ``[conditions]`` (``dry`` when it names none)."""
+    word = str(raw.get("ground", "dry"))
+    if word not in ground_table():
+        raise ValueError(f"unknown ground {word!r} (4.3; one of {', '.join(sorted(ground_table()))})")
+    return word
+
+
+def overlays(st: GameState, terrain: TerrainClass) -> tuple[str, ...]:
+    """The 4.3 surcharge rows paid to enter a hex of ``terrain`` in this game's ground: its own, plus the ground's
+    (mud, snow) except in hexes that count as road and in water, stream or ford hexes [INTERP, ``terrain.toml``]."""
+    own = terrain.overlays
+    if terrain.as_road or terrain.water:
+        return own
+    laid = ground_table()[getattr(data(st), "ground", "dry")]
+    return own + tuple(r for r in laid if r not in own)

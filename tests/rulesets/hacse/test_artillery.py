@@ -12,6 +12,7 @@ import pytest
 from engine.actions import Action
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
+from engine.rulesets.hacse import artillery
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.endphase import end_phase_smoke
 from engine.rulesets.hacse.model import data, status
@@ -179,6 +180,29 @@ def test_7_1_smoke_blocks_sight_after_the_fire_phase_that_laid_it() -> None:
     assert "smoke" in line.obstructing or not line.clear  # 6.3: +5 to sight through it
 
 
+def test_7_4_the_kept_sighting_tn_of_a_hex_counts_smoke_once_it_blocks() -> None:
+    """The sighting TNs of 7.4's hexes are kept between listings (artillery._hex_tn): smoke laid in this Fire Phase
+    does not block yet (3.2 P), and once it does the TN kept from before must not be given."""
+    st = h3(G3="0906")
+    g3, smoke, beyond = st.units["G3"], parse_hex("0802"), parse_hex("0801")
+    d = data(st)
+    d.smoke, d.smoke_new, d.smoke_turn = {smoke: 3}, [smoke], st.turn  # laid in this Fire Phase
+    assert artillery._hex_tn(st, T, g3, beyond) == 4  # the smoke is not in the line yet
+    st.phase = "end"
+    assert artillery._hex_tn(st, T, g3, beyond) == artillery._hex_tn_now(st, T, g3, beyond) == 9  # +5 (6.3)
+
+
+def test_7_4_the_kept_sighting_tn_of_a_hex_follows_its_buildings_to_rubble() -> None:
+    """A building hex whose buildings all fell is rubble (4.9): the sighting TN kept for it before is not given."""
+    st = h3(G3="0906")
+    g3, town = st.units["G3"], parse_hex("1106")
+    assert artillery._hex_tn(st, T, g3, town) == 4
+    kind = T.terrain[st.board.terrain(town)].building
+    assert kind
+    data(st).buildings_lost = {town: T.buildings[kind].per_hex}
+    assert artillery._hex_tn(st, T, g3, town) == artillery._hex_tn_now(st, T, g3, town) == 5
+
+
 def test_11_2_after_indirect_fire_the_units_other_shots_are_plain() -> None:
     st = h3(dice=LOSE + [10, 10, 10, 10] + [4] * 40, M1="0306", S1="0307")
     status(st.units["M1"]).rapid = True  # left from an earlier phase
@@ -186,3 +210,31 @@ def test_11_2_after_indirect_fire_the_units_other_shots_are_plain() -> None:
     tr = run(st, "fire M1 0307 GW34 smoke")
     assert not status(tr.state.units["M1"]).rapid
     assert Action("fire", ("M1", "S1", "K98")) in set(ruleset().legal_actions(tr.state))
+
+
+def test_7_4_fire_at_an_objective_hex_without_a_known_enemy() -> None:
+    """7.4 (README reading): fire at a hex may also be aimed at an objective hex the side does not control and
+    nobody is known to hold (H-3's bridge, 1007, taken by the Soviets), HE or smoke; other empty hexes are still
+    refused, and so is the objective while the side controls it."""
+    st = h3(M1="0306", S1="1507")
+    data(st).control[parse_hex("1007")] = "german"
+    assert refused(st, "fire M1 1007 GW34 HE").rule == "7.4"
+    data(st).control[parse_hex("1007")] = "soviet"
+    acts = set(ruleset().legal_actions(st))
+    assert Action("fire", ("M1", "1007", "GW34", "HE")) in acts
+    assert Action("fire", ("M1", "1007", "GW34", "smoke")) in acts
+    assert refused(st, "fire M1 1006 GW34 HE").rule == "7.4"
+    odds, note = odds_of(st, "fire M1 1007 GW34 smoke")
+    assert "smoke for 3 turns" in note and odds
+
+
+def test_7_4_a_shell_on_an_objective_may_strike_a_hidden_unit_there() -> None:
+    """Random hits (7.3) strike every unit in the hex, a hidden one too: shelling a suspected position."""
+    st = h3(dice=[*LOSE, 10, 10, 10, 10] + [4] * 40, M1="0306", S1="1007")
+    status(st.units["S1"]).hidden = True
+    data(st).control[parse_hex("1007")] = "soviet"
+    assert Action("fire", ("M1", "1007", "GW34", "HE")) in set(ruleset().legal_actions(st))
+    tr = run(st, "fire M1 1007 GW34 HE")
+    assert status(tr.state.units["S1"]).rows_hit
+    assert not status(tr.state.units["S1"]).hidden  # 13.2 INTERP: revealed by the hit
+    assert any(e.kind == "reveal" and "S1" in e.text for e in tr.events)

@@ -36,6 +36,7 @@ def candidates(g: Game) -> set[Action]:
                 if st.phase == "attack":  # the round (15.5), the options of 11, indirect fire at a hex (7.4)
                     out |= fire_options(g, u.id, enemy.id)
         out |= {Action("turn", (u.id, f)) for f in FACING_NAMES}
+        out |= {Action("smoke", (u.id, mount_label(sheet, i))) for i in range(len(sheet.mounts))}  # 15.4
         for other in st.units.values():
             if other.side == u.side and other.id != u.id:
                 out |= {Action(v, (u.id, other.id)) for v in ("mount", "dismount", "hook")}
@@ -62,18 +63,22 @@ def fire_options(g: Game, uid: str, eid: str) -> set[Action]:
     sheet = T.sheets[st.units[uid].type]
     enemy = st.units[eid]
     out: set[Action] = set()
+    places = [st.board.label(h) for h in data(st).points]  # 7.4: objective hexes, controlled or not
     for i, m in enumerate(sheet.mounts):
         label = mount_label(sheet, i)
+        out |= {Action("fire", (uid, h, label, *a)) for h in places for a in ((), ("HE",), ("smoke",))}
         for ammo in ("AP", "HE", "ball", "smoke"):
             out |= {Action("fire", (uid, eid, label, ammo)), Action("fire", (uid, eid, label, ammo, "rapid"))}
             out.add(Action("fire", (uid, eid, label, ammo, "aimed", "1")))
             if enemy.hex is not None:
                 out.add(Action("fire", (uid, st.board.label(enemy.hex), label, ammo)))
+                out.add(Action("fire", (uid, st.board.label(enemy.hex), label, ammo, "building")))  # 8.6
         out |= {Action("fire", (uid, eid, label, o)) for o in ("rapid", "bundled", "sustained", "doubled")}
         out |= {Action("fire", (uid, eid, label, "aimed", str(r))) for r in range(1, 17)}
         out.add(Action("fire", (uid, eid, m.weapon, "bundled")))
         if enemy.hex is not None:
             out.add(Action("fire", (uid, st.board.label(enemy.hex), label)))
+            out.add(Action("fire", (uid, st.board.label(enemy.hex), label, "building")))  # 8.6
     return out
 
 

@@ -218,3 +218,58 @@ def test_ai_a_tractor_does_not_weigh_hooking_up_a_vehicle_that_drives() -> None:
     assert rs.ai_actions(st, [hook, engine.Action("stand", ("G2",))]) == [engine.Action("stand", ("G2",))]
     status(st.units["G3"]).rows_hit = [3]  # its tracks: immobilised (8.5); towing it away is sensible
     assert hook in rs.ai_actions(st, [hook])
+
+
+# --- The early end (15.9, 3.2 Phase 4 step 10) -----------------------------------------------------------------
+
+
+def _last_pak() -> GameState:
+    """H-1 with every German unit destroyed but the PaK G4, seen at 0905, and the Sherman U4 destroyed: the
+    Germans lead 40 (both objectives) + 24 to 42; breaking G4 ends the game (15.9) and loses it for the US."""
+    st = placed(game("h1-le-hamel"), U5="0707:ne")
+    for uid in ("A-HQ", "G1", "G2", "G3", "U4"):
+        u = st.units[uid]
+        status(u).destroyed, status(u).hidden, u.hex = True, False, None
+    status(st.units["G4"]).hidden = False
+    return st
+
+
+_AT_PAK = (
+    engine.Action("fire", ("U5", "G4", "M4-75")),
+    engine.Action("fire", ("U5", "0905", "M4-75", "HE")),
+    engine.Action("assault", ("U1", "G4")),
+)
+_CEASE = engine.Action("cease", ("U5",))
+
+
+def _weighed(st: GameState, side: str = "us") -> list[engine.Action]:
+    rs = ruleset()
+    return rs.ai_actions(rs.view(st, side), [*_AT_PAK, _CEASE])
+
+
+def test_15_9_the_ai_spares_the_enemys_last_unit_standing_while_behind_on_points() -> None:
+    st = _last_pak()
+    assert _weighed(st) == [_CEASE]
+
+
+def test_15_9_the_ai_attacks_the_last_unit_when_breaking_it_wins() -> None:
+    st = _last_pak()
+    data(st).control[parse_hex("1207")] = "us"  # 20 + 42 + 7 (G4 shaken) against 20 + 24
+    assert _weighed(st) == [*_AT_PAK, _CEASE]
+
+
+def test_15_9_the_ai_attacks_when_another_enemy_unit_still_stands() -> None:
+    st = _last_pak()
+    g3 = st.units["G3"]
+    status(g3).destroyed, g3.hex = False, parse_hex("1005")
+    assert _weighed(st) == [*_AT_PAK, _CEASE]
+    status(g3).shaken = True  # shaken: it no longer stands (15.9)
+    assert _weighed(st) == [_CEASE]
+
+
+def test_13_2_15_9_a_hidden_enemy_unit_may_still_stand() -> None:
+    st = _last_pak()
+    g3 = st.units["G3"]
+    status(g3).destroyed, status(g3).hidden, g3.hex = False, True, parse_hex("1005")
+    assert "G3" not in ruleset().view(st, "us").units
+    assert _weighed(st) == [*_AT_PAK, _CEASE]

@@ -120,14 +120,17 @@ def test_14_11_ac_mn_03_vehicles_under_10_t_are_destroyed(sheet_id: str, uid: st
     assert s.destroyed and after.units[uid].hex is None and s.activated
 
 
-def test_14_11_ac_mn_03_passengers_are_destroyed_with_their_carrier() -> None:
+def test_14_11_ac_mn_03_passengers_get_out_of_the_destroyed_carrier_with_1_damage() -> None:
+    # 8.5 P: a vehicle destroyed otherwise than by its ammunition: its passengers get out in its hex, 1 damage each
     st = _h2(G3="1612:s")
     status(st.units["G4"]).embarked_in = "G3"
     st.units["G4"].hex = H("1612")
     data(st).mines.append(Mine(H("1613"), 1, "soviet", "at"))
     st.dice = ScriptedDice([10, 10, *SIGHT])
     after = play(st, "move G3 1613")
-    assert status(after.units["G4"]).destroyed and after.units["G4"].hex is None
+    g4 = status(after.units["G4"])
+    assert status(after.units["G3"]).destroyed and after.units["G3"].hex is None
+    assert not g4.destroyed and g4.embarked_in is None and after.units["G4"].hex == H("1613") and g4.rows_hit == [1]
 
 
 def test_14_11_ac_mn_04_infantry_entering_a_hex_of_at_mines_rolls_nothing() -> None:
@@ -379,3 +382,66 @@ def test_14_4_ac_cl_05_a_failed_climbing_roll_costs_1_damage_and_the_climb_goes_
     st.dice = ScriptedDice([1, 2, 1, 1, 1, *SIGHT])
     after = _apply(st, "climb U1 0807").state
     assert after.units["U1"].hex == MINED and len(status(after.units["U1"]).rows_hit) == 1
+
+
+# --- 3.2: results of a mine at once; cargo-bed points (8.5) ----------------------------------------------------
+
+
+def _trapped(dice: list[int], hidden: bool = False) -> GameState:
+    """H-1: U1 (12 soldiers, 5 already hit) at 0707 about to walk 0708 0709; a known German trap in 0708."""
+    st = _h1(U1="0707")
+    u1 = st.units["U1"]
+    status(u1).rows_hit, u1.steps, status(u1).hidden = [1, 2, 3, 4, 5], 7, hidden
+    data(st).mines.append(Mine(H("0708"), 1, "german", "trap", False))
+    st.dice = ScriptedDice([10, 10, 3, *dice, *SIGHT])  # the trap goes off, 3 damage: 8 of 12 rows, morale is due
+    return st
+
+
+def test_3_2_the_morale_roll_of_a_trap_is_made_at_once_and_a_failure_stops_the_move() -> None:
+    tr = _apply(_trapped([9, 5]), "move U1 0708 0709")
+    after = tr.state
+    u1 = status(after.units["U1"])
+    assert u1.rows_hit == [1, 2, 3, 4, 5, 6, 7, 8] and u1.morale_due == []
+    assert u1.shaken or u1.destroyed
+    assert after.units["U1"].hex in (H("0708"), None) and u1.activated and data(after).active is None
+    texts = [e.text for e in tr.events]
+    assert any(t.startswith("U1 rolls 14 for morale") for t in texts)
+    assert u1.destroyed or any("fails its morale roll and stops (rule 3.2)" in t for t in texts)
+
+
+def test_3_2_a_unit_that_passes_the_morale_roll_of_a_trap_goes_on() -> None:
+    after = play(_trapped([1, 1]), "move U1 0708 0709")
+    u1 = status(after.units["U1"])
+    assert not u1.shaken and u1.morale_due == [] and after.units["U1"].hex == H("0709")
+
+
+def test_3_2_a_hidden_unit_rolls_the_morale_of_a_trap_with_the_fire_phase() -> None:
+    after = play(_trapped([], hidden=True), "move U1 0708")
+    assert status(after.units["U1"]).morale_due == ["damage"]  # its roll would tell the enemy who struck the trap
+
+
+def test_8_5_the_cargo_bed_point_of_an_at_mine_strikes_a_group_inside() -> None:
+    # No roster vehicle of 10 t or more has a cargo bed: a 12 t Sd.Kfz. 251 stands in for one
+    heavy = dataclasses.replace(T.sheets["GER-SDKFZ251"], weight_t=12.0)
+    tables = dataclasses.replace(T, sheets={**T.sheets, "GER-SDKFZ251": heavy})
+    st = _h2(G3="1613:s")
+    status(st.units["G4"]).embarked_in = "G3"
+    st.units["G4"].hex = H("1613")
+    data(st).mines.append(Mine(H("1613"), 1, "soviet", "at"))
+    st.dice = ScriptedDice([10, 10, 6, 6])  # goes off; the track row first, then Side column roll 12: cargo bed
+    tr = Transition(st.clone())
+    fo.on_enter(tr, tables, tr.state.units["G3"])
+    assert status(tr.state.units["G3"]).rows_hit == [3]
+    assert status(tr.state.units["G4"]).rows_hit == [1]
+    assert any("G4 takes 1 damage inside G3 from its cargo bed (rule 8.5)" in e.text for e in tr.events)
+
+
+def test_3_2_the_morale_roll_of_a_failed_climb_is_made_at_once() -> None:
+    st = _cliff(_h1(U1="0707"), "0807", 5)
+    u1 = st.units["U1"]
+    status(u1).rows_hit, u1.steps = [1, 2, 3, 4, 5], 7  # one more damage: 6 of 12, half (9.3)
+    st.dice = ScriptedDice([1, 2, 9, 5, *SIGHT])  # the climbing roll fails (1 damage), then the morale roll
+    tr = _apply(st, "climb U1 0807")
+    s = status(tr.state.units["U1"])
+    assert len(s.rows_hit) == 6 and s.morale_due == []
+    assert any(e.text.startswith("U1 rolls 14 for morale") for e in tr.events)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import IllegalActionError
+from engine.rulesets.hacse import hits
 from engine.rulesets.hacse.data import MAX, PROHIBITED, load_tables
-from engine.rulesets.hacse.model import status
+from engine.rulesets.hacse.model import data, status
 from engine.rulesets.hacse.movement import CLIMB, stacking_surcharge, step_cost, tow_speed
 
 from .helpers import LOSE, WIN, game, placed, play, ruleset
@@ -227,14 +228,44 @@ def test_4_5_dismount_after_the_carrier_moved_leaves_no_mp() -> None:
     assert ruleset().movement_points(st, st.units["G4"]) == 0
 
 
-def test_4_5_dismount_before_the_carrier_moves_costs_one_mp() -> None:
+def test_4_5_dismount_before_the_carrier_moves_costs_one_mp_and_the_rest_is_used_at_once() -> None:
     g = game("h2-height-212", WIN)
     st = placed(g, G3="1510:n")
     _aboard(st, "G4", "G3")
     st = play(st, "dismount G3 G4")
-    assert status(st.units["G4"]).half_mp == 2 and st.units["G4"].hex == st.board.parse("1510")
-    st = play(st, "move G3 1509")  # the carrier goes on without it
-    assert st.units["G4"].hex == st.board.parse("1510")
+    g4 = status(st.units["G4"])
+    assert g4.half_mp == 2 and st.units["G4"].hex == st.board.parse("1510") and not g4.activated
+    assert (data(st).active, data(st).resume) == ("G4", "G3")  # its own activation, now, inside the carrier's
+    moves = [a for a in ruleset().legal_actions(st) if a.verb == "move"]
+    assert moves and {a.args[0] for a in moves} == {"G4"}
+    st = play(st, ruleset().describe(st, moves[0]))
+    st = play(st, "stop G4") if data(st).active == "G4" else st
+    assert status(st.units["G4"]).activated and status(st.units["G4"]).half_mp > 2
+    assert (data(st).active, data(st).resume, st.to_act) == ("G3", None, "german")  # the carrier goes on
+    st = play(st, "move G3 1509")
+    assert st.units["G4"].hex == st.board.parse(str(moves[0].args[-1]))
+
+
+def test_4_5_a_passenger_that_mounted_this_turn_gets_out_with_no_move_left() -> None:
+    g = game("h2-height-212", WIN)
+    st = placed(g, G3="1510:n", G4="1510")
+    st = play(st, "mount G4 G3")
+    st.to_act = "german"
+    st = play(st, "dismount G3 G4")  # activated already (it mounted): done for the turn (4.5)
+    assert status(st.units["G4"]).activated and data(st).active == "G3"
+
+
+def test_4_5_inside_and_outside_room_are_told_apart() -> None:
+    # G1 (Panzer IV: no room inside, 4 outside): a 10-soldier squad may not ride on it; H-2's S1 (T-34) neither
+    g = game("h2-height-212", WIN)
+    st = placed(g, G1="1510:n", G4="1510")
+    with pytest.raises(IllegalActionError, match=r"room for 0 soldiers inside and 4 outside, G4 has 10.*rule 4\.5"):
+        ruleset_check(st, "mount G4 G1")
+    st.units["G4"].steps = 4  # four soldiers left: they ride outside
+    st = play(st, "mount G4 G1")
+    assert status(st.units["G4"]).outside
+    inside, outside = hits.passengers(st, T, st.units["G1"])
+    assert inside == [] and [u.id for u in outside] == ["G4"]
 
 
 def test_4_5_mount_costs_one_mp_and_ends_the_activation() -> None:
@@ -249,7 +280,7 @@ def test_4_5_mount_costs_one_mp_and_ends_the_activation() -> None:
 def test_4_5_mount_needs_room() -> None:
     g = game("h2-height-212", LOSE)  # the soviets move first
     st = placed(g, S1="0513:n")
-    with pytest.raises(IllegalActionError, match=r"room for 4 soldiers, S4 has 9.*rule 4\.5"):
+    with pytest.raises(IllegalActionError, match=r"room for 0 soldiers inside and 4 outside, S4 has 9.*rule 4\.5"):
         ruleset_check(st, "mount S4 S1")
 
 

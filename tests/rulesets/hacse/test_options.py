@@ -260,7 +260,7 @@ def test_6_7_opportunity_fire_takes_no_options() -> None:
     assert refused(st, "fire G4 U4 PAK40 rapid").rule == "6.7"
 
 
-@pytest.mark.parametrize(("sid", "seed"), [("h1-le-hamel", 2), ("h2-height-212", 4), ("h3-bridge-at-dusk", 3)])
+@pytest.mark.parametrize(("sid", "seed"), [("h1-le-hamel", 20), ("h2-height-212", 1), ("h3-bridge-at-dusk", 3)])
 def test_6_3_every_legal_shot_has_exact_odds_summing_to_1(sid: str, seed: int) -> None:
     """Seeded playouts to turn 3: every ``fire`` listed (options, rounds, indirect fire) has odds with its TN."""
     g = game(sid, seed=seed)
@@ -319,7 +319,7 @@ def test_11_2_a_unit_firing_rapidly_whose_last_shot_cannot_be_rapid_may_still_ce
     s = status(st.units["G1"])
     s.fired, s.rapid = [0], True  # the rifles fired rapidly
     data(st).active = "G1"
-    got = [a for a in ruleset().legal_actions(st) if a.args[0] == "G1"]
+    got = [a for a in ruleset().legal_actions(st) if a.args[0] == "G1" and a.verb != "smoke"]  # 15.4 aside
     assert got == [Action("cease", ("G1",))]
     assert refused(st, "fire G1 U1 MG42L").rule == "11.2"
     assert refused(st, "fire G1 U1 MG42L rapid").rule == "6.3"

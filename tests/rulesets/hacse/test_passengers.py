@@ -94,3 +94,20 @@ def test_8_5_passengers_die_when_the_ammunition_explodes() -> None:
     tr = Transition(st.clone())
     attack.leave(tr, tr.state.units["G1"], T)
     assert status(tr.state.units["G4"]).destroyed
+
+
+def test_8_5_passengers_get_out_of_a_wreck_that_is_not_destroyed() -> None:
+    """The half-track's crew (rows 1, 2) is hit: it is out of action, a wreck, not destroyed; the squad aboard gets
+    out in its hex at once with 1 damage (8.5 P) and is no longer carried."""
+    st = h2(LOSE + [1] * 40, carrier="G3", S1="1814:n", G3="1810:s")
+    status(st.units["G3"]).rows_hit = [1]
+    tr = Transition(st.clone())
+    attack.record_damage(tr, T, tr.state.units["G3"], (2,), "front")
+    g3, g4 = status(tr.state.units["G3"]), status(tr.state.units["G4"])
+    assert not g3.destroyed and tr.state.units["G3"].hex is not None  # a wreck on the map
+    assert g4.embarked_in is None and g4.rows_hit == [1]
+    assert tr.state.units["G4"].hex == st.units["G3"].hex
+    assert any("gets out of the wreck of G3" in e.text for e in tr.events)
+    again = Transition(tr.state.clone())
+    attack.record_damage(again, T, again.state.units["G3"], (4,), "front")  # further hits: nobody left aboard
+    assert status(again.state.units["G4"]).rows_hit == [1]

@@ -45,3 +45,16 @@ def test_6_2_no_line_of_sight_no_threat() -> None:
     # 0906 and 1310, 6 hexes apart on either side of the height: its slope at 1006 (level 2) blocks (6.2).
     blocked = _duel("0906", "1310")
     assert threat(blocked, tables, "soviet") == 0
+
+
+def test_12_2_a_tank_within_its_mp_threatens_a_ram_and_none_beyond() -> None:
+    tables = ruleset().tables
+    mp = tables.sheets["SOV-T34-76"].mp
+    near = _duel("0906", "1310")  # no line of sight: no fire, only the ram (6 hexes apart)
+    assert mp >= 6
+    assert threat(near, tables, "soviet") == 0
+    assert threat(near, tables, "soviet", ram=1.0) > 0
+    far = _duel("0101", "1310")
+    assert threat(far, tables, "soviet", ram=1.0) == 0
+    side = _duel("0906", "1310", facing="n")  # G1 shows S1 its side: the ram does more
+    assert threat(side, tables, "soviet", ram=1.0) > threat(near, tables, "soviet", ram=1.0)

@@ -1,0 +1,65 @@
+"""Provides a memo for one listing of legal actions (DESIGN §11: ``legal_actions`` p95 ≤ 0.5 ms).
+
+While a state's actions are listed nothing changes that state, so what the listing finds for it once (a unit's
+shot at a target, a target's die, the hexes of the known enemy units) may be kept until the listing ends and
+asked for again at no cost: the Fire Phase asks the same questions for every weapon, round and option of every
+unit. :func:`listing` opens the memo for one state (``Hacse.legal_actions``); :func:`kept` answers from it, or
+computes and keeps. Outside a listing, or for another state (a view, a transition's state while an action is
+applied), :func:`kept` only computes: nothing is kept that a change could make stale.
+
+Only what depends on the state and the tables alone is kept (keys name every other argument); the memo is per
+thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+from engine.state import GameState, Unit
+
+__all__ = ["kept", "listing"]
+
+_T = TypeVar("_T")
+
+_NOW = threading.local()
+"""``memo``: (the state being listed, its memo), or None."""
+
+
+class listing:
+    """Keep what is found for ``st`` until the block ends (a listing inside a listing of ``st`` shares its memo).
+    Named and used like a function (``with listing(st):``); a class rather than a generator, as it is entered at
+    every ``legal_actions``."""
+
+    __slots__ = ("_outer", "_st")
+
+    def __init__(self, st: GameState) -> None:
+        self._st = st
+        self._outer: tuple[GameState, dict[Hashable, object]] | None = None
+
+    def __enter__(self) -> None:
+        outer = getattr(_NOW, "memo", None)
+        self._outer = outer
+        if outer is None or outer[0] is not self._st:
+            _NOW.memo = (self._st, {})
+
+    def __exit__(self, *exc: object) -> None:
+        _NOW.memo = self._outer
+
+
+def kept(st: GameState, key: Hashable, make: Callable[[], _T], *units: Unit) -> _T:
+    """``make()``, found once per listing of ``st`` for ``key`` (computed every time outside one); ``units`` are the
+    units the answer is about, named in ``key`` by id: it is kept only when they are the state's own."""
+    now = getattr(_NOW, "memo", None)
+    if now is None or now[0] is not st:
+        return make()
+    for u in units:
+        if st.units.get(u.id) is not u:
+            return make()
+    memo: dict[Hashable, object] = now[1]
+    if key in memo:
+        return memo[key]  # type: ignore[return-value]
+    got = make()
+    memo[key] = got
+    return got

@@ -26,11 +26,13 @@ from . import (
     climbing,
     fortifications,
     grenades,
+    hiding,
     lines,
     obstacles,
     opportunity,
     options,
     pontoons,
+    sighting,
     weather,
 )
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
@@ -62,6 +64,7 @@ from .notation import (
     Dismount,
     Enter,
     Fire,
+    Hide,
     Hold,
     Hook,
     Lay,
@@ -73,6 +76,7 @@ from .notation import (
     Smoke,
     Spare,
     Stand,
+    Stay,
     Stop,
     Turn,
     Unhook,
@@ -80,7 +84,7 @@ from .notation import (
     Work,
 )
 from .rally import away_refusal
-from .sequence import begin_fire, decide_bridge, end_activation, end_attack, pending
+from .sequence import begin_fire, decide_bridge, end_activation, end_attack, finish_end_phase, pending
 
 __all__ = ["Step", "apply_action", "refusal", "speed", "unit_actions"]
 
@@ -348,6 +352,8 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
             return Refused("Cannot fire with a round, an option or at a hex on opportunity: plain fire only", "6.7")
         args = (typed.unit, str(typed.target), typed.weapon) if isinstance(typed, Fire) else ()
         return opportunity.refusal(st, tables, typed.verb, args)
+    if d.hiding is not None or isinstance(typed, (Hide, Stay)):  # 3.2 Phase 4 step 9 (hiding.py)
+        return hiding.refusal(st, tables, typed.verb, typed.unit if isinstance(typed, Hide) else None)
     if d.physical is not None or isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a (closecombat.py)
         pair = (typed.unit, _label(st, typed.target)) if isinstance(typed, (Ram, Assault)) else ()
         return physical_refusal(st, tables, typed.verb, pair)
@@ -613,15 +619,22 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
             _go_on(tr, tables, mover)
     elif isinstance(typed, (Blow, Spare)):
         decide_bridge(tr, tables, isinstance(typed, Blow))
+    elif isinstance(typed, (Hide, Stay)):  # 3.2 Phase 4 step 9 (13.2)
+        if hiding.apply(tr, tables, typed.verb, typed.unit if isinstance(typed, Hide) else None):
+            finish_end_phase(tr, tables)
     elif isinstance(typed, (Ram, Assault, Pass)):  # 3.2 Phase 3a
         pair = (typed.unit, _label(st, typed.target)) if isinstance(typed, (Ram, Assault)) else ()
         if physical_apply(tr, tables, typed.verb, pair):
             begin_fire(tr, tables)
     elif isinstance(typed, (Fire, Cease, Smoke)):  # 3.2 Phase 3b
-        if isinstance(typed, Fire) and obstacles.is_obstacle_order(st, options.order(typed)):
-            obstacles.resolve(tr, tables, options.order(typed))  # 13.6
-        elif isinstance(typed, Fire):
-            options.resolve(tr, tables, options.order(typed))
+        if isinstance(typed, Fire):
+            hidden = sighting.firing(tr, st.units[typed.unit])  # 13.2: a hidden unit that fires is revealed
+            if obstacles.is_obstacle_order(st, options.order(typed)):
+                obstacles.resolve(tr, tables, options.order(typed))  # 13.6
+            else:
+                options.resolve(tr, tables, options.order(typed))
+            if hidden:  # and every enemy unit checks it at once (13.2)
+                sighting.checks_of(tr, tables, st.units[typed.unit], fired=True)
         elif isinstance(typed, Smoke):  # 15.4
             grenades.throw(tr, tables, st.units[typed.unit], typed.weapon)
         else:
@@ -786,6 +799,7 @@ def _finish(tr: Transition, tables: Tables, unit: Unit, how: str) -> None:
             for u in st.units.values()
         ):
             _reveal(tr, unit, "it ended its move next to an enemy unit")
+            sighting.checks_of(tr, tables, unit)  # 6.1 P: every enemy unit checks a unit revealed
     end_activation(tr, tables, unit)
 
 
@@ -799,6 +813,8 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
         return setup_actions(st, tables)
     if d.opp_mover is not None:
         return opportunity.actions(st, tables)
+    if d.hiding is not None:  # 3.2 Phase 4 step 9
+        return hiding.actions(st, tables)
     if d.offer is not None:
         label = st.board.label(d.offer)
         return [Action("blow", (label,)), Action("spare", (label,))]

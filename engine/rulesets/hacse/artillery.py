@@ -672,15 +672,25 @@ def fire(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) -> None:
         _without_sight(tr, tables, firer, salvo)
 
 
-def _roller(tr: Transition, who: str, where: str, rtn: int, explain: str, tn: int) -> Roller:
+def _readers(st: GameState, units: list[Unit]) -> tuple[str, ...] | None:
+    """Who may read a random-hit check among ``units`` (13.2): its TN counts every group in the hex, so only the
+    sides that know them all (a hidden unit is known to its side only); None: everybody."""
+    hidden = {u.side for u in units if status(u).hidden}
+    return None if not hidden else tuple(s for s in st.sides if hidden <= {s})
+
+
+def _roller(
+    tr: Transition, who: str, where: str, rtn: int, explain: str, tn: int, readers: tuple[str, ...] | None = None
+) -> Roller:
     def roller(sides: int, count: int, purpose: str) -> tuple[int, ...]:
         if purpose in ("hit roll", "hit roll on the hex"):
             return tr.roll(sides, count, f"{who} fires indirectly at {where}: {explain}", target=tn, compare="at_least")
         if purpose == "random-hit roll":
             text = f"random hit in {where}: TN {rtn} = 25 − HE − groups (rule 7.3)"
-            return tr.roll(sides, count, text, target=rtn, compare="at_least")
-        rule = "7.4" if purpose == "scatter" else "7.3"
-        return tr.roll(sides, count, f"{who} at {where}: {purpose} (rule {rule})")
+            return tr.roll(sides, count, text, target=rtn, compare="at_least", visible_to=readers)
+        if purpose == "scatter":
+            return tr.roll(sides, count, f"{who} at {where}: {purpose} (rule 7.4)")
+        return tr.roll(sides, count, f"{who} at {where}: {purpose} (rule 7.3)", visible_to=readers)  # 13.2
 
     return roller
 
@@ -699,7 +709,7 @@ def _with_sight(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) -> No
     index = next(i for i, u in enumerate(units) if u.id == salvo.target)
     rtn = random_hit_tn(he=salvo.shot.ammo.he, groups=len(units))
     explain = hit_roll(salvo.shot).explain()
-    roller = _roller(tr, firer.id, salvo.target, rtn, explain, salvo.tn)
+    roller = _roller(tr, firer.id, salvo.target, rtn, explain, salvo.tn, _readers(st, units))
     got = resolve_indirect(salvo.shot, _targets(st, tables, units), index, roller, groups=len(units), burst=True)
     _spend(firer, salvo, len(got.attack.rolls))
     status(firer).fired_dk = max(status(firer).fired_dk, salvo.shot.ammo.dk)
@@ -719,9 +729,12 @@ def _with_sight(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) -> No
 
 
 def _report_random(tr: Transition, tables: Tables, units: list[Unit], found: HexHits, where: str) -> None:
-    """Log a random-hit check (7.3) and record the damage of each unit it struck, carried-over damage last."""
+    """Log a random-hit check (7.3) and record the damage of each unit it struck, carried-over damage last. The
+    roll and TN only to the sides that know every unit in the hex (13.2, ``_readers``); the others read only that a
+    unit they know of was struck."""
+    readers = _readers(tr.state, units)
     if not found.hits:
-        tr.emit("fire", f"Random hit in {where}: {found.roll} against {found.tn}, nobody struck (rule 7.3)")
+        tr.emit("fire", f"Random hit in {where}: {found.roll} against {found.tn}, nobody struck (rule 7.3)", readers)
         return
     for k, (i, hit) in enumerate(found.hits):
         if status(units[i]).hidden:  # INTERP (13.2): a hidden unit a shell strikes is revealed
@@ -733,12 +746,11 @@ def _report_random(tr: Transition, tables: Tables, units: list[Unit], found: Hex
             if k
             else ("from above, full damage" if hit.kind == "above" else f"from the side, variable damage, Dk {hit.dk}")
         )
-        tr.emit(
-            "fire",
-            f"Random hit in {where} ({found.roll} against {found.tn}): {units[i].id} struck {how}: {hit.damage} "
-            "damage (rule 7.3)",
-            unit=units[i].id,
-        )
+        said = f"{units[i].id} struck {how}: {hit.damage} damage (rule 7.3)"
+        tr.emit("fire", f"Random hit in {where} ({found.roll} against {found.tn}): {said}", readers, unit=units[i].id)
+        others = [x for x in tr.state.sides if readers is not None and x not in readers]
+        if others and not status(units[i]).hidden:
+            tr.emit("fire", f"Random hit in {where}: {said}", others, unit=units[i].id)
         attack.record_damage(tr, tables, units[i], hit.allocation.rows, hit.column)
 
 
@@ -784,7 +796,7 @@ def _without_sight(tr: Transition, tables: Tables, firer: Unit, salvo: Salvo) ->
     if not units:
         return
     rtn = random_hit_tn(he=ammo.he, groups=len(units), hex_burst=salvo.hex_burst)
-    roller = _roller(tr, firer.id, place, rtn, explain, salvo.tn)
+    roller = _roller(tr, firer.id, place, rtn, explain, salvo.tn, _readers(st, units))
     found = random_hits_in_hex(
         _targets(st, tables, units),
         roller,

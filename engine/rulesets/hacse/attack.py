@@ -29,7 +29,7 @@ from engine.odds import Odds, OddsEntry, merge
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import buildings, fortifications, hits, sheets
+from . import buildings, fires, fortifications, hits, sheets
 from .bridges import terrain_of
 from .cache import kept, listing
 from .damage import COLUMNS, Target, effects
@@ -634,6 +634,8 @@ def leave(tr: Transition, unit: Unit, tables: Tables | None = None) -> None:
     exploded = tables is not None and any(
         r.kind == "ammunition" and r.index in status(unit).rows_hit for r in tables.sheets[unit.type].rows
     )
+    if tables is not None:
+        fires.wreck(tr, tables, unit, hexed)  # 8.5 P: an explosion or a fire leaves smoke (fires.py)
     unit.hex = None
     for p in sorted(tr.state.units.values(), key=lambda u: u.id):
         ps = status(p)

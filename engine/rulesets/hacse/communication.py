@@ -1,8 +1,9 @@
 """Provides communication (digest 10) as pure functions: who can communicate (10.1), all-round armour (10.2), the
 per-turn send and receive limits and the relay modifier (10.3).
 
-Nothing sends a message yet (passing a sighting belongs to the fire rules to come): these give the answers those
-rules will ask. A unit is described by a :class:`Party`, built from the state by :func:`party`.
+``messages.py`` passes sightings with these answers, ``artillery.py`` asks for spotters and map stations, and
+``rally.py`` for leader contact. A unit is described by a :class:`Party`, built from the state by :func:`party`: its
+radio or field telephone counts while a row holding it is intact (:func:`works`).
 
 >>> relay_modifier(1), relay_modifier(2)
 (1, 2)
@@ -19,7 +20,7 @@ from .data import Sheet, Tables
 from .model import status
 from .movement import Refused
 
-__all__ = ["Party", "all_round", "can_communicate", "may_send", "party", "relay_modifier"]
+__all__ = ["Party", "all_round", "can_communicate", "may_send", "party", "relay_modifier", "works"]
 
 TALK_RANGE = 2
 """10.1 (seed): units not under all-round armour communicate at most 2 hexes apart."""
@@ -46,6 +47,22 @@ def all_round(sheet: Sheet) -> bool:
     return sheet.unit_type == "vehicle" and min(a.front, a.side, a.rear) >= 1
 
 
+def works(sheet: Sheet, rows_hit: list[int], item: str) -> bool:
+    """Whether the unit has ``item`` (its sheet's equipment) in working order: not when every row that holds it (an
+    equipment row, or the soldier who carries it) is hit (8.5: equipment destroyed; 15.7.9: the radio is lost when
+    its operator is hit).
+
+    >>> from .data import load_tables
+    >>> hq = load_tables().sheets["GER-COY-HQ"]
+    >>> works(hq, [], "radio"), works(hq, [3], "radio"), works(hq, [3], "field_telephone")
+    (True, False, True)
+    """
+    if sheet.equipment.get(item, 0) <= 0:
+        return False
+    rows = [r.index for r in sheet.rows if r.equipment == item]
+    return not rows or any(i not in rows_hit for i in rows)
+
+
 def party(st: GameState, tables: Tables, unit: Unit, in_building: bool = False) -> Party:
     """The unit as 10.1 sees it: passengers inside a vehicle with all-round armour are under it (10.2); a unit in
     a building is (10.2); a unit moves this turn once it has spent MP (10.1 [PROPOSED])."""
@@ -57,8 +74,8 @@ def party(st: GameState, tables: Tables, unit: Unit, in_building: bool = False) 
     return Party(
         id=unit.id,
         hex=unit.hex,
-        radio=sheet.equipment.get("radio", 0) > 0,
-        telephone=sheet.equipment.get("field_telephone", 0) > 0,
+        radio=works(sheet, s.rows_hit, "radio"),
+        telephone=works(sheet, s.rows_hit, "field_telephone"),
         armoured_vehicle=all_round(sheet),
         all_round=covered,
         moving=s.half_mp > 0,

@@ -10,8 +10,8 @@ the digest's order, each logged with its rule:
 
 Step 3 also holds the leader-contact roll of every unit without contact to a leader (9.2, 9.3: ``rally``).
 Step 7 (work: ``bridges.complete_work``) follows in ``sequence``, then step 8, smoke markers losing a turn
-(:func:`end_phase_smoke`, reading ``Data.smoke`` through :func:`smoke_markers`: no rule places smoke yet), step 9,
-re-hiding (13.2 P, :func:`end_phase_rehide`), then control and victory (15.9).
+(:func:`end_phase_smoke`, reading ``Data.smoke`` through :func:`smoke_markers`), step 9, hiding again as the
+owners choose (13.2 P, ``hiding.py``), then control and victory (15.9).
 """
 
 from __future__ import annotations
@@ -22,9 +22,8 @@ from engine.hexgrid import Hex
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import sheets
+from . import fires, sheets
 from .attack import mount_label, roll_morale
-from .bridges import terrain_of
 from .damage import burning_damage, effects
 from .data import Tables
 from .fire import jam_cleared
@@ -32,7 +31,7 @@ from .model import data, status
 from .morale import damage_trigger, may_rally, morale_roll
 from .rally import leader_contact_rolls, leadership
 
-__all__ = ["SMOKE_FIELD", "end_phase_events", "end_phase_rehide", "end_phase_smoke", "smoke_markers"]
+__all__ = ["SMOKE_FIELD", "end_phase_events", "end_phase_smoke", "smoke_markers"]
 
 
 def _on_map(st: GameState) -> list[Unit]:
@@ -42,6 +41,7 @@ def _on_map(st: GameState) -> list[Unit]:
 def end_phase_events(tr: Transition, tables: Tables) -> None:
     """Steps 2–6 of the End Phase (3.2 Phase 4), in order."""
     _burning(tr, tables)
+    fires.burning_smoke(tr, tables)  # step 2: smoke in the hex of each burning vehicle (8.5)
     leader_contact_rolls(tr, tables, _leader_roll)  # step 3: the leader-contact roll (9.2, 9.3)
     _rally(tr, tables)
     _jams(tr, tables)
@@ -62,6 +62,11 @@ def smoke_markers(st: GameState) -> dict[Any, int] | None:
 def end_phase_smoke(tr: Transition) -> None:
     """Step 8 (3.2 Phase 4): every smoke marker loses a turn; those at 0 are removed (7.1)."""
     st = tr.state
+    d = data(st)
+    for where in list(d.fires):  # burning wrecks go out with their smoke (8.5 P, fires.py)
+        d.fires[where] -= 1
+        if d.fires[where] <= 0:
+            del d.fires[where]
     markers = smoke_markers(st)
     if not markers:
         return
@@ -71,25 +76,6 @@ def end_phase_smoke(tr: Transition) -> None:
             del markers[where]
             label = st.board.label(where) if isinstance(where, Hex) else str(where)
             tr.emit("smoke", f"The smoke in {label} clears (rule 7.1)")
-
-
-def end_phase_rehide(tr: Transition, tables: Tables) -> None:
-    """Step 9 (13.2 P): a unit in a hex where it may hide, that did not fire this turn and that no enemy unit has
-    sighted, hides again. INTERP: the digest leaves it to the owner; the program hides every such unit (hiding
-    costs nothing and keeps what the enemy has sighted), only its own side is told where."""
-    st = tr.state
-    seen = {e for u in st.units.values() for e in status(u).sighted}
-    for u in _on_map(st):
-        s = status(u)
-        if s.hidden or s.embarked_in or s.towed_by or u.id in seen or s.fired_dk >= 0 or s.fired:
-            continue
-        assert u.hex is not None
-        sheet = tables.sheets[u.type]
-        if sheet.unit_type != "infantry" and terrain_of(st, tables, u.hex).key not in sheet.hide_in:
-            continue
-        s.hidden = True
-        where = st.board.label(u.hex)
-        tr.emit("hide", f"{u.id} hides again at {where} (rule 13.2)", visible_to=(u.side,), unit=u.id)
 
 
 def _leader_roll(tr: Transition, tables: Tables, unit: Unit) -> None:
@@ -117,6 +103,7 @@ def _burning(tr: Transition, tables: Tables) -> None:
         where = f"row {', '.join(map(str, rows))} hit" if rows else "no row left to hit"
         tr.emit("damage", f"{u.id} burns: 1 damage, {where} (rule 8.5)", unit=u.id)
         if effects(after).destroyed:
+            fires.wreck(tr, tables, u, u.hex)  # its smoke and fire stay 3 turns (8.5 P)
             s.destroyed, u.hex = True, None
             tr.emit("destroyed", f"{u.id} burns out and is destroyed (rule 8.5)", unit=u.id)
             continue

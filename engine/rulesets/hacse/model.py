@@ -71,6 +71,10 @@ class Status:
     """The hex worked on."""
     sighted: list[str] = field(default_factory=list)
     """Enemy units this unit has sighted and not lost sight of since (6.1)."""
+    looked: list[str] = field(default_factory=list)
+    """Enemy units it rolled to sight in the phase ``looked_in`` (6.1 P: one roll per pair and phase)."""
+    looked_in: str = ""
+    """The phase of ``looked``, as ``TURN:PHASE``."""
     rows_hit: list[int] = field(default_factory=list)
     """Damage rows hit (2.3, 8.5), 1-based."""
     may_fire: bool = False
@@ -215,6 +219,13 @@ class Data:
     smoke_new: list[Hex] = field(default_factory=list)
     """Hexes smoked in the Fire Phase of turn ``smoke_turn``: their smoke counts for LOS only after it (3.2 P)."""
     smoke_turn: int = 0
+    fires: dict[Hex, int] = field(default_factory=dict)
+    """Wrecks burning (8.5 P: an ammunition explosion or a fire): hex → turns left, as their smoke; they light the
+    hex and its neighbours (6.1, ``fires.py``)."""
+    hiding: str | None = None
+    """The side asked which of its units hide again (3.2 Phase 4 step 9, 13.2 P), while one is."""
+    hid: list[str] = field(default_factory=list)
+    """The sides done with hiding in this End Phase (13.2 P)."""
     victory: Any = field(default=None, metadata={"shared": True})
     """The scenario's ``[victory]`` table (plain data, read only)."""
 

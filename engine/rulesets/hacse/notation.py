@@ -29,6 +29,7 @@ __all__ = [
     "Enter",
     "Facing",
     "Fire",
+    "Hide",
     "Hold",
     "Hook",
     "Lay",
@@ -41,6 +42,7 @@ __all__ = [
     "Smoke",
     "Spare",
     "Stand",
+    "Stay",
     "Stop",
     "Turn",
     "Unhook",
@@ -280,6 +282,18 @@ class Pass(Notation, verb="pass", roles={R.DECIDE, R.PASS}):
     """3.2 Phase 3a: the side makes no more rams (or close-combat attacks) this phase."""
 
 
+@dataclass(frozen=True, slots=True)
+class Hide(Notation, verb="hide", roles={R.DECIDE}):
+    """3.2 Phase 4 step 9, 13.2: in the End Phase the owner hides a unit again (unsighted, did not fire)."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Stay(Notation, verb="stay", roles={R.DECIDE, R.PASS}):
+    """3.2 Phase 4 step 9, 13.2: the side's other units that could hide stay in the open."""
+
+
 NOTATIONS = verb_table(
     [
         Place,
@@ -310,6 +324,8 @@ NOTATIONS = verb_table(
         Ram,
         Assault,
         Pass,
+        Hide,
+        Stay,
     ]
 )
 """Verb → its typed forms."""
@@ -350,5 +366,7 @@ VERBS = {
     "assault": "assault UNIT TARGET — Attack Phase 3a: infantry attacks an enemy unit in its hex in close combat"
     " (12.1)",
     "pass": "pass — Attack Phase 3a: the side makes no more rams, or close-combat attacks, this phase (3.2)",
+    "hide": "hide UNIT — End Phase: an unsighted unit that did not fire hides again where it may (13.2)",
+    "stay": "stay — End Phase: the side's other units that could hide stay in the open (13.2)",
 }
 """Verb → its help line."""

@@ -1,8 +1,8 @@
 """Provides opportunity fire (digest 6.7, 3.2 Phase 2 "interrupts during movement", step 3).
 
-When a moving unit enters a hex (or the map), each enemy unit **eligible** for opportunity fire — activated this
-turn as ``stand`` (it spent no MP), not yet fired this turn, on the map and able to fire — that does not already
-see the mover makes a sighting check of it (6.1); then, if one of them has a shot at it (sighted, in arc, in
+When a moving unit enters a hex (or the map), every enemy unit makes a sighting check of it (6.1 P,
+``sighting.checks_of``); then, if one of the units **eligible** for opportunity fire — activated this turn as
+``stand`` (it spent no MP), not yet fired this turn, on the map and able to fire — has a shot at it (sighted, in arc, in
 range, clear line, ammunition: ``attack.aim``), the other side is asked (3.2 [PROPOSED] offer): it fires with one
 unit at a time — all the weapons it chooses, at the mover, with the mover's die as it stands (5) — or holds. A
 unit that fired on opportunity counts as having fired this turn (no fire in 3b). ``hold`` ends the firing unit's
@@ -10,9 +10,8 @@ fire; with none firing it closes the offer, and the move goes on — or ends, if
 immobilised or shaken (3.2: results apply at once; morale rolls of damage in the Movement Phase are made at once,
 9.3). Units not picked stay eligible for later hexes and later movers.
 
-Readings (README): only the eligible units make the sighting checks of step 3 (the others could not fire at it
-anyway, and checks by every enemy unit on every hex would roll dice nobody uses); a hidden unit that fires on
-opportunity is revealed (13.2); sustained-fire lines (step 2) come before the offer (``lines.py``).
+Readings (README): a hidden unit that fires on opportunity is revealed, and every enemy unit checks it with the
+"enemy fired" modifier (13.2); sustained-fire lines (step 2) come before the offer (``lines.py``).
 """
 
 from __future__ import annotations
@@ -63,10 +62,8 @@ def offer(tr: Transition, tables: Tables, mover: Unit) -> bool:
     st = tr.state
     if mover.hex is None or status(mover).destroyed:
         return False
+    sighting.checks_of(tr, tables, mover)  # step 3: every enemy unit checks the mover (6.1 P)
     firers = _firers(st, tables, mover)
-    for u in firers:
-        if mover.id not in status(u).sighted:
-            sighting.check(tr, tables, u, mover)
     if not any(_shots(st, tables, u, mover) for u in firers):
         return False
     d = data(st)
@@ -122,10 +119,10 @@ def apply(tr: Transition, tables: Tables, verb: str, args: tuple[str, ...]) -> b
         assert not isinstance(ready, Refused)
         fs = status(firer)
         d.opp_firing, fs.opp_fired = firer.id, True
-        if fs.hidden:
-            fs.hidden = False
-            tr.emit("reveal", f"{firer.id} fires and is revealed (rule 13.2)", unit=firer.id)
+        hidden = sighting.firing(tr, firer)  # 13.2: a hidden unit that fires is revealed
         attack.shoot(tr, tables, firer, mover.id, args[2], ready)
+        if hidden:
+            sighting.checks_of(tr, tables, firer, fired=True)
         results_now(tr, tables, mover)
         if not status(mover).destroyed and _shots(st, tables, firer, mover):
             return False

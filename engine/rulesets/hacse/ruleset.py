@@ -31,6 +31,7 @@ from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
 from .evaluation import ai_actions, evaluate, goals
 from .geometry import arc_outline
+from .hidden import withhold
 from .model import Data, Status, data, status
 from .movement import CLIMB, limit, step_cost
 from .notation import NOTATIONS, VERBS, Fire
@@ -70,6 +71,7 @@ class Hacse(Ruleset):
 
     def begin(self, tr: Transition) -> None:
         begin(tr, self.tables)
+        withhold(tr)  # 13.2
 
     def setup_offered(self, state: GameState) -> bool:
         return state.phase == "setup"
@@ -106,6 +108,7 @@ class Hacse(Ruleset):
 
     def apply(self, tr: Transition, action: Action) -> None:
         apply_action(tr, self.tables, self.read(tr.state, action))
+        withhold(tr)  # 13.2: no line of the other side names a hidden unit
 
     def view(self, state: GameState, side: str) -> GameState:
         """The side's view: hidden enemy units and the enemy's secret mines removed (13.2, 13.4)."""

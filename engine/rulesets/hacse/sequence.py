@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from engine.rules import Transition
 from engine.state import GameState, Outcome, Unit
 
-from . import attack, closecombat, fortifications
+from . import attack, closecombat, fortifications, hiding, sighting
 from .bridges import blow, blowable, complete_work
 from .carriers import resume
 from .data import Tables
-from .endphase import end_phase_events, end_phase_rehide, end_phase_smoke
+from .endphase import end_phase_events, end_phase_smoke
 from .messages import reset_messages
 from .model import data, status
 from .victory import broken_sides, scores, update_control
@@ -28,6 +28,7 @@ __all__ = [
     "decide_bridge",
     "end_activation",
     "end_attack",
+    "finish_end_phase",
     "pending",
     "start_turn",
 ]
@@ -118,6 +119,7 @@ def end_activation(tr: Transition, tables: Tables, unit: Unit) -> None:
     d = data(st)
     status(unit).activated = True
     status(unit).die = attack.die_of(st, tables, unit).value if unit.hex is not None else None  # 5: placed now
+    sighting.checks_by(tr, tables, unit)  # 6.1 P: at the end of its activation it checks every enemy unit
     if resume(st, unit):  # 4.5 P: a passenger that got out before its carrier moved is done; the carrier goes on
         return
     d.active = None
@@ -172,7 +174,17 @@ def _end_phase(tr: Transition, tables: Tables) -> None:
     fortifications.complete_work(tr, tables)  # step 7: mines found, laid, cleared; wire cut (13.3-13.6)
     complete_work(tr)
     end_phase_smoke(tr)  # step 8 (7.1)
-    end_phase_rehide(tr, tables)  # step 9 (13.2)
+    sighting.persistence(tr, tables)  # step 9: sight lost where a line is gone (6.1)
+    going_on = st.turn < d.turns and not broken_sides(st)  # after the game's last End Phase nobody need hide
+    if going_on and hiding.start(tr, tables):  # step 9: the owners choose which units hide again (13.2)
+        return
+    finish_end_phase(tr, tables)
+
+
+def finish_end_phase(tr: Transition, tables: Tables) -> None:
+    """The rest of the End Phase once the owners chose which units hide (3.2 Phase 4 steps 9 and 10)."""
+    st = tr.state
+    d = data(st)
     reset_messages(st)  # step 9 (10.3)
     update_control(st)
     if st.turn >= d.turns:

@@ -27,6 +27,7 @@ from engine.los import LosPolicy, line_of_sight
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
+from . import fires
 from .bridges import terrain_of
 from .buildings import occupied
 from .communication import all_round
@@ -40,8 +41,13 @@ __all__ = [
     "SightLine",
     "automatic",
     "check",
+    "checks_by",
+    "checks_of",
     "fire_phase_checks",
+    "firing",
     "los_policy",
+    "persistence",
+    "reveal",
     "sight_line",
     "sight_roll",
     "sight_tn",
@@ -204,30 +210,24 @@ def sight_tn(
     higher: int = 0,
     fired_dk: int | None = None,
     conditions: SightEffect | None = None,
+    lit: bool = False,
 ) -> tuple[int, list[Modifier]]:
     """The sighting TN of §6.1 (clear weather unless ``conditions`` say otherwise) with its terms, the base number
-    first: distance (per full 5
-    hexes, 7 with binoculars), the Sight entries of the obstructing hexes and of the target's hex, infantry in a
-    building, the target's profile, infantry's MP kept, dug in, observer moved, under all-round armour, levels
-    (``higher``: observer's level less the target's), an enemy that fired (−(2 + Dk), §6.3 note c).
+    first: distance (per full 5 hexes, 7 with binoculars; ``lit``: the target's hex or a neighbour lit by a fire or
+    a searchlight, +1 per full 2 hexes where that is less, 6.1 P), the Sight entries of the obstructing hexes and
+    of the target's hex, infantry in a building, the target's profile, infantry's MP kept, dug in, observer moved,
+    under all-round armour, levels (``higher``: observer's level less the target's), an enemy that fired
+    (−(2 + Dk), §6.3 note c).
 
     >>> sight_tn(base=4, distance=12, binoculars=True, target_terrain="light_forest", kept=3, moved=True,
     ...          all_round=True)[0]
     16
     """
     t = sight_table()
-    per = int(t["binocular_step" if binoculars else "distance_step"])
     terms = [mod(base, "base number", "6.1")]
-    glass = ", binoculars" if binoculars else ""
-    if conditions is not None and conditions.name != "clear":  # weather and light (6.1, weather.py)
-        if conditions.modifier(distance, binoculars=binoculars):
-            step = conditions.binocular_step if binoculars else conditions.step
-            what = (
-                f"{distance} hexes, {conditions.name.replace('_', ' ')} (+{conditions.factor} per full {step}{glass})"
-            )
-            terms.append(mod(conditions.modifier(distance, binoculars=binoculars), what, "6.1"))
-    elif distance // per:
-        terms.append(mod(distance // per, f"{distance} hexes (+1 per full {per}{glass})", "6.1"))
+    far = _distance_term(distance, binoculars, conditions, lit)
+    if far is not None:
+        terms.append(far)
     table = t["terrain_sight"]
     for key in terrain:
         if table.get(key):
@@ -247,6 +247,26 @@ def sight_tn(
     if fired_dk is not None:
         terms.append(mod(-(int(t["fired_base"]) + fired_dk), f"target fired (Dk {fired_dk})", "6.3"))
     return total(terms), terms
+
+
+def _distance_term(distance: int, binoculars: bool, conditions: SightEffect | None, lit: bool) -> Modifier | None:
+    """The distance term of the sighting TN (6.1): by the weather and light, with binoculars; a sighting aid (a fire
+    or searchlight lighting the target's hex or its neighbours) gives +1 per full 2 hexes where that is less (6.1 P:
+    the lowest distance modifier)."""
+    t = sight_table()
+    glass = ", binoculars" if binoculars else ""
+    if conditions is not None and conditions.name != "clear":  # weather and light (6.1, weather.py)
+        value = conditions.modifier(distance, binoculars=binoculars)
+        step = conditions.binocular_step if binoculars else conditions.step
+        name = conditions.name.replace("_", " ")
+        what = f"{distance} hexes, {name} (+{conditions.factor} per full {step}{glass})"
+    else:
+        per = int(t["binocular_step" if binoculars else "distance_step"])
+        value, what = distance // per, f"{distance} hexes (+1 per full {per}{glass})"
+    aid = int(t["aid_step"])
+    if lit and distance // aid < value:
+        value, what = distance // aid, f"{distance} hexes, the target lit (+1 per full {aid})"
+    return mod(value, what, "6.1") if value else None
 
 
 def sight_roll(
@@ -278,7 +298,18 @@ def sight_roll(
         higher=st.board.level(observer.hex) - st.board.level(target.hex),
         fired_dk=fired if fired >= 0 else None,
         conditions=condition(st),
+        lit=_aided(st, tables, target, binoculars=osheet.equipment.get("binoculars", 0) > 0),
     )
+
+
+def _aided(st: GameState, tables: Tables, target: Unit, *, binoculars: bool) -> bool:
+    """Whether a fire lights the target (6.1), asked only where the light could lower the distance term: when the
+    weather and light give more than +1 per 2 hexes (at night)."""
+    c = condition(st)
+    step = c.binocular_step if binoculars else c.step
+    if c.factor * int(sight_table()["aid_step"]) <= step:
+        return False
+    return fires.lit(st, tables, target.hex)
 
 
 def sights(unit: Unit) -> bool:
@@ -287,47 +318,159 @@ def sights(unit: Unit) -> bool:
     return unit.hex is not None and not s.destroyed and not s.embarked_in and not s.towed_by
 
 
-def check(tr: Transition, tables: Tables, observer: Unit, target: Unit) -> bool:
-    """One sighting check of ``target`` by ``observer`` (§6.1): sight is lost without LOS or when the target is
-    hidden; kept or gained by the automatic conditions; else 2d10 ≥ the sighting TN. Returns whether it sees it."""
+def _readers(observer: Unit, target: Unit) -> tuple[str, ...]:
+    """Who may read ``observer``'s check of ``target`` (13.2: a hidden unit's existence is known to its side only):
+    the observer's side when the target is known to it, else the target's side when the observer is known to that
+    side, else nobody (the referee's log)."""
+    if not status(target).hidden:
+        return (observer.side,)
+    return () if status(observer).hidden else (target.side,)
+
+
+def _phase_key(st: GameState) -> str:
+    return f"{st.turn}:{st.phase}"
+
+
+def _rolled(st: GameState, observer: Unit, target: Unit) -> bool:
+    """Whether ``observer`` has already rolled to sight ``target`` in this phase (6.1 P: one roll per pair)."""
+    o = status(observer)
+    return o.looked_in == _phase_key(st) and target.id in o.looked
+
+
+def _mark_rolled(st: GameState, observer: Unit, target: Unit) -> None:
+    o = status(observer)
+    key = _phase_key(st)
+    if o.looked_in != key:
+        o.looked_in, o.looked = key, []
+    o.looked.append(target.id)
+
+
+def _lose(tr: Transition, observer: Unit, target: Unit) -> None:
+    o = status(observer)
+    if target.id in o.sighted:
+        o.sighted.remove(target.id)
+        text = f"{observer.id} loses sight of {target.id} (rule 6.1)"
+        tr.emit("sight", text, _readers(observer, target), unit=observer.id)
+
+
+def _roll(tr: Transition, tables: Tables, observer: Unit, target: Unit, line: SightLine, fired: bool) -> str | None:
+    """The sighting roll (6.1): why the observer sights the target, or None. One roll per pair and phase (6.1 P),
+    except the check a hidden unit's fire calls for (13.2); a TN above 20 cannot be made and one of 2 or less
+    cannot be missed, so neither is rolled."""
+    st = tr.state
+    if not fired and _rolled(st, observer, target):
+        return None
+    tn, terms = sight_roll(st, tables, observer, target, line)
+    explain = " ".join(str(m) for m in terms)
+    if tn > int(sight_table()["roll_max"]):
+        return None
+    if tn <= int(sight_table()["roll_min"]):
+        return f"TN {tn} = {explain}, no roll needed"
+    _mark_rolled(st, observer, target)
+    readers = _readers(observer, target)
+    roll = sum(
+        tr.roll(
+            10,
+            2,
+            f"sighting: {observer.id} looks for {target.id}",
+            target=tn,
+            compare="at_least",
+            modifiers=(),
+            shifts=terms,
+            visible_to=readers,
+        )
+    )
+    if roll < tn:
+        text = f"{observer.id} does not sight {target.id}: {roll} against TN {tn} = {explain}"
+        tr.emit("sight", text, readers, unit=observer.id)
+        return None
+    return f"{roll} against TN {tn} = {explain}"
+
+
+def check(tr: Transition, tables: Tables, observer: Unit, target: Unit, fired: bool = False) -> bool:
+    """One sighting check of ``target`` by ``observer`` (§6.1): sight is lost without LOS; kept or gained by the
+    automatic conditions; else 2d10 ≥ the sighting TN (:func:`_roll`). A hidden target that is sighted is revealed
+    (13.2), and then every other enemy unit checks it (6.1 P). Returns whether the observer sees it."""
     st = tr.state
     o = status(observer)
     assert observer.hex is not None and target.hex is not None
     line = sight_line(st, tables, observer.hex, target.hex)
-    if not line.clear or status(target).hidden or not sights(target):
-        if target.id in o.sighted:
-            o.sighted.remove(target.id)
-            tr.emit("sight", f"{observer.id} loses sight of {target.id} (rule 6.1)", (observer.side,), unit=observer.id)
+    if not line.clear or not sights(target) or not sights(observer):
+        _lose(tr, observer, target)
         return False
+    if status(target).hidden:  # 6.1: sight is lost when the target becomes hidden
+        _lose(tr, observer, target)
     why = automatic(st, tables, observer, target, line)
     if why is None:
-        tn, terms = sight_roll(st, tables, observer, target, line)
-        roll = sum(
-            tr.roll(
-                10,
-                2,
-                f"sighting: {observer.id} looks for {target.id}",
-                target=tn,
-                compare="at_least",
-                modifiers=(),
-                shifts=terms,
-                visible_to=(observer.side,),
-            )
-        )
-        explain = " ".join(str(m) for m in terms)
-        if roll < tn:
-            tr.emit(
-                "sight",
-                f"{observer.id} does not sight {target.id}: {roll} against TN {tn} = {explain}",
-                (observer.side,),
-                unit=observer.id,
-            )
+        why = _roll(tr, tables, observer, target, line, fired)
+        if why is None:
             return False
-        why = f"{roll} against TN {tn} = {explain}"
     if target.id not in o.sighted:
+        hidden = status(target).hidden
         o.sighted.append(target.id)
-        tr.emit("sight", f"{observer.id} sights {target.id}: {why}", (observer.side,), unit=observer.id)
+        if hidden:
+            reveal(tr, target, "an enemy unit sights it")
+        tr.emit("sight", f"{observer.id} sights {target.id}: {why}", _readers(observer, target), unit=observer.id)
+        if hidden:
+            checks_of(tr, tables, target)
     return True
+
+
+def reveal(tr: Transition, unit: Unit, why: str) -> None:
+    """The hidden unit is revealed (13.2): shown to the other side from now on."""
+    status(unit).hidden = False
+    tr.reveal()
+    where = tr.state.board.label(unit.hex) if unit.hex is not None else "off the map"
+    tr.emit("reveal", f"{unit.id} is revealed at {where}: {why} (rule 13.2)", unit=unit.id)
+
+
+def _enemies(st: GameState, side: str) -> list[Unit]:
+    return [u for u in sorted(st.units.values(), key=lambda u: u.id) if u.side != side and sights(u)]
+
+
+def checks_of(tr: Transition, tables: Tables, target: Unit, fired: bool = False) -> None:
+    """Every enemy unit checks ``target`` (6.1 P: it entered a hex or was revealed; 13.2: a hidden unit fired, with
+    ``fired``). Each observer's line to the target's hex is drawn once (``sight_line`` keeps it)."""
+    if not sights(target):
+        return
+    for observer in _enemies(tr.state, target.side):
+        if target.hex is None or not sights(target):
+            return
+        check(tr, tables, observer, target, fired)
+
+
+def checks_by(tr: Transition, tables: Tables, observer: Unit) -> None:
+    """``observer`` checks every enemy unit (6.1 P: at the end of its activation)."""
+    if not sights(observer):
+        return
+    for target in _enemies(tr.state, observer.side):
+        check(tr, tables, observer, target)
+
+
+def firing(tr: Transition, firer: Unit) -> bool:
+    """A unit is about to fire: a hidden one is revealed (13.2; its fire names it). Whether it was hidden: then,
+    after the fire, every enemy unit checks it with the "enemy fired" modifier (13.2, 6.3 note c:
+    ``checks_of(..., fired=True)``)."""
+    if not status(firer).hidden:
+        return False
+    reveal(tr, firer, "it fires")
+    return True
+
+
+def persistence(tr: Transition, tables: Tables) -> None:
+    """End Phase step 9 (3.2): the sighting persistence check; each unit loses sight of the enemy units it no
+    longer has a line of sight to (new smoke counts now), without rolls (6.1)."""
+    st = tr.state
+    for observer in sorted(st.units.values(), key=lambda u: u.id):
+        o = status(observer)
+        for tid in list(o.sighted):
+            target = st.units.get(tid)
+            if target is None or not sights(observer) or not sights(target):
+                o.sighted.remove(tid)
+                continue
+            assert observer.hex is not None and target.hex is not None
+            if not sight_line(st, tables, observer.hex, target.hex).clear:
+                _lose(tr, observer, target)
 
 
 def fire_phase_checks(tr: Transition, tables: Tables) -> None:

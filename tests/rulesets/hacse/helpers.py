@@ -18,6 +18,9 @@ LOSE = [1, 1, 10, 10]
 """Initiative dice that make the scenario's first side lose the initiative (it moves first, 3.2)."""
 WIN = [10, 10, 1, 1]
 """Initiative dice that make the scenario's first side win (the second side moves first)."""
+AFTER = [1] * 200
+"""What scripted dice give once a test's own values are used up: the sighting checks every enemy unit makes (6.1 P)
+then roll 1 + 1 = 2 and miss."""
 
 
 def ruleset() -> Hacse:
@@ -27,10 +30,11 @@ def ruleset() -> Hacse:
 
 
 def game(scenario_id: str, dice: list[int] | None = None, seed: int = 1, setup: bool = True) -> Game:
-    """A new game of the scenario; ``dice`` scripts the rolls (the initiative first). With ``setup`` every side
-    takes the scenario's default deployment (15.10.2), so the game stands at the first decision of turn 1."""
+    """A new game of the scenario; ``dice`` scripts the rolls (the initiative first; then :data:`AFTER`). With
+    ``setup`` every side takes the scenario's default deployment (15.10.2), so the game stands at the first decision
+    of turn 1."""
     sc = engine.load_scenario("hacse", scenario_id)
-    g = engine.new_game(sc, seed=seed, dice=ScriptedDice(dice) if dice is not None else None)
+    g = engine.new_game(sc, seed=seed, dice=ScriptedDice([*dice, *AFTER]) if dice is not None else None)
     if setup:
         take_scenario_setup(g)
     return g

@@ -84,8 +84,10 @@ def fire_options(g: Game, uid: str, eid: str) -> set[Action]:
 
 @pytest.mark.parametrize("sid", SCENARIOS)
 def test_3_2_check_refuses_exactly_what_is_not_legal(sid: str) -> None:
-    g = game(sid, seed=7)
-    rng = random.Random(7)
+    # H-1's Germans start hidden: at seed 7 nobody has a shot by turn 3 since every enemy unit checks (6.1 P)
+    seed = 8 if sid == "h1-le-hamel" else 7
+    g = game(sid, seed=seed)
+    rng = random.Random(seed)
     checked = 0
     fire_checked = 0
     while g.state.outcome is None and g.state.turn <= 3:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from engine.hexgrid import parse_hex
 from engine.rulesets.hacse.communication import Party, all_round, can_communicate, may_send, party, relay_modifier
 from engine.rulesets.hacse.data import load_tables
+from engine.rulesets.hacse.model import status
 
 from .helpers import game, placed
 
@@ -58,3 +59,18 @@ def test_10_1_radios_and_field_telephones_from_the_state() -> None:
     assert why is not None and "more than 2 hexes" in why.text
     assert (tank.all_round, hq.hq, mortar.telephone) == (True, True, True)
     assert relay_modifier(2) == 2
+
+
+def test_10_1_a_hit_radio_row_cuts_radio_communication() -> None:
+    g = game("h3-bridge-at-dusk")
+    st = placed(g, G4="0306:n")
+    hq, tank = st.units["A-HQ"], st.units["G4"]
+    assert can_communicate(party(st, T, hq), party(st, T, tank)) is None
+    status(hq).rows_hit = [3]  # 15.7.9: the radio operator; the radio is lost with him
+    assert not party(st, T, hq).radio and party(st, T, hq).telephone
+    assert can_communicate(party(st, T, hq), party(st, T, tank)) is not None
+    status(hq).rows_hit = []
+    radio = next(r.index for r in T.sheets["GER-PZ4H"].rows if r.equipment == "radio")
+    status(tank).rows_hit = [radio]  # 8.5: equipment destroyed
+    assert not party(st, T, tank).radio
+    assert can_communicate(party(st, T, hq), party(st, T, tank)) is not None

@@ -113,8 +113,8 @@ def test_8_6_15_4_seeded_playout_fights_over_the_village() -> None:
     """A seeded H-1 playout whose units head for the objectives and prefer fire at buildings and smoke grenades:
     buildings are fired at and one collapses (4.9), grenades are thrown (15.4), and the game replays to the same
     state."""
-    g = game("h1-le-hamel", seed=1)
-    rng = random.Random(1)
+    g = game("h1-le-hamel", seed=3)
+    rng = random.Random(3)
     goals = list(data(g.state).points)
     at_buildings = grenades = collapsed = 0
     while g.state.outcome is None and g.state.turn <= 6:
@@ -137,7 +137,7 @@ def test_8_6_15_4_seeded_playout_fights_over_the_village() -> None:
         grenades += pick.verb == "smoke"
         collapsed += sum(1 for e in events if "collapses (rule 4.9)" in e.text)
     assert at_buildings > 0 and grenades > 0 and collapsed > 0
-    again = engine.game.replay(g.scenario, 1, g.history)
+    again = engine.game.replay(g.scenario, 3, g.history)
     assert again.state.to_dict() == g.state.to_dict()
 
 

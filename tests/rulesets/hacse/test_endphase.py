@@ -13,7 +13,6 @@ from engine.rules import Transition
 from engine.rulesets.hacse.endphase import (
     SMOKE_FIELD,
     end_phase_events,
-    end_phase_rehide,
     end_phase_smoke,
     smoke_markers,
 )
@@ -110,34 +109,6 @@ def test_8_5_an_ammunition_trailer_hit_leaves_no_rounds() -> None:
     spent = status(tr.state.units["G5"]).spent
     assert spent and all(spent[f"{i}.{k}"] == n for i, m in enumerate(sheet.mounts) for k, n in m.ammo.items())
     assert any("no rounds left (rule 8.5)" in e.text for e in tr.events)
-
-
-def _rehide(st: GameState) -> tuple[GameState, list[tuple[str, tuple[str, ...] | None]]]:
-    st = st.clone()
-    tr = Transition(st)
-    end_phase_rehide(tr, ruleset().tables)
-    return tr.state, [(e.text, e.visible_to) for e in tr.events]
-
-
-def test_13_2_an_unsighted_unit_that_did_not_fire_hides_again_told_only_to_its_side() -> None:
-    st = _h1()
-    status(st.units["G2"]).hidden = False
-    after, log = _rehide(st)
-    assert status(after.units["G2"]).hidden
-    assert ("G2 hides again at 0908 (rule 13.2)", ("german",)) in log
-    assert not status(after.units["U4"]).hidden  # a vehicle in the open may not hide (13.2)
-
-
-def test_13_2_a_sighted_unit_or_one_that_fired_stays_in_the_open() -> None:
-    st = _h1()
-    status(st.units["G2"]).hidden = False
-    status(st.units["U1"]).sighted = ["G2"]
-    after, _ = _rehide(st)
-    assert not status(after.units["G2"]).hidden
-    status(st.units["U1"]).sighted = []
-    status(st.units["G2"]).fired_dk = 0
-    after, _ = _rehide(st)
-    assert not status(after.units["G2"]).hidden
 
 
 def test_3_2_step_8_smoke_markers_lose_a_turn_and_clear_at_0(monkeypatch: pytest.MonkeyPatch) -> None:

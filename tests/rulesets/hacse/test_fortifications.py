@@ -27,6 +27,8 @@ from .helpers import WIN, game, placed, play, ruleset
 T = load_tables()
 H = parse_hex
 MINED = H("0807")  # H-1: 3 secret German AT mines (15.10.3)
+SIGHT = [1] * 80
+"""Dice after those a test is about: the sighting checks of every enemy unit (6.1 P) roll 2 and miss."""
 
 
 def _h1(**where: str) -> GameState:
@@ -78,7 +80,7 @@ def test_14_11_ac_mn_02_an_at_mine_deals_2_damage_to_a_25_t_tank_one_on_the_trac
 
 def test_14_11_ac_mn_02_a_sherman_on_a_mine_is_hit_immobilised_and_stops() -> None:
     st = _h1(U4="0707:se")
-    st.dice = ScriptedDice([6, 6, 5, 6, 1, 1, 1])  # 12 >= 15 - 3: the mine goes off
+    st.dice = ScriptedDice([6, 6, 5, 6, 1, 1, 1, *SIGHT])  # 12 >= 15 - 3: the mine goes off
     after = play(st, "move U4 0807 0808")  # the move stops in 0807
     u4 = after.units["U4"]
     s = status(u4)
@@ -95,12 +97,12 @@ def test_14_11_ac_mn_02_a_sherman_on_a_mine_is_hit_immobilised_and_stops() -> No
 
 def test_14_11_ac_mn_02_a_missed_roll_leaves_the_mines_secret_and_the_roll_to_their_owner() -> None:
     st = _h1(U4="0707:se")
-    st.dice = ScriptedDice([5, 6])  # 11 < 12
+    st.dice = ScriptedDice([5, 6, *SIGHT])  # 11 < 12
     tr = _apply(st, "move U4 0807")
     after = tr.state
     assert after.units["U4"].hex == MINED and not status(after.units["U4"]).rows_hit
     assert [(m.count, m.secret) for m in data(after).mines if m.hex == MINED] == [(3, True)]
-    rolls = [e for e in tr.events if e.kind == "roll"]
+    rolls = [e for e in tr.events if e.kind == "roll" and "sighting" not in e.text]
     assert len(rolls) == 1 and "AT mines in 0807" in rolls[0].text
     assert rolls[0].visible_to == ("german",)  # the US may not learn of the mines from the roll
     assert not [e for e in tr.events if e.kind == "mine"]
@@ -112,7 +114,7 @@ def test_14_11_ac_mn_03_vehicles_under_10_t_are_destroyed(sheet_id: str, uid: st
     assert fo.at_mine_damage(sheets.target(sheet), sheet.weight_t, Script([])) is None
     st = _h2(**{uid: "1612:s"})
     data(st).mines.append(Mine(H("1613"), 1, "soviet", "at"))
-    st.dice = ScriptedDice([10, 10])
+    st.dice = ScriptedDice([10, 10, *SIGHT])
     after = play(st, f"move {uid} 1613")
     s = status(after.units[uid])
     assert s.destroyed and after.units[uid].hex is None and s.activated
@@ -124,7 +126,7 @@ def test_14_11_ac_mn_03_passengers_get_out_of_the_destroyed_carrier_with_1_damag
     status(st.units["G4"]).embarked_in = "G3"
     st.units["G4"].hex = H("1612")
     data(st).mines.append(Mine(H("1613"), 1, "soviet", "at"))
-    st.dice = ScriptedDice([10, 10])
+    st.dice = ScriptedDice([10, 10, *SIGHT])
     after = play(st, "move G3 1613")
     g4 = status(after.units["G4"])
     assert status(after.units["G3"]).destroyed and after.units["G3"].hex is None
@@ -133,16 +135,16 @@ def test_14_11_ac_mn_03_passengers_get_out_of_the_destroyed_carrier_with_1_damag
 
 def test_14_11_ac_mn_04_infantry_entering_a_hex_of_at_mines_rolls_nothing() -> None:
     st = _h1(U1="0707")
-    st.dice = ScriptedDice([])  # any roll would fail
+    st.dice = ScriptedDice(SIGHT)
     tr = _apply(st, "move U1 0807")
     assert tr.state.units["U1"].hex == MINED and not status(tr.state.units["U1"]).rows_hit
-    assert not [e for e in tr.events if e.kind == "roll"]
+    assert not [e for e in tr.events if e.kind == "roll" and "sighting" not in e.text]
 
 
 def test_13_4_a_booby_trap_hurts_infantry_1d3() -> None:
     st = _h1(U1="0707")
     data(st).mines.append(Mine(MINED, 1, "german", "trap"))
-    st.dice = ScriptedDice([7, 7, 2])  # 14 >= 14; 1d3 = 2
+    st.dice = ScriptedDice([7, 7, 2, *SIGHT])  # 14 >= 14; 1d3 = 2
     after = play(st, "move U1 0807")
     assert len(status(after.units["U1"]).rows_hit) == 2
     assert not [m for m in data(after).mines if m.kind == "trap"]  # used up
@@ -177,7 +179,7 @@ def test_14_2_ac_mv_19_wire_wheeled_takes_axle_damage() -> None:
     data(st).wire.append(H("1813"))
     sheet = T.sheets["GER-OPELBLITZ"]
     axle = next(r.index for r in sheet.rows if r.kind == "track_axle")
-    st.dice = ScriptedDice([1, 1, 1])
+    st.dice = ScriptedDice([1, 1, 1, *SIGHT])
     after = play(st, "move G5 1813")
     g5 = after.units["G5"]
     assert status(g5).rows_hit == [axle] and fo.immobile(T, g5) and H("1813") in data(after).wire
@@ -343,7 +345,7 @@ def test_14_4_ac_cl_01_infantry_climbs_4_levels_with_all_mp_no_fire_and_a_skill_
     st = _cliff(_h1(U1="0707"), "0807", 5)  # 0707 is level 1
     _refused(st, "move U1 0807", r"climb of 4 or more levels.*rule 4\.7")
     assert "climb U1 0807" in _legal(st)
-    st.dice = ScriptedDice([6, 6])  # TN 3 × 4 = 12 (veteran): 12 succeeds
+    st.dice = ScriptedDice([6, 6, *SIGHT])  # TN 3 × 4 = 12 (veteran): 12 succeeds
     tr = _apply(st, "climb U1 0807")
     u1 = tr.state.units["U1"]
     s = status(u1)
@@ -364,9 +366,9 @@ def test_14_4_ac_cl_03_a_climb_of_7_levels_takes_3_turns_with_a_roll_in_each() -
     st = _cliff(_h1(U1="0707"), "0807", 8)
     rolls = 0
     for turn in range(3):
-        st.dice = ScriptedDice([10, 10])
+        st.dice = ScriptedDice([10, 10, *SIGHT])
         tr = _apply(st, "climb U1 0807")
-        rolls += sum(1 for e in tr.events if e.kind == "roll")
+        rolls += sum(1 for e in tr.events if e.kind == "roll" and "sighting" not in e.text)
         st = tr.state
         assert (st.units["U1"].hex == MINED) == (turn == 2)
         s = status(st.units["U1"])
@@ -377,7 +379,7 @@ def test_14_4_ac_cl_03_a_climb_of_7_levels_takes_3_turns_with_a_roll_in_each() -
 
 def test_14_4_ac_cl_05_a_failed_climbing_roll_costs_1_damage_and_the_climb_goes_on() -> None:
     st = _cliff(_h1(U1="0707"), "0807", 5)
-    st.dice = ScriptedDice([1, 2, 1, 1, 1])
+    st.dice = ScriptedDice([1, 2, 1, 1, 1, *SIGHT])
     after = _apply(st, "climb U1 0807").state
     assert after.units["U1"].hex == MINED and len(status(after.units["U1"]).rows_hit) == 1
 
@@ -391,7 +393,7 @@ def _trapped(dice: list[int], hidden: bool = False) -> GameState:
     u1 = st.units["U1"]
     status(u1).rows_hit, u1.steps, status(u1).hidden = [1, 2, 3, 4, 5], 7, hidden
     data(st).mines.append(Mine(H("0708"), 1, "german", "trap", False))
-    st.dice = ScriptedDice([10, 10, 3, *dice])  # the trap goes off, 3 damage: 8 of 12 rows, morale is due
+    st.dice = ScriptedDice([10, 10, 3, *dice, *SIGHT])  # the trap goes off, 3 damage: 8 of 12 rows, morale is due
     return st
 
 
@@ -438,7 +440,7 @@ def test_3_2_the_morale_roll_of_a_failed_climb_is_made_at_once() -> None:
     st = _cliff(_h1(U1="0707"), "0807", 5)
     u1 = st.units["U1"]
     status(u1).rows_hit, u1.steps = [1, 2, 3, 4, 5], 7  # one more damage: 6 of 12, half (9.3)
-    st.dice = ScriptedDice([1, 2, 9, 5])  # the climbing roll fails (1 damage), then the morale roll
+    st.dice = ScriptedDice([1, 2, 9, 5, *SIGHT])  # the climbing roll fails (1 damage), then the morale roll
     tr = _apply(st, "climb U1 0807")
     s = status(tr.state.units["U1"])
     assert len(s.rows_hit) == 6 and s.morale_due == []

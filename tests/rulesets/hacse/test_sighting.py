@@ -11,7 +11,7 @@ from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.model import status
 from engine.rulesets.hacse.sighting import automatic, check, sight_line, sight_tn
 
-from .helpers import game, placed
+from .helpers import LOSE, game, placed
 
 T = load_tables()
 
@@ -94,16 +94,22 @@ def test_6_2_two_light_forests_obstruct_without_blocking() -> None:
     assert line.clear and line.obstructing == ("light_forest", "light_forest") and line.sight_sum == 6
 
 
-def test_6_1_hidden_units_cannot_be_sighted_and_sight_is_lost() -> None:
-    g = game("h1-le-hamel")
-    st = placed(g, G1="0101", U1="0103")
-    tr = Transition(st)
-    assert check(tr, T, st.units["U1"], st.units["G1"])
-    assert status(st.units["U1"]).sighted == ["G1"]
+def test_6_1_sight_of_a_unit_that_hides_is_lost_and_a_hidden_unit_sighted_is_revealed() -> None:
+    g = game("h1-le-hamel", dice=[*LOSE, 1, 1])
+    st = placed(g, G1="1501", U1="1301")  # dense forest, 2 hexes: a roll is needed (and fails with 1 + 1)
+    status(st.units["U1"]).sighted = ["G1"]
     status(st.units["G1"]).hidden = True
+    tr = Transition(st)
     assert not check(tr, T, st.units["U1"], st.units["G1"])
     assert status(st.units["U1"]).sighted == []
     assert any("loses sight of G1" in e.text for e in tr.events)
+    assert status(st.units["G1"]).hidden
+    st = placed(g, G1="0101", U1="0103")  # open ground, 2 hexes: sighted without a roll (condition 3)
+    status(st.units["G1"]).hidden = True
+    tr = Transition(st)
+    assert check(tr, T, st.units["U1"], st.units["G1"])
+    assert not status(st.units["G1"]).hidden and tr.revealed
+    assert any(e.kind == "reveal" and "G1 is revealed" in e.text and "rule 13.2" in e.text for e in tr.events)
 
 
 def test_6_1_sighting_roll_against_the_tn() -> None:
@@ -123,4 +129,4 @@ def test_6_1_fire_phase_checks_only_of_units_on_the_map(sid: str) -> None:
     for u in st.units.values():
         for tid in status(u).sighted:
             assert u.hex is not None and st.units[tid].hex is not None
-            assert not status(st.units[tid]).hidden
+            assert not status(st.units[tid]).hidden  # a hidden unit sighted is revealed (13.2)

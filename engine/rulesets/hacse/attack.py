@@ -38,7 +38,7 @@ from .fire import Building, Shot, ShotOdds, hit_roll, pools, range_band, resolve
 from .geometry import armour_faces, in_arc, theta
 from .messages import pass_sightings
 from .model import data, status
-from .morale import damage_trigger, morale_roll, rolls_due
+from .morale import MoraleRoll, damage_trigger, morale_roll, rolls_due
 from .movement import Refused
 from .rally import leadership
 from .sighting import fire_phase_checks, los_policy, sight_line
@@ -686,6 +686,28 @@ _CAUSES = {
 }
 
 
+def unit_morale(
+    st: GameState, tables: Tables, unit: Unit, *, suicide: bool = False, flames: bool = False
+) -> MoraleRoll:
+    """The morale roll of ``unit`` as it stands (§9.1, 9.4, 9.5): its sheet's value, the damage taken, burning or
+    attacked with flames (one −4), contact to a leader (9.2), a suicide attack; an immobilised vehicle that fails
+    dissolves (9.5)."""
+    s = status(unit)
+    sheet = tables.sheets[unit.type]
+    target = sheets.target(sheet, s.rows_hit)
+    eff = effects(target)
+    lead = leadership(st, tables, unit)  # 9.2, 9.4
+    return morale_roll(
+        sheets.morale(s.experience),
+        damage=target.damage_taken,
+        burning=eff.burning or flames,  # 9.4: burning or attacked with flames, one −4
+        no_leader=not lead.contact,
+        suicide=suicide,
+        full_chain=lead.full_chain,
+        immobilised_vehicle=sheet.unit_type == "vehicle" and eff.immobilised,
+    )
+
+
 def _morale(tr: Transition, tables: Tables, unit: Unit, cause: str = "damage") -> str:
     """A morale roll (§9.3–9.5): 2d10 ≤ the modified morale value; a failure shakes the unit. At most one roll per
     cause and unit in the turn (§9.3, ``Status.morale_used``, cleared in Phase 0)."""
@@ -693,18 +715,7 @@ def _morale(tr: Transition, tables: Tables, unit: Unit, cause: str = "damage") -
     if cause in s.morale_used:
         return "steady"
     s.morale_used.append(cause)
-    sheet = tables.sheets[unit.type]
-    target = sheets.target(sheet, s.rows_hit)
-    eff = effects(target)
-    lead = leadership(tr.state, tables, unit)  # 9.2, 9.4
-    roll_of = morale_roll(
-        sheets.morale(s.experience),
-        damage=target.damage_taken,
-        burning=eff.burning or cause == "flames",  # 9.4: burning or attacked with flames, one −4
-        no_leader=not lead.contact,
-        full_chain=lead.full_chain,
-        immobilised_vehicle=sheet.unit_type == "vehicle" and eff.immobilised,
-    )
+    roll_of = unit_morale(tr.state, tables, unit, flames=cause == "flames")
     terms = " ".join(str(m) for m in roll_of.modifiers)
     why = _CAUSES.get(cause, f" ({cause})")
     (a, b) = tr.roll(10, 2, f"morale of {unit.id}{why}: {terms}", target=roll_of.value, compare="at_most")
@@ -745,18 +756,7 @@ def armour_morale_odds(st: GameState, tables: Tables, firer: Unit, target: Unit)
     """The exact chances of ``steady``, ``shaken`` and ``dissolved`` of that roll, None when none is due."""
     if not armour_morale_due(st, tables, firer, target):
         return None
-    s = status(firer)
-    sheet = tables.sheets[firer.type]
-    rec = sheets.target(sheet, s.rows_hit)
-    lead = leadership(st, tables, firer)
-    roll_of = morale_roll(
-        sheets.morale(s.experience),
-        damage=rec.damage_taken,
-        burning=effects(rec).burning,
-        no_leader=not lead.contact,
-        full_chain=lead.full_chain,
-    )
-    return roll_of.odds()
+    return unit_morale(st, tables, firer).odds()  # infantry: no vehicle to be immobilised
 
 
 def flamed(tables: Tables, target: Unit, weapon: str) -> None:

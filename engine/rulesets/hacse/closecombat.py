@@ -42,9 +42,8 @@ from .data import Tables
 from .fire import Shot, ToHit, hit_roll, pools, resolve_attack, shot_odds
 from .geometry import armour_faces, theta
 from .model import data, status
-from .morale import DISSOLVED, SHAKEN, MoraleRoll, morale_roll
+from .morale import DISSOLVED, SHAKEN, MoraleRoll
 from .movement import Refused
-from .rally import leadership
 from .ramming import check_ram, is_suicide, ram_allocation, ram_building, ram_damage, ram_shot, vs_infantry_damage
 from .targetdie import has_moved
 
@@ -555,20 +554,7 @@ def _after(tr: Transition, tables: Tables, unit: Unit) -> None:
 
 
 def _roll_of(st: GameState, tables: Tables, unit: Unit, *, suicide: bool) -> MoraleRoll:
-    s = status(unit)
-    sheet = tables.sheets[unit.type]
-    target = sheets.target(sheet, s.rows_hit)
-    eff = effects(target)
-    lead = leadership(st, tables, unit)  # 9.2, 9.4
-    return morale_roll(
-        sheets.morale(s.experience),
-        damage=target.damage_taken,
-        burning=eff.burning,
-        no_leader=not lead.contact,
-        suicide=suicide,
-        full_chain=lead.full_chain,
-        immobilised_vehicle=sheet.unit_type == "vehicle" and eff.immobilised,
-    )
+    return attack.unit_morale(st, tables, unit, suicide=suicide)
 
 
 _CAUSE = {"damage": "damage", "suicide": "a suicide attack", "infantry_vs_armour": "infantry attacking armour"}
@@ -620,17 +606,33 @@ def physical_odds(st: GameState, tables: Tables, action: Action) -> Odds | None:
 def _ram_odds(st: GameState, tables: Tables, action: Action, rammer: Unit, target: Unit) -> Odds:
     to_enemy, to_rammer, face = _ram_amounts(tables, rammer, target)
     to_hit = _ram_to_hit(st, tables, rammer, target)
+    on_hit = f"{to_enemy} damage to {target.id} ({face}), {to_rammer} to {rammer.id}"
+    return _ram_chances(st, tables, action, rammer, to_hit, to_rammer, on_hit, (f"{to_enemy} damage", to_enemy))
+
+
+def _ram_chances(
+    st: GameState,
+    tables: Tables,
+    action: Action,
+    rammer: Unit,
+    to_hit: ToHit,
+    to_rammer: int,
+    on_hit: str,
+    hit_entry: tuple[str, int],
+) -> Odds:
+    """A ram's odds (12.1–12.3): the suicide roll first where it is one (its chance to dissolve the rammer), then the
+    hit roll; ``on_hit`` says what a hit does, ``hit_entry`` names it and its damage."""
     hit = to_hit.chance if to_hit.possible else Fraction(0)
     go = Fraction(1)
     entries: list[OddsEntry] = []
-    note = f"{to_hit.explain()}; on a hit {to_enemy} damage to {target.id} ({face}), {to_rammer} to {rammer.id}"
+    note = f"{to_hit.explain()}; on a hit {on_hit}"
     if _suicide(tables, rammer, to_rammer) and "suicide" not in status(rammer).morale_used:
         m = _roll_of(st, tables, rammer, suicide=True)
         go = m.odds()["steady"]
         entries.append(OddsEntry("rammer dissolves (suicide attack)", 1 - go, -1.0))
         note += f"; suicide attack: morale {m.value} first (rule 12.3)"
     entries.append(OddsEntry("miss", go * (1 - hit)))
-    entries.append(OddsEntry(f"{to_enemy} damage", go * hit, float(to_enemy)))
+    entries.append(OddsEntry(hit_entry[0], go * hit, float(hit_entry[1])))
     return Odds(action, merge(e for e in entries if e.probability), note=note)
 
 
@@ -639,18 +641,9 @@ def _ram_building_odds(st: GameState, tables: Tables, action: Action, rammer: Un
         return None
     to_building, to_rammer = _building_amounts(st, tables, rammer)
     to_hit = hit_roll(_building_shot(tables, rammer))
-    hit = to_hit.chance if to_hit.possible else Fraction(0)
-    go = Fraction(1)
-    entries: list[OddsEntry] = []
-    note = f"{to_hit.explain()}; on a hit {to_building} damage to the building, {to_rammer} to {rammer.id}"
-    if _suicide(tables, rammer, to_rammer) and "suicide" not in status(rammer).morale_used:
-        m = _roll_of(st, tables, rammer, suicide=True)
-        go = m.odds()["steady"]
-        entries.append(OddsEntry("rammer dissolves (suicide attack)", 1 - go, -1.0))
-        note += f"; suicide attack: morale {m.value} first (rule 12.3)"
-    entries.append(OddsEntry("miss", go * (1 - hit)))
-    entries.append(OddsEntry(f"{to_building} damage to the building", go * hit, float(to_building)))
-    return Odds(action, merge(e for e in entries if e.probability), note=note)
+    on_hit = f"{to_building} damage to the building, {to_rammer} to {rammer.id}"
+    entry = (f"{to_building} damage to the building", to_building)
+    return _ram_chances(st, tables, action, rammer, to_hit, to_rammer, on_hit, entry)
 
 
 def _assault_odds(st: GameState, tables: Tables, action: Action, unit: Unit, target: Unit) -> Odds:

@@ -23,13 +23,13 @@ from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from . import fires, sheets
-from .attack import mount_label, roll_morale
+from .attack import mount_label, roll_morale, unit_morale
 from .damage import burning_damage, effects
 from .data import Tables
 from .fire import jam_cleared
 from .model import data, status
-from .morale import damage_trigger, may_rally, morale_roll
-from .rally import leader_contact_rolls, leadership
+from .morale import damage_trigger, may_rally
+from .rally import leader_contact_rolls
 
 __all__ = ["SMOKE_FIELD", "end_phase_events", "end_phase_smoke", "smoke_markers"]
 
@@ -120,16 +120,7 @@ def _rally(tr: Transition, tables: Tables) -> None:
         s = status(u)
         if not s.shaken or not may_rally(s.shaken_turn, st.turn):
             continue
-        sheet = tables.sheets[u.type]
-        target = sheets.target(sheet, s.rows_hit)
-        lead = leadership(st, tables, u)
-        m = morale_roll(
-            sheets.morale(s.experience),
-            damage=target.damage_taken,
-            burning=effects(target).burning,
-            no_leader=not lead.contact,
-            full_chain=lead.full_chain,
-        )
+        m = unit_morale(st, tables, u)  # only its value and terms: a rally roll does not dissolve
         terms = " ".join(str(x) for x in m.modifiers)
         a, b = tr.roll(10, 2, f"rally of {u.id}: {terms}", target=m.value, compare="at_most")
         if a + b <= m.value:

@@ -1,5 +1,5 @@
 """Shows that a change to the HACSE engine leaves play unchanged: ``same_games.py`` for the HACSE scenarios, with the
-ruleset registered here (the package does not offer it yet, as in its tests).
+ruleset registered here (as it was before the package offered it; registering it again changes nothing).
 
 Ten seeded random playouts of each scenario (odd seeds take the scenario's set-up, even seeds a random one); for
 each game the ``play`` hash covers, at every decision, the side to act, the legal actions in order, the action

@@ -1,6 +1,6 @@
 """The cursor move and full redraw of the whole game screen (DESIGN §11: ≤ 5 ms and ≤ 1 KB a move, ≤ 30 ms a
 redraw) with a HACSE game on it, one per scenario: ``bench_tui.measure_game_screen`` with the ruleset registered
-here (the package does not offer it yet)::
+here (as before the package offered it)::
 
     nice -n 5 .venv/bin/python benchmarks/bench_hacse_tui.py
 """

@@ -377,7 +377,9 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
         return Refused(f"Cannot {typed.verb}: it is the Fire Phase (fire or cease)", "3.2")
     if st.phase != "movement":
         return Refused("Cannot act: the End Phase waits for the decision on the bridge", "4.10")
-    uid: str = getattr(typed, "unit")  # noqa: B009 - every unit's verb names its unit first
+    uid = getattr(typed, "unit", None)  # every unit's verb names its unit first
+    if not isinstance(uid, str):  # a decision of another phase (the set-up's deploy, 15.10.2)
+        return Refused(f"Cannot {typed.verb}: it is the Movement Phase, a unit of {st.to_act} is to act", "3.2")
     unit = st.units.get(uid)
     if unit is None or unit.side != st.to_act:
         return Refused(f"Cannot act: {uid} is not a unit of {st.to_act}", "3.2")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.actions import Action
 from engine.errors import IllegalActionError
 from engine.rulesets.hacse.model import data, status
 from engine.rulesets.hacse.sequence import activations
@@ -164,3 +165,13 @@ def test_3_2_a_game_saves_and_reads_back_its_typed_state() -> None:
         st.to_dict(), st.board, data_type=g.ruleset.state_type, status_type=g.ruleset.status_type
     )
     assert back.to_dict() == st.to_dict()
+
+
+def test_3_2_deploy_after_the_set_up_is_refused_with_its_rule() -> None:
+    """Hostile input (CI's hypothesis run): ``deploy`` in the Movement Phase is refused citing 3.2, not an error."""
+    g = game("h1-le-hamel", seed=16)
+    while g.state.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(Action("deploy", ()))
+    assert err.value.rule == "3.2"

@@ -36,7 +36,7 @@ from engine.state import GameState, Unit
 from . import attack, hits, sheets
 from .attack import mount_label
 from .bridges import terrain_of
-from .cache import kept
+from .cache import kept, remember
 from .communication import Party, can_communicate, may_send, party
 from .damage import Target, range_dk
 from .data import Sheet, Tables
@@ -340,14 +340,7 @@ def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex, sight: ob
     base = tables.experience[status(observer).experience].base_number
     glasses = tables.sheets[observer.type].equipment.get("binoculars", 0) > 0
     key = (_sight_key(st) if sight is None else sight, observer.hex, base, glasses, where)
-    kept = _HEX_TNS.get(key)
-    if kept is not None and kept[0] is st.board:
-        return kept[1]
-    if len(_HEX_TNS) >= 100_000:
-        _HEX_TNS.clear()
-    tn = _hex_tn_now(st, tables, observer, where)
-    _HEX_TNS[key] = (st.board, tn)
-    return tn
+    return remember(_HEX_TNS, key, lambda: _hex_tn_now(st, tables, observer, where), st.board, limit=100_000)
 
 
 def _sight_key(st: GameState) -> tuple[object, ...]:

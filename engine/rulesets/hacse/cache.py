@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine.state import GameState, Unit
 
-__all__ = ["kept", "listing"]
+__all__ = ["kept", "listing", "remember"]
 
 _T = TypeVar("_T")
 
@@ -63,3 +63,20 @@ def kept(st: GameState, key: Hashable, make: Callable[[], _T], *units: Unit) -> 
     got = make()
     memo[key] = got
     return got
+
+
+def remember(store: dict[Any, tuple[Any, _T]], key: Hashable, make: Callable[[], _T], owner: object,
+             limit: int = 0) -> _T:  # fmt: skip
+    """``make()``, kept in ``store`` under ``key`` for as long as the program runs, with ``owner``: the object the
+    answer is derived from (a roster record, the tables, the board), so that a key naming an object by its id is
+    made anew when that id has been reused by another object. ``limit``: the store is emptied when it holds that
+    many answers (0: no limit). For values of the data and the board, which no action changes (unlike
+    :func:`kept`)."""
+    got = store.get(key)
+    if got is not None and got[0] is owner:
+        return got[1]
+    value = make()
+    if limit and len(store) >= limit:
+        store.clear()
+    store[key] = (owner, value)
+    return value

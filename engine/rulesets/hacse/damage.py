@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from engine.events import Modifier
 
+from .cache import remember
 from .firedata import TWO_D10, Roller, Row, damage_table, location_table, mod, total
 
 __all__ = [
@@ -495,14 +496,7 @@ all they depend on. Movement asks at every step whether the unit is immobilised.
 def effects(target: Target) -> Effects:
     """The state of a unit given the rows hit so far (``target.hit``), by §8.5 and its PROPOSED completions."""
     key = (id(target.rows), target.hit, target.unit_type)
-    kept = _EFFECTS.get(key)
-    if kept is not None and kept[0] is target.rows:
-        return kept[1]
-    got = _effects(target)
-    if len(_EFFECTS) >= 10_000:
-        _EFFECTS.clear()
-    _EFFECTS[key] = (target.rows, got)
-    return got
+    return remember(_EFFECTS, key, lambda: _effects(target), target.rows, limit=10_000)
 
 
 def _effects(target: Target) -> Effects:

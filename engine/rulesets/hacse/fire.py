@@ -29,6 +29,7 @@ from engine.errors import IllegalActionError
 from engine.events import Modifier
 from engine.odds import OddsEntry
 
+from .cache import remember
 from .damage import (
     Allocation,
     HitResult,
@@ -340,14 +341,7 @@ def hit_roll(shot: Shot) -> ToHit:
     :class:`IllegalActionError` when the target is out of range.
     """
     table = fire_table()
-    kept = _TO_HIT.get(shot)
-    if kept is not None and kept[0] is table:
-        return kept[1]
-    got = _hit_roll(shot, table)
-    if len(_TO_HIT) >= 50_000:
-        _TO_HIT.clear()
-    _TO_HIT[shot] = (table, got)
-    return got
+    return remember(_TO_HIT, shot, lambda: _hit_roll(shot, table), table, limit=50_000)
 
 
 def _hit_roll(shot: Shot, table: FireTable) -> ToHit:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import data as roster
+from .cache import remember
 from .damage import Target
 from .fire import Ammo, Weapon
 from .firedata import Row
@@ -33,12 +34,7 @@ _AMMO: dict[int, tuple[roster.Ammo, Ammo]] = {}
 
 def weapon(w: roster.Weapon) -> Weapon:
     """The hit roll's view of a weapon type (§2.3, §15.4)."""
-    kept = _WEAPONS.get(id(w))
-    if kept is not None and kept[0] is w:
-        return kept[1]
-    got = _weapon(w)
-    _WEAPONS[id(w)] = (w, got)
-    return got
+    return remember(_WEAPONS, id(w), lambda: _weapon(w), w)
 
 
 def _weapon(w: roster.Weapon) -> Weapon:
@@ -62,12 +58,7 @@ def _weapon(w: roster.Weapon) -> Weapon:
 
 def ammo(a: roster.Ammo) -> Ammo:
     """The calculators' view of an ammunition type (§15.4, §15.5): smoke has no Dk (0 here)."""
-    kept = _AMMO.get(id(a))
-    if kept is not None and kept[0] is a:
-        return kept[1]
-    got = Ammo(a.key, a.dk or 0, a.he, is_ap=a.ap, is_smoke=a.smoke)
-    _AMMO[id(a)] = (a, got)
-    return got
+    return remember(_AMMO, id(a), lambda: Ammo(a.key, a.dk or 0, a.he, is_ap=a.ap, is_smoke=a.smoke), a)
 
 
 def mount_of_row(sheet: roster.Sheet, index: int) -> roster.Mount | None:
@@ -81,12 +72,7 @@ _ROWS: dict[str, tuple[roster.Sheet, tuple[Row, ...]]] = {}
 
 def rows(sheet: roster.Sheet) -> tuple[Row, ...]:
     """The sheet's damage rows as the damage and morale calculators see them (§2.3, §9.2, §15.6)."""
-    kept = _ROWS.get(sheet.id)
-    if kept is not None and kept[0] is sheet:
-        return kept[1]
-    got = _rows(sheet)
-    _ROWS[sheet.id] = (sheet, got)
-    return got
+    return remember(_ROWS, sheet.id, lambda: _rows(sheet), sheet)
 
 
 def _rows(sheet: roster.Sheet) -> tuple[Row, ...]:

@@ -30,6 +30,7 @@ from engine.state import GameState, Unit
 from . import fires
 from .bridges import terrain_of
 from .buildings import occupied
+from .cache import remember
 from .communication import all_round
 from .data import Tables
 from .firedata import mod, total
@@ -69,12 +70,7 @@ _POLICIES: dict[int, tuple[Tables, LosPolicy]] = {}
 
 def los_policy(tables: Tables) -> LosPolicy:
     """Higher ground and buildings block (§6.2 [PROPOSED]); the other terrain is weighed by :func:`sight_line`."""
-    kept = _POLICIES.get(id(tables))
-    if kept is not None and kept[0] is tables:
-        return kept[1]
-    got = _los_policy(tables)
-    _POLICIES[id(tables)] = (tables, got)
-    return got
+    return remember(_POLICIES, id(tables), lambda: _los_policy(tables), tables)
 
 
 def _los_policy(tables: Tables) -> LosPolicy:

@@ -364,18 +364,9 @@ def _ram(tr: Transition, tables: Tables, rammer: Unit, target: Unit) -> None:
         if _morale(tr, tables, rammer, "suicide", suicide=True) != "steady":
             return
     to_hit = _ram_to_hit(st, tables, rammer, target)
-    explain = to_hit.explain()
-    roll = sum(tr.roll(10, 2, f"{rammer.id} rams {target.id}: {explain}", target=to_hit.tn, compare="at_least"))
-    outcome = to_hit.outcome(roll)
-    if not outcome.hit:
-        tr.emit("ram", f"{rammer.id} rams {target.id}: {roll} against {explain}: missed (rule 12.1)", unit=rammer.id)
+    hit = f"{to_enemy} damage to {target.id}, {to_rammer} to {rammer.id}"
+    if not _ram_roll(tr, rammer, to_hit, target.id, f"{target.id} ({face})", hit):
         return
-    tr.emit(
-        "ram",
-        f"{rammer.id} rams {target.id} ({face}): {roll} against {explain}: hit, {to_enemy} damage to {target.id}, "
-        f"{to_rammer} to {rammer.id} (rule 12.2)",
-        unit=rammer.id,
-    )
     _ram_hit(tr, tables, target, to_enemy, face)
     _ram_hit(tr, tables, rammer, to_rammer, "front")
     for u in (target, rammer):
@@ -419,17 +410,10 @@ def _ram_building(tr: Transition, tables: Tables, rammer: Unit) -> None:
         if _morale(tr, tables, rammer, "suicide", suicide=True) != "steady":
             return
     to_hit = hit_roll(_building_shot(tables, rammer))
-    explain = to_hit.explain()
-    roll = sum(tr.roll(10, 2, f"{rammer.id} rams {what}: {explain}", target=to_hit.tn, compare="at_least"))
-    if not to_hit.outcome(roll).hit:
-        tr.emit("ram", f"{rammer.id} rams {what}: {roll} against {explain}: missed (rule 12.1)", unit=rammer.id)
+    if not _ram_roll(
+        tr, rammer, to_hit, what, what, f"{to_building} damage to the building, {to_rammer} to {rammer.id}"
+    ):
         return
-    tr.emit(
-        "ram",
-        f"{rammer.id} rams {what}: {roll} against {explain}: hit, {to_building} damage to the building, "
-        f"{to_rammer} to {rammer.id} (rule 12.2)",
-        unit=rammer.id,
-    )
     house = buildings.house(tr.state, tables, h)
     collapsed, lost = (
         hits.damage_building(tr, tables, h, house, to_building, f"{rammer.id} rams it", rule="12.2")
@@ -442,6 +426,18 @@ def _ram_building(tr: Transition, tables: Tables, rammer: Unit) -> None:
     if not collapsed and not status(rammer).destroyed:
         status(rammer).in_building = True
         tr.emit("building", f"{rammer.id} is in the building now (rule 12.3)", unit=rammer.id)
+
+
+def _ram_roll(tr: Transition, rammer: Unit, to_hit: ToHit, what: str, what_hit: str, on_hit: str) -> bool:
+    """The hit roll of a ram at ``what`` (12.1), told with its terms; on a hit (told at ``what_hit``) what it does
+    (12.2). Whether it hit."""
+    explain = to_hit.explain()
+    roll = sum(tr.roll(10, 2, f"{rammer.id} rams {what}: {explain}", target=to_hit.tn, compare="at_least"))
+    if not to_hit.outcome(roll).hit:
+        tr.emit("ram", f"{rammer.id} rams {what}: {roll} against {explain}: missed (rule 12.1)", unit=rammer.id)
+        return False
+    tr.emit("ram", f"{rammer.id} rams {what_hit}: {roll} against {explain}: hit, {on_hit} (rule 12.2)", unit=rammer.id)
+    return True
 
 
 def _ram_hit(tr: Transition, tables: Tables, unit: Unit, points: int, face: str) -> None:

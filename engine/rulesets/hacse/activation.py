@@ -189,7 +189,7 @@ def step_into(st: GameState, tables: Tables, unit: Unit, at: Step, to: Hex, back
     barred = fortifications.entry_refusal(st, tables, unit, at.hex, to, bool(spent.half_mp or spent.max_move))
     if barred is not None:
         return barred
-    mp = speed(st, tables, unit)
+    mp = kept(st, ("speed", unit.id), lambda: speed(st, tables, unit), unit)  # the same for every step listed
     if backwards:
         if facing is None:
             return Refused(f"Cannot reverse: {unit.id} is infantry and has no facing", "2.1")
@@ -298,7 +298,7 @@ def _each_move(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
         behind = at.hex.neighbours()[(at.facing + 3) % 6]
         if behind in board and not isinstance(step_into(st, tables, unit, at, behind, True), Refused):
             yield Action("back", (unit.id, board.label(behind)))
-        mp = speed(st, tables, unit)
+        mp = kept(st, ("speed", unit.id), lambda: speed(st, tables, unit), unit)
         sheet = tables.sheets[unit.type]
         for f in range(6):
             if f != at.facing and not isinstance(_turn(tables, sheet, at.spent, at.facing, f, mp), Refused):

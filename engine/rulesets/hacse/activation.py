@@ -36,7 +36,7 @@ from . import (
     weather,
 )
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
-from .cache import kept
+from .cache import keeping, kept
 from .carriers import (
     dismount_refusal,
     hook_refusal,
@@ -101,7 +101,14 @@ class Step:
 
 def _crowd(st: GameState, h: Hex) -> int:
     """Units already in ``h`` for stacking (4.4 [PROPOSED]: embarked and towed units and wrecks not counted)."""
+    if not keeping(st):  # check and apply: this hex alone
+        return sum(1 for u in st.units.values() if u.hex == h and _crowds_in(u))
     return kept(st, ("crowds",), lambda: _crowds(st)).get(h, 0)  # every hex counted once per listing (cache.py)
+
+
+def _crowds_in(u: Unit) -> bool:
+    s = status(u)
+    return not (s.embarked_in or s.towed_by or s.destroyed)
 
 
 def _crowds(st: GameState) -> dict[Hex, int]:

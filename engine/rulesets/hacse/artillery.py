@@ -55,7 +55,7 @@ from .indirect import (
 )
 from .model import data, status
 from .movement import Refused
-from .sighting import aided, sight_line, sight_tn, sights, smoke_now
+from .sighting import aided, rubble_hexes, sight_line, sight_tn, sights, smoke_now
 from .targetdie import has_moved
 from .weather import condition
 
@@ -352,7 +352,8 @@ def _sight_key(st: GameState, tables: Tables) -> tuple[object, ...]:
     lost = tuple(sorted(d.buildings_lost.items()))
     c = condition(st).name
     lights = () if c == "clear" else tuple(sorted(fires.fire_hexes(st, tables), key=lambda h: (h.q, h.r)))
-    return (id(st.board), tuple(d.blown), lost, tuple(sorted(d.smoke)), smoke_now(st), c, lights)
+    rubble = rubble_hexes(st, tables)  # 3.2 P: rubble of this Attack Phase counts for LOS only after it
+    return (id(st.board), tuple(d.blown), lost, rubble, tuple(sorted(d.smoke)), smoke_now(st), c, lights)
 
 
 def _hex_tn_now(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:

@@ -107,11 +107,14 @@ _RUBBLE_POLICIES: dict[tuple[int, tuple[Hex, ...]], tuple[Tables, LosPolicy]] = 
 
 
 def rubble_hexes(st: GameState, tables: Tables) -> tuple[Hex, ...]:
-    """The building hexes whose buildings are all destroyed (4.9 P: rubble now), in a fixed order."""
-    lost = data(st).buildings_lost
-    if not lost:
+    """The building hexes whose buildings are all destroyed (4.9 P: rubble now) and that count as rubble for LOS: a
+    hex that fell in this turn's Attack Phase does so only after it (3.2 P); in a fixed order."""
+    d = data(st)
+    if not d.buildings_lost:
         return ()
-    return tuple(sorted((h for h in lost if terrain_of(st, tables, h).key == "rubble"), key=lambda h: (h.q, h.r)))
+    fresh = st.turn if st.phase == "attack" else None
+    out = (h for h in d.buildings_lost if terrain_of(st, tables, h).key == "rubble" and d.rubble_turn.get(h) != fresh)
+    return tuple(sorted(out, key=lambda h: (h.q, h.r)))
 
 
 def los_policy_now(st: GameState, tables: Tables) -> LosPolicy:
@@ -147,7 +150,7 @@ class SightLine:
 
 
 _LINES: dict[tuple[object, ...], tuple[object, object, SightLine]] = {}
-"""Lines already drawn, by board, tables, blown bridges (4.10), buildings lost (4.9: rubble), smoke (7.1) and the two
+"""Lines already drawn, by board, tables, blown bridges (4.10), rubble (4.9), smoke (7.1) and the two
 hexes: nothing else changes a line. Each entry holds its board and tables, so that their ids are not reused while it
 is kept."""
 _LINES_KEPT = 100_000
@@ -167,7 +170,7 @@ def sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
     """The line of sight from ``a`` to ``b`` (§6.2); the firer's hex never counts, the target's hex neither."""
     board = st.board
     d = data(st)
-    key = (id(board), id(tables), tuple(d.blown), tuple(d.buildings_lost.items()), smoke_now(st), a, b)
+    key = (id(board), id(tables), tuple(d.blown), rubble_hexes(st, tables), smoke_now(st), a, b)
     kept = _LINES.get(key)
     if kept is not None and kept[0] is board and kept[1] is tables:
         return kept[2]

@@ -14,7 +14,7 @@ from .helpers import ruleset
 from .test_artillery import T, h3
 
 
-def test_6_2_a_building_hex_blocks_the_line_until_it_is_rubble() -> None:
+def test_6_2_a_building_hex_blocks_the_line_until_it_is_rubble_after_the_fire_phase() -> None:
     st = h3()
     a, b, town = parse_hex("1105"), parse_hex("1107"), parse_hex("1106")
     before = sight_line(st, T, a, b)
@@ -25,9 +25,13 @@ def test_6_2_a_building_hex_blocks_the_line_until_it_is_rubble() -> None:
     house = T.buildings[kind]
     for _ in range(house.per_hex):
         damage_building(tr, T, town, house, house.destroyed_at, "test")
+    assert not sight_line(tr.state, T, a, b).clear  # 3.2 P: rubble of this Fire Phase counts for LOS after it
+    tr.state.phase = "end"
     after = sight_line(tr.state, T, a, b)
     assert after.clear, after.reason
     assert after.obstructing == ("rubble",)  # 6.3: rubble is 1 level high, its Sight entry counts
+    tr.state.phase, tr.state.turn = "attack", tr.state.turn + 1
+    assert sight_line(tr.state, T, a, b).clear  # the next turn's Fire Phase sees across the rubble
     # the old state still sees the building (no cache serves the rubble's answer there, nor the other way)
     assert not sight_line(st, T, a, b).clear
 

@@ -71,6 +71,7 @@ def damage_building(
     tr.emit("fire", f"{what[0].upper()}{what[1:]} collapses (rule 4.9)")
     if d.buildings_lost[where] >= house.per_hex:  # 4.9 P: every building of the hex is destroyed
         tr.emit("terrain", f"{tr.state.board.label(where)} is rubble now (rule 4.9)")
+        d.rubble_turn[where] = tr.state.turn  # 3.2 P: for LOS from the end of this phase (sighting.rubble_hexes)
     lost: list[Unit] = []
     for u in inside:
         buildings.leave(u)  # the survivors stand in the streets (4.9)

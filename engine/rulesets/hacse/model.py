@@ -216,6 +216,10 @@ class Data:
     """Damage of the building the units of a hex occupy (8.6 near misses; 4.9: destroyed at the type's value)."""
     buildings_lost: dict[Hex, int] = field(default_factory=dict)
     """Buildings destroyed in a hex (4.9)."""
+    bridge_damage: dict[Hex, int] = field(default_factory=dict)
+    """Damage each bridge has taken from fire (8.6 P; 4.10: destroyed at 25)."""
+    rubble_turn: dict[Hex, int] = field(default_factory=dict)
+    """The turn in whose Attack Phase each hex became rubble: it counts for LOS only after that phase (3.2 P)."""
     smoke_new: list[Hex] = field(default_factory=list)
     """Hexes smoked in the Fire Phase of turn ``smoke_turn``: their smoke counts for LOS only after it (3.2 P)."""
     smoke_turn: int = 0

@@ -124,8 +124,9 @@ class Hacse(Ruleset):
     # --- Maps -------------------------------------------------------------------------------------------
 
     def los_policy(self, state: GameState) -> LosPolicy:
-        """Higher ground and buildings block (6.2); other terrain is weighed by ``sighting.sight_line``."""
-        return sighting.los_policy(self.tables)
+        """Higher ground and buildings block (6.2; not rubble, 4.9); other terrain is weighed by
+        ``sighting.sight_line``."""
+        return sighting.los_policy_now(state, self.tables)
 
     def movement_points(self, state: GameState, unit: Unit) -> float:
         """MP left this turn: of the road MP once the move has taken road steps and keeps to the road, else of the

@@ -26,6 +26,7 @@ from . import attack, obstacles, options, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
 from .cache import listing
+from .campaign import carried_steps
 from .closecombat import physical_odds
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
@@ -72,6 +73,9 @@ class Hacse(Ruleset):
     def begin(self, tr: Transition) -> None:
         begin(tr, self.tables)
         withhold(tr)  # 13.2
+
+    def carried_steps(self, unit: Unit) -> int:
+        return carried_steps(unit, self.tables.sheets[unit.type])  # campaigns (campaign.py)
 
     def setup_offered(self, state: GameState) -> bool:
         return state.phase == "setup"

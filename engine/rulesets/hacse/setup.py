@@ -23,10 +23,10 @@ from engine.specs import Scenario, UnitSpec
 from engine.state import GameState, Unit
 from engine.typed import from_plain
 
-from . import buildings
+from . import buildings, campaign, sheets
 from .data import PROHIBITED, Tables
 from .fortifications import fort_table
-from .model import Data, Mine, Status
+from .model import Data, Mine, Status, status
 from .weather import conditions_by_turn, ground_of
 
 __all__ = ["build_state", "check_scenario"]
@@ -64,6 +64,10 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
         units[spec.id] = Unit(
             spec.id, spec.type, spec.side, spec.hex, sheet.possible_damage, spec.formation, _status(spec, tables)
         )
+        carried = campaign.start_rows(sheet, spec.steps)  # a campaign's carried losses (campaign.py)
+        if carried:
+            status(units[spec.id]).rows_hit = carried
+            units[spec.id].steps = sheet.possible_damage - sheets.target(sheet, carried).damage_taken
     for u in units.values():  # passengers and towed guns wait with their carrier (15.10.2)
         carrier = u.status.embarked_in or u.status.towed_by
         if carrier in units and units[carrier].hex is None:

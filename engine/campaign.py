@@ -573,6 +573,16 @@ def _start_steps(ruleset_id: str, scenario_id: str) -> dict[str, int]:
     return {u.id: u.steps for u in game.state.units.values()}
 
 
+def campaign_sides(campaign: Campaign) -> list[tuple[str, str]]:
+    """Every side that fights in the campaign as (id, name), in the order the battles bring them in: a side of a
+    later battle only (HACSE's Soviets in H-2) is chosen a player at the start like the first battle's."""
+    out: dict[str, str] = {}
+    for b in campaign.battles:
+        for s in load_scenario(campaign.ruleset, b.scenario).sides:
+            out.setdefault(s.id, s.name)
+    return list(out.items())
+
+
 def initial_roster(campaign: Campaign) -> dict[str, RosterEntry]:
     """The roster before the first battle: every unit of the carried sides, as the first scenario sets it up."""
     sc = load_scenario(campaign.ruleset, campaign.first.scenario)

@@ -23,7 +23,6 @@ from engine.state import GameState, Unit
 from . import (
     attack,
     buildings,
-    carryover,
     climbing,
     fortifications,
     grenades,
@@ -845,19 +844,17 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
 def _fire_phase_actions(st: GameState, tables: Tables) -> list[Action]:
     """3.2 Phase 3b: the shots of the unit firing, or of every unit of the side that may fire; ``cease`` for each."""
     d = data(st)
-    if d.active is None:  # attack.firers, listing each unit's shots once rather than first asking whether it has one
+    if d.active is not None:
+        units = [st.units[d.active]]
+    else:  # attack.firers, listing each unit's shots once rather than first asking whether it has one
         units = [
             u
             for u in sorted(st.units.values(), key=lambda u: u.id)
             if u.side == st.to_act and status(u).may_fire and not status(u).fire_done
         ]
-        return carryover.side_listing(st, tables, units, _fire_unit_actions)  # kept between decisions
-    return _fire_unit_actions(st, tables, st.units[d.active])
-
-
-def _fire_unit_actions(st: GameState, tables: Tables, u: Unit) -> list[Action]:
-    """3.2 Phase 3b: one unit's shots, smoke grenades and ``cease``, or nothing if it has no shot."""
-    shots = options.fire_actions(st, tables, u) + obstacles.fire_actions(st, tables, u)  # 13.6
-    if shots or attack.has_shot(st, tables, u):  # a unit with a shot none of its options allow only ceases
-        return [*shots, *grenades.actions(st, tables, u), Action("cease", (u.id,))]  # 15.4: smoke grenades
-    return []
+    out: list[Action] = []
+    for u in units:
+        shots = options.fire_actions(st, tables, u) + obstacles.fire_actions(st, tables, u)  # 13.6
+        if shots or attack.has_shot(st, tables, u):  # a unit with a shot none of its options allow only ceases
+            out += [*shots, *grenades.actions(st, tables, u), Action("cease", (u.id,))]  # 15.4: smoke grenades
+    return out

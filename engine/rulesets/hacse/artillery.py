@@ -98,7 +98,7 @@ def is_indirect(st: GameState, tables: Tables, firer: Unit, target: str | Hex, l
 
 
 def _indirect(st: GameState, tables: Tables, firer: Unit, target: str, label: str) -> bool:
-    if not indirect_mounts(tables, firer):
+    if not _indirect_mounts(tables, firer):
         return False
     index = _mount(tables, firer, label)
     if index is None:
@@ -562,8 +562,7 @@ def _aims(st: GameState, side: str) -> list[Hex]:
     return sorted(known, key=lambda h: (h.q, h.r))
 
 
-def indirect_mounts(tables: Tables, unit: Unit) -> list[int]:
-    """The unit's mounts that may fire indirectly (7.1)."""
+def _indirect_mounts(tables: Tables, unit: Unit) -> list[int]:
     sheet = tables.sheets[unit.type]
     got = _MOUNTS.get(id(sheet))
     if got is None or got[0] is not sheet:
@@ -578,7 +577,7 @@ _MOUNTS: dict[int, tuple[Sheet, tuple[int, ...]]] = {}
 
 def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     s = status(unit)
-    mounts = indirect_mounts(tables, unit)
+    mounts = _indirect_mounts(tables, unit)
     if unit.hex is None or not s.may_fire or s.fire_done or not mounts:
         return
     sheet = tables.sheets[unit.type]

@@ -13,7 +13,7 @@ from engine.hexgrid import Hex
 from engine.state import GameState, Unit
 from engine.typed import record, state_of, status_of
 
-__all__ = ["FACING_NAMES", "Data", "Mine", "Status", "data", "status"]
+__all__ = ["FACING_NAMES", "Bunker", "Data", "Mine", "Status", "data", "status"]
 
 FACING_NAMES = ("n", "ne", "se", "s", "sw", "nw")
 """The six facings of 2.2 and 15.10.1, 0 to 5 clockwise from north, as notation writes them."""
@@ -142,6 +142,19 @@ class Status:
 
 
 @record(frozen=True)
+class Bunker:
+    """A bunker of the scenario (4.9 P; ``bunkers.py``): a building of one hex with its own armour, "destroyed at"
+    and capacity in soldiers, hidden from the enemy until sighted (13.2)."""
+
+    hex: Hex
+    side: str
+    armour: int
+    destroyed_at: int
+    capacity: int
+    hidden: bool = True
+
+
+@record(frozen=True)
 class Mine:
     """Mines laid in a hex (13.4; 15.10 fortifications): how many, whose, of which kind, secret or known."""
 
@@ -216,6 +229,8 @@ class Data:
     """Damage of the building the units of a hex occupy (8.6 near misses; 4.9: destroyed at the type's value)."""
     buildings_lost: dict[Hex, int] = field(default_factory=dict)
     """Buildings destroyed in a hex (4.9)."""
+    bunkers: list[Bunker] = field(default_factory=list)
+    """The scenario's bunkers (4.9 P, ``fortifications.bunkers``; ``bunkers.py``)."""
     smoke_new: list[Hex] = field(default_factory=list)
     """Hexes smoked in the Fire Phase of turn ``smoke_turn``: their smoke counts for LOS only after it (3.2 P)."""
     smoke_turn: int = 0

@@ -139,6 +139,8 @@ class Status:
     where the building has room), a unit set up in one, a vehicle that rammed one (12.3); ``buildings.py``."""
     housed_at: str = ""
     """``TURN.HEXES`` when it last chose to occupy or leave a building (4.9: once per hex entered)."""
+    searchlight: Hex | None = None
+    """The hex its searchlight lights (6.1 P; a scenario's ``status.searchlight``; ``searchlights.py``)."""
 
 
 @record(frozen=True)

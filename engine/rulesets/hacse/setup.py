@@ -23,7 +23,7 @@ from engine.specs import Scenario, UnitSpec
 from engine.state import GameState, Unit
 from engine.typed import from_plain
 
-from . import buildings, bunkers
+from . import buildings, bunkers, searchlights
 from .data import PROHIBITED, Tables
 from .fortifications import fort_table
 from .model import Data, Mine, Status
@@ -131,6 +131,8 @@ def check_scenario(scenario: Scenario, tables: Tables) -> list[Problem]:
     specs = {u.id: u for u in scenario.units}
     for i, spec in enumerate(scenario.units):
         _check_unit(spec, specs, tables, board, _adder(add, f"units[{i}]"))
+        if "searchlight" in spec.status:  # 6.1 P
+            searchlights.check(spec, tables, board, _adder(add, f"units[{i}].status.searchlight"))
     _check_hex_keys(scenario, board, add)
     _check_fort_terrain(scenario, board, add)
     _check_roads(board, add)

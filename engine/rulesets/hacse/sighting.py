@@ -27,7 +27,7 @@ from engine.los import LosPolicy, line_of_sight
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import fires
+from . import fires, searchlights
 from .bridges import terrain_of
 from .buildings import occupied
 from .cache import remember
@@ -179,6 +179,8 @@ def automatic(st: GameState, tables: Tables, observer: Unit, target: Unit, line:
         return "already sighted (rule 6.1)"
     if d <= 1:
         return "in the same or an adjacent hex (rule 6.1)"
+    if searchlights.shining(st, tables, target):
+        return "its searchlight shines (rule 6.1)"
     reach = condition(st).range  # 6.1 P: 15 hexes in clear weather, less in other conditions, never at dark night
     if d > reach or not _open(st, tables, target) or status(target).dug_in:
         return None
@@ -305,7 +307,7 @@ def _aided(st: GameState, tables: Tables, target: Unit, *, binoculars: bool) -> 
     step = c.binocular_step if binoculars else c.step
     if c.factor * int(sight_table()["aid_step"]) <= step:
         return False
-    return fires.lit(st, tables, target.hex)
+    return fires.lit(st, tables, target.hex) or searchlights.lit(st, tables, target.hex)
 
 
 def sights(unit: Unit) -> bool:

@@ -5,6 +5,7 @@ bunker at G2's hex (0908), written next to a copy of its map."""
 
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
 
@@ -118,3 +119,29 @@ def test_4_9_validate_refuses_bad_bunker_keys_saying_what_and_where(tmp_path: Pa
     )
     assert "fortifications.bunkers[1].hex: 0908 has a bunker already" in got
     assert "bunkers: expected a list" in _problems(tmp_path, "[fortifications]\nbunkers = 3\n")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_4_9_seeded_playout_with_a_bunker_reaches_the_end_of_turn_2(tmp_path: Path, seed: int) -> None:
+    """The fixture in play (G2 set up inside the bunker): every chosen action reads back from its text, and the
+    game replays to the same state (the bunker survives a save's round trip)."""
+    sc = _scenario(tmp_path)
+    text = (tmp_path / "h1-bunker.toml").read_text(encoding="utf-8")
+    text = text.replace(
+        "status = { hidden = true, dug_in = true }", "status = { hidden = true, in_building = true }", 1
+    )
+    (tmp_path / "h1-bunker.toml").write_text(text, encoding="utf-8")
+    sc = engine.load_scenario(tmp_path / "h1-bunker.toml")
+    g = engine.new_game(sc, seed=seed)
+    take_scenario_setup(g)
+    assert status(g.state.units["G2"]).in_building and data(g.state).bunkers
+    rng = random.Random(seed)
+    for _ in range(2000):
+        if g.state.outcome is not None or g.state.turn > 2:
+            break
+        action = rng.choice(g.legal_actions())
+        assert g.ruleset.parse_action(g.state, g.describe(action)) == action
+        g.apply(action)
+    assert g.state.turn == 3 or g.state.outcome is not None
+    again = engine.game.replay(g.scenario, seed, g.history)
+    assert again.state.to_dict() == g.state.to_dict()

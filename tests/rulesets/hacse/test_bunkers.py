@@ -16,6 +16,7 @@ from engine.errors import ScenarioError
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
 from engine.rulesets.hacse import buildings, hits
+from engine.rulesets.hacse.attack import Aim, _shot_refusal
 from engine.rulesets.hacse.bunkers import BUNKER
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.model import data, status
@@ -145,3 +146,16 @@ def test_4_9_seeded_playout_with_a_bunker_reaches_the_end_of_turn_2(tmp_path: Pa
     assert g.state.turn == 3 or g.state.outcome is not None
     again = engine.game.replay(g.scenario, seed, g.history)
     assert again.state.to_dict() == g.state.to_dict()
+
+
+def test_6_3_8_4_a_shot_at_a_unit_in_a_bunker_is_plus_5_and_needs_dk_of_its_armour(tmp_path: Path) -> None:
+    """U1's rifles at G2 in the bunker next to it: +5 always (6.3 b) and the target's bunker armour 6 (8.4)."""
+    st = _state(tmp_path)
+    u1 = st.units["U1"]
+    u1.hex = parse_hex("0808")
+    aim = _shot_refusal(st, T, u1, st.units["G2"], 0)
+    assert isinstance(aim, Aim)
+    assert aim.shot.building is not None and aim.shot.building.bunker and aim.target.bunker == 6
+    status(st.units["G2"]).in_building = False
+    aim = _shot_refusal(st, T, u1, st.units["G2"], 0)
+    assert isinstance(aim, Aim) and aim.shot.building is None and aim.target.bunker == 0

@@ -33,7 +33,7 @@ from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, fires, hits, sheets
+from . import attack, fires, hits, searchlights, sheets
 from .attack import mount_label
 from .bridges import terrain_of
 from .cache import kept, remember
@@ -347,11 +347,14 @@ def _sight_key(st: GameState, tables: Tables) -> tuple[object, ...]:
     """What the sighting TN of a hex depends on besides the observer and the hex (7.4 P): the board, blown bridges,
     buildings lost (a hex whose buildings all fell is rubble, 4.9), smoke (where it is, and where it blocks sight
     now: smoke laid in this Fire Phase does not yet, 3.2 P), the turn's condition and, when it is not clear, the
-    fires that light hexes (6.1: a sighting aid, ``fires.lit``)."""
+    fires and searchlights that light hexes (6.1: a sighting aid, ``fires.lit``, ``searchlights.lit``)."""
     d = data(st)
     lost = tuple(sorted(d.buildings_lost.items()))
     c = condition(st).name
-    lights = () if c == "clear" else tuple(sorted(fires.fire_hexes(st, tables), key=lambda h: (h.q, h.r)))
+    lit: list[Hex] = []
+    if c != "clear":  # fires and searchlights light hexes (6.1 P)
+        lit = sorted({*fires.fire_hexes(st, tables), *searchlights.lit_hexes(st, tables)}, key=lambda h: (h.q, h.r))
+    lights = tuple(lit)
     rubble = rubble_hexes(st, tables)  # 3.2 P: rubble of this Attack Phase counts for LOS only after it
     return (id(st.board), tuple(d.blown), lost, rubble, tuple(sorted(d.smoke)), smoke_now(st), c, lights)
 

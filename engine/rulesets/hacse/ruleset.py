@@ -25,6 +25,7 @@ from engine.state import GameState, Unit
 from . import attack, obstacles, options, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
+from .bunkers import visible_to
 from .cache import listing
 from .campaign import carried_steps
 from .closecombat import physical_odds
@@ -121,6 +122,7 @@ class Hacse(Ruleset):
             del v.units[uid]
         d = data(v)
         d.mines = [m for m in d.mines if m.side == side or not m.secret]
+        d.bunkers = [b for b in d.bunkers if visible_to(state, b, side)]  # 13.2: hidden bunkers
         if d.active is not None and d.active not in v.units:
             d.active = None  # the other side learns only that a hidden unit is activated (3.2)
         return v

@@ -23,7 +23,7 @@ from engine.specs import Scenario, UnitSpec
 from engine.state import GameState, Unit
 from engine.typed import from_plain
 
-from . import buildings, campaign, sheets
+from . import buildings, bunkers, campaign, searchlights, sheets
 from .data import PROHIBITED, Tables
 from .fortifications import fort_table
 from .model import Data, Mine, Status, status
@@ -85,6 +85,7 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
     ]
     d.conditions = conditions_by_turn(raw.get("conditions", {}), scenario.turns)  # 6.1
     d.ground = ground_of(raw.get("conditions", {}))  # 4.3: mud or snow on the ground
+    d.bunkers = bunkers.load(forts.get("bunkers", []), tables)  # 4.9 P
     d.wire = _hexes(forts.get("wire"))
     d.trenches = _hexes(forts.get("trenches"))
     d.obstacles = _hexes(forts.get("obstacles"))  # 13.6
@@ -134,6 +135,8 @@ def check_scenario(scenario: Scenario, tables: Tables) -> list[Problem]:
     specs = {u.id: u for u in scenario.units}
     for i, spec in enumerate(scenario.units):
         _check_unit(spec, specs, tables, board, _adder(add, f"units[{i}]"))
+        if "searchlight" in spec.status:  # 6.1 P
+            searchlights.check(spec, tables, board, _adder(add, f"units[{i}].status.searchlight"))
     _check_hex_keys(scenario, board, add)
     _check_fort_terrain(scenario, board, add)
     _check_roads(board, add)
@@ -199,6 +202,8 @@ def _check_hex_keys(scenario: Scenario, board: Board, add: Callable[[str, str], 
     values: list[tuple[str, Any]] = []
     forts = raw.get("fortifications", {})
     values += [(f"fortifications.{k}", forts.get(k)) for k in _HEX_KEYS if k in forts]
+    if "bunkers" in forts:
+        bunkers.check(forts["bunkers"], sides, board, add)  # 4.9 P
     for i, m in enumerate(forts.get("mines", [])):
         values.append((f"fortifications.mines[{i}].hex", m.get("hex")))
         if m.get("side") not in sides or not isinstance(m.get("count"), int):

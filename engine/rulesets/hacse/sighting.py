@@ -28,7 +28,7 @@ from engine.los import LosPolicy, line_of_sight
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import fires
+from . import fires, searchlights
 from .bridges import terrain_of
 from .buildings import occupied
 from .cache import remember
@@ -226,6 +226,8 @@ def automatic(st: GameState, tables: Tables, observer: Unit, target: Unit, line:
         return "already sighted (rule 6.1)"
     if d <= 1:
         return "in the same or an adjacent hex (rule 6.1)"
+    if searchlights.shining(st, tables, target):
+        return "its searchlight shines (rule 6.1)"
     reach = condition(st).range  # 6.1 P: 15 hexes in clear weather, less in other conditions, never at dark night
     if d > reach or not _open(st, tables, target) or status(target).dug_in:
         return None
@@ -358,7 +360,7 @@ def aided(st: GameState, tables: Tables, where: Hex | None, *, binoculars: bool)
     step = c.binocular_step if binoculars else c.step
     if c.factor * int(sight_table()["aid_step"]) <= step:
         return False
-    return fires.lit(st, tables, where)
+    return fires.lit(st, tables, where) or searchlights.lit(st, tables, where)
 
 
 def sights(unit: Unit) -> bool:

@@ -59,7 +59,7 @@ from .sighting import aided, rubble_hexes, sight_line, sight_tn, sights, smoke_n
 from .targetdie import has_moved
 from .weather import condition
 
-__all__ = ["Salvo", "fire", "has_indirect_shot", "indirect_actions", "is_indirect", "odds", "ready"]
+__all__ = ["Salvo", "aiming", "fire", "has_indirect_shot", "indirect_actions", "is_indirect", "odds", "ready"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -501,10 +501,11 @@ def _at_hex(
     if ("known",) not in memo:
         memo[("known",)] = set(_aims(st, firer.side))
     known = memo[("known",)]
-    if not isinstance(known, set) or where not in known:
+    anywhere = memo.get(("anywhere",)) or aiming(st, tables, firer, index, akey)  # 7.4 in two steps (shelling.py)
+    if not isinstance(known, set) or (where not in known and not anywhere):
         return Refused(
             f"Cannot fire indirectly at {st.board.label(where)}: fire at a hex is aimed where an enemy unit is known "
-            "or at an objective hex the side does not control",
+            "or at an objective hex the side does not control; shell first to aim at any other hex",
             "7.4",
         )
     band = _band(tables, firer, index, where)
@@ -532,6 +533,13 @@ def _at_hex(
     turns = smoke_turns(ammo)
     label = mount_label(sheet, index)
     return Salvo(firer.id, index, label, akey, where, None, None, tn, mods, None, weapon.burst, turns, dk)
+
+
+def aiming(st: GameState, tables: Tables, firer: Unit, index: int, ammo: str) -> bool:
+    """Whether the side chooses the hex of this weapon's and round's ``shell`` now (7.4: any hex meeting the
+    preconditions, ``shelling.py``)."""
+    aim = data(st).shelling
+    return bool(aim) and aim[0] == firer.id and aim[2] == ammo and _mount(tables, firer, aim[1]) == index
 
 
 # --- What a unit may fire indirectly ------------------------------------------------------------------------------

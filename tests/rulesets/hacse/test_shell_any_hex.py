@@ -142,3 +142,61 @@ def test_7_4_a_gun_with_nothing_in_sight_still_has_a_shot() -> None:
     legal = ruleset().legal_actions(st)
     assert Action("shell", ("G4", "KWK40", "HE")) in legal and Action("cease", ("G4",)) in legal
     assert not any(a.verb == "fire" and a.args[0] == "G4" for a in legal)
+
+
+# --- By keys -----------------------------------------------------------------------------------------------------
+
+_QUIET = ("deploy", "stand", "stop", "pass", "hold", "stay", "spare", "cease")
+"""Verbs that play a turn through without a shot: to the Germans' Fire Phase of turn 1."""
+
+
+async def test_7_4_a_player_shells_an_empty_hex_with_smoke_by_keys() -> None:
+    """o lists the decisions, ``shell M1 GW34 smoke`` is picked by its number; the map then marks the hexes it may
+    take (◎), and Enter on an empty one fires the smoke there (the mortar still selected)."""
+    from tests.tui.conftest import enter_on, make_app, play_quietly, settle, table  # noqa: PLC0415
+    from tui.app import Start  # noqa: PLC0415
+    from tui.screens.dialogs import ChoiceDialog  # noqa: PLC0415
+    from tui.screens.handoff import HandoffScreen  # noqa: PLC0415
+
+    app = make_app(Start("new", "hacse", "h3-bridge-at-dusk", {"german": "human", "soviet": "human"}, 1))
+    shell = Action("shell", ("M1", "GW34", "smoke"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot, app)
+        assert app.session is not None
+        game = app.session.game
+        for _ in range(200):
+            legal = game.legal_actions()
+            if game.state.to_act == "german" and shell in legal:
+                break
+            side = game.state.to_act
+            assert side is not None
+            play_quietly(app, side, str(next(a for a in legal if a.verb in _QUIET)))
+        assert shell in game.legal_actions()
+        await settle(pilot, app)
+        while isinstance(app.screen, HandoffScreen):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        screen = table(app)
+        m1 = game.state.units["M1"].hex
+        assert m1 is not None and screen.client.side == "german"
+        await enter_on(app, pilot, game.state.board.label(m1))
+        assert screen.selected == "M1"
+        await pilot.press("o")
+        await settle(pilot, app)
+        while isinstance(app.screen, ChoiceDialog):
+            items = [v for v, _ in app.screen.items]  # type: ignore[attr-defined]
+            at = next(i for i, v in enumerate(items) if v == shell or (isinstance(v, list) and shell in v))
+            assert at < 9, "picked by its number key"
+            await pilot.press(str(at + 1))
+            await settle(pilot, app)
+        assert game.history[-1] == shell
+        empty = next(
+            h for h in sorted(game.state.board, key=lambda h: (h.q, h.r)) if not game.state.units_at(h) and h != m1
+        )
+        label = game.state.board.label(empty)
+        assert empty in screen.map.overlay and screen.map.overlay[empty].text == "◎"
+        if screen.selected != "M1":
+            await enter_on(app, pilot, game.state.board.label(m1))
+        await enter_on(app, pilot, label)
+        assert game.history[-1] == Action("fire", ("M1", label, "GW34", "smoke"))
+        assert data(game.state).shelling == []

@@ -15,7 +15,8 @@
 
 Readings (README): hex fire is offered at the hexes of known enemy units and at the objective hexes the side does not
 control, with or without a known enemy there (and only with smoke where an enemy there is sighted: fire at the unit
-then, 7.2); a natural 2 jams the weapon (6.6) and the shell has no effect (7.2 P); random hits strike any unit in
+then, 7.2), and at any hex meeting 7.4 once the side has played ``shell`` (``shelling.py``, :func:`aiming`); a
+natural 2 jams the weapon (6.6) and the shell has no effect (7.2 P); random hits strike any unit in
 the hex, of either side (7.3 INTERP); ballistic fire takes no intervening terrain or vehicles.
 """
 

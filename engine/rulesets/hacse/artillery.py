@@ -412,7 +412,7 @@ def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: 
         return 0, f"{shooter} fired from it"  # a hidden unit is not known to have fired (13.2: the view)
     if ("watchers",) not in memo:
         memo[("watchers",)] = list(_watchers(st, tables, firer))
-        memo[("sight",)] = _sight_key(st, tables)
+        memo[("sight",)] = kept(st, ("sight key",), lambda: _sight_key(st, tables))  # once per listing
     watchers = memo[("watchers",)]
     assert isinstance(watchers, list)
     for u, relays in watchers:

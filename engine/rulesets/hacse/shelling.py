@@ -41,15 +41,25 @@ __all__ = ["aim_actions", "apply", "has_shell", "hexes", "refusal", "shell_actio
 def _rounds(st: GameState, tables: Tables, unit: Unit) -> Iterator[tuple[int, str, str]]:
     """(mount, label, round) of each weapon and round the unit may fire indirectly at a hex now, before the hex."""
     s = status(unit)
-    if unit.hex is None or not s.may_fire or s.fire_done or attack.phase_refusal(st, tables, unit) is not None:
+    mounts = artillery._indirect_mounts(tables, unit)
+    if not mounts or unit.hex is None or not s.may_fire or s.fire_done:
+        return
+    if attack.phase_refusal(st, tables, unit) is not None:
         return
     sheet = tables.sheets[unit.type]
-    for i in artillery._indirect_mounts(tables, unit):
+    for i in mounts:
         if artillery._mount_refusal(tables, unit, i) is not None:
             continue
         for k in sheet.mounts[i].ammo:
-            if not isinstance(artillery._ammo(tables, unit, i, k, True), Refused):
+            if not isinstance(_ammo(st, tables, unit, i, k), Refused):
                 yield i, mount_label(sheet, i), k
+
+
+def _ammo(st: GameState, tables: Tables, unit: Unit, index: int, ammo: str) -> str | Refused:
+    """``artillery._ammo`` at a hex, kept per listing under artillery's own key (the same answer)."""
+    return kept(
+        st, ("ammo", unit.id, index, ammo, True), lambda: artillery._ammo(tables, unit, index, ammo, True), unit
+    )
 
 
 def _round_refusal(st: GameState, tables: Tables, unit: Unit, label: str, ammo: str) -> Refused | int:
@@ -63,7 +73,7 @@ def _round_refusal(st: GameState, tables: Tables, unit: Unit, label: str, ammo: 
     why = artillery._mount_refusal(tables, unit, index)
     if why is not None:
         return why
-    got = artillery._ammo(tables, unit, index, ammo, True)
+    got = _ammo(st, tables, unit, index, ammo)
     return got if isinstance(got, Refused) else index
 
 

@@ -154,44 +154,50 @@ attack.SHOT_SOURCES.append(has_shell)
 
 # --- The second step: which hex ---------------------------------------------------------------------------------
 
-_SEEABLE: dict[tuple[object, ...], tuple[object, frozenset[Hex]]] = {}
-"""The hexes a unit could see for 7.4 (the hex or 3 neighbours at sighting TN 20 or less), by sighting key,
-position, base number and binoculars (the board kept with each, as ``artillery._SEEN``)."""
 
-
-def _seeable(st: GameState, tables: Tables, observer: Unit, sight: object) -> frozenset[Hex]:
-    base = tables.experience[status(observer).experience].base_number
-    glasses = tables.sheets[observer.type].equipment.get("binoculars", 0) > 0
+def _in_range(st: GameState, tables: Tables, firer: Unit, index: int) -> list[Hex]:
+    """The map's hexes within the weapon's indirect range of the firer (7.1), by column and row (kept per board,
+    firer's hex and weapon: the bands read only the distance)."""
+    assert firer.hex is not None
     return remember(
-        _SEEABLE,
-        (sight, observer.hex, base, glasses),
-        lambda: frozenset(h for h in st.board if artillery._could_see(st, tables, observer, h, sight)),
+        _RANGE,
+        (id(st.board), firer.hex, firer.type, index),
+        lambda: [
+            h
+            for h in sorted(st.board, key=lambda h: (h.q, h.r))
+            if not isinstance(artillery._band(tables, firer, index, h), Refused)
+        ],
         st.board,
         limit=2_000,
     )
 
 
-def _candidates(st: GameState, tables: Tables, firer: Unit) -> list[Hex]:
-    """The hexes meeting one of 7.4's preconditions for the firer, in a fixed order: every hex with a map station
-    in contact; else the hexes of enemy units seen to fire and those the firer or a unit it communicates with
-    could see."""
+_RANGE: dict[tuple[object, ...], tuple[object, list[Hex]]] = {}
+
+
+def _candidates(st: GameState, tables: Tables, firer: Unit, index: int) -> list[Hex]:
+    """The hexes in range meeting one of 7.4's preconditions for the firer, by column and row: every hex with a
+    map station in contact; else the hexes of enemy units seen to fire and those the firer or a unit it communicates
+    with could see. Only hexes in range are looked at: a hex out of range is refused whatever it meets."""
+    reach = _in_range(st, tables, firer, index)
     if artillery._station(st, tables, firer) is not None:
-        return sorted(st.board, key=lambda h: (h.q, h.r))
-    out = set(artillery._fired_from(st, firer.side))
+        return reach
+    fired = set(artillery._fired_from(st, firer.side))
     sight = artillery._sight_key(st, tables)
-    for u, _ in artillery._watchers(st, tables, firer):
-        out |= _seeable(st, tables, u, sight)
-    return sorted(out, key=lambda h: (h.q, h.r))
+    watchers = [u for u, _ in artillery._watchers(st, tables, firer)]
+    return [h for h in reach if h in fired or any(artillery._could_see(st, tables, u, h, sight) for u in watchers)]
 
 
 def aim_actions(st: GameState, tables: Tables) -> list[Action]:
     """The second step: ``fire UNIT HEX WEAPON AMMO`` at each hex the aim may take, then ``cancel UNIT``."""
     uid, label, ammo = data(st).shelling
     unit = st.units[uid]
+    index = artillery._mount(tables, unit, label)
+    assert index is not None
     memo: artillery.Memo = {}
     out = [
         Action("fire", (uid, st.board.label(h), label, ammo))
-        for h in _candidates(st, tables, unit)
+        for h in _candidates(st, tables, unit, index)
         if _ok(st, tables, unit, h, label, ammo, memo)
     ]
     return [*out, Action("cancel", (uid,))]

@@ -262,7 +262,7 @@ def evaluate(tables: Tables, st: GameState, side: str) -> float:
     score = w["vp"] * sum(p if s == side else -p for s, p in points.items())
     score += _material(tables, st, side, w)
     if w["fire"]:
-        score += w["fire"] * exchange(st, tables, side, w["ram"])
+        score += w["fire"] * exchange(st, tables, side, w["ram"], w["hidden"])
     present = _on_map(st)
     for s in st.sides:
         sign = 1.0 if s == side else -1.0

@@ -101,8 +101,9 @@ def _able(tables: Tables, u: Unit) -> bool:
     return not s.rows_hit or not effects(sheets.target(sheet, s.rows_hit)).out_of_action
 
 
-def _best(st: GameState, tables: Tables, firer: Unit, targets: list[Unit]) -> float:
-    """The firer's best target: the value of all its direct-fire weapons at one enemy unit."""
+def _best(st: GameState, tables: Tables, firer: Unit, targets: list[Unit], hidden: float = 1.0) -> float:
+    """The firer's best target: the value of all its direct-fire weapons at one enemy unit; a hidden target (13.2:
+    not fired at until sighted) counts ``hidden`` times."""
     sheet = tables.sheets[firer.type]
     s = status(firer)
     assert firer.hex is not None
@@ -130,7 +131,8 @@ def _best(st: GameState, tables: Tables, firer: Unit, targets: list[Unit]) -> fl
             akey = round_for(tables, m, armoured, {}, index)  # the round it would choose, rounds spent aside
             if akey is not None:
                 points += _expected(tables, sheet, m, akey, s.experience, tsheet, column, dist, die, moved, obstructing)
-        best = max(best, points * tsheet.bv / max(1, tsheet.possible_damage))
+        share = hidden if status(t).hidden else 1.0
+        best = max(best, share * points * tsheet.bv / max(1, tsheet.possible_damage))
     return best
 
 
@@ -175,9 +177,10 @@ def _best_ram(st: GameState, tables: Tables, rammer: Unit, targets: list[Unit], 
     return ram * best
 
 
-def threat(st: GameState, tables: Tables, side: str, ram: float = 0.0) -> float:
+def threat(st: GameState, tables: Tables, side: str, ram: float = 0.0, hidden: float = 1.0) -> float:
     """What ``side``'s units could do to the enemy's in one Fire Phase from where they stand, in VP (see the
-    module), and with ``ram`` its vehicles' best rams of the next turn, weighed so."""
+    module), and with ``ram`` its vehicles' best rams of the next turn, weighed so; an enemy unit still hidden
+    (13.2: only a side's own hidden units are in its view) counts ``hidden`` times as a target."""
     mine = [u for u in st.units.values() if u.side == side and _able(tables, u)]
     theirs = [
         u
@@ -190,9 +193,10 @@ def threat(st: GameState, tables: Tables, side: str, ram: float = 0.0) -> float:
     ]
     if not theirs:
         return 0.0
-    return sum(_best(st, tables, u, theirs) + _best_ram(st, tables, u, theirs, ram) for u in mine)
+    return sum(_best(st, tables, u, theirs, hidden) + _best_ram(st, tables, u, theirs, ram) for u in mine)
 
 
-def exchange(st: GameState, tables: Tables, side: str, ram: float = 0.0) -> float:
-    """``side``'s threat less its enemies' (see the module)."""
-    return threat(st, tables, side, ram) - sum(threat(st, tables, s, ram) for s in st.sides if s != side)
+def exchange(st: GameState, tables: Tables, side: str, ram: float = 0.0, hidden: float = 1.0) -> float:
+    """``side``'s threat less its enemies' (see the module); ``side``'s hidden units draw ``hidden`` times the
+    enemy's fire (13.2)."""
+    return threat(st, tables, side, ram) - sum(threat(st, tables, s, ram, hidden) for s in st.sides if s != side)

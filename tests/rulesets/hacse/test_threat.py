@@ -58,3 +58,13 @@ def test_12_2_a_tank_within_its_mp_threatens_a_ram_and_none_beyond() -> None:
     assert threat(far, tables, "soviet", ram=1.0) == 0
     side = _duel("0906", "1310", facing="n")  # G1 shows S1 its side: the ram does more
     assert threat(side, tables, "soviet", ram=1.0) > threat(near, tables, "soviet", ram=1.0)
+
+
+def test_13_2_an_own_unit_still_hidden_draws_less_of_the_enemys_fire() -> None:
+    tables = ruleset().tables
+    seen = _duel("0508", "0808")
+    hidden = _duel("0508", "0808")
+    status(hidden.units["G1"]).hidden = True  # the German's own view: its hidden tank is in it (13.2)
+    assert threat(hidden, tables, "soviet", hidden=0.3) < threat(seen, tables, "soviet", hidden=0.3)
+    assert threat(hidden, tables, "soviet") == threat(seen, tables, "soviet")  # no discount asked, none made
+    assert exchange(hidden, tables, "german", hidden=0.3) > exchange(seen, tables, "german", hidden=0.3)

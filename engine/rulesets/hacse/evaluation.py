@@ -48,7 +48,17 @@ from .model import data, status
 from .threat import exchange
 from .victory import half_bv, scores
 
-__all__ = ["Condition", "ai_actions", "condition", "evaluate", "goals", "last_stand", "objective_values", "weights"]
+__all__ = [
+    "Condition",
+    "ai_actions",
+    "condition",
+    "evaluate",
+    "fire_score",
+    "goals",
+    "last_stand",
+    "objective_values",
+    "weights",
+]
 
 
 @cache
@@ -262,7 +272,7 @@ def evaluate(tables: Tables, st: GameState, side: str) -> float:
     score = w["vp"] * sum(p if s == side else -p for s, p in points.items())
     score += _material(tables, st, side, w)
     if w["fire"]:
-        score += w["fire"] * exchange(st, tables, side, w["ram"], w["hidden"])
+        score += w["fire"] * exchange(st, tables, side, w["ram"], w["hidden"], w["others"])
     present = _on_map(st)
     for s in st.sides:
         sign = 1.0 if s == side else -1.0
@@ -274,6 +284,31 @@ def evaluate(tables: Tables, st: GameState, side: str) -> float:
 
 
 _NO_FIRE = ("lay", "clear", "cut", "climb")
+
+
+# --- Fire by a hidden unit ------------------------------------------------------------------------------------
+
+_REVEALED: list[tuple[GameState, str, dict[str, float]]] = []
+"""The last view scored (by identity), its side, its evaluation (key ``""``) and each hidden firer's position
+revealed: the planner scores every shot of a decision from the same view."""
+
+
+def fire_score(tables: Tables, st: GameState, action: Action, side: str, expected: float) -> float | None:
+    """The AI's value of a ``fire`` by one of ``side``'s hidden units (13.2: a unit that fires is revealed): the
+    position with the firer revealed plus the shot's expected value (``expected``, as the planner weighs any
+    chance action), so that a shot gives up cover only for a gain; None for any other action (the planner's own
+    score stands)."""
+    firer = st.units.get(str(action.args[0])) if action.verb == "fire" and action.args else None
+    if firer is None or firer.side != side or not status(firer).hidden:
+        return None
+    if not _REVEALED or _REVEALED[0][0] is not st or _REVEALED[0][1] != side:
+        _REVEALED[:] = [(st, side, {})]
+    memo = _REVEALED[0][2]
+    if firer.id not in memo:
+        seen = st.clone()
+        status(seen.units[firer.id]).hidden = False
+        memo[firer.id] = evaluate(tables, seen, side)
+    return memo[firer.id] + expected
 
 
 # --- What the AI weighs ----------------------------------------------------------------------------------------

@@ -45,6 +45,8 @@ from .damage import effects
 from .data import DATA_DIR, DataError, Sheet, Tables
 from .geometry import armour_faces, in_arc, theta
 from .model import data, status
+from .options import line_hexes
+from .rally import leadership
 from .threat import exchange
 from .victory import half_bv, scores
 
@@ -249,7 +251,8 @@ def _facing(tables: Tables, side: str, present: Mapping[str, list[Unit]], w: Map
 
 
 def _material(tables: Tables, st: GameState, side: str, w: Mapping[str, float]) -> float:
-    """The side's material less its enemies' (the half-BV awards of 15.9 are in the victory points already)."""
+    """The side's material less its enemies' (the half-BV awards of 15.9 are in the victory points already); a
+    unit out of contact to any leader (9.3: it rolls morale in every End Phase) is worth ``no_contact`` less."""
     score = 0.0
     for u in st.units.values():
         sheet = tables.sheets.get(u.type)
@@ -257,8 +260,19 @@ def _material(tables: Tables, st: GameState, side: str, w: Mapping[str, float]) 
             continue
         sign = 1.0 if u.side == side else -1.0
         c = condition(u, sheet)
-        score += sign * w["material"] * sheet.bv * _worth(sheet, c, w)
+        share = _worth(sheet, c, w)
+        if w["no_contact"] and _out_of_contact(tables, st, u, sheet):
+            share = max(0.0, share - w["no_contact"])
+        score += sign * w["material"] * sheet.bv * share
     return score
+
+
+def _out_of_contact(tables: Tables, st: GameState, u: Unit, sheet: Sheet) -> bool:
+    """9.3: on the map with its own group leader hit and no company leader to talk to (``rally.leadership``)."""
+    row = sheet.leader_row
+    if u.hex is None or status(u).embarked_in or (row is not None and row.index not in status(u).rows_hit):
+        return False
+    return not leadership(st, tables, u).contact
 
 
 def evaluate(tables: Tables, st: GameState, side: str) -> float:
@@ -331,8 +345,31 @@ def ai_actions(tables: Tables, st: GameState, actions: list[Action]) -> list[Act
         )
 
     spared = last_stand(tables, st, st.viewer or st.to_act)
-    kept = [a for a in actions if not pointless(a) and not _strikes(st, a, spared)]
+    kept = [
+        a for a in actions if not pointless(a) and not _strikes(st, a, spared) and not _line_hits_own(tables, st, a)
+    ]
     return kept or actions
+
+
+_LINES = ("sustained", "doubled")
+
+
+def _line_hits_own(tables: Tables, st: GameState, a: Action) -> bool:
+    """Whether ``a`` lays a sustained-fire line (11.6) through a hex where a unit of the firer's side stands: every
+    unit in the line is attacked, friend or foe, so a player would not."""
+    if a.verb != "fire" or len(a.args) < 3 or not any(str(x) in _LINES for x in a.args[3:]):
+        return False
+    firer, target = st.units.get(str(a.args[0])), st.units.get(str(a.args[1]))
+    sheet = tables.sheets.get(firer.type) if firer is not None else None
+    if firer is None or target is None or sheet is None or firer.hex is None or target.hex in (None, firer.hex):
+        return False
+    assert target.hex is not None
+    reach = max((tables.weapons[m.weapon].max_range for m in sheet.mounts), default=0)
+    line = set(line_hexes(st, tables, firer, target.hex, reach))
+    return any(
+        u.hex in line and u.side == firer.side and not status(u).destroyed and status(u).embarked_in is None
+        for u in st.units.values()
+    )
 
 
 # --- The early end (15.9) --------------------------------------------------------------------------------------

@@ -355,21 +355,31 @@ _LINES = ("sustained", "doubled")
 
 
 def _line_hits_own(tables: Tables, st: GameState, a: Action) -> bool:
-    """Whether ``a`` lays a sustained-fire line (11.6) through a hex where a unit of the firer's side stands: every
-    unit in the line is attacked, friend or foe, so a player would not."""
-    if a.verb != "fire" or len(a.args) < 3 or not any(str(x) in _LINES for x in a.args[3:]):
+    """Whether ``a`` is fire at a hex (7.4) where a unit of the firer's side stands, or lays a sustained-fire line
+    (11.6) through one: every unit there is attacked, friend or foe, so a player would not."""
+    if a.verb != "fire" or len(a.args) < 3:
         return False
     firer, target = st.units.get(str(a.args[0])), st.units.get(str(a.args[1]))
+    if firer is not None and target is None and str(a.args[1]) in _own_hexes(st, firer.side):
+        return True
+    if not any(str(x) in _LINES for x in a.args[3:]):
+        return False
     sheet = tables.sheets.get(firer.type) if firer is not None else None
     if firer is None or target is None or sheet is None or firer.hex is None or target.hex in (None, firer.hex):
         return False
     assert target.hex is not None
     reach = max((tables.weapons[m.weapon].max_range for m in sheet.mounts), default=0)
-    line = set(line_hexes(st, tables, firer, target.hex, reach))
-    return any(
-        u.hex in line and u.side == firer.side and not status(u).destroyed and status(u).embarked_in is None
+    line = {st.board.label(h) for h in line_hexes(st, tables, firer, target.hex, reach)}
+    return bool(line & _own_hexes(st, firer.side))
+
+
+def _own_hexes(st: GameState, side: str) -> set[str]:
+    """The labels of the hexes where the side's units stand (not destroyed)."""
+    return {
+        st.board.label(u.hex)
         for u in st.units.values()
-    )
+        if u.side == side and u.hex is not None and not status(u).destroyed
+    }
 
 
 # --- The early end (15.9) --------------------------------------------------------------------------------------

@@ -98,7 +98,9 @@ def _able(tables: Tables, u: Unit) -> bool:
     sheet = tables.sheets.get(u.type)
     if sheet is None or u.hex is None or s.destroyed or s.embarked_in or s.towed_by or not sheet.mounts:
         return False
-    if sheet.unit_type == "gun" and s.hexes:  # 3.2: a gun that changed hex this turn does not fire in 3b
+    if sheet.unit_type == "gun" and s.hexes and s.half_mp:
+        # 3.2: a gun that changed hex this turn does not fire in 3b; one its tractor brought (no MP of its own spent)
+        # counts, as it fires from there from the next turn on: the estimate values deploying it, not moving it by hand
         return False
     return not s.rows_hit or not effects(sheets.target(sheet, s.rows_hit)).out_of_action
 

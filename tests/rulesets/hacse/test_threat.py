@@ -83,12 +83,14 @@ def test_13_2_a_hidden_unit_that_fires_gives_up_its_cover_in_the_ais_score() -> 
     assert ruleset().ai_score(st, Action("move", ("G1", "0708")), "german") is None
 
 
-def test_3_2_a_gun_that_changed_hex_this_turn_threatens_nothing() -> None:
+def test_3_2_a_gun_moved_by_hand_this_turn_threatens_nothing_one_towed_there_does() -> None:
     tables = ruleset().tables
     st = _duel("0508", "2216")  # G1 out of every weapon's range: only the PaK G6 can reach S1
     pak = st.units["G6"]
     pak.hex, status(pak).off_map, status(pak).facing = parse_hex("0808"), False, FACING_NAMES.index("nw")
     status(pak).towed_by = None  # unhooked (4.6)
     assert threat(st, tables, "german") > 0
-    status(pak).hexes = 1  # it moved a hex this turn (3.2: then it does not fire in 3b)
+    status(pak).hexes = 1  # towed here this turn and unhooked: it fires from here from the next turn on
+    assert threat(st, tables, "german") > 0
+    status(pak).half_mp = 2  # moved a hex by its own MP this turn (3.2: then it does not fire in 3b)
     assert threat(st, tables, "german") == 0

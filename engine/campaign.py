@@ -484,6 +484,7 @@ def _check_types(
     """A carried unit keeps its id and type from battle to battle: an id used for another unit type in a later
     battle (or a mapped id) would carry one unit's losses to another."""
     seen: dict[str, tuple[str, str]] = {}
+    mapped = {x.split("/")[0] for b in battles for m in b.maps for x in (m.source, m.target)}
     for i, b in enumerate(battles):
         sc = scenarios.get(b.id)
         if sc is None:
@@ -492,7 +493,7 @@ def _check_types(
             if u.side not in carry:
                 continue
             first = seen.setdefault(u.id, (u.type, b.id))
-            if first[0] != u.type:
+            if first[0] != u.type and u.id not in mapped:  # a mapped id's other unit is held as ID/TYPE
                 report.add(
                     f"unit {u.id} is a {first[0]} in {first[1]} and a {u.type} in {b.id}: a carried unit keeps its "
                     "type (give the unit another id, or map it with [[battles.map]])",
@@ -518,7 +519,7 @@ def _check_maps_and_replacements(
     for e in battles[:i]:
         if e.id in scenarios:
             u, f = _ids(scenarios[e.id])
-            earlier_units |= u
+            earlier_units |= u | {f"{x.id}/{x.type}" for x in scenarios[e.id].units}  # held units (_map_into)
             earlier_formations |= set(f)
             earlier_units |= {m.target for m in e.maps}
     for j, m in enumerate(b.maps):
@@ -572,6 +573,16 @@ def _start_steps(ruleset_id: str, scenario_id: str) -> dict[str, int]:
     return {u.id: u.steps for u in game.state.units.values()}
 
 
+def campaign_sides(campaign: Campaign) -> list[tuple[str, str]]:
+    """Every side that fights in the campaign as (id, name), in the order the battles bring them in: a side of a
+    later battle only (HACSE's Soviets in H-2) is chosen a player at the start like the first battle's."""
+    out: dict[str, str] = {}
+    for b in campaign.battles:
+        for s in load_scenario(campaign.ruleset, b.scenario).sides:
+            out.setdefault(s.id, s.name)
+    return list(out.items())
+
+
 def initial_roster(campaign: Campaign) -> dict[str, RosterEntry]:
     """The roster before the first battle: every unit of the carried sides, as the first scenario sets it up."""
     sc = load_scenario(campaign.ruleset, campaign.first.scenario)
@@ -615,7 +626,7 @@ def carry_over(
             start = _start_steps(campaign.ruleset, battle.scenario).get(u.id, max(u.steps, 1))
             full = _full_steps(campaign.ruleset, u.type, start)
             before = RosterEntry(u.id, u.type, u.side, full, full, formation=u.formation)
-        steps = max(0, min(u.steps, before.full)) if before.full > 0 else 0
+        steps = max(0, min(get_ruleset(campaign.ruleset).carried_steps(u), before.full)) if before.full > 0 else 0
         lost_now = max(0, before.steps - steps) if before.full > 0 else 0
         entry = replace(before, steps=steps, losses=before.losses + lost_now)
         out[u.id] = entry
@@ -657,30 +668,40 @@ def _map_into(
     """The roster renamed for ``battle``'s order of battle by its ``map`` entries: each unit of the target
     formation takes the first unpaired unit of the source formation of the same type (a unit to a unit: paired
     whatever the type). Units of the target left unpaired come fresh; source units left unpaired stay in the
-    roster under their own ids, out of this battle."""
+    roster under their own ids, out of this battle; one whose id a unit of another type holds in this battle is
+    held as ``ID/TYPE`` (a later map may name it so)."""
     sc = load_scenario(campaign.ruleset, battle.scenario)
+    types = {u.id: u.type for u in sc.units}
     out = dict(roster)
     notes: list[CarryNote] = []
+    placed: dict[str, RosterEntry] = {}
     for m in battle.maps:
         sources = [e for e in out.values() if e.id == m.source or (e.formation == m.source and e.id != m.source)]
-        sources = [e for e in sources if e.id not in {u.id for u in sc.units}]  # already fighting there
+        sources = [e for e in sources if types.get(e.id) != e.type]  # not those fighting there as themselves
         targets = _members(m.target, sc)
         single = len(targets) == 1 and targets[0][0] == m.target
         for tid, ttype in targets:
             pick = next((e for e in sources if single or e.type == ttype), None)
-            if pick is None:
+            if pick is None or tid in placed:
                 continue
             sources.remove(pick)
             del out[pick.id]
             tformation = sc.unit(tid).formation
             full = _full_steps(campaign.ruleset, ttype, _start_steps(campaign.ruleset, battle.scenario).get(tid, 1))
             steps = 0 if pick.lost else (full if pick.full == 0 else min(full, pick.steps))
-            out[tid] = replace(
+            placed[tid] = replace(
                 pick, id=tid, type=ttype, full=full, steps=steps, formation=tformation, was=(*pick.was, pick.id)
             )
             why = m.why or f"{m.source} fights {battle.id} as {m.target}"
-            state = "lost: it is absent" if out[tid].lost else f"{steps} of {full} steps"
+            state = "lost: it is absent" if placed[tid].lost else f"{steps} of {full} steps"
             notes.append(CarryNote(tid, pick.side, f"is {pick.id} ({state})", why))
+    for e in sorted(out.values(), key=lambda e: e.id):  # an id another unit type holds in this battle
+        if (e.id in types and types[e.id] != e.type) or e.id in placed:
+            del out[e.id]
+            held = f"{e.id}/{e.type}"
+            out[held] = replace(e, id=held, was=(*e.was, e.id))
+            notes.append(CarryNote(held, e.side, f"is {e.id} (out of {battle.id})", "no counterpart in this battle"))
+    out.update(placed)
     return out, notes
 
 

@@ -448,6 +448,11 @@ class Ruleset:
         """The line-of-sight policy (default: no obstacles, no range limit)."""
         return LosPolicy(id=f"{self.id}:default")
 
+    def carried_steps(self, unit: Unit) -> int:
+        """The steps ``unit`` carries to a campaign's next battle as it ends this one (0: lost; engine/campaign.py).
+        The default: its steps."""
+        return unit.steps
+
     def movement_points(self, state: GameState, unit: Unit) -> float:
         """Movement points the unit has now."""
         return 0.0

@@ -59,7 +59,7 @@ class CampaignPlay:
             roster={uid: saves.RosterUnit.from_entry(e) for uid, e in roster.items()},
             battle=game,
             data={"battle": camp.first.id, "number": 1, "points": 0, "side": camp.side},
-            players={s: players.get(s, "human") for s in scenario.side_ids()},
+            players={s: players.get(s, "human") for s, _ in cp.campaign_sides(camp)},
         )
         play = cls(save, Path(path))
         play.write()

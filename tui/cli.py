@@ -71,7 +71,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
 # --- the game: new, load (Textual is imported only when the game starts) ----------------------------------
 
 
-def _players_from(rest: Sequence[str], sides: Sequence[str]) -> tuple[dict[str, str], int | None]:
+def _players_from(
+    rest: Sequence[str], sides: Sequence[str], what: str = "scenario"
+) -> tuple[dict[str, str], int | None]:
     """Read ``--SIDE PLAYER`` pairs (and ``--seed N``, ``--setup MODE``, kept under the key ``--setup``) that
     follow ``planspiel new RULESET SCENARIO``.
 
@@ -104,7 +106,7 @@ def _players_from(rest: Sequence[str], sides: Sequence[str]) -> tuple[dict[str, 
             players["--setup"] = value
             continue
         if name not in sides:
-            raise ValueError(f"unknown side --{name}: this scenario's sides are {', '.join(sides)}")
+            raise ValueError(f"unknown side --{name}: this {what}'s sides are {', '.join(sides)}")
         kind, level = parse_player(value)
         players[name] = "human" if kind == "human" else f"ai:{level}"
     return players, seed
@@ -357,12 +359,13 @@ def _cmd_campaign_new(args: argparse.Namespace) -> int:
             del rest[i : i + 2]
             break
     try:
-        players, seed = _players_from(rest, scenario.side_ids())
+        sides = [s for s, _ in cp.campaign_sides(camp)]  # a later battle's sides too
+        players, seed = _players_from(rest, sides, "campaign")
     except ValueError as err:
         print(f"planspiel campaign new: {err}", file=sys.stderr)
         return 2
     players.pop("--setup", None)
-    players = {s: players.get(s, "human") for s in scenario.side_ids()}
+    players = {s: players.get(s, "human") for s in sides}
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     default = saves.saves_dir() / f"{camp.id}-{time.strftime('%Y%m%d-%H%M%S')}.planspiel"

@@ -57,12 +57,29 @@ def test_campaign_new_default_folder(capsys: pytest.CaptureFixture[str]) -> None
     assert len(list(saves.saves_dir().glob("mai-1940-*.planspiel"))) == 1
 
 
+def test_campaign_new_takes_a_player_for_a_side_that_comes_in_a_later_battle(tmp_path: Path) -> None:
+    """HACSE's campaign: the Soviets first fight in battle 2 (H-2); they are chosen at the start like the others,
+    so a solo campaign is not hot-seat from battle 2 on."""
+    target = tmp_path / "k.planspiel"
+    argv = ["campaign", "new", "hacse", "kampfgruppe-1944", "--out", str(target), "--german", "human"]
+    assert main([*argv, "--us", "ai:easy", "--soviet", "ai:normal", "--seed", "3"]) == 0
+    c = saves.load_campaign(target)
+    assert c.players == {"german": "human", "us": "ai:easy", "soviet": "ai:normal"}
+    assert c.battle is not None and c.battle.scenario.id == "h1-le-hamel"
+
+
+def test_campaign_new_a_later_sides_player_not_given_is_human(tmp_path: Path) -> None:
+    target = tmp_path / "k.planspiel"
+    assert main(["campaign", "new", "hacse", "kampfgruppe-1944", "--out", str(target), "--us", "ai:easy"]) == 0
+    assert saves.load_campaign(target).players == {"german": "human", "us": "ai:easy", "soviet": "human"}
+
+
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
         (["campaign", "new", "blitzkrieg1940", "nope"], "no such campaign for blitzkrieg1940 (known: mai-1940)"),
         (["campaign", "new", "chess", "x"], "chess"),
-        (["campaign", "new", "blitzkrieg1940", "mai-1940", "--russian", "ai"], "unknown side --russian"),
+        (["campaign", "new", "blitzkrieg1940", "mai-1940", "--russian", "ai"], "this campaign's sides are german"),
         (["campaign", "new", "blitzkrieg1940", "mai-1940", "--german", "genius"], "genius"),
         (["simulate", "blitzkrieg1940", "--campaign", "nope"], "no such campaign"),
         (["campaign", "new", "blitzkrieg1940", "mai-1940", "--out", "/proc/nope/x.planspiel"], "cannot create the"),

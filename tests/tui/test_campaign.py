@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Select
 
 import saves
 from engine.state import Outcome
@@ -218,6 +218,29 @@ async def test_new_game_offers_the_campaigns_next_to_the_scenarios(home: Path) -
         assert app.session.game.scenario.id == "hannut" and app.session.players["french"] == "ai:normal"
         [path] = (home / "saves").glob("mai-1940-*.planspiel")
         assert saves.load_campaign(path, verify="snapshot").battle is not None
+
+
+async def test_new_game_asks_a_player_for_every_side_of_the_campaign(home: Path) -> None:
+    """HACSE's campaign brings the Soviets in at battle 2: the new-game screen asks who plays them at the start,
+    and the campaign save keeps the choice (an AI side, not a hot-seat surprise at battle 2)."""
+    app = make_app(last_ruleset="hacse")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.open_new_game()
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        menu = screen.query_one("#scenarios", OptionList)
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        menu.highlighted = ids.index("campaign:kampfgruppe-1944")
+        await settle(pilot, app)
+        assert list(screen.players) == ["german", "us", "soviet"]
+        assert screen.query_one("#p-soviet", Select).value == "ai:normal"
+        await pilot.press("g")
+        await settle(pilot, app)
+        assert app.session is not None and app.session.game.scenario.id == "h1-le-hamel"
+        [path] = (home / "saves").glob("kampfgruppe-1944-*.planspiel")
+        assert saves.load_campaign(path, verify="snapshot").players["soviet"] == "ai:normal"
 
 
 async def test_hot_seat_each_side_buys_in_turn_seeing_only_its_own_force(home: Path) -> None:

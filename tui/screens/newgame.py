@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 import engine
 from engine.ai import AI_LEVELS
-from engine.campaign import campaign_ids, load_campaign
+from engine.campaign import campaign_ids, campaign_sides, load_campaign
 from engine.errors import PlanspielError
 
 from ..host import Host
@@ -214,14 +214,20 @@ class NewGameScreen(Screen[None]):
             t.append("\nHistory\n", style="bold")
             t.append(str(raw["history"]).strip() + "\n")
         self.query_one("#briefing-text", Static).update(t)
-        self.players = {s.id: ("human" if i == 0 else "ai:normal") for i, s in enumerate(sc.sides)}
+        sides = [(s.id, s.name) for s in sc.sides]
+        if camp is not None:  # a later battle's sides are chosen now too
+            try:
+                sides = campaign_sides(camp)
+            except PlanspielError as err:
+                self.notify(str(err), title="A battle of the campaign is broken", severity="error", timeout=10)
+        self.players = {s: ("human" if i == 0 else "ai:normal") for i, (s, _) in enumerate(sides)}
         box = self.query_one("#sides", Vertical)
         box.remove_children()
         rows = []
-        for s in sc.sides:
+        for s_id, name in sides:
             row = Horizontal(
-                Label(s.name),
-                Select([(p, p) for p in PLAYER_CHOICES], value=self.players[s.id], allow_blank=False, id=f"p-{s.id}"),
+                Label(name),
+                Select([(p, p) for p in PLAYER_CHOICES], value=self.players[s_id], allow_blank=False, id=f"p-{s_id}"),
                 classes="side-row",
             )
             rows.append(row)

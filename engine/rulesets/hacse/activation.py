@@ -36,7 +36,7 @@ from . import (
     weather,
 )
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
-from .cache import kept
+from .cache import keeping, kept
 from .carriers import (
     dismount_refusal,
     hook_refusal,
@@ -101,7 +101,14 @@ class Step:
 
 def _crowd(st: GameState, h: Hex) -> int:
     """Units already in ``h`` for stacking (4.4 [PROPOSED]: embarked and towed units and wrecks not counted)."""
+    if not keeping(st):  # check and apply: this hex alone
+        return sum(1 for u in st.units.values() if u.hex == h and _crowds_in(u))
     return kept(st, ("crowds",), lambda: _crowds(st)).get(h, 0)  # every hex counted once per listing (cache.py)
+
+
+def _crowds_in(u: Unit) -> bool:
+    s = status(u)
+    return not (s.embarked_in or s.towed_by or s.destroyed)
 
 
 def _crowds(st: GameState) -> dict[Hex, int]:
@@ -189,7 +196,7 @@ def step_into(st: GameState, tables: Tables, unit: Unit, at: Step, to: Hex, back
     barred = fortifications.entry_refusal(st, tables, unit, at.hex, to, bool(spent.half_mp or spent.max_move))
     if barred is not None:
         return barred
-    mp = speed(st, tables, unit)
+    mp = kept(st, ("speed", unit.id), lambda: speed(st, tables, unit), unit)  # the same for every step listed
     if backwards:
         if facing is None:
             return Refused(f"Cannot reverse: {unit.id} is infantry and has no facing", "2.1")
@@ -298,7 +305,7 @@ def _each_move(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
         behind = at.hex.neighbours()[(at.facing + 3) % 6]
         if behind in board and not isinstance(step_into(st, tables, unit, at, behind, True), Refused):
             yield Action("back", (unit.id, board.label(behind)))
-        mp = speed(st, tables, unit)
+        mp = kept(st, ("speed", unit.id), lambda: speed(st, tables, unit), unit)
         sheet = tables.sheets[unit.type]
         for f in range(6):
             if f != at.facing and not isinstance(_turn(tables, sheet, at.spent, at.facing, f, mp), Refused):

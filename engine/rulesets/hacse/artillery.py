@@ -33,7 +33,7 @@ from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, hits, sheets
+from . import attack, fires, hits, searchlights, sheets
 from .attack import mount_label
 from .bridges import terrain_of
 from .cache import kept, remember
@@ -55,7 +55,7 @@ from .indirect import (
 )
 from .model import data, status
 from .movement import Refused
-from .sighting import sight_line, sight_tn, sights, smoke_now
+from .sighting import aided, rubble_hexes, sight_line, sight_tn, sights, smoke_now
 from .targetdie import has_moved
 from .weather import condition
 
@@ -339,17 +339,24 @@ def _hex_tn(st: GameState, tables: Tables, observer: Unit, where: Hex, sight: ob
         return 0
     base = tables.experience[status(observer).experience].base_number
     glasses = tables.sheets[observer.type].equipment.get("binoculars", 0) > 0
-    key = (_sight_key(st) if sight is None else sight, observer.hex, base, glasses, where)
+    key = (_sight_key(st, tables) if sight is None else sight, observer.hex, base, glasses, where)
     return remember(_HEX_TNS, key, lambda: _hex_tn_now(st, tables, observer, where), st.board, limit=100_000)
 
 
-def _sight_key(st: GameState) -> tuple[object, ...]:
+def _sight_key(st: GameState, tables: Tables) -> tuple[object, ...]:
     """What the sighting TN of a hex depends on besides the observer and the hex (7.4 P): the board, blown bridges,
     buildings lost (a hex whose buildings all fell is rubble, 4.9), smoke (where it is, and where it blocks sight
-    now: smoke laid in this Fire Phase does not yet, 3.2 P) and the turn's condition."""
+    now: smoke laid in this Fire Phase does not yet, 3.2 P), the turn's condition and, when it is not clear, the
+    fires and searchlights that light hexes (6.1: a sighting aid, ``fires.lit``, ``searchlights.lit``)."""
     d = data(st)
     lost = tuple(sorted(d.buildings_lost.items()))
-    return (id(st.board), tuple(d.blown), lost, tuple(sorted(d.smoke)), smoke_now(st), condition(st).name)
+    c = condition(st).name
+    lit: list[Hex] = []
+    if c != "clear":  # fires and searchlights light hexes (6.1 P)
+        lit = sorted({*fires.fire_hexes(st, tables), *searchlights.lit_hexes(st, tables)}, key=lambda h: (h.q, h.r))
+    lights = tuple(lit)
+    rubble = rubble_hexes(st, tables)  # 3.2 P: rubble of this Attack Phase counts for LOS only after it
+    return (id(st.board), tuple(d.blown), lost, rubble, tuple(sorted(d.smoke)), smoke_now(st), c, lights)
 
 
 def _hex_tn_now(st: GameState, tables: Tables, observer: Unit, where: Hex) -> int:
@@ -366,6 +373,7 @@ def _hex_tn_now(st: GameState, tables: Tables, observer: Unit, where: Hex) -> in
         target_terrain=key,
         higher=st.board.level(observer.hex) - st.board.level(where),
         conditions=condition(st),
+        lit=aided(st, tables, where, binoculars=tables.sheets[observer.type].equipment.get("binoculars", 0) > 0),
     )
     return tn
 
@@ -406,7 +414,7 @@ def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: 
         return 0, f"{shooter} fired from it"  # a hidden unit is not known to have fired (13.2: the view)
     if ("watchers",) not in memo:
         memo[("watchers",)] = list(_watchers(st, tables, firer))
-        memo[("sight",)] = _sight_key(st)
+        memo[("sight",)] = _sight_key(st, tables)
     watchers = memo[("watchers",)]
     assert isinstance(watchers, list)
     for u, relays in watchers:

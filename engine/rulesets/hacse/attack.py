@@ -31,6 +31,7 @@ from engine.state import GameState, Unit
 
 from . import buildings, fires, fortifications, hits, sheets
 from .bridges import terrain_of
+from .bunkers import BUNKER
 from .cache import kept, listing
 from .damage import COLUMNS, Target, effects
 from .data import Mount, Sheet, Tables
@@ -395,7 +396,7 @@ def _shot_refusal(
         shaken=s.shaken,
         pooled=pooled if pooled > 1 else 1,
         relays=0 if target.id in s.sighted else s.shared.get(target.id, 0),  # 10.3
-        building=None if house is None else Building(house.armour),  # 6.3 b
+        building=None if house is None else Building(house.armour, bunker=house.key == BUNKER),  # 6.3 b
     )
     to_hit = hit_roll(the_shot)
     if not to_hit.possible:

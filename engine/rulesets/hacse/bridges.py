@@ -16,11 +16,22 @@ from engine.hexgrid import Hex, distance
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
+from .cache import remember
 from .data import Tables, TerrainClass
 from .model import data, status
 from .movement import Refused
 
-__all__ = ["blow", "blowable", "complete_work", "road_between", "terrain_of", "work_hexes", "work_refusal"]
+__all__ = [
+    "blow",
+    "blowable",
+    "bridge_hexes",
+    "complete_work",
+    "damage",
+    "road_between",
+    "terrain_of",
+    "work_hexes",
+    "work_refusal",
+]
 
 
 def terrain_of(st: GameState, tables: Tables, h: Hex) -> TerrainClass:
@@ -33,6 +44,36 @@ def terrain_of(st: GameState, tables: Tables, h: Hex) -> TerrainClass:
     if d.buildings_lost and kind.building and d.buildings_lost.get(h, 0) >= tables.buildings[kind.building].per_hex:
         return tables.terrain["rubble"]
     return kind
+
+
+def bridge_hexes(st: GameState, tables: Tables) -> list[Hex]:
+    """The bridges standing now (4.10: not blown), in a fixed order."""
+    board = st.board
+    every = remember(
+        _BRIDGES,
+        (id(board), id(tables)),
+        lambda: [h for h in board.cells if tables.terrain[board.terrain(h)].bridge],
+        board,
+    )
+    blown = data(st).blown
+    return sorted((h for h in every if h not in blown), key=lambda h: (h.q, h.r))
+
+
+_BRIDGES: dict[tuple[int, int], tuple[object, list[Hex]]] = {}
+
+
+def damage(tr: Transition, tables: Tables, h: Hex, points: int, cause: str) -> bool:
+    """``points`` of damage to the bridge ``h`` (8.6 P); at 25 (4.10) it is destroyed as a blown bridge is (the
+    units on it fall, the hex is water). Whether it was destroyed."""
+    d = data(tr.state)
+    d.bridge_damage[h] = d.bridge_damage.get(h, 0) + points
+    done, need = d.bridge_damage[h], int(tables.bridge["destroyed_at"])
+    where = tr.state.board.label(h)
+    tr.emit("fire", f"{cause}: the bridge {where} takes {points} damage ({done} of {need}; rule 8.6)")
+    if done < need:
+        return False
+    blow(tr, tables, h)
+    return True
 
 
 def road_between(st: GameState, a: Hex, b: Hex) -> bool:

@@ -22,6 +22,7 @@ from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from .bridges import terrain_of
+from .bunkers import bunker_type
 from .data import BuildingType, Tables
 from .model import data, status
 from .movement import Refused
@@ -43,7 +44,11 @@ __all__ = [
 
 
 def house(st: GameState, tables: Tables, h: Hex) -> BuildingType | None:
-    """The type of the buildings of ``h`` (4.9), or None when it has none, or none left standing."""
+    """The type of the buildings of ``h`` (4.9), or None when it has none, or none left standing; a bunker of the
+    scenario first (4.9 P, ``bunkers.py``)."""
+    bunker = bunker_type(st, h)
+    if bunker is not None:
+        return bunker
     kind = terrain_of(st, tables, h).building
     if kind is None:
         return None

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from engine.state import GameState, Unit
 
-__all__ = ["kept", "listing", "remember"]
+__all__ = ["keeping", "kept", "listing", "remember"]
 
 _T = TypeVar("_T")
 
@@ -46,6 +46,13 @@ class listing:
 
     def __exit__(self, *exc: object) -> None:
         _NOW.memo = self._outer
+
+
+def keeping(st: GameState) -> bool:
+    """Whether :func:`kept` keeps what is found for ``st`` now (a listing of it is open): a caller that would find
+    a whole table to keep may ask for one entry alone otherwise."""
+    now = getattr(_NOW, "memo", None)
+    return now is not None and now[0] is st
 
 
 def kept(st: GameState, key: Hashable, make: Callable[[], _T], *units: Unit) -> _T:

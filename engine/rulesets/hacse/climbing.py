@@ -24,7 +24,7 @@ from .fortifications import on_enter, record_damage
 from .model import status
 from .movement import Refused
 
-__all__ = ["climb", "climb_refusal", "climb_tn", "climb_turns", "may_climb", "skill_tn"]
+__all__ = ["climb", "climb_refusal", "climb_tn", "climb_turns", "is_climbing_specialist", "may_climb", "skill_tn"]
 
 
 def skill_tn(
@@ -60,7 +60,16 @@ def climb_tn(tables: Tables, unit: Unit) -> int:
     target = sheets.target(sheet, s.rows_hit)
     leader = any(r.is_commander for r in target.intact(target.rows))
     bonus = sheet.commander_bonus if leader else 0
-    return skill_tn(sheets.base_number(s.experience), commander_bonus=bonus, tables=tables)
+    specialist = is_climbing_specialist(sheet)
+    return skill_tn(sheets.base_number(s.experience), commander_bonus=bonus, specialist=specialist, tables=tables)
+
+
+CLIMBING_TRAITS = ("mountain_troops", "ranger")
+
+
+def is_climbing_specialist(sheet: Sheet) -> bool:
+    """Mountain troops and rangers (the sheet's ``traits``, digest's sheet table) climb 3 easier (4.7)."""
+    return any(t in CLIMBING_TRAITS for t in sheet.traits)
 
 
 def climb_refusal(st: GameState, tables: Tables, unit: Unit, h: Hex) -> Refused | None:

@@ -66,6 +66,8 @@ UNIT_TYPES = ("infantry", "gun", "vehicle")
 """The three kinds of land unit (2.1)."""
 MOVE_CLASSES = ("foot", "track", "wheel")
 """The movement classes, the columns of the cost table (2.3, 4.3)."""
+TRAITS = ("hq", "map_station", "company_leader", "transport", "mountain_troops", "ranger", "signals_liaison")
+"""A sheet's traits (2.3's sheet table; ``company_leader`` 9.2 and ``transport`` are ours, see ``units.toml``)."""
 ARMOUR_FACES = ("front", "side", "rear", "top")
 """The armour values of a sheet (2.3)."""
 MOUNTS = ("turret", "hull", "rear", "coax", "pintle", "carried", "towed")
@@ -398,10 +400,13 @@ def _table(d: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
     return value
 
 
-def _strs(d: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+def _strs(d: Mapping[str, Any], key: str, where: str, choices: tuple[str, ...] = ()) -> tuple[str, ...]:
     value = d.get(key, [])
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise DataError(f"{where}.{key}: expected a list of strings, got {value!r}")
+    unknown = [x for x in value if choices and x not in choices]
+    if unknown:
+        raise DataError(f"{where}.{key}: unknown {', '.join(map(repr, unknown))}; known: {', '.join(choices)}")
     return tuple(value)
 
 
@@ -508,7 +513,7 @@ def _sheet(key: str, d: Mapping[str, Any], where: str) -> Sheet:
         armour=Armour(*(_int(armour, f, f"{where}.armour") for f in ARMOUR_FACES)),
         heavy_equipment=_bool(d, "heavy_equipment", where),
         hide_in=_strs(d, "hide_in", where),
-        traits=_strs(d, "traits", where),
+        traits=_strs(d, "traits", where, TRAITS),
         commander_bonus=_int(d, "commander_bonus", where),
         equipment=MappingProxyType(dict(equipment)),
         bv=_int(d, "bv", where),

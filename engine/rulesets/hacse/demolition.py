@@ -10,6 +10,10 @@
   a shot whose Dk cannot break the armour is refused (it could do nothing). ``hits.damage_building`` collapses the
   building at its "destroyed at" value (4.9) and turns the hex to rubble when the last one falls.
 - Where the weapon has several rounds the round is named (as for fire at a hex, 7.4); smoke is refused (7.1).
+- Fire aimed at a bridge (4.10, 8.6 P) is ``fire UNIT HEX WEAPON [AMMO] bridge``: the same shot against a bridge
+  standing (not blown) in any hex, by either side, from the turn the scenario lets it be destroyed (15.10.5 H-3: turn
+  6 [INTERP], as for blowing it), with the bridge's armour (2) and damage (25 destroys it,
+  ``bridges.damage``, which blows it as demolition charges do: the units on it fall with it).
 """
 
 from __future__ import annotations
@@ -26,23 +30,35 @@ from engine.odds import Odds, OddsEntry
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import attack, hits, sheets
+from . import attack, bridges, hits, sheets
 from .attack import mount_label
-from .bridges import terrain_of
+from .bridges import bridge_hexes, terrain_of
 from .damage import building_damage, range_dk
 from .data import BuildingType, Tables
 from .fire import range_band
 from .firedata import TWO_D10, fire_table, mod, total
 from .geometry import in_arc, theta
-from .model import status
+from .model import data, status
 from .movement import Refused
 from .sighting import sight_line
 from .targetdie import has_moved
 
-__all__ = ["OPTION", "Demolition", "actions", "fire", "has_building_shot", "odds", "ready"]
+__all__ = ["BRIDGE", "OPTION", "Demolition", "actions", "bridge_type", "fire", "has_building_shot", "odds", "ready"]
 
 OPTION = "building"
 """The option word of ``fire`` aimed at a building (8.6 P)."""
+BRIDGE = "bridge"
+"""The option word of ``fire`` aimed at a bridge (4.10, 8.6 P)."""
+
+
+def bridge_type(tables: Tables) -> BuildingType:
+    """A bridge as a target of fire (4.10: armour 2, destroyed at 25 damage; ``terrain.toml`` [bridge])."""
+    b = tables.bridge
+    return BuildingType("bridge", 0, int(b["armour"]), int(b["destroyed_at"]), 0, 1)
+
+
+def _what(house: BuildingType) -> str:
+    return "the bridge" if house.key == "bridge" else f"the {house.key} building"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +92,11 @@ def _occupied(st: GameState, tables: Tables, side: str) -> list[Hex]:
     return sorted(out, key=lambda h: (h.q, h.r))
 
 
-def ready(st: GameState, tables: Tables, firer: Unit, where: Hex, label: str, ammo: str | None) -> Demolition | Refused:
-    """The fire of ``firer``'s weapon ``label`` at the building in ``where``, or why it may not be made."""
+def ready(
+    st: GameState, tables: Tables, firer: Unit, where: Hex, label: str, ammo: str | None, option: str = OPTION
+) -> Demolition | Refused:
+    """The fire of ``firer``'s weapon ``label`` at the building (``option`` building) or the bridge (``bridge``) in
+    ``where``, or why it may not be made."""
     why = attack.phase_refusal(st, tables, firer)
     if why is not None:
         return why
@@ -88,12 +107,30 @@ def ready(st: GameState, tables: Tables, firer: Unit, where: Hex, label: str, am
     why = attack.weapon_refusal(tables, firer, index)
     if why is not None:
         return why
-    return _at(st, tables, firer, index, where, ammo)
+    return _at(st, tables, firer, index, where, ammo, option)
 
 
-def _target_refusal(st: GameState, tables: Tables, firer: Unit, where: Hex) -> Refused | BuildingType:
+def _bridge_refusal(st: GameState, tables: Tables, firer: Unit, where: Hex) -> Refused | BuildingType:
+    """4.10, 8.6 P: any bridge still standing may be fired at, by either side, but not from the bridge itself, and
+    not before the scenario's first turn for destroying it (15.10.5 H-3: turn 6) [INTERP]."""
+    place = st.board.label(where)
+    if not terrain_of(st, tables, where).bridge:
+        return Refused(f"Cannot fire at a bridge: {place} has no bridge standing", "4.10")
+    if where == firer.hex:
+        return Refused(f"Cannot fire at the bridge {place}: {firer.id} stands on it", "8.6")
+    start = data(st).blow_from
+    if st.turn < start:  # INTERP: the scenario's first turn for destroying the bridge holds for fire too
+        return Refused(f"Cannot fire at the bridge {place}: it may not be destroyed before turn {start}", "15.10.5")
+    return bridge_type(tables)
+
+
+def _target_refusal(
+    st: GameState, tables: Tables, firer: Unit, where: Hex, option: str = OPTION
+) -> Refused | BuildingType:
     if where not in st.board:
         return Refused("Cannot fire: that hex is off the map", "8.6")
+    if option == BRIDGE:
+        return _bridge_refusal(st, tables, firer, where)
     place = st.board.label(where)
     kind = terrain_of(st, tables, where).building
     if kind is None:
@@ -126,8 +163,10 @@ def _round(tables: Tables, firer: Unit, index: int, ammo: str | None) -> str | R
     return ammo
 
 
-def _at(st: GameState, tables: Tables, firer: Unit, index: int, where: Hex, ammo: str | None) -> Demolition | Refused:
-    house = _target_refusal(st, tables, firer, where)
+def _at(
+    st: GameState, tables: Tables, firer: Unit, index: int, where: Hex, ammo: str | None, option: str = OPTION
+) -> Demolition | Refused:
+    house = _target_refusal(st, tables, firer, where, option)
     if isinstance(house, Refused):
         return house
     assert firer.hex is not None
@@ -154,9 +193,7 @@ def _at(st: GameState, tables: Tables, firer: Unit, index: int, where: Hex, ammo
     dk, _ = range_dk(shell.dk, band)
     points = building_damage(dk, house.armour, he=shell.he)
     if not points:
-        return Refused(
-            f"Cannot fire at the {house.key} building: Dk {dk} does not break its armour {house.armour}", "8.6"
-        )
+        return Refused(f"Cannot fire at {_what(house)}: Dk {dk} does not break its armour {house.armour}", "8.6")
     mods = _modifiers(firer, band)
     tn = total(mods)
     if tn > fire_table().roll["max_tn"]:
@@ -187,7 +224,8 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     s = status(unit)
     if unit.hex is None or not s.may_fire or s.fire_done or attack.phase_refusal(st, tables, unit) is not None:
         return
-    places = _occupied(st, tables, unit.side)
+    places = [(h, OPTION) for h in _occupied(st, tables, unit.side)]
+    places += [(h, BRIDGE) for h in bridge_hexes(st, tables)]  # 4.10, 8.6 P
     if not places:
         return
     sheet = tables.sheets[unit.type]
@@ -195,14 +233,14 @@ def _each(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
         if attack.weapon_refusal(tables, unit, i) is not None:
             continue
         words: list[tuple[str, ...]] = [(k,) for k in m.ammo] if len(m.ammo) > 1 else [()]
-        for h in places:
+        for h, option in places:
             for w in words:
-                if not isinstance(_at(st, tables, unit, i, h, w[0] if w else None), Refused):
-                    yield Action("fire", (unit.id, st.board.label(h), mount_label(sheet, i), *w, OPTION))
+                if not isinstance(_at(st, tables, unit, i, h, w[0] if w else None, option), Refused):
+                    yield Action("fire", (unit.id, st.board.label(h), mount_label(sheet, i), *w, option))
 
 
 def actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
-    """Every fire at a building the unit may make now (the round named where the weapon has several)."""
+    """Every fire at a building or a bridge the unit may make now (the round named where the weapon has several)."""
     return list(_each(st, tables, unit))
 
 
@@ -220,12 +258,13 @@ attack.SHOT_SOURCES.append(has_building_shot)
 def fire(tr: Transition, tables: Tables, firer: Unit, shot: Demolition) -> None:
     """Make the fire at the building with the game's dice: a jam, or on a hit the building's damage (8.6)."""
     s = status(firer)
+    bridge = shot.house.key == "bridge"
     place = tr.state.board.label(shot.hex)
     explain = f"TN {shot.tn} = " + " ".join(str(m) for m in shot.modifiers)
     (a, b) = tr.roll(
         10,
         2,
-        f"{firer.id} fires its {shot.label} at the building at {place}: {explain}",
+        f"{firer.id} fires its {shot.label} at the {'bridge' if bridge else 'building'} at {place}: {explain}",
         target=shot.tn,
         compare="at_least",
     )
@@ -240,19 +279,22 @@ def fire(tr: Transition, tables: Tables, firer: Unit, shot: Demolition) -> None:
     result = "jam" if jammed else "hit" if hit else "miss"
     tr.emit(
         "fire",
-        f"{firer.id} fires its {shot.label} ({shot.ammo}) at the {shot.house.key} building at {place}: {roll} "
+        f"{firer.id} fires its {shot.label} ({shot.ammo}) at {_what(shot.house)} at {place}: {roll} "
         f"{result} against {explain} (rule 8.6)",
         unit=firer.id,
     )
     if jammed:
         attack.jam(tr, tables, firer, shot.mount, shot.label)
-    if hit:
+    if hit and shot.house.key == "bridge":
+        bridges.damage(tr, tables, shot.hex, shot.points, f"{firer.id}'s fire")
+    elif hit:
         hits.damage_building(tr, tables, shot.hex, shot.house, shot.points, f"{firer.id}'s fire")
 
 
 def odds(action: Action, shot: Demolition) -> Odds:
-    """Exact odds of fire at a building: jam, miss, or the building's damage (8.6)."""
+    """Exact odds of fire at a building or a bridge: jam, miss, or its damage (8.6)."""
     table = fire_table()
+    bridge = shot.house.key == "bridge"
     jam = sum((p for r, p in TWO_D10.items() if r in table.jam), Fraction(0))
     hit = sum(
         (p for r, p in TWO_D10.items() if r >= shot.tn and r not in table.jam and r != table.roll["always_miss"]),
@@ -261,7 +303,7 @@ def odds(action: Action, shot: Demolition) -> Odds:
     entries = (
         OddsEntry("jam", jam),
         OddsEntry("miss", 1 - hit - jam),
-        OddsEntry(f"{shot.points} damage to the building", hit, float(shot.points)),
+        OddsEntry(f"{shot.points} damage to the {'bridge' if bridge else 'building'}", hit, float(shot.points)),
     )
     note = f"TN {shot.tn} = " + " ".join(str(m) for m in shot.modifiers)
     note += f"; Dk {shot.dk} against armour {shot.house.armour}; destroyed at {shot.house.destroyed_at}"

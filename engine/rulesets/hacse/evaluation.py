@@ -43,6 +43,7 @@ from engine.weights import read_weights
 from . import sheets
 from .damage import effects
 from .data import DATA_DIR, DataError, Sheet, Tables
+from .fortifications import mine_kind_for, trigger_tn
 from .geometry import armour_faces, in_arc, theta
 from .model import data, status
 from .options import line_hexes
@@ -292,12 +293,35 @@ def evaluate(tables: Tables, st: GameState, side: str) -> float:
         sign = 1.0 if s == side else -1.0
         score += sign * _objectives(st, s, present, w)
         score += sign * _facing(tables, s, present, w)
+    if w["mines"]:
+        score -= w["mines"] * _known_mines(tables, st, side)
     # 3.2: a unit laying or clearing mines, cutting wire or climbing gives up its fire this turn (13.3-13.5, 4.7)
     score -= w["work"] * sum(1 for u in st.units.values() if u.side == side and status(u).work in _NO_FIRE)
     return score
 
 
 _NO_FIRE = ("lay", "clear", "cut", "climb")
+
+
+def _known_mines(tables: Tables, st: GameState, side: str) -> float:
+    """The BV the side's units risk in hexes of known enemy mines of the kind that can affect them, less the
+    enemy's (13.4): each unit's BV times the chance of a trigger on entering (2d10 ≥ 15 − n). A mine is known to a
+    side when it is the enemy's and no longer secret; ``st`` is the side's view, so the enemy's secret mines are
+    not in it, and on the full state they count for neither side either."""
+    mines = data(st).mines
+    if not mines:
+        return 0.0
+    risk = 0.0
+    for u in st.units.values():
+        sheet = tables.sheets.get(u.type)
+        if u.hex is None or sheet is None or status(u).destroyed:
+            continue
+        kind = mine_kind_for(sheet.unit_type)
+        n = sum(m.count for m in mines if m.hex == u.hex and m.kind == kind and m.side != u.side and not m.secret)
+        if n:
+            chance = sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= trigger_tn(n)) / 100
+            risk += (1.0 if u.side == side else -1.0) * sheet.bv * chance
+    return risk
 
 
 # --- Fire by a hidden unit ------------------------------------------------------------------------------------

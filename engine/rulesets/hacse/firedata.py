@@ -95,7 +95,15 @@ def chance_at_most(value: int) -> Fraction:
 
 def mod(value: int, name: str, rule: str) -> Modifier:
     """A modifier for the dice log: ``mod(4, "medium range", "6.3")`` reads "+4 medium range (rule 6.3)"."""
-    return Modifier(value, f"{name} (rule {rule})")
+    got = _MODS.get((value, name, rule))
+    if got is None:  # a modifier is frozen: one object for each (DESIGN §11, the listings make thousands)
+        if len(_MODS) >= 10_000:
+            _MODS.clear()
+        got = _MODS[(value, name, rule)] = Modifier(value, f"{name} (rule {rule})")
+    return got
+
+
+_MODS: dict[tuple[int, str, str], Modifier] = {}
 
 
 def total(modifiers: tuple[Modifier, ...] | list[Modifier]) -> int:

@@ -30,6 +30,7 @@ from engine.state import GameState, Unit
 
 from . import hits, pontoons, sheets
 from .bridges import terrain_of
+from .cache import kept
 from .damage import Allocation, Location, Target, allocate, effects, fixed_hit
 from .data import DATA_DIR, MAX, NA, PROHIBITED, Cost, Tables, read_toml, require
 from .firedata import Roller
@@ -440,7 +441,7 @@ def work_refusal(
 def _lay_refusal(st: GameState, tables: Tables, unit: Unit, h: Hex, kind: str | None) -> Refused | None:
     if kind == "pontoon":  # 4.8 P
         return pontoons.refusal(st, tables, unit, h)
-    kinds = lay_kinds(tables, unit)
+    kinds = kept(st, ("lay kinds", unit.id), lambda: lay_kinds(tables, unit), unit)  # each hex of a listing asks
     if not kinds:
         return Refused(f"Cannot lay: {unit.id} carries no AT mine and no hand grenade for a trap", "13.3")
     if kind not in kinds:

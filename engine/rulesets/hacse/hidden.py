@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from engine.rules import Transition
 
@@ -25,9 +26,7 @@ def withhold(tr: Transition) -> None:
     owner = {u.id: u.side for u in st.units.values() if status(u).hidden}
     if not owner or not tr.events:
         return
-    names = re.compile(
-        r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(owner, key=len, reverse=True)) + r")(?![\w-])"
-    )
+    names = _names(tuple(sorted(owner)))
     for k, e in enumerate(tr.events):
         if e.kind == "hide":
             continue
@@ -40,3 +39,11 @@ def withhold(tr: Transition) -> None:
         readers = tuple(s for s in before if all(owner[n] == s for n in named))
         if readers != tuple(before):
             tr.events[k] = replace(e, visible_to=readers)
+
+
+@lru_cache(maxsize=256)
+def _names(ids: tuple[str, ...]) -> re.Pattern[str]:
+    """The pattern of the hidden units' ids (longest first), made once for each set of them."""
+    return re.compile(
+        r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) + r")(?![\w-])"
+    )

@@ -11,12 +11,14 @@ building an infantry unit stands in (6.3 b, 8.6, 4.9).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from engine.hexgrid import Hex
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from . import buildings, sheets
+from .bunkers import BUNKER
 from .damage import HitResult, Target, building_damage, destroyed_with_building, range_dk
 from .data import BuildingType, Tables
 from .fire import Shot, outcome_band
@@ -71,6 +73,7 @@ def damage_building(
     tr.emit("fire", f"{what[0].upper()}{what[1:]} collapses (rule 4.9)")
     if d.buildings_lost[where] >= house.per_hex:  # 4.9 P: every building of the hex is destroyed
         tr.emit("terrain", f"{tr.state.board.label(where)} is rubble now (rule 4.9)")
+        d.rubble_turn[where] = tr.state.turn  # 3.2 P: for LOS from the end of this phase (sighting.rubble_hexes)
     lost: list[Unit] = []
     for u in inside:
         buildings.leave(u)  # the survivors stand in the streets (4.9)
@@ -106,6 +109,8 @@ def target_of(st: GameState, tables: Tables, unit: Unit) -> Target:
     outside riders (4.5); an armoured unit in a building has the higher of its and the building's armour (8.4)."""
     got = _target(st, tables, unit)
     house = buildings.occupied(st, tables, unit)
+    if house is not None and house.key == BUNKER:  # 8.4: the bunker's armour must be penetrated
+        got = replace(got, bunker=house.armour)
     return got if house is None else got.sheltered(house.armour)
 
 

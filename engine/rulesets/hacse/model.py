@@ -13,7 +13,7 @@ from engine.hexgrid import Hex
 from engine.state import GameState, Unit
 from engine.typed import record, state_of, status_of
 
-__all__ = ["FACING_NAMES", "Data", "Mine", "Status", "data", "status"]
+__all__ = ["FACING_NAMES", "Bunker", "Data", "Mine", "Status", "data", "status"]
 
 FACING_NAMES = ("n", "ne", "se", "s", "sw", "nw")
 """The six facings of 2.2 and 15.10.1, 0 to 5 clockwise from north, as notation writes them."""
@@ -139,6 +139,21 @@ class Status:
     where the building has room), a unit set up in one, a vehicle that rammed one (12.3); ``buildings.py``."""
     housed_at: str = ""
     """``TURN.HEXES`` when it last chose to occupy or leave a building (4.9: once per hex entered)."""
+    searchlight: Hex | None = None
+    """The hex its searchlight lights (6.1 P; a scenario's ``status.searchlight``; ``searchlights.py``)."""
+
+
+@record(frozen=True)
+class Bunker:
+    """A bunker of the scenario (4.9 P; ``bunkers.py``): a building of one hex with its own armour, "destroyed at"
+    and capacity in soldiers, hidden from the enemy until sighted (13.2)."""
+
+    hex: Hex
+    side: str
+    armour: int
+    destroyed_at: int
+    capacity: int
+    hidden: bool = True
 
 
 @record(frozen=True)
@@ -216,6 +231,12 @@ class Data:
     """Damage of the building the units of a hex occupy (8.6 near misses; 4.9: destroyed at the type's value)."""
     buildings_lost: dict[Hex, int] = field(default_factory=dict)
     """Buildings destroyed in a hex (4.9)."""
+    bridge_damage: dict[Hex, int] = field(default_factory=dict)
+    """Damage each bridge has taken from fire (8.6 P; 4.10: destroyed at 25)."""
+    rubble_turn: dict[Hex, int] = field(default_factory=dict)
+    """The turn in whose Attack Phase each hex became rubble: it counts for LOS only after that phase (3.2 P)."""
+    bunkers: list[Bunker] = field(default_factory=list)
+    """The scenario's bunkers (4.9 P, ``fortifications.bunkers``; ``bunkers.py``)."""
     smoke_new: list[Hex] = field(default_factory=list)
     """Hexes smoked in the Fire Phase of turn ``smoke_turn``: their smoke counts for LOS only after it (3.2 P)."""
     smoke_turn: int = 0
@@ -232,9 +253,11 @@ class Data:
 
 def data(st: GameState) -> Data:
     """The state's data, typed."""
-    return state_of(st, Data)
+    d = st.data
+    return d if d.__class__ is Data else state_of(st, Data)  # the check of state_of, without its call (DESIGN §11)
 
 
 def status(unit: Unit) -> Status:
     """The unit's status, typed."""
-    return status_of(unit, Status)
+    s = unit.status
+    return s if s.__class__ is Status else status_of(unit, Status)  # as ``data``

@@ -220,7 +220,7 @@ class Spare(Notation, verb="spare", roles={R.DECIDE, R.PASS}):
 AmmoWord = Literal["AP", "HE", "ball", "smoke"]
 """A round named in ``fire`` (15.5): the ammunition keys of ``weapons.toml`` a weapon may have several of."""
 
-FireOption = Literal["aimed", "rapid", "bundled", "sustained", "doubled", "building"]
+FireOption = Literal["aimed", "rapid", "bundled", "sustained", "doubled", "building", "bridge"]
 """The fire options of 11: aimed shot (with its ROW), rapid fire, bundled weapons, sustained fire (``doubled``:
 at double ammunition use, MG 42); ``building``: fire aimed at the building of a hex (8.6 P, ``demolition.py``)."""
 
@@ -353,10 +353,11 @@ VERBS = {
     "spare": "spare HEX — leave the bridge standing this End Phase (4.10)",
     "stand": "stand UNIT — activate the unit without spending MP, or stay off the map (3.2)",
     "stop": "stop UNIT — end the activation of the unit that is moving (3.2)",
-    "fire": "fire UNIT TARGET WEAPON [AMMO] [aimed ROW|rapid|bundled|sustained|doubled|building] — Fire Phase: fire"
+    "fire": "fire UNIT TARGET WEAPON [AMMO] [aimed ROW|rapid|bundled|sustained|doubled|building|bridge] — Fire Phase:"
+    " fire"
     " a weapon at a sighted enemy unit (3.2, 6.8), with a round (15.5) and an option (11); indirectly at a unit or a"
-    " HEX (7); at the building of a HEX (8.6); in the Movement Phase: on opportunity at the enemy unit moving in"
-    " sight (6.7)",
+    " HEX (7); at the building of a HEX (8.6); at the bridge of a HEX (bridge, 4.10); in the Movement Phase: on"
+    " opportunity at the enemy unit moving in sight (6.7)",
     "hold": "hold — no more opportunity fire now: the unit firing is done, or the move goes on (6.7)",
     "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
     "smoke": "smoke UNIT WEAPON — Fire Phase: throw a smoke grenade into the unit's hex instead of firing WEAPON"

@@ -81,7 +81,7 @@ __all__ = [
     "resolve",
 ]
 
-OPTIONS = ("aimed", "rapid", "bundled", "sustained", "doubled", "building")
+OPTIONS = ("aimed", "rapid", "bundled", "sustained", "doubled", "building", "bridge")
 """The option words of ``fire`` (11.1, 11.2, 11.5, 11.6; ``doubled`` is sustained fire at double ammunition)."""
 
 
@@ -140,10 +140,10 @@ def ready(st: GameState, tables: Tables, order: Order) -> Volley | artillery.Sal
     why = _named_round(tables, firer, order)
     if why is not None:
         return why
-    if order.option == demolition.OPTION:  # 8.6 P: fire aimed at a building
+    if order.option in (demolition.OPTION, demolition.BRIDGE):  # 8.6 P: fire aimed at a building or a bridge
         if not isinstance(order.target, Hex):
-            return Refused("Cannot fire at a building: name its hex, not a unit", "8.6")
-        return demolition.ready(st, tables, firer, order.target, order.label, order.ammo)
+            return Refused(f"Cannot fire at a {order.option}: name its hex, not a unit", "8.6")
+        return demolition.ready(st, tables, firer, order.target, order.label, order.ammo, order.option)
     if artillery.is_indirect(st, tables, firer, order.target, order.label):
         if order.option is not None:
             return Refused(f"Cannot fire {order.option}: indirect fire takes no fire option", "7.1")

@@ -25,7 +25,9 @@ from engine.state import GameState, Unit
 from . import attack, obstacles, options, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
+from .bunkers import visible_to
 from .cache import listing
+from .campaign import carried_steps
 from .closecombat import physical_odds
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
@@ -73,6 +75,9 @@ class Hacse(Ruleset):
         begin(tr, self.tables)
         withhold(tr)  # 13.2
 
+    def carried_steps(self, unit: Unit) -> int:
+        return carried_steps(unit, self.tables.sheets[unit.type])  # campaigns (campaign.py)
+
     def setup_offered(self, state: GameState) -> bool:
         return state.phase == "setup"
 
@@ -117,6 +122,7 @@ class Hacse(Ruleset):
             del v.units[uid]
         d = data(v)
         d.mines = [m for m in d.mines if m.side == side or not m.secret]
+        d.bunkers = [b for b in d.bunkers if visible_to(state, b, side)]  # 13.2: hidden bunkers
         if d.active is not None and d.active not in v.units:
             d.active = None  # the other side learns only that a hidden unit is activated (3.2)
         return v
@@ -124,8 +130,9 @@ class Hacse(Ruleset):
     # --- Maps -------------------------------------------------------------------------------------------
 
     def los_policy(self, state: GameState) -> LosPolicy:
-        """Higher ground and buildings block (6.2); other terrain is weighed by ``sighting.sight_line``."""
-        return sighting.los_policy(self.tables)
+        """Higher ground and buildings block (6.2; not rubble, 4.9); other terrain is weighed by
+        ``sighting.sight_line``."""
+        return sighting.los_policy_now(state, self.tables)
 
     def movement_points(self, state: GameState, unit: Unit) -> float:
         """MP left this turn: of the road MP once the move has taken road steps and keeps to the road, else of the

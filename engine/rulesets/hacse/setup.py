@@ -23,10 +23,10 @@ from engine.specs import Scenario, UnitSpec
 from engine.state import GameState, Unit
 from engine.typed import from_plain
 
-from . import buildings
+from . import buildings, bunkers, campaign, searchlights, sheets
 from .data import PROHIBITED, Tables
 from .fortifications import fort_table
-from .model import Data, Mine, Status
+from .model import Data, Mine, Status, status
 from .weather import conditions_by_turn, ground_of
 
 __all__ = ["build_state", "check_scenario"]
@@ -64,6 +64,10 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
         units[spec.id] = Unit(
             spec.id, spec.type, spec.side, spec.hex, sheet.possible_damage, spec.formation, _status(spec, tables)
         )
+        carried = campaign.start_rows(sheet, spec.steps)  # a campaign's carried losses (campaign.py)
+        if carried:
+            status(units[spec.id]).rows_hit = carried
+            units[spec.id].steps = sheet.possible_damage - sheets.target(sheet, carried).damage_taken
     for u in units.values():  # passengers and towed guns wait with their carrier (15.10.2)
         carrier = u.status.embarked_in or u.status.towed_by
         if carrier in units and units[carrier].hex is None:
@@ -81,6 +85,7 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
     ]
     d.conditions = conditions_by_turn(raw.get("conditions", {}), scenario.turns)  # 6.1
     d.ground = ground_of(raw.get("conditions", {}))  # 4.3: mud or snow on the ground
+    d.bunkers = bunkers.load(forts.get("bunkers", []), tables)  # 4.9 P
     d.wire = _hexes(forts.get("wire"))
     d.trenches = _hexes(forts.get("trenches"))
     d.obstacles = _hexes(forts.get("obstacles"))  # 13.6
@@ -130,6 +135,8 @@ def check_scenario(scenario: Scenario, tables: Tables) -> list[Problem]:
     specs = {u.id: u for u in scenario.units}
     for i, spec in enumerate(scenario.units):
         _check_unit(spec, specs, tables, board, _adder(add, f"units[{i}]"))
+        if "searchlight" in spec.status:  # 6.1 P
+            searchlights.check(spec, tables, board, _adder(add, f"units[{i}].status.searchlight"))
     _check_hex_keys(scenario, board, add)
     _check_fort_terrain(scenario, board, add)
     _check_roads(board, add)
@@ -195,6 +202,8 @@ def _check_hex_keys(scenario: Scenario, board: Board, add: Callable[[str, str], 
     values: list[tuple[str, Any]] = []
     forts = raw.get("fortifications", {})
     values += [(f"fortifications.{k}", forts.get(k)) for k in _HEX_KEYS if k in forts]
+    if "bunkers" in forts:
+        bunkers.check(forts["bunkers"], sides, board, add)  # 4.9 P
     for i, m in enumerate(forts.get("mines", [])):
         values.append((f"fortifications.mines[{i}].hex", m.get("hex")))
         if m.get("side") not in sides or not isinstance(m.get("count"), int):

@@ -21,13 +21,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.board import Board
 from engine.events import Modifier
 from engine.hexgrid import Hex, distance
 from engine.los import LosPolicy, line_of_sight
 from engine.rules import Transition
 from engine.state import GameState, Unit
 
-from . import fires
+from . import fires, searchlights
 from .bridges import terrain_of
 from .buildings import occupied
 from .cache import remember
@@ -40,6 +41,7 @@ from .weather import SightEffect, condition
 
 __all__ = [
     "SightLine",
+    "aided",
     "automatic",
     "check",
     "checks_by",
@@ -47,8 +49,10 @@ __all__ = [
     "fire_phase_checks",
     "firing",
     "los_policy",
+    "los_policy_now",
     "persistence",
     "reveal",
+    "rubble_hexes",
     "sight_line",
     "sight_roll",
     "sight_tn",
@@ -86,6 +90,47 @@ def _los_policy(tables: Tables) -> LosPolicy:
     )
 
 
+@dataclass(frozen=True)
+class _RubblePolicy(LosPolicy):
+    """The LOS policy with building hexes turned to rubble (4.9 P): such a hex no longer blocks as a building;
+    :func:`sight_line` weighs it as rubble (6.3: 1 level high, +1). Its ``id`` names the hexes, so the board's LOS
+    cache never serves a line traced before a hex fell."""
+
+    rubble: frozenset[Hex] = frozenset()
+
+    def blocks(self, board: Board, x: Hex, high: Hex, low: Hex) -> str | None:
+        reason = LosPolicy.blocks(self, board, x, high, low)
+        return None if reason == "obstacle" and x in self.rubble else reason
+
+
+_RUBBLE_POLICIES: dict[tuple[int, tuple[Hex, ...]], tuple[Tables, LosPolicy]] = {}
+
+
+def rubble_hexes(st: GameState, tables: Tables) -> tuple[Hex, ...]:
+    """The building hexes whose buildings are all destroyed (4.9 P: rubble now) and that count as rubble for LOS: a
+    hex that fell in this turn's Attack Phase does so only after it (3.2 P); in a fixed order."""
+    d = data(st)
+    if not d.buildings_lost:
+        return ()
+    fresh = st.turn if st.phase == "attack" else None
+    out = (h for h in d.buildings_lost if terrain_of(st, tables, h).key == "rubble" and d.rubble_turn.get(h) != fresh)
+    return tuple(sorted(out, key=lambda h: (h.q, h.r)))
+
+
+def los_policy_now(st: GameState, tables: Tables) -> LosPolicy:
+    """The LOS policy for the board of ``st`` now: :func:`los_policy`, with the rubble hexes not blocking (4.9)."""
+    rubble = rubble_hexes(st, tables)
+    if not rubble:
+        return los_policy(tables)
+    base = los_policy(tables)
+
+    def make() -> LosPolicy:
+        where = ",".join(f"{h.q}.{h.r}" for h in rubble)
+        return _RubblePolicy(**{**base.__dict__, "id": f"{base.id}:rubble:{where}", "rubble": frozenset(rubble)})
+
+    return remember(_RUBBLE_POLICIES, (id(tables), rubble), make, tables)
+
+
 @dataclass(frozen=True, slots=True)
 class SightLine:
     """The line between two hexes (§6.2): clear or not (with why), and the obstructing intervening hexes."""
@@ -104,9 +149,10 @@ class SightLine:
         return sum(int(table.get(k, 0)) for k in self.obstructing)
 
 
-_LINES: dict[tuple[int, int, tuple[Hex, ...], tuple[Hex, ...], Hex, Hex], tuple[object, object, SightLine]] = {}
-"""Lines already drawn, by board, tables, blown bridges (4.10), smoke (7.1) and the two hexes: nothing else changes
-a line. Each entry holds its board and tables, so that their ids are not reused while it is kept."""
+_LINES: dict[tuple[object, ...], tuple[object, object, SightLine]] = {}
+"""Lines already drawn, by board, tables, blown bridges (4.10), rubble (4.9), smoke (7.1) and the two
+hexes: nothing else changes a line. Each entry holds its board and tables, so that their ids are not reused while it
+is kept."""
 _LINES_KEPT = 100_000
 
 
@@ -123,7 +169,8 @@ def smoke_now(st: GameState) -> tuple[Hex, ...]:
 def sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
     """The line of sight from ``a`` to ``b`` (§6.2); the firer's hex never counts, the target's hex neither."""
     board = st.board
-    key = (id(board), id(tables), tuple(data(st).blown), smoke_now(st), a, b)
+    d = data(st)
+    key = (id(board), id(tables), tuple(d.blown), rubble_hexes(st, tables), smoke_now(st), a, b)
     kept = _LINES.get(key)
     if kept is not None and kept[0] is board and kept[1] is tables:
         return kept[2]
@@ -136,7 +183,7 @@ def sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
 
 def _sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
     board = st.board
-    result = line_of_sight(board, a, b, los_policy(tables))
+    result = line_of_sight(board, a, b, los_policy_now(st, tables))
     if not result.visible:
         return SightLine(False, result.reason)
     n = distance(a, b)
@@ -179,6 +226,8 @@ def automatic(st: GameState, tables: Tables, observer: Unit, target: Unit, line:
         return "already sighted (rule 6.1)"
     if d <= 1:
         return "in the same or an adjacent hex (rule 6.1)"
+    if searchlights.shining(st, tables, target):
+        return "its searchlight shines (rule 6.1)"
     reach = condition(st).range  # 6.1 P: 15 hexes in clear weather, less in other conditions, never at dark night
     if d > reach or not _open(st, tables, target) or status(target).dug_in:
         return None
@@ -301,11 +350,17 @@ def sight_roll(
 def _aided(st: GameState, tables: Tables, target: Unit, *, binoculars: bool) -> bool:
     """Whether a fire lights the target (6.1), asked only where the light could lower the distance term: when the
     weather and light give more than +1 per 2 hexes (at night)."""
+    return aided(st, tables, target.hex, binoculars=binoculars)
+
+
+def aided(st: GameState, tables: Tables, where: Hex | None, *, binoculars: bool) -> bool:
+    """Whether a fire lights the hex ``where`` (6.1: it or a neighbour burns), asked only where the light could
+    lower the distance term (at night); the sighting of a unit and the hex check of 7.4 P both read it."""
     c = condition(st)
     step = c.binocular_step if binoculars else c.step
     if c.factor * int(sight_table()["aid_step"]) <= step:
         return False
-    return fires.lit(st, tables, target.hex)
+    return fires.lit(st, tables, where) or searchlights.lit(st, tables, where)
 
 
 def sights(unit: Unit) -> bool:

@@ -21,8 +21,8 @@ BRIDGE = parse_hex("1007")
 
 
 def _pass(g: Game) -> None:
-    """Play the first standing or stopping action (or spare a bridge)."""
-    g.apply(next(a for a in g.legal_actions() if a.verb in ("stand", "stop", "spare")))
+    """Play the first standing or stopping action (or spare a bridge, or cease fire: 8.6 P fire at the bridge)."""
+    g.apply(next(a for a in g.legal_actions() if a.verb in ("stand", "stop", "spare", "cease")))
 
 
 def test_14_14_ac_sc_07_charges_attached_in_turns_1_and_2_and_no_blowing_before_turn_6() -> None:
@@ -81,7 +81,7 @@ def test_4_10_the_owner_decides_in_the_end_phase_and_a_blown_bridge_scores() -> 
         g.apply(
             "work G1 1007"
             if Action("work", ("G1", "1007")) in legal
-            else next(a for a in legal if a.verb in ("stand", "stop"))
+            else next(a for a in legal if a.verb in ("stand", "stop", "cease"))
         )
     assert g.state.turn == 6 and g.state.phase == "end" and g.waiting().side == "german"
     rs = ruleset()

@@ -208,6 +208,12 @@ def _edit(folder: Path, name: str, old: str, new: str) -> None:
         ("weapons", "short = [0, 3]", "short = [3, 0]", "weapons.toml weapons.K98.short: expected [first hex"),
         ("terrain", 'l = "light_forest"', 'l = "jungle"', "terrain.toml codes.l: unknown terrain class"),
         ("experience", 'default = "veteran"', 'default = "recruit"', "experience.toml.default: expected one of"),
+        (
+            "units",
+            'traits = ["transport"]',
+            'traits = ["mountain_troop"]',
+            "traits: unknown 'mountain_troop'; known: hq",
+        ),
     ],
 )
 def test_the_loader_names_file_entry_and_expectation(

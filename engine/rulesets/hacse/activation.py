@@ -32,6 +32,7 @@ from . import (
     opportunity,
     options,
     pontoons,
+    shelling,
     sighting,
     weather,
 )
@@ -57,6 +58,7 @@ from .notation import (
     Assault,
     Back,
     Blow,
+    Cancel,
     Cease,
     Clear,
     Climb,
@@ -73,6 +75,7 @@ from .notation import (
     Occupy,
     Pass,
     Ram,
+    Shell,
     Smoke,
     Spare,
     Stand,
@@ -370,12 +373,8 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
         if d.offer != typed.hex:
             return Refused("Cannot decide on that bridge: its owner is asked at the start of the End Phase", "4.10")
         return None
-    if isinstance(typed, Fire):  # 3.2 Phase 3b (attack.py; options of 11, indirect fire of 7: options.py)
-        if st.phase != "attack":
-            return attack.refusal(st, tables, typed.unit, str(typed.target), typed.weapon)
-        if obstacles.is_obstacle_order(st, options.order(typed)):  # 13.6: aimed at AT obstacles
-            return obstacles.refusal(st, tables, options.order(typed))
-        return options.refusal(st, tables, options.order(typed))
+    if d.shelling or isinstance(typed, (Fire, Shell, Cancel)):
+        return _fire_refusal(st, tables, typed)
     if isinstance(typed, Cease):
         return attack.cease_refusal(st, tables, typed.unit)
     if isinstance(typed, Smoke):  # 15.4, 3.2 Phase 3b (grenades.py)
@@ -394,6 +393,20 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
     if general is not None:
         return general
     return _step_refusal(st, tables, unit, typed, d.active == unit.id)
+
+
+def _fire_refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
+    """Why a ``fire`` (3.2 Phase 3b: attack.py; options of 11, indirect fire of 7: options.py), or a ``shell`` or
+    ``cancel`` and whatever is played while an aim is taken (7.4: fire at any hex, in two steps: shelling.py), may
+    not be played now."""
+    if data(st).shelling or isinstance(typed, (Shell, Cancel)):
+        return shelling.refusal(st, tables, typed)
+    assert isinstance(typed, Fire)
+    if st.phase != "attack":
+        return attack.refusal(st, tables, typed.unit, str(typed.target), typed.weapon)
+    if obstacles.is_obstacle_order(st, options.order(typed)):  # 13.6: aimed at AT obstacles
+        return obstacles.refusal(st, tables, options.order(typed))
+    return options.refusal(st, tables, options.order(typed))
 
 
 def _general_refusal(st: GameState, unit: Unit, typed: Notation) -> Refused | None:
@@ -635,6 +648,8 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
         pair = (typed.unit, _label(st, typed.target)) if isinstance(typed, (Ram, Assault)) else ()
         if physical_apply(tr, tables, typed.verb, pair):
             begin_fire(tr, tables)
+    elif isinstance(typed, (Shell, Cancel)):  # 7.4 (shelling.py)
+        shelling.apply(tr, tables, typed)
     elif isinstance(typed, (Fire, Cease, Smoke)):  # 3.2 Phase 3b
         if isinstance(typed, Fire):
             hidden = sighting.firing(tr, st.units[typed.unit])  # 13.2: a hidden unit that fires is revealed
@@ -642,6 +657,7 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
                 obstacles.resolve(tr, tables, options.order(typed))  # 13.6
             else:
                 options.resolve(tr, tables, options.order(typed))
+            d.shelling = []  # 7.4: the aim taken is fired (shelling.py)
             if hidden:  # and every enemy unit checks it at once (13.2)
                 sighting.checks_of(tr, tables, st.units[typed.unit], fired=True)
         elif isinstance(typed, Smoke):  # 15.4
@@ -844,6 +860,8 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
 def _fire_phase_actions(st: GameState, tables: Tables) -> list[Action]:
     """3.2 Phase 3b: the shots of the unit firing, or of every unit of the side that may fire; ``cease`` for each."""
     d = data(st)
+    if d.shelling:  # 7.4: the hex of the aim taken (shelling.py)
+        return shelling.aim_actions(st, tables)
     if d.active is not None:
         units = [st.units[d.active]]
     else:  # attack.firers, listing each unit's shots once rather than first asking whether it has one
@@ -855,6 +873,7 @@ def _fire_phase_actions(st: GameState, tables: Tables) -> list[Action]:
     out: list[Action] = []
     for u in units:
         shots = options.fire_actions(st, tables, u) + obstacles.fire_actions(st, tables, u)  # 13.6
+        shots += shelling.shell_actions(st, tables, u)  # 7.4: any hex, in two steps
         if shots or attack.has_shot(st, tables, u):  # a unit with a shot none of its options allow only ceases
             out += [*shots, *grenades.actions(st, tables, u), Action("cease", (u.id,))]  # 15.4: smoke grenades
     return out

@@ -15,7 +15,8 @@
 
 Readings (README): hex fire is offered at the hexes of known enemy units and at the objective hexes the side does not
 control, with or without a known enemy there (and only with smoke where an enemy there is sighted: fire at the unit
-then, 7.2); a natural 2 jams the weapon (6.6) and the shell has no effect (7.2 P); random hits strike any unit in
+then, 7.2), and at any hex meeting 7.4 once the side has played ``shell`` (``shelling.py``, :func:`aiming`); a
+natural 2 jams the weapon (6.6) and the shell has no effect (7.2 P); random hits strike any unit in
 the hex, of either side (7.3 INTERP); ballistic fire takes no intervening terrain or vehicles.
 """
 
@@ -59,7 +60,7 @@ from .sighting import aided, rubble_hexes, sight_line, sight_tn, sights, smoke_n
 from .targetdie import has_moved
 from .weather import condition
 
-__all__ = ["Salvo", "fire", "has_indirect_shot", "indirect_actions", "is_indirect", "odds", "ready"]
+__all__ = ["Salvo", "aiming", "fire", "has_indirect_shot", "indirect_actions", "is_indirect", "odds", "ready"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,7 +415,7 @@ def _precondition(st: GameState, tables: Tables, firer: Unit, where: Hex, memo: 
         return 0, f"{shooter} fired from it"  # a hidden unit is not known to have fired (13.2: the view)
     if ("watchers",) not in memo:
         memo[("watchers",)] = list(_watchers(st, tables, firer))
-        memo[("sight",)] = _sight_key(st, tables)
+        memo[("sight",)] = kept(st, ("sight key",), lambda: _sight_key(st, tables))  # once per listing
     watchers = memo[("watchers",)]
     assert isinstance(watchers, list)
     for u, relays in watchers:
@@ -504,10 +505,11 @@ def _at_hex(
     if ("known",) not in memo:
         memo[("known",)] = set(_aims(st, firer.side))
     known = memo[("known",)]
-    if not isinstance(known, set) or where not in known:
+    anywhere = memo.get(("anywhere",)) or aiming(st, tables, firer, index, akey)  # 7.4 in two steps (shelling.py)
+    if not isinstance(known, set) or (where not in known and not anywhere):
         return Refused(
             f"Cannot fire indirectly at {st.board.label(where)}: fire at a hex is aimed where an enemy unit is known "
-            "or at an objective hex the side does not control",
+            "or at an objective hex the side does not control; shell first to aim at any other hex",
             "7.4",
         )
     band = _band(tables, firer, index, where)
@@ -535,6 +537,13 @@ def _at_hex(
     turns = smoke_turns(ammo)
     label = mount_label(sheet, index)
     return Salvo(firer.id, index, label, akey, where, None, None, tn, mods, None, weapon.burst, turns, dk)
+
+
+def aiming(st: GameState, tables: Tables, firer: Unit, index: int, ammo: str) -> bool:
+    """Whether the side chooses the hex of this weapon's and round's ``shell`` now (7.4: any hex meeting the
+    preconditions, ``shelling.py``)."""
+    aim = data(st).shelling
+    return bool(aim) and aim[0] == firer.id and aim[2] == ammo and _mount(tables, firer, aim[1]) == index
 
 
 # --- What a unit may fire indirectly ------------------------------------------------------------------------------

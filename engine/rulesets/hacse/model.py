@@ -243,6 +243,9 @@ class Data:
     fires: dict[Hex, int] = field(default_factory=dict)
     """Wrecks burning (8.5 P: an ammunition explosion or a fire): hex → turns left, as their smoke; they light the
     hex and its neighbours (6.1, ``fires.py``)."""
+    shelling: list[str] = field(default_factory=list)
+    """Fire at any hex (7.4) under way, in two steps (``shelling.py``): the unit, its weapon and the round of the
+    ``shell`` played, while its side chooses the hex; empty otherwise."""
     hiding: str | None = None
     """The side asked which of its units hide again (3.2 Phase 4 step 9, 13.2 P), while one is."""
     hid: list[str] = field(default_factory=list)

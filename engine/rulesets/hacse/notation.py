@@ -20,6 +20,7 @@ __all__ = [
     "Assault",
     "Back",
     "Blow",
+    "Cancel",
     "Cease",
     "Clear",
     "Climb",
@@ -39,6 +40,7 @@ __all__ = [
     "Pass",
     "Place",
     "Ram",
+    "Shell",
     "Smoke",
     "Spare",
     "Stand",
@@ -247,6 +249,23 @@ class Cease(Notation, verb="cease", roles={R.ORDER, R.STOP, R.PASS}):
 
 
 @dataclass(frozen=True, slots=True)
+class Shell(Notation, verb="shell", roles={R.ORDER}):
+    """7.4, 7.1: the unit is to fire its weapon indirectly, with the round named, at a hex its side then chooses
+    among every hex meeting 7.4's preconditions (``fire UNIT HEX WEAPON AMMO``), or ``cancel``."""
+
+    unit: Actor
+    weapon: Word
+    ammo: AmmoWord
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel(Notation, verb="cancel", roles={R.ORDER, R.STOP}):
+    """7.4: the unit does not shell after all; the Fire Phase goes on as before its ``shell``."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
 class Smoke(Notation, verb="smoke", roles={R.ORDER}):
     """15.4: in Phase 3b the unit throws a smoke grenade into its own hex instead of firing the weapon named."""
 
@@ -320,6 +339,8 @@ NOTATIONS = verb_table(
         Fire,
         Cease,
         Smoke,
+        Shell,
+        Cancel,
         Hold,
         Ram,
         Assault,
@@ -358,6 +379,9 @@ VERBS = {
     " a weapon at a sighted enemy unit (3.2, 6.8), with a round (15.5) and an option (11); indirectly at a unit or a"
     " HEX (7); at the building of a HEX (8.6); at the bridge of a HEX (bridge, 4.10); in the Movement Phase: on"
     " opportunity at the enemy unit moving in sight (6.7)",
+    "shell": "shell UNIT WEAPON AMMO — Fire Phase: fire WEAPON indirectly with the round named at a hex chosen next,"
+    " any hex meeting 7.4's preconditions (7.4, 7.1)",
+    "cancel": "cancel UNIT — Fire Phase: the unit does not shell after all (7.4)",
     "hold": "hold — no more opportunity fire now: the unit firing is done, or the move goes on (6.7)",
     "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
     "smoke": "smoke UNIT WEAPON — Fire Phase: throw a smoke grenade into the unit's hex instead of firing WEAPON"

@@ -22,7 +22,7 @@ from engine.rules import Ruleset, Transition
 from engine.specs import Scenario
 from engine.state import GameState, Unit
 
-from . import attack, obstacles, options, sighting
+from . import attack, obstacles, options, shelling, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
 from .bunkers import visible_to
@@ -125,6 +125,8 @@ class Hacse(Ruleset):
         d.bunkers = [b for b in d.bunkers if visible_to(state, b, side)]  # 13.2: hidden bunkers
         if d.active is not None and d.active not in v.units:
             d.active = None  # the other side learns only that a hidden unit is activated (3.2)
+        if d.shelling and d.shelling[0] not in v.units:
+            d.shelling = []  # 13.2: nor which hidden unit is to shell (7.4, shelling.py)
         return v
 
     # --- Maps -------------------------------------------------------------------------------------------
@@ -168,7 +170,7 @@ class Hacse(Ruleset):
 
     def ai_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
         """All but the pointless: hooking up a vehicle that can drive itself (``evaluation.ai_actions``)."""
-        return ai_actions(self.tables, state, actions)
+        return [a for a in ai_actions(self.tables, state, actions) if a.verb != "shell"]  # README: 7.4's two steps
 
     def ai_score(self, state: GameState, action: Action, side: str) -> float | None:
         """A fire by a hidden unit: the position with the firer revealed (13.2) plus the shot's expected value
@@ -196,11 +198,15 @@ class Hacse(Ruleset):
     ) -> dict[str, set[Hex]]:
         """``objective``: the objective hexes (15.9); ``front_arc``: with a gun or vehicle of the side selected, the
         outline of its front arc (2.2: |θ| ≤ 30°, where its front armour faces and its front-arc weapons fire), out
-        to the longest range of those weapons (6 hexes when it has none, at most 10)."""
+        to the longest range of those weapons (6 hexes when it has none, at most 10); ``shell``: while the side
+        chooses the hex of a ``shell``, the hexes it may choose (7.4)."""
         out = {"objective": set(data(view).points)}
         unit = view.units.get(unit_id) if unit_id is not None else None
         if unit is not None and unit.side == side and unit.hex is not None and status(unit).facing is not None:
             out["front_arc"] = self._front_arc(view, unit)
+        if data(view).shelling and view.to_act == side:  # 7.4: where the aim taken may fall (shelling.py)
+            with listing(view):
+                out["shell"] = shelling.hexes(view, self.tables)
         return out
 
     def _front_arc(self, view: GameState, unit: Unit) -> set[Hex]:

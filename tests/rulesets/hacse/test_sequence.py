@@ -63,6 +63,8 @@ def test_3_2_a_turn_ends_when_every_unit_has_been_activated() -> None:
     st = g.state
     for uid in ("G1", "U1", "G2", "U2", "G3", "U3", "U4", "G4", "U5", "U6", "A-HQ"):
         st = play(st, f"stand {uid}")
+    while st.phase == "attack":  # 3b: the PaK G4 may shell a hex (7.4) and is asked; it ceases
+        st = play(st, str(next(a for a in ruleset().legal_actions(st) if a.verb == "cease")))
     assert st.turn == 2 and data(st).first == "us" and st.to_act == "us"  # turn 2: the us lost the initiative
     assert not any(status(u).activated for u in st.units.values())
 
@@ -140,7 +142,7 @@ def test_13_2_a_hidden_gun_moving_into_the_open_is_revealed() -> None:
 def test_15_9_the_game_ends_after_the_last_turn_with_victory_points() -> None:
     g = game("h1-le-hamel", seed=2)
     while g.state.outcome is None:
-        g.apply(next(a for a in g.legal_actions() if a.verb in ("stand", "stop")))
+        g.apply(next(a for a in g.legal_actions() if a.verb in ("stand", "stop", "cease")))  # 3b: 7.4, shelling
     assert g.state.turn == 10 and g.state.outcome.winner == "german"
     assert "german 40, us 0" in g.state.outcome.reason
 

@@ -18,6 +18,7 @@ from engine.campaign import (
     load_campaign,
 )
 from engine.rules import get_ruleset
+from tests.campaign.helpers import play_out
 
 
 @pytest.fixture(scope="module")
@@ -120,16 +121,6 @@ def test_replacements(mai: Campaign) -> None:
         apply_replacements(r, mai, "stonne", "german", ["ger-iipzr-pz4"])
 
 
-def _play(game: engine.Game, seed: int, agent: str = "random") -> None:
-    agents = {s: make_agent(agent, seed + i) for i, s in enumerate(game.scenario.side_ids())}
-    engine.take_scenario_setup(game)
-    while game.to_act is not None:
-        if engine.take_scenario_setup(game):
-            continue
-        side = game.to_act
-        game.apply(agents[side].choose(game.view(side), 1.0), side=side)
-
-
 CAMPAIGNS = [c for c in list_campaigns() if isinstance(c, Campaign)]
 
 
@@ -165,7 +156,7 @@ def test_whole_campaigns_carry_exactly_what_the_rules_say(camp: Campaign, agent:
                 assert at_start[uid] == e.steps, f"{uid}: {at_start[uid]} steps at {battle}, roster says {e.steps}"
             else:  # nothing else changes: every other unit is as the scenario sets it up
                 assert at_start[uid] == steps, uid
-        _play(game, seed, agent)
+        play_out(game, seed, agent)
         outcome = game.outcome
         assert outcome is not None
         co = carry_over(game.state, outcome.winner, roster, camp, battle)

@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import OptionList, Select
 
 import saves
 from engine.state import Outcome
-from tui.app import Start
+from tui.app import PlanspielApp, Start
 from tui.campaign import CampaignPlay
 from tui.cli import main
 from tui.screens.campaign import CampaignScreen, ForceScreen
@@ -198,19 +199,25 @@ async def test_load_lists_campaigns_apart_and_f4_reviews_the_force_in_battle(hom
         assert not isinstance(app.screen, ForceScreen)
 
 
+async def _new_game_at(pilot: Pilot[None], app: PlanspielApp, option: str) -> tuple[NewGameScreen, list[str | None]]:
+    """The new-game screen open with ``option`` of its scenario list highlighted; the list's option ids."""
+    await pilot.pause()
+    app.open_new_game()
+    await settle(pilot, app)
+    screen = app.screen
+    assert isinstance(screen, NewGameScreen)
+    menu = screen.query_one("#scenarios", OptionList)
+    ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+    menu.highlighted = ids.index(option)
+    await settle(pilot, app)
+    return screen, ids
+
+
 async def test_new_game_offers_the_campaigns_next_to_the_scenarios(home: Path) -> None:
     app = make_app(last_ruleset="blitzkrieg1940")
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        app.open_new_game()
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, NewGameScreen)
-        menu = screen.query_one("#scenarios", OptionList)
-        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        screen, ids = await _new_game_at(pilot, app, "campaign:mai-1940")
         assert "hannut" in ids and "campaign:mai-1940" in ids
-        menu.highlighted = ids.index("campaign:mai-1940")
-        await settle(pilot, app)
         assert screen.campaign == "mai-1940" and "Campaign: Mai 1940" in screen_text(app)
         await pilot.press("g")
         await settle(pilot, app)
@@ -225,15 +232,7 @@ async def test_new_game_asks_a_player_for_every_side_of_the_campaign(home: Path)
     and the campaign save keeps the choice (an AI side, not a hot-seat surprise at battle 2)."""
     app = make_app(last_ruleset="hacse")
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        app.open_new_game()
-        await settle(pilot, app)
-        screen = app.screen
-        assert isinstance(screen, NewGameScreen)
-        menu = screen.query_one("#scenarios", OptionList)
-        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
-        menu.highlighted = ids.index("campaign:kampfgruppe-1944")
-        await settle(pilot, app)
+        screen, _ = await _new_game_at(pilot, app, "campaign:kampfgruppe-1944")
         assert list(screen.players) == ["german", "us", "soviet"]
         assert screen.query_one("#p-soviet", Select).value == "ai:normal"
         await pilot.press("g")

@@ -8,7 +8,6 @@ import json
 import pytest
 
 import engine
-from engine.ai.players import make_agent
 from engine.campaign import (
     Campaign,
     RosterEntry,
@@ -22,6 +21,7 @@ from engine.campaign import (
 from engine.rules import get_ruleset
 from engine.rulesets.hacse import sheets
 from engine.rulesets.hacse.model import status
+from tests.campaign.helpers import play_out
 from tui.cli import main
 
 CAMP = "kampfgruppe-1944"
@@ -65,16 +65,6 @@ def test_8_5_soldiers_lost_stay_lost_vehicles_are_repaired_wrecks_are_lost(camp:
     assert "G1" not in r and not status(g2.state.units["G1"]).rows_hit  # H-2's Panzer IV comes fresh
 
 
-def _play(game: engine.Game, seed: int) -> None:
-    agents = {s: make_agent("random", seed + i) for i, s in enumerate(game.scenario.side_ids())}
-    engine.take_scenario_setup(game)
-    while game.to_act is not None:
-        if engine.take_scenario_setup(game):
-            continue
-        side = game.to_act
-        game.apply(agents[side].choose(game.view(side), 1.0), side=side)
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_campaign_played_to_its_end_carries_every_survivor_and_no_loss(camp: Campaign, seed: int) -> None:
     """AI against AI to the end: every German unit surviving battle N starts battle N+1 (under its mapped id)
@@ -92,7 +82,7 @@ def test_the_campaign_played_to_its_end_carries_every_survivor_and_no_loss(camp:
                 assert not e.lost, uid  # a lost unit is absent
                 assert u.steps == e.steps, f"{uid}: {u.steps} rows at {battle}, carried {e.steps}"
         assert not {uid for uid, e in roster.items() if e.lost} & set(game.state.units)
-        _play(game, seed)
+        play_out(game, seed)
         assert game.outcome is not None
         co = carry_over(game.state, game.outcome.winner, roster, camp, battle)
         renamed = {n.what.split()[1]: n.unit for n in co.notes if n.what.startswith("is ")}

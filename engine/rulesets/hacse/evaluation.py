@@ -46,10 +46,22 @@ from .data import DATA_DIR, DataError, Sheet, Tables
 from .fortifications import mine_kind_for, trigger_tn
 from .geometry import armour_faces, in_arc, theta
 from .model import data, status
+from .options import line_hexes
+from .rally import leadership
 from .threat import exchange
 from .victory import half_bv, scores
 
-__all__ = ["Condition", "ai_actions", "condition", "evaluate", "goals", "last_stand", "objective_values", "weights"]
+__all__ = [
+    "Condition",
+    "ai_actions",
+    "condition",
+    "evaluate",
+    "fire_score",
+    "goals",
+    "last_stand",
+    "objective_values",
+    "weights",
+]
 
 
 @cache
@@ -240,7 +252,8 @@ def _facing(tables: Tables, side: str, present: Mapping[str, list[Unit]], w: Map
 
 
 def _material(tables: Tables, st: GameState, side: str, w: Mapping[str, float]) -> float:
-    """The side's material less its enemies' (the half-BV awards of 15.9 are in the victory points already)."""
+    """The side's material less its enemies' (the half-BV awards of 15.9 are in the victory points already); a
+    unit out of contact to any leader (9.3: it rolls morale in every End Phase) is worth ``no_contact`` less."""
     score = 0.0
     for u in st.units.values():
         sheet = tables.sheets.get(u.type)
@@ -248,8 +261,19 @@ def _material(tables: Tables, st: GameState, side: str, w: Mapping[str, float]) 
             continue
         sign = 1.0 if u.side == side else -1.0
         c = condition(u, sheet)
-        score += sign * w["material"] * sheet.bv * _worth(sheet, c, w)
+        share = _worth(sheet, c, w)
+        if w["no_contact"] and _out_of_contact(tables, st, u, sheet):
+            share = max(0.0, share - w["no_contact"])
+        score += sign * w["material"] * sheet.bv * share
     return score
+
+
+def _out_of_contact(tables: Tables, st: GameState, u: Unit, sheet: Sheet) -> bool:
+    """9.3: on the map with its own group leader hit and no company leader to talk to (``rally.leadership``)."""
+    row = sheet.leader_row
+    if u.hex is None or status(u).embarked_in or (row is not None and row.index not in status(u).rows_hit):
+        return False
+    return not leadership(st, tables, u).contact
 
 
 def evaluate(tables: Tables, st: GameState, side: str) -> float:
@@ -263,7 +287,7 @@ def evaluate(tables: Tables, st: GameState, side: str) -> float:
     score = w["vp"] * sum(p if s == side else -p for s, p in points.items())
     score += _material(tables, st, side, w)
     if w["fire"]:
-        score += w["fire"] * exchange(st, tables, side, w["ram"])
+        score += w["fire"] * exchange(st, tables, side, w["ram"], w["hidden"], w["others"])
     present = _on_map(st)
     for s in st.sides:
         sign = 1.0 if s == side else -1.0
@@ -300,6 +324,31 @@ def _known_mines(tables: Tables, st: GameState, side: str) -> float:
     return risk
 
 
+# --- Fire by a hidden unit ------------------------------------------------------------------------------------
+
+_REVEALED: list[tuple[GameState, str, dict[str, float]]] = []
+"""The last view scored (by identity), its side, its evaluation (key ``""``) and each hidden firer's position
+revealed: the planner scores every shot of a decision from the same view."""
+
+
+def fire_score(tables: Tables, st: GameState, action: Action, side: str, expected: float) -> float | None:
+    """The AI's value of a ``fire`` by one of ``side``'s hidden units (13.2: a unit that fires is revealed): the
+    position with the firer revealed plus the shot's expected value (``expected``, as the planner weighs any
+    chance action), so that a shot gives up cover only for a gain; None for any other action (the planner's own
+    score stands)."""
+    firer = st.units.get(str(action.args[0])) if action.verb == "fire" and action.args else None
+    if firer is None or firer.side != side or not status(firer).hidden:
+        return None
+    if not _REVEALED or _REVEALED[0][0] is not st or _REVEALED[0][1] != side:
+        _REVEALED[:] = [(st, side, {})]
+    memo = _REVEALED[0][2]
+    if firer.id not in memo:
+        seen = st.clone()
+        status(seen.units[firer.id]).hidden = False
+        memo[firer.id] = evaluate(tables, seen, side)
+    return memo[firer.id] + expected
+
+
 # --- What the AI weighs ----------------------------------------------------------------------------------------
 
 
@@ -320,8 +369,41 @@ def ai_actions(tables: Tables, st: GameState, actions: list[Action]) -> list[Act
         )
 
     spared = last_stand(tables, st, st.viewer or st.to_act)
-    kept = [a for a in actions if not pointless(a) and not _strikes(st, a, spared)]
+    kept = [
+        a for a in actions if not pointless(a) and not _strikes(st, a, spared) and not _line_hits_own(tables, st, a)
+    ]
     return kept or actions
+
+
+_LINES = ("sustained", "doubled")
+
+
+def _line_hits_own(tables: Tables, st: GameState, a: Action) -> bool:
+    """Whether ``a`` is fire at a hex (7.4) where a unit of the firer's side stands, or lays a sustained-fire line
+    (11.6) through one: every unit there is attacked, friend or foe, so a player would not."""
+    if a.verb != "fire" or len(a.args) < 3:
+        return False
+    firer, target = st.units.get(str(a.args[0])), st.units.get(str(a.args[1]))
+    if firer is not None and target is None and str(a.args[1]) in _own_hexes(st, firer.side):
+        return True
+    if not any(str(x) in _LINES for x in a.args[3:]):
+        return False
+    sheet = tables.sheets.get(firer.type) if firer is not None else None
+    if firer is None or target is None or sheet is None or firer.hex is None or target.hex in (None, firer.hex):
+        return False
+    assert target.hex is not None
+    reach = max((tables.weapons[m.weapon].max_range for m in sheet.mounts), default=0)
+    line = {st.board.label(h) for h in line_hexes(st, tables, firer, target.hex, reach)}
+    return bool(line & _own_hexes(st, firer.side))
+
+
+def _own_hexes(st: GameState, side: str) -> set[str]:
+    """The labels of the hexes where the side's units stand (not destroyed)."""
+    return {
+        st.board.label(u.hex)
+        for u in st.units.values()
+        if u.side == side and u.hex is not None and not status(u).destroyed
+    }
 
 
 # --- The early end (15.9) --------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from .campaign import carried_steps
 from .closecombat import physical_odds
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
-from .evaluation import ai_actions, evaluate, goals
+from .evaluation import ai_actions, evaluate, fire_score, goals
 from .geometry import arc_outline
 from .hidden import withhold
 from .model import Data, Status, data, status
@@ -171,6 +171,17 @@ class Hacse(Ruleset):
     def ai_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
         """All but the pointless: hooking up a vehicle that can drive itself (``evaluation.ai_actions``)."""
         return [a for a in ai_actions(self.tables, state, actions) if a.verb != "shell"]  # README: 7.4's two steps
+
+    def ai_score(self, state: GameState, action: Action, side: str) -> float | None:
+        """A fire by a hidden unit: the position with the firer revealed (13.2) plus the shot's expected value
+        (``evaluation.fire_score``); None otherwise (the planner's own scores)."""
+        if action.verb != "fire":
+            return None
+        firer = state.units.get(str(action.args[0])) if action.args else None
+        if firer is None or not status(firer).hidden:
+            return None
+        odds = self.odds(state, action)
+        return fire_score(self.tables, state, action, side, odds.expected if odds is not None else 0.0)
 
     def ai_goals(self, state: GameState, side: str) -> list[Hex]:
         """The objective hexes the side does not control (15.9); all of them when it controls every one."""

@@ -98,40 +98,51 @@ def _able(tables: Tables, u: Unit) -> bool:
     sheet = tables.sheets.get(u.type)
     if sheet is None or u.hex is None or s.destroyed or s.embarked_in or s.towed_by or not sheet.mounts:
         return False
+    if sheet.unit_type == "gun" and s.hexes and s.half_mp:
+        # 3.2: a gun that changed hex this turn does not fire in 3b; one its tractor brought (no MP of its own spent)
+        # counts, as it fires from there from the next turn on: the estimate values deploying it, not moving it by hand
+        return False
     return not s.rows_hit or not effects(sheets.target(sheet, s.rows_hit)).out_of_action
 
 
-def _best(st: GameState, tables: Tables, firer: Unit, targets: list[Unit]) -> float:
-    """The firer's best target: the value of all its direct-fire weapons at one enemy unit."""
+def _best(
+    st: GameState, tables: Tables, firer: Unit, targets: list[Unit], hidden: float = 1.0, others: float = 0.0
+) -> float:
+    """The firer's best target: the value of all its direct-fire weapons at one enemy unit; a hidden target (13.2:
+    not fired at until sighted) counts ``hidden`` times; every other target in reach adds ``others`` times its
+    value (the firer may choose it instead: a second unit in its reach is not free)."""
+    values = [_at(st, tables, firer, t) * (hidden if status(t).hidden else 1.0) for t in targets]
+    best = max(values, default=0.0)
+    return best + others * (sum(values) - best) if others else best
+
+
+def _at(st: GameState, tables: Tables, firer: Unit, t: Unit) -> float:
+    """The value of all the firer's direct-fire weapons at ``t`` (0 without a clear line, 6.2)."""
     sheet = tables.sheets[firer.type]
     s = status(firer)
-    assert firer.hex is not None
+    assert firer.hex is not None and t.hex is not None
+    dist = distance(firer.hex, t.hex)
+    obstructing = _line(st, tables, firer.hex, t.hex) if dist else ()
+    if obstructing is None:
+        return 0.0
     moved = has_moved(Fraction(s.half_mp, 2))
-    best = 0.0
-    for t in targets:
-        assert t.hex is not None
-        dist = distance(firer.hex, t.hex)
-        obstructing = _line(st, tables, firer.hex, t.hex) if dist else ()
-        if obstructing is None:
+    tsheet = tables.sheets[t.type]
+    armoured = any((tsheet.armour.front, tsheet.armour.side, tsheet.armour.rear))
+    column = facing_hit(tables, firer, t)
+    die = die_of(st, tables, t)
+    points = 0.0
+    for index, m in enumerate(sheet.mounts):
+        weapon = tables.weapons[m.weapon]
+        if weapon.physical or weapon.fire_mode == "indirect" or index in s.jammed:
             continue
-        tsheet = tables.sheets[t.type]
-        armoured = any((tsheet.armour.front, tsheet.armour.side, tsheet.armour.rear))
-        column = facing_hit(tables, firer, t)
-        die = die_of(st, tables, t)
-        points = 0.0
-        for index, m in enumerate(sheet.mounts):
-            weapon = tables.weapons[m.weapon]
-            if weapon.physical or weapon.fire_mode == "indirect" or index in s.jammed:
-                continue
-            if m.row in s.rows_hit or m.crew in s.rows_hit:
-                continue
-            if s.facing is not None and dist and not in_arc(m.arc, theta(firer.hex, s.facing, t.hex)):
-                continue
-            akey = round_for(tables, m, armoured, {}, index)  # the round it would choose, rounds spent aside
-            if akey is not None:
-                points += _expected(tables, sheet, m, akey, s.experience, tsheet, column, dist, die, moved, obstructing)
-        best = max(best, points * tsheet.bv / max(1, tsheet.possible_damage))
-    return best
+        if m.row in s.rows_hit or m.crew in s.rows_hit:
+            continue
+        if s.facing is not None and dist and not in_arc(m.arc, theta(firer.hex, s.facing, t.hex)):
+            continue
+        akey = round_for(tables, m, armoured, {}, index)  # the round it would choose, rounds spent aside
+        if akey is not None:
+            points += _expected(tables, sheet, m, akey, s.experience, tsheet, column, dist, die, moved, obstructing)
+    return points * tsheet.bv / max(1, tsheet.possible_damage)
 
 
 def _ram_chance(base: int, die: TargetDie) -> float:
@@ -175,9 +186,13 @@ def _best_ram(st: GameState, tables: Tables, rammer: Unit, targets: list[Unit], 
     return ram * best
 
 
-def threat(st: GameState, tables: Tables, side: str, ram: float = 0.0) -> float:
+def threat(
+    st: GameState, tables: Tables, side: str, ram: float = 0.0, hidden: float = 1.0, others: float = 0.0
+) -> float:
     """What ``side``'s units could do to the enemy's in one Fire Phase from where they stand, in VP (see the
-    module), and with ``ram`` its vehicles' best rams of the next turn, weighed so."""
+    module), and with ``ram`` its vehicles' best rams of the next turn, weighed so; an enemy unit still hidden
+    (13.2: only a side's own hidden units are in its view) counts ``hidden`` times as a target, and each target
+    beyond a unit's best ``others`` times."""
     mine = [u for u in st.units.values() if u.side == side and _able(tables, u)]
     theirs = [
         u
@@ -190,9 +205,13 @@ def threat(st: GameState, tables: Tables, side: str, ram: float = 0.0) -> float:
     ]
     if not theirs:
         return 0.0
-    return sum(_best(st, tables, u, theirs) + _best_ram(st, tables, u, theirs, ram) for u in mine)
+    return sum(_best(st, tables, u, theirs, hidden, others) + _best_ram(st, tables, u, theirs, ram) for u in mine)
 
 
-def exchange(st: GameState, tables: Tables, side: str, ram: float = 0.0) -> float:
-    """``side``'s threat less its enemies' (see the module)."""
-    return threat(st, tables, side, ram) - sum(threat(st, tables, s, ram) for s in st.sides if s != side)
+def exchange(
+    st: GameState, tables: Tables, side: str, ram: float = 0.0, hidden: float = 1.0, others: float = 0.0
+) -> float:
+    """``side``'s threat less its enemies' (see the module); ``side``'s hidden units draw ``hidden`` times the
+    enemy's fire (13.2); each target beyond a unit's best counts ``others`` times."""
+    mine = threat(st, tables, side, ram, others=others)
+    return mine - sum(threat(st, tables, s, ram, hidden, others) for s in st.sides if s != side)

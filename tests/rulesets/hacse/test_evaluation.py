@@ -273,3 +273,25 @@ def test_13_2_15_9_a_hidden_enemy_unit_may_still_stand() -> None:
     status(g3).destroyed, status(g3).hidden, g3.hex = False, True, parse_hex("1005")
     assert "G3" not in ruleset().view(st, "us").units
     assert _weighed(st) == [*_AT_PAK, _CEASE]
+
+
+def test_11_6_the_ai_lays_no_sustained_fire_line_through_its_own_units() -> None:
+    rs = ruleset()
+    line = engine.Action("fire", ("G3", "S1", "MG42H", "sustained"))
+    doubled = engine.Action("fire", ("G3", "S1", "MG42H", "doubled"))
+    single = engine.Action("fire", ("G3", "S1", "MG42H"))
+    # H-3: the heavy MG G3 at 0707, the squad G2 at 0807 between it and S1 at 0907 (all on level 1; the line runs
+    # on along row 07, so G1 is moved off it from 1107).
+    st = placed(game("h3-bridge-at-dusk"), G3="0707", G2="0807", S1="0907", G1="0305")
+    assert rs.ai_actions(st, [line, doubled, single]) == [single]  # 11.6: the line attacks G2 too
+    clear = placed(game("h3-bridge-at-dusk"), G3="0707", G2="0806", S1="0907", G1="0305")  # G2 off the line
+    assert rs.ai_actions(clear, [line, doubled, single]) == [line, doubled, single]
+
+
+def test_7_4_the_ai_fires_at_no_hex_where_its_own_units_stand() -> None:
+    rs = ruleset()
+    st = placed(game("h3-bridge-at-dusk"), G2="0907", S1="0907", M1="0406")
+    at_own = engine.Action("fire", ("M1", "0907", "GW34", "HE"))
+    at_enemy = engine.Action("fire", ("M1", "S1", "GW34", "HE"))
+    elsewhere = engine.Action("fire", ("M1", "1610", "GW34", "HE"))
+    assert rs.ai_actions(st, [at_own, at_enemy, elsewhere]) == [at_enemy, elsewhere]

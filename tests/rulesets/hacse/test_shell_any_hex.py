@@ -131,7 +131,11 @@ def test_7_4_the_ai_leaves_shell_out_of_its_candidates() -> None:
     assert not any(a.verb == "shell" for a in ruleset().ai_actions(st, legal))
     aimed = play(st, "shell M1 GW34 HE")
     listed = ruleset().legal_actions(aimed)
-    assert ruleset().ai_actions(aimed, listed) == listed  # the hex, once aimed, is the AI's to choose too
+    chosen = ruleset().ai_actions(aimed, listed)  # the hex, once aimed, is the AI's to choose too
+    own = {aimed.board.label(u.hex) for u in aimed.units.values() if u.side == "german" and u.hex is not None}
+    left_out = [a for a in listed if a not in chosen]
+    assert chosen and set(chosen) <= set(listed) and any(a.verb == "fire" for a in chosen)
+    assert all(a.verb == "fire" and a.args[1] in own for a in left_out)  # 7.4: never a hex of its own units
 
 
 def test_7_4_a_gun_with_nothing_in_sight_still_has_a_shot() -> None:

@@ -46,7 +46,7 @@ __all__ = [
 def house(st: GameState, tables: Tables, h: Hex) -> BuildingType | None:
     """The type of the buildings of ``h`` (4.9), or None when it has none, or none left standing; a bunker of the
     scenario first (4.9 P, ``bunkers.py``)."""
-    bunker = bunker_type(st, h)
+    bunker = bunker_type(st, tables, h)
     if bunker is not None:
         return bunker
     kind = terrain_of(st, tables, h).building

@@ -11,7 +11,8 @@ capacity, given by a scenario, hidden from the enemy until sighted.
   hit damages it only with Dk ≥ the bunker's armour (8.4; ``damage.Target.bunker``).
 - **Hidden (13.2).** A hidden bunker is not in the enemy's view (:func:`visible_to`) while every unit of its side in
   its hex is hidden [INTERP]: it is seen once one of them is sighted, and hides again with them.
-- **Ground (4.3 P).** A bunker hex moves and sights as its map terrain; the bunker has height 0 [INTERP: dug in].
+- **Ground (4.3 P).** A bunker hex moves and sights as its map terrain; the bunker's height is ``[bunker] height``
+  of ``data/terrain.toml`` (0 [INTERP]: dug in).
 """
 
 from __future__ import annotations
@@ -50,14 +51,15 @@ def load(raw: list[Mapping[str, Any]], tables: Tables) -> list[Bunker]:
     ]
 
 
-def bunker_type(st: GameState, h: Hex) -> BuildingType | None:
-    """The bunker of ``h`` as a building type (4.9 P), or None when it has none or it was destroyed."""
+def bunker_type(st: GameState, tables: Tables, h: Hex) -> BuildingType | None:
+    """The bunker of ``h`` as a building type (4.9 P; its height ``[bunker]`` of ``terrain.toml``, one per hex), or
+    None when it has none or it was destroyed."""
     d = data(st)
     if not d.bunkers or d.buildings_lost.get(h, 0):
         return None
     for b in d.bunkers:
         if b.hex == h:
-            return BuildingType(BUNKER, 0, b.armour, b.destroyed_at, b.capacity, 1)
+            return BuildingType(BUNKER, tables.bunker["height"], b.armour, b.destroyed_at, b.capacity, 1)
     return None
 
 

@@ -54,11 +54,11 @@ BRIDGE = "bridge"
 def bridge_type(tables: Tables) -> BuildingType:
     """A bridge as a target of fire (4.10: armour 2, destroyed at 25 damage; ``terrain.toml`` [bridge])."""
     b = tables.bridge
-    return BuildingType("bridge", 0, int(b["armour"]), int(b["destroyed_at"]), 0, 1)
+    return BuildingType(BRIDGE, 0, int(b["armour"]), int(b["destroyed_at"]), 0, 1)
 
 
 def _what(house: BuildingType) -> str:
-    return "the bridge" if house.key == "bridge" else f"the {house.key} building"
+    return "the bridge" if house.key == BRIDGE else f"the {house.key} building"
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +258,7 @@ attack.SHOT_SOURCES.append(has_building_shot)
 def fire(tr: Transition, tables: Tables, firer: Unit, shot: Demolition) -> None:
     """Make the fire at the building with the game's dice: a jam, or on a hit the building's damage (8.6)."""
     s = status(firer)
-    bridge = shot.house.key == "bridge"
+    bridge = shot.house.key == BRIDGE
     place = tr.state.board.label(shot.hex)
     explain = f"TN {shot.tn} = " + " ".join(str(m) for m in shot.modifiers)
     (a, b) = tr.roll(
@@ -285,7 +285,7 @@ def fire(tr: Transition, tables: Tables, firer: Unit, shot: Demolition) -> None:
     )
     if jammed:
         attack.jam(tr, tables, firer, shot.mount, shot.label)
-    if hit and shot.house.key == "bridge":
+    if hit and bridge:
         bridges.damage(tr, tables, shot.hex, shot.points, f"{firer.id}'s fire")
     elif hit:
         hits.damage_building(tr, tables, shot.hex, shot.house, shot.points, f"{firer.id}'s fire")
@@ -294,7 +294,7 @@ def fire(tr: Transition, tables: Tables, firer: Unit, shot: Demolition) -> None:
 def odds(action: Action, shot: Demolition) -> Odds:
     """Exact odds of fire at a building or a bridge: jam, miss, or its damage (8.6)."""
     table = fire_table()
-    bridge = shot.house.key == "bridge"
+    bridge = shot.house.key == BRIDGE
     jam = sum((p for r, p in TWO_D10.items() if r in table.jam), Fraction(0))
     hit = sum(
         (p for r, p in TWO_D10.items() if r >= shot.tn and r not in table.jam and r != table.roll["always_miss"]),

@@ -43,6 +43,7 @@ from engine.weights import read_weights
 from . import sheets
 from .damage import effects
 from .data import DATA_DIR, DataError, Sheet, Tables
+from .firedata import chance_at_least
 from .fortifications import mine_kind_for, trigger_tn
 from .geometry import armour_faces, in_arc, theta
 from .model import data, status
@@ -319,7 +320,7 @@ def _known_mines(tables: Tables, st: GameState, side: str) -> float:
         kind = mine_kind_for(sheet.unit_type)
         n = sum(m.count for m in mines if m.hex == u.hex and m.kind == kind and m.side != u.side and not m.secret)
         if n:
-            chance = sum(1 for a in range(1, 11) for b in range(1, 11) if a + b >= trigger_tn(n)) / 100
+            chance = float(chance_at_least(trigger_tn(n)))
             risk += (1.0 if u.side == side else -1.0) * sheet.bv * chance
     return risk
 

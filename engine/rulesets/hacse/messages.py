@@ -21,7 +21,8 @@ from engine.state import GameState, Unit
 from .communication import can_communicate, party
 from .data import Tables
 from .model import status
-from .sighting import sight_line, sight_table, sights
+from .sighting import sight_line, sights
+from .weather import sight_table
 
 __all__ = ["pass_sightings", "reset_messages"]
 

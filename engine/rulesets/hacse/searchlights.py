@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 from engine.board import Board
 from engine.hexgrid import Hex, distance
@@ -23,16 +22,16 @@ from engine.state import GameState, Unit
 
 from . import sheets
 from .damage import effects
-from .data import DATA_DIR, Tables, read_toml
+from .data import Tables
 from .model import status
+from .weather import sight_table
 
 __all__ = ["check", "lit", "lit_hexes", "shining"]
 
 
-@cache
 def _range() -> int:
-    """``searchlight_range`` of ``data/sight.toml`` (6.1 P), read once."""
-    return int(read_toml(DATA_DIR / "sight.toml")["searchlight_range"])
+    """``searchlight_range`` of ``data/sight.toml`` (6.1 P)."""
+    return int(sight_table()["searchlight_range"])
 
 
 def shining(st: GameState, tables: Tables, unit: Unit) -> bool:

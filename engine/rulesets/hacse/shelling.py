@@ -10,9 +10,10 @@
    ``artillery.py`` as fire at a known enemy's hex is; or ``cancel UNIT``, which leaves the Fire Phase as it was.
 
 The hexes read only what the side may know: its own units (who looks, who communicates, the map station), the enemy
-units it can see that fired (13.2), the smoke, fires, rubble and buildings of the map. Which hexes each unit could
-see is found once per position and sighting key (``artillery._sight_key``: the board, smoke, fires, rubble, light)
-and kept, so choosing the hex stays cheap. The AI leaves ``shell`` out of its candidates (``Hacse.ai_actions``).
+units it can see that fired (13.2), the smoke, fires, rubble and buildings of the map. Only hexes in the weapon's
+range are looked at; whether a unit could see a hex is kept per position and sighting key (``artillery._could_see``
+under ``artillery._sight_key``: the board, smoke, fires, rubble, light). The AI leaves ``shell`` out of its
+candidates (``Hacse.ai_actions``).
 """
 
 from __future__ import annotations
@@ -155,6 +156,10 @@ attack.SHOT_SOURCES.append(has_shell)
 # --- The second step: which hex ---------------------------------------------------------------------------------
 
 
+_RANGE: dict[tuple[object, ...], tuple[object, list[Hex]]] = {}
+"""The hexes in a weapon's indirect range, by board (kept with each), firer's hex, sheet and mount."""
+
+
 def _in_range(st: GameState, tables: Tables, firer: Unit, index: int) -> list[Hex]:
     """The map's hexes within the weapon's indirect range of the firer (7.1), by column and row (kept per board,
     firer's hex and weapon: the bands read only the distance)."""
@@ -170,9 +175,6 @@ def _in_range(st: GameState, tables: Tables, firer: Unit, index: int) -> list[He
         st.board,
         limit=2_000,
     )
-
-
-_RANGE: dict[tuple[object, ...], tuple[object, list[Hex]]] = {}
 
 
 def _candidates(st: GameState, tables: Tables, firer: Unit, index: int) -> list[Hex]:

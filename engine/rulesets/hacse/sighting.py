@@ -14,12 +14,8 @@ Sighting is per observing unit (``Status.sighted``, kept from turn to turn until
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
-from typing import Any
 
 from engine.board import Board
 from engine.events import Modifier
@@ -37,7 +33,7 @@ from .data import Tables
 from .firedata import mod, total
 from .model import data, status
 from .targetdie import has_moved, movement_modifier
-from .weather import SightEffect, condition
+from .weather import SightEffect, condition, sight_table
 
 __all__ = [
     "SightLine",
@@ -59,13 +55,6 @@ __all__ = [
     "sights",
     "smoke_now",
 ]
-
-
-@cache
-def sight_table() -> dict[str, Any]:
-    """``data/sight.toml``, read once."""
-    with (Path(__file__).parent / "data" / "sight.toml").open("rb") as f:
-        return tomllib.load(f)
 
 
 _POLICIES: dict[int, tuple[Tables, LosPolicy]] = {}

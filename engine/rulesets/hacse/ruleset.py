@@ -22,7 +22,7 @@ from engine.rules import Ruleset, Transition
 from engine.specs import Scenario
 from engine.state import GameState, Unit
 
-from . import attack, obstacles, options, shelling, sighting
+from . import aiming, attack, obstacles, options, shelling, sighting
 from .activation import apply_action, refusal, side_actions, speed
 from .bridges import road_between, terrain_of
 from .bunkers import visible_to
@@ -127,6 +127,8 @@ class Hacse(Ruleset):
             d.active = None  # the other side learns only that a hidden unit is activated (3.2)
         if d.shelling and d.shelling[0] not in v.units:
             d.shelling = []  # 13.2: nor which hidden unit is to shell (7.4, shelling.py)
+        if d.aiming and d.aiming not in v.units:
+            d.aiming = ""  # 13.2: nor which hidden unit aims its searchlight (6.1 P, aiming.py)
         return v
 
     # --- Maps -------------------------------------------------------------------------------------------
@@ -170,7 +172,8 @@ class Hacse(Ruleset):
 
     def ai_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
         """All but the pointless: hooking up a vehicle that can drive itself (``evaluation.ai_actions``)."""
-        return [a for a in ai_actions(self.tables, state, actions) if a.verb != "shell"]  # README: 7.4's two steps
+        # README: the AI plays neither 7.4's two steps nor a searchlight's aim (6.1 P)
+        return [a for a in ai_actions(self.tables, state, actions) if a.verb not in ("shell", "aim")]
 
     def ai_score(self, state: GameState, action: Action, side: str) -> float | None:
         """A fire by a hidden unit: the position with the firer revealed (13.2) plus the shot's expected value
@@ -199,7 +202,8 @@ class Hacse(Ruleset):
         """``objective``: the objective hexes (15.9); ``front_arc``: with a gun or vehicle of the side selected, the
         outline of its front arc (2.2: |θ| ≤ 30°, where its front armour faces and its front-arc weapons fire), out
         to the longest range of those weapons (6 hexes when it has none, at most 10); ``shell``: while the side
-        chooses the hex of a ``shell``, the hexes it may choose (7.4)."""
+        chooses the hex of a ``shell``, the hexes it may choose (7.4); ``light``: while it aims a searchlight, the
+        hexes it may light (6.1 P)."""
         out = {"objective": set(data(view).points)}
         unit = view.units.get(unit_id) if unit_id is not None else None
         if unit is not None and unit.side == side and unit.hex is not None and status(unit).facing is not None:
@@ -207,6 +211,8 @@ class Hacse(Ruleset):
         if data(view).shelling and view.to_act == side:  # 7.4: where the aim taken may fall (shelling.py)
             with listing(view):
                 out["shell"] = shelling.hexes(view, self.tables)
+        if data(view).aiming and view.to_act == side:  # 6.1 P: where the searchlight being aimed may shine
+            out["light"] = aiming.hexes(view, self.tables)
         return out
 
     def _front_arc(self, view: GameState, unit: Unit) -> set[Hex]:

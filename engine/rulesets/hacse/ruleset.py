@@ -24,6 +24,7 @@ from engine.state import GameState, Unit
 
 from . import aiming, attack, obstacles, options, shelling, sighting
 from .activation import apply_action, refusal, side_actions, speed
+from .ai_shell import ai_shells, shell_bonus
 from .bridges import road_between, terrain_of
 from .bunkers import visible_to
 from .cache import listing
@@ -171,13 +172,17 @@ class Hacse(Ruleset):
         return evaluate(self.tables, state, side)
 
     def ai_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
-        """All but the pointless: hooking up a vehicle that can drive itself (``evaluation.ai_actions``)."""
-        # README: the AI plays neither 7.4's two steps nor a searchlight's aim (6.1 P)
-        return [a for a in ai_actions(self.tables, state, actions) if a.verb not in ("shell", "aim")]
+        """All but the pointless: hooking up a vehicle that can drive itself (``evaluation.ai_actions``); of 7.4's
+        ``shell``, only harassing fire by a unit with nothing else to fire at, at one chosen hex (``ai_shell.py``)."""
+        # 7.4 in two steps: harassing fire by units with nothing to fire at (ai_shell.py); no searchlight's aim
+        return ai_shells(self.tables, state, ai_actions(self.tables, state, actions))
 
     def ai_score(self, state: GameState, action: Action, side: str) -> float | None:
-        """A fire by a hidden unit: the position with the firer revealed (13.2) plus the shot's expected value
+        """A ``shell``: the position plus ``shell`` of ``ai.toml`` (``ai_shell.py``). A fire by a hidden unit: the
+        position with the firer revealed (13.2) plus the shot's expected value
         (``evaluation.fire_score``); None otherwise (the planner's own scores)."""
+        if action.verb == "shell":  # 7.4: the aim taken, worth a little more than ceasing fire (ai_shell.py)
+            return self.evaluate(state, side) + shell_bonus()
         if action.verb != "fire":
             return None
         firer = state.units.get(str(action.args[0])) if action.args else None

@@ -21,6 +21,7 @@ from engine.rules import Transition
 from engine.state import GameState, Unit
 
 from . import (
+    aiming,
     attack,
     buildings,
     climbing,
@@ -55,6 +56,7 @@ from .geometry import direction_to, turn_steps
 from .model import FACING_NAMES, data, status
 from .movement import CLIMB, Refused, Spent, admit, combine, stacking_surcharge, step_cost, turn_cost
 from .notation import (
+    Aim,
     Assault,
     Back,
     Blow,
@@ -70,6 +72,7 @@ from .notation import (
     Hold,
     Hook,
     Lay,
+    Light,
     Mount,
     Move,
     Occupy,
@@ -267,6 +270,7 @@ def unit_actions(st: GameState, tables: Tables, unit: Unit) -> list[Action]:
                 out += [Action("enter", (unit.id, board.label(h)) + ((f,) if f else ())) for f in facings]
     else:
         out += _moves(st, tables, unit)
+        out += aiming.aim_actions(st, tables, unit)  # 6.1 P: once per turn, in two steps
         if not active:
             out += [Action("work", (unit.id, board.label(h))) for h in work_hexes(st, tables, unit)]
             out += _fort_work(st, tables, unit)
@@ -373,6 +377,8 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
         if d.offer != typed.hex:
             return Refused("Cannot decide on that bridge: its owner is asked at the start of the End Phase", "4.10")
         return None
+    if d.aiming or isinstance(typed, (Aim, Light)) or (isinstance(typed, Cancel) and st.phase == "movement"):
+        return _aim_refusal(st, tables, typed)  # 6.1 P: a searchlight aimed in two steps (aiming.py)
     if d.shelling or isinstance(typed, (Fire, Shell, Cancel)):
         return _fire_refusal(st, tables, typed)
     if isinstance(typed, Cease):
@@ -393,6 +399,21 @@ def refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
     if general is not None:
         return general
     return _step_refusal(st, tables, unit, typed, d.active == unit.id)
+
+
+def _aim_refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
+    """Why ``aim``, ``light`` or ``cancel``, or whatever is played while a searchlight is aimed, may not be played
+    now: the Movement Phase and the unit's activation (3.2), then the searchlight's own conditions (6.1 P)."""
+    if st.phase != "movement":
+        return Refused(f"Cannot {typed.verb}: a searchlight is aimed in the Movement Phase", "6.1")
+    if isinstance(typed, Aim):
+        unit = st.units.get(typed.unit)
+        if unit is None or unit.side != st.to_act:
+            return Refused(f"Cannot aim: {typed.unit} is not a unit of {st.to_act}", "3.2")
+        why = _general_refusal(st, unit, typed)
+        if why is not None:
+            return why
+    return aiming.refusal(st, tables, typed)
 
 
 def _fire_refusal(st: GameState, tables: Tables, typed: Notation) -> Refused | None:
@@ -648,6 +669,8 @@ def _apply_decision(tr: Transition, tables: Tables, typed: Notation) -> bool:
         pair = (typed.unit, _label(st, typed.target)) if isinstance(typed, (Ram, Assault)) else ()
         if physical_apply(tr, tables, typed.verb, pair):
             begin_fire(tr, tables)
+    elif isinstance(typed, (Aim, Light)) or (isinstance(typed, Cancel) and d.aiming):  # 6.1 P (aiming.py)
+        aiming.apply(tr, tables, typed)
     elif isinstance(typed, (Shell, Cancel)):  # 7.4 (shelling.py)
         shelling.apply(tr, tables, typed)
     elif isinstance(typed, (Fire, Cease, Smoke)):  # 3.2 Phase 3b
@@ -849,6 +872,8 @@ def side_actions(st: GameState, tables: Tables) -> list[Action]:
         return _fire_phase_actions(st, tables)
     if st.phase != "movement":
         return []
+    if d.aiming:  # 6.1 P: the hex of the searchlight being aimed
+        return aiming.light_actions(st, tables)
     if d.active is not None:
         return unit_actions(st, tables, st.units[d.active])
     out: list[Action] = []

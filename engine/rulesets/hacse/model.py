@@ -141,6 +141,8 @@ class Status:
     """``TURN.HEXES`` when it last chose to occupy or leave a building (4.9: once per hex entered)."""
     searchlight: Hex | None = None
     """The hex its searchlight lights (6.1 P; a scenario's ``status.searchlight``; ``searchlights.py``)."""
+    lit_turn: int = 0
+    """The turn its searchlight was last aimed (6.1 P: one chosen hex per turn; ``searchlights.py``)."""
 
 
 @record(frozen=True)
@@ -246,6 +248,9 @@ class Data:
     shelling: list[str] = field(default_factory=list)
     """Fire at any hex (7.4) under way, in two steps (``shelling.py``): the unit, its weapon and the round of the
     ``shell`` played, while its side chooses the hex; empty otherwise."""
+    aiming: str = ""
+    """The unit whose searchlight its side is aiming (6.1 P, two steps: ``aim``, then ``light UNIT HEX`` or
+    ``cancel``; ``searchlights.py``); empty otherwise."""
     hiding: str | None = None
     """The side asked which of its units hide again (3.2 Phase 4 step 9, 13.2 P), while one is."""
     hid: list[str] = field(default_factory=list)

@@ -17,6 +17,7 @@ from engine.notation import Actor, Friend, Notation, Path, Target, TargetOrHex, 
 __all__ = [
     "NOTATIONS",
     "VERBS",
+    "Aim",
     "Assault",
     "Back",
     "Blow",
@@ -34,6 +35,7 @@ __all__ = [
     "Hold",
     "Hook",
     "Lay",
+    "Light",
     "Mount",
     "Move",
     "Occupy",
@@ -260,9 +262,27 @@ class Shell(Notation, verb="shell", roles={R.ORDER}):
 
 @dataclass(frozen=True, slots=True)
 class Cancel(Notation, verb="cancel", roles={R.ORDER, R.STOP}):
-    """7.4: the unit does not shell after all; the Fire Phase goes on as before its ``shell``."""
+    """7.4: the unit does not shell after all; the Fire Phase goes on as before its ``shell``. 6.1 P: the
+    searchlight being aimed keeps its hex."""
 
     unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Aim(Notation, verb="aim", roles={R.ORDER}):
+    """6.1 P: the unit is to aim its searchlight, once per turn in the Movement Phase and without MP, at a hex its
+    side then chooses (``light UNIT HEX``), or ``cancel``."""
+
+    unit: Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Light(Notation, verb="light", roles={R.ORDER}):
+    """6.1 P: the searchlight being aimed lights the hex named (within 20 hexes, in the unit's line of sight) until
+    it is aimed again."""
+
+    unit: Actor
+    hex: Hex
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,6 +361,8 @@ NOTATIONS = verb_table(
         Smoke,
         Shell,
         Cancel,
+        Aim,
+        Light,
         Hold,
         Ram,
         Assault,
@@ -381,7 +403,11 @@ VERBS = {
     " opportunity at the enemy unit moving in sight (6.7)",
     "shell": "shell UNIT WEAPON AMMO — Fire Phase: fire WEAPON indirectly with the round named at a hex chosen next,"
     " any hex meeting 7.4's preconditions (7.4, 7.1)",
-    "cancel": "cancel UNIT — Fire Phase: the unit does not shell after all (7.4)",
+    "cancel": "cancel UNIT — Fire Phase: the unit does not shell after all (7.4); Movement Phase: the searchlight"
+    " being aimed keeps its hex (6.1)",
+    "aim": "aim UNIT — Movement Phase: aim the unit's searchlight, once per turn and without MP, at a hex chosen next"
+    " (6.1)",
+    "light": "light UNIT HEX — the searchlight being aimed lights HEX (within 20 hexes, in its line of sight; 6.1)",
     "hold": "hold — no more opportunity fire now: the unit firing is done, or the move goes on (6.7)",
     "cease": "cease UNIT — Fire Phase: the unit fires no more this phase (3.2)",
     "smoke": "smoke UNIT WEAPON — Fire Phase: throw a smoke grenade into the unit's hex instead of firing WEAPON"

@@ -51,6 +51,7 @@ class HacsePresentation(Presentation):
     OVERLAYS: ClassVar[dict[str, tuple[str, str, str]]] = {
         "front_arc": ("los", "·", "outline of the selected unit's front arc (2.2: front armour, front-arc weapons)"),
         "shell": ("target", "◎", "a hex the unit shelling may fire at (7.4: any hex meeting a precondition)"),
+        "light": ("target", "✧", "a hex the searchlight being aimed may light (6.1: within 20 hexes, in sight)"),
     }
     water_terrain: ClassVar[frozenset[str]] = frozenset({"water", "ford", "bridge"})
     terrain_looks: ClassVar[Mapping[str, str]] = {

@@ -22,8 +22,9 @@ from engine.rules import Ruleset, Transition
 from engine.specs import Scenario
 from engine.state import GameState, Unit
 
-from . import attack, obstacles, options, shelling, sighting
+from . import aiming, attack, obstacles, options, shelling, sighting
 from .activation import apply_action, refusal, side_actions, speed
+from .ai_shell import ai_shells, shell_bonus
 from .bridges import road_between, terrain_of
 from .bunkers import visible_to
 from .cache import listing
@@ -127,6 +128,8 @@ class Hacse(Ruleset):
             d.active = None  # the other side learns only that a hidden unit is activated (3.2)
         if d.shelling and d.shelling[0] not in v.units:
             d.shelling = []  # 13.2: nor which hidden unit is to shell (7.4, shelling.py)
+        if d.aiming and d.aiming not in v.units:
+            d.aiming = ""  # 13.2: nor which hidden unit aims its searchlight (6.1 P, aiming.py)
         return v
 
     # --- Maps -------------------------------------------------------------------------------------------
@@ -169,12 +172,17 @@ class Hacse(Ruleset):
         return evaluate(self.tables, state, side)
 
     def ai_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
-        """All but the pointless: hooking up a vehicle that can drive itself (``evaluation.ai_actions``)."""
-        return [a for a in ai_actions(self.tables, state, actions) if a.verb != "shell"]  # README: 7.4's two steps
+        """All but the pointless: hooking up a vehicle that can drive itself (``evaluation.ai_actions``); of 7.4's
+        ``shell``, only harassing fire by a unit with nothing else to fire at, at one chosen hex (``ai_shell.py``)."""
+        # 7.4 in two steps: harassing fire by units with nothing to fire at (ai_shell.py); no searchlight's aim
+        return ai_shells(self.tables, state, ai_actions(self.tables, state, actions))
 
     def ai_score(self, state: GameState, action: Action, side: str) -> float | None:
-        """A fire by a hidden unit: the position with the firer revealed (13.2) plus the shot's expected value
+        """A ``shell``: the position plus ``shell`` of ``ai.toml`` (``ai_shell.py``). A fire by a hidden unit: the
+        position with the firer revealed (13.2) plus the shot's expected value
         (``evaluation.fire_score``); None otherwise (the planner's own scores)."""
+        if action.verb == "shell":  # 7.4: the aim taken, worth a little more than ceasing fire (ai_shell.py)
+            return self.evaluate(state, side) + shell_bonus()
         if action.verb != "fire":
             return None
         firer = state.units.get(str(action.args[0])) if action.args else None
@@ -199,7 +207,8 @@ class Hacse(Ruleset):
         """``objective``: the objective hexes (15.9); ``front_arc``: with a gun or vehicle of the side selected, the
         outline of its front arc (2.2: |θ| ≤ 30°, where its front armour faces and its front-arc weapons fire), out
         to the longest range of those weapons (6 hexes when it has none, at most 10); ``shell``: while the side
-        chooses the hex of a ``shell``, the hexes it may choose (7.4)."""
+        chooses the hex of a ``shell``, the hexes it may choose (7.4); ``light``: while it aims a searchlight, the
+        hexes it may light (6.1 P)."""
         out = {"objective": set(data(view).points)}
         unit = view.units.get(unit_id) if unit_id is not None else None
         if unit is not None and unit.side == side and unit.hex is not None and status(unit).facing is not None:
@@ -207,6 +216,8 @@ class Hacse(Ruleset):
         if data(view).shelling and view.to_act == side:  # 7.4: where the aim taken may fall (shelling.py)
             with listing(view):
                 out["shell"] = shelling.hexes(view, self.tables)
+        if data(view).aiming and view.to_act == side:  # 6.1 P: where the searchlight being aimed may shine
+            out["light"] = aiming.hexes(view, self.tables)
         return out
 
     def _front_arc(self, view: GameState, unit: Unit) -> set[Hex]:

@@ -8,7 +8,7 @@ from fractions import Fraction
 from engine.actions import Action
 from engine.hexgrid import parse_hex
 from engine.rules import Transition
-from engine.rulesets.hacse import demolition
+from engine.rulesets.hacse import demolition, hits
 from engine.rulesets.hacse.bridges import road_between, terrain_of
 from engine.rulesets.hacse.model import data, status
 from engine.state import GameState
@@ -84,3 +84,23 @@ def test_8_6_a_hit_below_25_leaves_the_bridge_standing() -> None:
     st.turn = 7
     tr = shoot(st)
     assert data(tr.state).bridge_damage[BRIDGE] == 4 and BRIDGE not in data(tr.state).blown
+
+
+def test_8_6_near_misses_damage_a_building_a_unit_is_in_never_a_bridge() -> None:
+    """8.6 names the building the target unit occupies as what near misses damage: a unit on the bridge is in none,
+    so misses at it leave the bridge as it was (``hits.near_misses`` finds no building) [reading, README]."""
+    st = h3(S1="1007", S2="1107")
+    status(st.units["S1"]).in_building = status(st.units["S2"]).in_building = True  # as if either could be
+    assert hits.building_of(st, T, st.units["S1"]) is None  # the bridge hex has no building
+    assert hits.building_of(st, T, st.units["S2"]) is not None  # 1107 has: near misses there damage it
+
+
+def test_7_1_8_6_a_weapon_that_fires_only_indirectly_does_not_aim_at_the_bridge() -> None:
+    """8.6 P: a bridge is targeted directly (TN = base number + range + firer-side modifiers): a mortar's HE at the
+    bridge hex is fire at a hex (7.4), which hits units there, not the bridge [reading, README]."""
+    st = h3(M1="0306", G4="0907")
+    st.turn = 6
+    assert refused(st, "fire M1 1007 GW34 HE bridge").rule == "7.1"
+    listed = ruleset().legal_actions(st)
+    assert Action("fire", ("G4", "1007", "KWK40", "HE", "bridge")) in listed
+    assert not any(a.args[0] == "M1" and a.args[-1] == "bridge" for a in listed if a.args)

@@ -5,7 +5,7 @@ the mortar M1 and the company HQ A-HQ (a map station) share a field telephone.""
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.hexgrid import parse_hex
+from engine.hexgrid import distance, parse_hex
 from engine.rulesets.hacse.model import Data, data, status
 from engine.state import GameState
 from engine.typed import from_plain, to_plain
@@ -124,18 +124,58 @@ def test_7_4_the_map_marks_the_hexes_the_aim_may_take() -> None:
     assert {st.board.label(h) for h in marks} == _fires(st)
 
 
-def test_7_4_the_ai_leaves_shell_out_of_its_candidates() -> None:
+def _quiet(**where: str) -> GameState:
+    """H-3's Fire Phase with no enemy known to the Germans (S1 hidden) and no objective to aim at: nothing to fire
+    at but a hex (7.4)."""
+    st = h3(**where)
+    status(st.units["S1"]).hidden = True
+    data(st).points.clear()
+    return st
+
+
+def test_7_4_the_ai_shells_with_a_mortars_he_when_it_has_nothing_to_fire_at() -> None:
+    """ai_shell.py: the mortar, with no fire of its own, shells with HE (not smoke); the Panzer IV's gun, which fires
+    both ways, keeps its HE; the aim is worth more to the AI than ceasing fire."""
+    st = _quiet(G4="0607:se", M1="0306", S1="2010")
+    rs = ruleset()
+    view = rs.view(st, "german")
+    legal = rs.legal_actions(view)
+    assert {Action("shell", ("G4", "KWK40", "HE")), Action("shell", ("M1", "GW34", "smoke"))} <= set(legal)
+    shells = [a for a in rs.ai_actions(view, legal) if a.verb == "shell"]
+    assert shells == [Action("shell", ("M1", "GW34", "HE"))]
+    value = rs.ai_score(view, shells[0], "german")
+    assert value is not None and value > rs.evaluate(view, "german")
+
+
+def test_7_4_a_unit_with_an_enemy_to_fire_at_does_not_shell() -> None:
     st = h3(M1="0306", S1="1206")
+    status(st.units["M1"]).sighted = ["S1"]
     legal = ruleset().legal_actions(st)
-    assert any(a.verb == "shell" for a in legal)
-    assert not any(a.verb == "shell" for a in ruleset().ai_actions(st, legal))
-    aimed = play(st, "shell M1 GW34 HE")
-    listed = ruleset().legal_actions(aimed)
-    chosen = ruleset().ai_actions(aimed, listed)  # the hex, once aimed, is the AI's to choose too
-    own = {aimed.board.label(u.hex) for u in aimed.units.values() if u.side == "german" and u.hex is not None}
-    left_out = [a for a in listed if a not in chosen]
-    assert chosen and set(chosen) <= set(listed) and any(a.verb == "fire" for a in chosen)
-    assert all(a.verb == "fire" and a.args[1] in own for a in left_out)  # 7.4: never a hex of its own units
+    assert any(a.verb == "fire" and a.args[0] == "M1" for a in legal)
+    assert not any(a.verb == "shell" and a.args[0] == "M1" for a in ruleset().ai_actions(st, legal))
+
+
+def test_7_4_once_aimed_the_ai_fires_at_one_hex_away_from_its_own_units() -> None:
+    """A miss lands one hex too far or too short (7.4) and a random hit strikes any unit there (7.3): the AI's one
+    candidate is a hex with no own unit in it or next to it."""
+    st = play(_quiet(M1="0306", S1="2010"), "shell M1 GW34 HE")
+    listed = ruleset().legal_actions(st)
+    chosen = ruleset().ai_actions(st, listed)
+    assert len(chosen) == 1 and chosen[0].verb == "fire" and chosen[0] in listed
+    target = parse_hex(str(chosen[0].args[1]))
+    own = [u.hex for u in st.units.values() if u.side == "german" and u.hex is not None]
+    assert all(distance(target, h) > 1 for h in own)
+
+
+def test_13_2_the_ais_shell_hex_reads_only_its_view() -> None:
+    """Where the hidden Soviet unit stands changes nothing in the hex the AI chooses."""
+    rs = ruleset()
+    picks = []
+    for where in ("2010", "1507"):
+        st = play(_quiet(M1="0306", S1=where), "shell M1 GW34 HE")
+        view = rs.view(st, "german")
+        picks.append(rs.ai_actions(view, rs.legal_actions(view)))
+    assert picks[0] == picks[1]
 
 
 def test_7_4_a_gun_with_nothing_in_sight_still_has_a_shot() -> None:

@@ -89,6 +89,19 @@ async def settle(pilot: object, app: PlanspielApp, rounds: int = 3) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def pick_listed(app: PlanspielApp, pilot: object, action: engine.Action) -> None:
+    """``o`` lists the decisions of the selected unit; ``action`` is picked by its number key (through any nested
+    list), as a player would."""
+    await pilot.press("o")  # type: ignore[attr-defined]
+    await settle(pilot, app)
+    while isinstance(app.screen, ChoiceDialog):
+        items = [v for v, _ in app.screen.items]
+        at = next(i for i, v in enumerate(items) if v == action or (isinstance(v, list) and action in v))
+        assert at < 9, "picked by its number key"
+        await pilot.press(str(at + 1))  # type: ignore[attr-defined]
+        await settle(pilot, app)
+
+
 def table(app: PlanspielApp) -> GameScreen:
     """The game screen on the app's stack (under any dialog)."""
     return next(s for s in app.screen_stack if isinstance(s, GameScreen))

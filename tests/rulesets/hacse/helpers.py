@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 import engine
@@ -98,3 +101,36 @@ def fire_state(
         s.may_fire, s.fire_done, s.fired = True, False, []
         s.sighted = [e for e in where if st.units[e].side != u.side]
     return st
+
+
+QUIET = ("deploy", "stand", "stop", "pass", "hold", "stay", "spare", "cease")
+"""Verbs that play a turn through without a shot (for Pilot tests that need a later position)."""
+
+
+async def reach_quietly(
+    app: Any,
+    pilot: Any,
+    wanted: engine.Action,
+    side: str | None = None,
+    prefer: Callable[[list[engine.Action]], engine.Action | None] = lambda legal: None,
+    limit: int = 300,
+) -> None:
+    """Play quiet decisions (``prefer``'s choice first) through the sides' clients, no keys, until ``wanted`` is
+    legal (with ``side`` to act, if given); then pass the hot-seat hand-off screen, as a player would."""
+    from tests.tui.conftest import play_quietly, settle  # noqa: PLC0415
+    from tui.screens.handoff import HandoffScreen  # noqa: PLC0415
+
+    game = app.session.game
+    for _ in range(limit):
+        legal = game.legal_actions()
+        if wanted in legal and side in (None, game.state.to_act):
+            break
+        to_act = game.state.to_act
+        assert to_act is not None
+        pick = prefer(legal) or next(a for a in legal if a.verb in QUIET)
+        play_quietly(app, to_act, str(pick))
+    assert wanted in game.legal_actions()
+    await settle(pilot, app)
+    while isinstance(app.screen, HandoffScreen):
+        await pilot.press("enter")
+        await settle(pilot, app)

@@ -15,7 +15,7 @@ from engine.rulesets.hacse.model import Data, Status, data, status
 from engine.state import GameState
 from engine.typed import from_plain, to_plain
 
-from .helpers import WIN, game, placed, play, refused, ruleset
+from .helpers import WIN, game, placed, play, reach_quietly, refused, ruleset
 from .test_searchlights import _carrying
 
 H = parse_hex
@@ -155,17 +155,12 @@ def test_6_1_the_ai_leaves_aim_out_of_its_candidates() -> None:
 
 # --- By keys -----------------------------------------------------------------------------------------------------
 
-_QUIET = ("deploy", "stand", "stop", "pass", "hold", "stay", "spare", "cease")
-"""Verbs that play a turn through without a shot."""
-
 
 async def test_6_1_a_player_aims_a_searchlight_by_keys() -> None:
     """U1 enters the map; o lists its decisions and ``aim U1`` is picked by its number; the map then marks the hexes
     it may light (✧), and Enter on one lights it."""
-    from tests.tui.conftest import enter_on, make_app, play_quietly, settle, table  # noqa: PLC0415
+    from tests.tui.conftest import enter_on, make_app, pick_listed, settle, table  # noqa: PLC0415
     from tui.app import Start  # noqa: PLC0415
-    from tui.screens.dialogs import ChoiceDialog  # noqa: PLC0415
-    from tui.screens.handoff import HandoffScreen  # noqa: PLC0415
 
     app = make_app(Start("new", "hacse", "h1-le-hamel", {"german": "human", "us": "human"}, 1))
     aim = Action("aim", ("U1",))
@@ -173,20 +168,12 @@ async def test_6_1_a_player_aims_a_searchlight_by_keys() -> None:
         await settle(pilot, app)
         assert app.session is not None
         game = app.session.game
-        for _ in range(300):
-            legal = game.legal_actions()
-            if aim in legal:
-                break
-            side = game.state.to_act
-            assert side is not None
-            pick = next((a for a in legal if a.verb == "enter" and a.args[0] == "U1"), None)
-            pick = pick or next(a for a in legal if a.verb in _QUIET)
-            play_quietly(app, side, str(pick))
-        assert aim in game.legal_actions()
-        await settle(pilot, app)
-        while isinstance(app.screen, HandoffScreen):
-            await pilot.press("enter")
-            await settle(pilot, app)
+        await reach_quietly(
+            app,
+            pilot,
+            aim,
+            prefer=lambda legal: next((a for a in legal if a.verb == "enter" and a.args[0] == "U1"), None),
+        )
         screen = table(app)
         screen.switch_side("us")  # hot-seat: the US player at the table (no handoff after quiet play)
         await settle(pilot, app)
@@ -194,14 +181,7 @@ async def test_6_1_a_player_aims_a_searchlight_by_keys() -> None:
         assert u1 is not None and screen.client.side == "us"
         await enter_on(app, pilot, game.state.board.label(u1))
         assert screen.selected == "U1"
-        await pilot.press("o")
-        await settle(pilot, app)
-        while isinstance(app.screen, ChoiceDialog):
-            items = [v for v, _ in app.screen.items]  # type: ignore[attr-defined]
-            at = next(i for i, v in enumerate(items) if v == aim or (isinstance(v, list) and aim in v))
-            assert at < 9, "picked by its number key"
-            await pilot.press(str(at + 1))
-            await settle(pilot, app)
+        await pick_listed(app, pilot, aim)
         assert game.history[-1] == aim
         marked = sorted((h for h, c in screen.map.overlay.items() if c.text == "✧"), key=lambda h: (h.q, h.r))
         assert marked and {game.state.board.label(h) for h in marked} == _lit(game.state)

@@ -10,7 +10,7 @@ from engine.rulesets.hacse.model import Data, data, status
 from engine.state import GameState
 from engine.typed import from_plain, to_plain
 
-from .helpers import LOSE, play, refused, ruleset
+from .helpers import LOSE, play, reach_quietly, refused, ruleset
 from .test_artillery import h3, run
 
 
@@ -190,17 +190,12 @@ def test_7_4_a_gun_with_nothing_in_sight_still_has_a_shot() -> None:
 
 # --- By keys -----------------------------------------------------------------------------------------------------
 
-_QUIET = ("deploy", "stand", "stop", "pass", "hold", "stay", "spare", "cease")
-"""Verbs that play a turn through without a shot: to the Germans' Fire Phase of turn 1."""
-
 
 async def test_7_4_a_player_shells_an_empty_hex_with_smoke_by_keys() -> None:
     """o lists the decisions, ``shell M1 GW34 smoke`` is picked by its number; the map then marks the hexes it may
     take (◎), and Enter on an empty one fires the smoke there (the mortar still selected)."""
-    from tests.tui.conftest import enter_on, make_app, play_quietly, settle, table  # noqa: PLC0415
+    from tests.tui.conftest import enter_on, make_app, pick_listed, settle, table  # noqa: PLC0415
     from tui.app import Start  # noqa: PLC0415
-    from tui.screens.dialogs import ChoiceDialog  # noqa: PLC0415
-    from tui.screens.handoff import HandoffScreen  # noqa: PLC0415
 
     app = make_app(Start("new", "hacse", "h3-bridge-at-dusk", {"german": "human", "soviet": "human"}, 1))
     shell = Action("shell", ("M1", "GW34", "smoke"))
@@ -208,31 +203,13 @@ async def test_7_4_a_player_shells_an_empty_hex_with_smoke_by_keys() -> None:
         await settle(pilot, app)
         assert app.session is not None
         game = app.session.game
-        for _ in range(200):
-            legal = game.legal_actions()
-            if game.state.to_act == "german" and shell in legal:
-                break
-            side = game.state.to_act
-            assert side is not None
-            play_quietly(app, side, str(next(a for a in legal if a.verb in _QUIET)))
-        assert shell in game.legal_actions()
-        await settle(pilot, app)
-        while isinstance(app.screen, HandoffScreen):
-            await pilot.press("enter")
-            await settle(pilot, app)
+        await reach_quietly(app, pilot, shell, side="german")
         screen = table(app)
         m1 = game.state.units["M1"].hex
         assert m1 is not None and screen.client.side == "german"
         await enter_on(app, pilot, game.state.board.label(m1))
         assert screen.selected == "M1"
-        await pilot.press("o")
-        await settle(pilot, app)
-        while isinstance(app.screen, ChoiceDialog):
-            items = [v for v, _ in app.screen.items]  # type: ignore[attr-defined]
-            at = next(i for i, v in enumerate(items) if v == shell or (isinstance(v, list) and shell in v))
-            assert at < 9, "picked by its number key"
-            await pilot.press(str(at + 1))
-            await settle(pilot, app)
+        await pick_listed(app, pilot, shell)
         assert game.history[-1] == shell
         empty = next(
             h for h in sorted(game.state.board, key=lambda h: (h.q, h.r)) if not game.state.units_at(h) and h != m1

@@ -54,6 +54,7 @@ __all__ = [
     "physical_apply",
     "physical_odds",
     "physical_refusal",
+    "ram_net",
     "ram_refusal",
     "start",
 ]
@@ -630,6 +631,20 @@ def _ram_chances(
     entries.append(OddsEntry("miss", go * (1 - hit)))
     entries.append(OddsEntry(hit_entry[0], go * hit, float(hit_entry[1])))
     return Odds(action, merge(e for e in entries if e.probability), note=note)
+
+
+def ram_net(st: GameState, tables: Tables, action: Action, odds: Odds) -> float | None:
+    """The expected damage a ram at an enemy unit deals less what it costs the rammer (12.1, 12.2: both take damage
+    on a hit; 12.3: a suicide ram may dissolve the rammer, counted as 1), on the scale of the odds' values (damage
+    points): for the AI, whose score of a chance action is its odds' expected value. None for other actions."""
+    if action.verb != "ram" or len(action.args) != 2:
+        return None
+    rammer, target = st.units.get(str(action.args[0])), st.units.get(str(action.args[1]))
+    if rammer is None or target is None:
+        return None
+    to_enemy, to_rammer, _ = _ram_amounts(tables, rammer, target)
+    hit = odds.probability(f"{to_enemy} damage")
+    return float(hit * (to_enemy - to_rammer) - odds.probability("rammer dissolves (suicide attack)"))
 
 
 def _ram_building_odds(st: GameState, tables: Tables, action: Action, rammer: Unit) -> Odds | None:

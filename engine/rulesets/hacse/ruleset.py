@@ -29,7 +29,7 @@ from .bridges import road_between, terrain_of
 from .bunkers import visible_to
 from .cache import listing
 from .campaign import carried_steps
-from .closecombat import physical_odds
+from .closecombat import physical_odds, ram_net
 from .data import MAX, PROHIBITED, Tables, load_tables
 from .deployment import begin
 from .evaluation import ai_actions, evaluate, fire_score, goals
@@ -178,11 +178,16 @@ class Hacse(Ruleset):
         return ai_shells(self.tables, state, ai_actions(self.tables, state, actions))
 
     def ai_score(self, state: GameState, action: Action, side: str) -> float | None:
-        """A ``shell``: the position plus ``shell`` of ``ai.toml`` (``ai_shell.py``). A fire by a hidden unit: the
+        """A ``shell``: the position plus ``shell`` of ``ai.toml`` (``ai_shell.py``). A ram at a unit: the position
+        plus the ram's expected damage less the rammer's (``closecombat.ram_net``). A fire by a hidden unit: the
         position with the firer revealed (13.2) plus the shot's expected value
         (``evaluation.fire_score``); None otherwise (the planner's own scores)."""
         if action.verb == "shell":  # 7.4: the aim taken, worth a little more than ceasing fire (ai_shell.py)
             return self.evaluate(state, side) + shell_bonus()
+        if action.verb == "ram":  # 12.1: a ram's damage to the rammer counts against it
+            odds = self.odds(state, action)
+            net = ram_net(state, self.tables, action, odds) if odds is not None else None
+            return None if net is None else self.evaluate(state, side) + net
         if action.verb != "fire":
             return None
         firer = state.units.get(str(action.args[0])) if action.args else None

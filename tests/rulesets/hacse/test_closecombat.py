@@ -328,3 +328,17 @@ def test_12_2_a_gun_is_rammed_like_a_vehicle_its_points_on_the_gun_table() -> No
     assert any(t.startswith("G6: rows ") for t in texts) and status(st.units["S1"]).rows_hit == []
     g6 = status(st.units["G6"])
     assert len(g6.rows_hit) == min(6, ruleset().tables.sheets["GER-PAK40"].possible_damage) or g6.destroyed
+
+
+def test_12_1_the_ais_score_of_a_ram_counts_the_damage_to_the_rammer() -> None:
+    """AC-RM-01: on a hit 5 damage to S1 and 4 to G1; the AI's score is the position plus the hit chance times
+    5 - 4, not times 5 (closecombat.ram_net)."""
+    st = attack_phase("h2-height-212", G1="1008:n/4", S1="1008:ne")
+    rs = ruleset()
+    ram = rs.parse_action(st, "ram G1 S1")
+    odds = rs.odds(st, ram)
+    assert odds is not None
+    hit = float(odds.probability("5 damage"))
+    score = rs.ai_score(st, ram, "german")
+    assert score is not None and abs(score - (rs.evaluate(st, "german") + hit * (5 - 4))) < 1e-9
+    assert rs.ai_score(st, Action("pass", ()), "german") is None  # other decisions: the planner's own scores

@@ -38,7 +38,7 @@ from . import (
     weather,
 )
 from .bridges import road_between, start_work, terrain_of, work_hexes, work_refusal
-from .cache import keeping, kept
+from .cache import handed, keeping, kept, remember, taken
 from .carriers import (
     dismount_refusal,
     hook_refusal,
@@ -305,14 +305,15 @@ def _each_move(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     know that the activation can go on)."""
     board = st.board
     at = _here(unit)
-    for n in at.hex.neighbours():
+    mp = kept(st, ("speed", unit.id), lambda: speed(st, tables, unit), unit)
+    steps = _may_step(tables, tables.sheets[unit.type].move_class, at.spent, mp)  # else every step is refused
+    for n in at.hex.neighbours() if steps else ():
         if n in board and not isinstance(step_into(st, tables, unit, at, n), Refused):
             yield Action("move", (unit.id, board.label(n)))
     if at.facing is not None and not fortifications.immobile(tables, unit):  # 8.5: an immobilised unit stays
         behind = at.hex.neighbours()[(at.facing + 3) % 6]
-        if behind in board and not isinstance(step_into(st, tables, unit, at, behind, True), Refused):
+        if steps and behind in board and not isinstance(step_into(st, tables, unit, at, behind, True), Refused):
             yield Action("back", (unit.id, board.label(behind)))
-        mp = kept(st, ("speed", unit.id), lambda: speed(st, tables, unit), unit)
         sheet = tables.sheets[unit.type]
         for f in range(6):
             if f != at.facing and not isinstance(_turn(tables, sheet, at.spent, at.facing, f, mp), Refused):
@@ -322,6 +323,33 @@ def _each_move(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
         yield Action("occupy", (unit.id,))
     if buildings.vacate_refusal(st, tables, unit) is None:
         yield Action("vacate", (unit.id,))
+
+
+def _may_step(tables: Tables, move_class: str, spent: Spent, mp: tuple[int, int]) -> bool:
+    """False when no step into a hex can be admitted (4.3): the move ended with a whole-move step, or it has spent
+    MP and the cheapest entry of the cost table would pass the larger of its MP and road MP (4.2). A bound that
+    spares trying each hex, never a refusal of its own: True leaves every step to :func:`step_into`."""
+    if spent.max_move:
+        return False
+    if not spent.half_mp:
+        return True
+    cheapest = remember(_CHEAPEST, (id(tables), move_class), lambda: _cheapest(tables, move_class), tables)
+    return spent.half_mp + round(2 * cheapest) <= 2 * max(mp)
+
+
+_CHEAPEST: dict[tuple[int, str], tuple[Tables, float]] = {}
+
+
+def _cheapest(tables: Tables, move_class: str) -> float:
+    """The least a step into a hex can cost ``move_class`` (4.3): the cheapest float of the base rows, the
+    surcharges, level changes, wire, ditches and stacking only adding to it; 0 if some surcharge could take
+    away."""
+    mv = tables.movement
+    adds = [c for row in (*mv.surcharge.values(), *mv.level_change) for c in row.values()]
+    if any(isinstance(c, (int, float)) and c < 0 for c in adds):
+        return 0.0
+    costs = [float(row[move_class]) for row in mv.base.values() if isinstance(row.get(move_class), (int, float))]
+    return max(0.0, min(costs, default=0.0))
 
 
 def _only_stop(st: GameState, tables: Tables, unit: Unit) -> bool:
@@ -483,7 +511,7 @@ def _step_refusal(st: GameState, tables: Tables, unit: Unit, typed: Notation, ac
         turned = _turn(tables, tables.sheets[unit.type], at.spent, at.facing, to, speed(st, tables, unit))
         return turned if isinstance(turned, Refused) else None
     if isinstance(typed, (Move, Back)):
-        steps = walk(st, tables, unit, typed)
+        steps = handed(st, ("walk", typed), lambda: walk(st, tables, unit, typed))  # the apply's steps (cache.py)
         return steps if isinstance(steps, Refused) else None
     if isinstance(typed, Occupy):  # 4.9
         return buildings.occupy_refusal(st, tables, unit)
@@ -586,7 +614,7 @@ def apply_action(tr: Transition, tables: Tables, typed: Notation) -> None:
 def _move(tr: Transition, tables: Tables, unit: Unit, typed: Move | Back) -> tuple[bool, str | None]:
     """The steps of a move, each followed by the interrupts of 3.2: (whether the activation was ended or handed to
     the other side, why the unit must stop where it is)."""
-    steps = walk(tr.state, tables, unit, typed)
+    steps = taken(tr.state, ("walk", typed), lambda: walk(tr.state, tables, unit, typed))  # as its check found
     assert isinstance(steps, list)
     halt: str | None = None
     for step in steps:

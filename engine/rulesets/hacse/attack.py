@@ -475,9 +475,12 @@ def _shots(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
     if unit.hex is None or not s.may_fire or s.fire_done:
         return
     sheet = tables.sheets[unit.type]
+    targets = sorted({*s.sighted, *s.shared})
     for i in range(len(sheet.mounts)):
+        if _weapon_refusal(tables, unit, i) is not None:
+            continue  # 6.8 step 1: refused at every target (``aim`` asks it first)
         label = mount_label(sheet, i)
-        for tid in sorted({*s.sighted, *s.shared}):
+        for tid in targets:
             if not beyond(st, tables, unit, tid, label) and not isinstance(shot(st, tables, unit, tid, label), Refused):
                 yield Action("fire", (unit.id, tid, label))
 
@@ -495,6 +498,9 @@ SHOT_SOURCES: list[Callable[[GameState, Tables, Unit], bool]] = []
 def has_shot(st: GameState, tables: Tables, unit: Unit) -> bool:
     """Whether ``unit`` has a shot to make now (the first one found ends the search). A question about the state as
     it stands: what it finds is kept while it asks (``cache.listing``)."""
+    mounts = range(len(tables.sheets[unit.type].mounts))
+    if all(_weapon_refusal(tables, unit, i, indirect=True) is not None for i in mounts):
+        return False  # 6.8 step 1: every weapon fired, jammed or lost; every kind of shot asks this first
     with listing(st):
         return next(_shots(st, tables, unit), None) is not None or any(f(st, tables, unit) for f in SHOT_SOURCES)
 

@@ -19,12 +19,13 @@ from typing import Any, TypeVar
 
 from engine.state import GameState, Unit
 
-__all__ = ["keeping", "kept", "listing", "remember"]
+__all__ = ["applying", "checking", "handed", "keeping", "kept", "listing", "remember", "taken"]
 
 _T = TypeVar("_T")
 
 _NOW = threading.local()
-"""``memo``: (the state being listed, its memo), or None."""
+"""``memo``: (the state being listed, its memo), or None; ``checked``: (the state last checked, what its check handed
+on to the action's apply), or None; ``taking``: the same while that state's action is applied, or None."""
 
 
 class listing:
@@ -87,3 +88,60 @@ def remember(store: dict[Any, tuple[Any, _T]], key: Hashable, make: Callable[[],
         store.clear()
     store[key] = (owner, value)
     return value
+
+
+# --- From a check to its apply -------------------------------------------------------------------------------------
+
+
+class checking:
+    """While ``st``'s action is checked (``Hacse.check``), what :func:`handed` finds is kept for the apply of that
+    action to ``st`` itself, which follows at once in a replay (``Game`` checks an action, then applies it to the
+    state or to a copy: a copy finds nothing handed on). Used like :class:`listing`."""
+
+    __slots__ = ("_st",)
+
+    def __init__(self, st: GameState) -> None:
+        self._st = st
+
+    def __enter__(self) -> None:
+        _NOW.checked = (self._st, {})
+
+    def __exit__(self, *exc: object) -> None:
+        pass  # kept for the apply that follows; the next check or apply replaces it
+
+
+class applying:
+    """While an action is applied to ``st``: what the check of ``st`` just before handed on may be taken, once per
+    key, before the action changes anything (:func:`taken`); whatever comes next, it is then dropped."""
+
+    __slots__ = ("_st",)
+
+    def __init__(self, st: GameState) -> None:
+        self._st = st
+
+    def __enter__(self) -> None:
+        got = getattr(_NOW, "checked", None)
+        _NOW.checked = None
+        _NOW.taking = got if got is not None and got[0] is self._st else None
+
+    def __exit__(self, *exc: object) -> None:
+        _NOW.taking = None
+
+
+def handed(st: GameState, key: Hashable, make: Callable[[], _T]) -> _T:
+    """``make()``, handed on to the apply of the action being checked on ``st`` (:class:`checking`); ``key`` names
+    the action's own values it depends on (its unit, path, target, weapon), as the state is the same."""
+    got = make()
+    now = getattr(_NOW, "checked", None)
+    if now is not None and now[0] is st:
+        now[1][key] = got
+    return got
+
+
+def taken(st: GameState, key: Hashable, make: Callable[[], _T]) -> _T:
+    """What the check of this very state handed on under ``key`` (once), else ``make()``: to be asked only before
+    the action being applied changes ``st``."""
+    now = getattr(_NOW, "taking", None)
+    if now is not None and now[0] is st and key in now[1]:
+        return now[1].pop(key)  # type: ignore[no-any-return]
+    return make()

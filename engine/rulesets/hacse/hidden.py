@@ -23,14 +23,17 @@ __all__ = ["withhold"]
 def withhold(tr: Transition) -> None:
     """Withhold from each side the events of this transition that name an enemy unit hidden now (13.2)."""
     st = tr.state
-    owner = {u.id: u.side for u in st.units.values() if status(u).hidden}
-    if not owner or not tr.events:
+    if not tr.events:
         return
-    names = _names(tuple(sorted(owner)))
+    owner = {u.id: u.side for u in st.units.values() if status(u).hidden}
+    if not owner:
+        return
+    names = None if all(_WORD.fullmatch(i) for i in owner) else _names(tuple(sorted(owner)))
     for k, e in enumerate(tr.events):
         if e.kind == "hide":
             continue
-        named = set(names.findall(e.text))
+        # an id is named where it is a whole word of the text (ids of letters, digits, _ and -: its words)
+        named = owner.keys() & _WORD.findall(e.text) if names is None else set(names.findall(e.text))
         if e.data.get("unit") in owner:
             named.add(str(e.data["unit"]))
         if not named:
@@ -39,6 +42,10 @@ def withhold(tr: Transition) -> None:
         readers = tuple(s for s in before if all(owner[n] == s for n in named))
         if readers != tuple(before):
             tr.events[k] = replace(e, visible_to=readers)
+
+
+_WORD = re.compile(r"[\w-]+")
+"""A word of a line, as the pattern of :func:`_names` bounds an id (no word character or hyphen either side)."""
 
 
 @lru_cache(maxsize=256)

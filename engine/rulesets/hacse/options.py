@@ -41,7 +41,7 @@ from engine.state import GameState, Unit
 
 from . import artillery, attack, demolition, hits, sheets, sighting
 from .attack import Aim, mount_label
-from .cache import kept
+from .cache import handed, kept, taken
 from .damage import Location, Target, armour_used, effective_dk, infantry_damage, vehicle_damage
 from .data import Tables
 from .fire import (
@@ -126,7 +126,7 @@ def order(typed: Fire) -> Order:
 
 def refusal(st: GameState, tables: Tables, order: Order) -> Refused | None:
     """Why the ``fire`` order may not be played in 3b now, or None."""
-    got = ready(st, tables, order)
+    got = handed(st, ("ready", order), lambda: ready(st, tables, order))  # the apply's order (cache.py)
     return got if isinstance(got, Refused) else None
 
 
@@ -507,7 +507,7 @@ def resolve(tr: Transition, tables: Tables, order: Order) -> None:
     """Make the order's fire with the game's dice, record it, and pass on when the unit is done (3.2 3b)."""
     st = tr.state
     firer = st.units[order.unit]
-    got = ready(st, tables, order)
+    got = taken(st, ("ready", order), lambda: ready(st, tables, order))  # as its check found
     assert not isinstance(got, Refused)
     data(st).active = firer.id
     if isinstance(got, Volley) and not got.line and not isinstance(order.target, Hex):

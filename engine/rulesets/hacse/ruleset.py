@@ -27,7 +27,7 @@ from .activation import apply_action, refusal, side_actions, speed
 from .ai_shell import ai_shells, shell_bonus
 from .bridges import road_between, terrain_of
 from .bunkers import visible_to
-from .cache import listing
+from .cache import applying, checking, listing
 from .campaign import carried_steps
 from .closecombat import physical_odds, ram_net
 from .data import MAX, PROHIBITED, Tables, load_tables
@@ -89,7 +89,8 @@ class Hacse(Ruleset):
             return side_actions(state, self.tables)
 
     def check(self, state: GameState, action: Action) -> None:
-        why = refusal(state, self.tables, self.read(state, action))
+        with checking(state):  # what the check finds is handed on to the apply that follows (cache.py, DESIGN §11)
+            why = refusal(state, self.tables, self.read(state, action))
         if why is not None:
             raise IllegalActionError(why.text, why.rule)
 
@@ -113,7 +114,8 @@ class Hacse(Ruleset):
         return attack.odds(state, self.tables, action) if len(action.args) == 3 else None
 
     def apply(self, tr: Transition, action: Action) -> None:
-        apply_action(tr, self.tables, self.read(tr.state, action))
+        with applying(tr.state):
+            apply_action(tr, self.tables, self.read(tr.state, action))
         withhold(tr)  # 13.2: no line of the other side names a hidden unit
 
     def view(self, state: GameState, side: str) -> GameState:

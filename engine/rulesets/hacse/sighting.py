@@ -151,8 +151,19 @@ def smoke_now(st: GameState) -> tuple[Hex, ...]:
     d = data(st)
     if not d.smoke:
         return ()
-    fresh = set(d.smoke_new) if st.phase == "attack" and d.smoke_turn == st.turn else set()
-    return tuple(sorted((h for h in d.smoke if h not in fresh), key=lambda h: (h.q, h.r)))
+    new = tuple(d.smoke_new) if st.phase == "attack" and d.smoke_turn == st.turn else ()
+    key = (tuple(d.smoke), new)
+    got = _SMOKE.get(key)  # every line and sighting check asks it
+    if got is None:
+        if len(_SMOKE) >= 1000:
+            _SMOKE.clear()
+        fresh = set(new)
+        got = _SMOKE[key] = tuple(sorted((h for h in d.smoke if h not in fresh), key=lambda h: (h.q, h.r)))
+    return got
+
+
+_SMOKE: dict[tuple[tuple[Hex, ...], tuple[Hex, ...]], tuple[Hex, ...]] = {}
+"""The smoke that counts, by the smoke laid and that laid in this Fire Phase (a value of the two)."""
 
 
 def sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:

@@ -24,8 +24,8 @@ from engine.state import GameState, Unit
 from . import artillery, sheets, shelling
 from .bridges import terrain_of
 from .data import Tables
-from .evaluation import weights
 from .model import data, status
+from .weights import side_weights
 
 __all__ = ["ai_shells", "shell_bonus"]
 
@@ -93,7 +93,7 @@ def _worth(tables: Tables, st: GameState, h: Hex, side: str, w: dict[str, float]
 def _second_step(tables: Tables, st: GameState, actions: list[Action]) -> list[Action]:
     side = st.viewer or st.to_act or ""
     unsafe = _own_near(st, side)
-    w = dict(weights())
+    w = dict(side_weights(st, side))
     best: tuple[float, int, int, Action] | None = None
     for a in actions:
         if a.verb != "fire":
@@ -118,6 +118,7 @@ def ai_shells(tables: Tables, st: GameState, actions: list[Action]) -> list[Acti
     return _first_step(tables, st, actions)
 
 
-def shell_bonus() -> float:
-    """What taking a ``shell``'s aim adds to the position's value (``shell`` of ``data/ai.toml``)."""
-    return float(weights()["shell"])
+def shell_bonus(st: GameState, side: str) -> float:
+    """What taking a ``shell``'s aim adds to the position's value for ``side`` (``shell`` of ``data/ai.toml``, or of
+    the scenario's ``[ai.<side>]``)."""
+    return float(side_weights(st, side)["shell"])

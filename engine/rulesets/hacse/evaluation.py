@@ -38,11 +38,10 @@ from engine.errors import PlanspielError
 from engine.hexgrid import Hex, distance, parse_hex
 from engine.scenario import load_scenario
 from engine.state import GameState, Unit
-from engine.weights import read_weights
 
 from . import sheets
 from .damage import effects
-from .data import DATA_DIR, DataError, Sheet, Tables
+from .data import Sheet, Tables
 from .firedata import chance_at_least
 from .fortifications import mine_kind_for, trigger_tn
 from .geometry import armour_faces, in_arc, theta
@@ -51,24 +50,21 @@ from .options import line_hexes
 from .rally import leadership
 from .threat import exchange
 from .victory import half_bv, scores
+from .weights import check_overrides, side_weights, weights
 
 __all__ = [
     "Condition",
     "ai_actions",
+    "check_overrides",
     "condition",
     "evaluate",
     "fire_score",
     "goals",
     "last_stand",
     "objective_values",
+    "side_weights",
     "weights",
 ]
-
-
-@cache
-def weights() -> Mapping[str, float]:
-    """The weights of ``data/ai.toml`` (checked: an ``[ai]`` table, every value a number)."""
-    return read_weights(DATA_DIR / "ai.toml", DataError)
 
 
 # --- A unit's condition ----------------------------------------------------------------------------------------
@@ -279,7 +275,7 @@ def _out_of_contact(tables: Tables, st: GameState, u: Unit, sheet: Sheet) -> boo
 
 def evaluate(tables: Tables, st: GameState, side: str) -> float:
     """How good ``st`` (a view of ``side``) is for ``side``, in victory points; higher is better."""
-    w = weights()
+    w = side_weights(st, side)
     if st.outcome is not None:
         if st.outcome.winner == side:
             return w["win"]

@@ -53,7 +53,7 @@ class Hacse(Ruleset):
     verbs: ClassVar[Mapping[str, str]] = VERBS
     state_type: ClassVar[type[Data]] = Data
     status_type: ClassVar[type[Status]] = Status
-    scenario_keys = frozenset({"setup", "fortifications", "conditions", "special"})
+    scenario_keys = frozenset({"setup", "fortifications", "conditions", "special", "ai"})
     default_setup_verb: ClassVar[str | None] = "deploy"
 
     @cached_property
@@ -185,7 +185,7 @@ class Hacse(Ruleset):
         position with the firer revealed (13.2) plus the shot's expected value
         (``evaluation.fire_score``); None otherwise (the planner's own scores)."""
         if action.verb == "shell":  # 7.4: the aim taken, worth a little more than ceasing fire (ai_shell.py)
-            return self.evaluate(state, side) + shell_bonus()
+            return self.evaluate(state, side) + shell_bonus(state, side)
         if action.verb == "ram":  # 12.1: a ram's damage to the rammer counts against it
             odds = self.odds(state, action)
             net = ram_net(state, self.tables, action, odds) if odds is not None else None

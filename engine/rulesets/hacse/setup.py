@@ -28,6 +28,7 @@ from .data import PROHIBITED, Tables
 from .fortifications import fort_table
 from .model import Data, Mine, Status, status
 from .weather import conditions_by_turn, ground_of
+from .weights import check_overrides
 
 __all__ = ["build_state", "check_scenario"]
 
@@ -100,6 +101,8 @@ def build_state(ruleset_id: str, scenario: Scenario, board: Board, dice: DiceSou
     d.points = {h: points.get(h, 0) for h in _hexes(victory.get("hexes"))}
     d.control = {parse_hex(k): str(v) for k, v in victory.get("control", {}).items()}
     d.victory = victory
+    # the scenario's AI weights per side (not rules; weights.side_weights)
+    d.ai = {str(s): {str(k): float(x) for k, x in dict(over).items()} for s, over in dict(raw.get("ai", {})).items()}
     setup = raw.get("setup", {})
     d.zones = {side: [int(c) for c in z["columns"]] for side, z in setup.get("zones", {}).items()}
     d.setup_sides = [side for side in setup.get("order", []) if side in d.zones]
@@ -138,6 +141,9 @@ def check_scenario(scenario: Scenario, tables: Tables) -> list[Problem]:
         if "searchlight" in spec.status:  # 6.1 P
             searchlights.check(spec, tables, board, _adder(add, f"units[{i}].status.searchlight"))
     _check_hex_keys(scenario, board, add)
+    if "ai" in scenario.raw:
+        for where, message in check_overrides(scenario.raw["ai"], tuple(scenario.side_ids())):
+            add(where, message)
     _check_fort_terrain(scenario, board, add)
     _check_roads(board, add)
     return problems

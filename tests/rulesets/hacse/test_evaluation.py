@@ -15,8 +15,9 @@ import engine
 from engine.ai.simulate import simulate
 from engine.hexgrid import parse_hex
 from engine.rulesets.hacse.evaluation import condition, goals, objective_values, weights
-from engine.rulesets.hacse.model import FACING_NAMES, data, status
+from engine.rulesets.hacse.model import FACING_NAMES, Data, data, status
 from engine.state import GameState, Outcome
+from engine.typed import from_plain, to_plain
 
 from .helpers import game, placed, ruleset
 
@@ -295,3 +296,33 @@ def test_7_4_the_ai_fires_at_no_hex_where_its_own_units_stand() -> None:
     at_enemy = engine.Action("fire", ("M1", "S1", "GW34", "HE"))
     elsewhere = engine.Action("fire", ("M1", "1610", "GW34", "HE"))
     assert rs.ai_actions(st, [at_own, at_enemy, elsewhere]) == [at_enemy, elsewhere]
+
+
+# --- A scenario's own weights (not rules) ----------------------------------------------------------------------
+
+
+def test_scenario_ai_weights_apply_to_their_side_only() -> None:
+    """A scenario's ``[ai.<side>]`` table (AI weights, not rules, as Art of Tactic's scenarios have) changes how the
+    AI values that side's position only; the other side keeps ``data/ai.toml``."""
+    from engine.rulesets.hacse.weights import side_weights  # noqa: PLC0415
+
+    st = _h1()
+    base_ger, base_us = _value(st, "german"), _value(st, "us")
+    over = st.clone()
+    data(over).ai = {"german": {"vp": 0.0, "material": 0.0, "fire": 0.0, "approach": 0.0, "approach_each": 0.0}}
+    assert side_weights(over, "german")["vp"] == 0.0
+    assert side_weights(over, "us") == weights()
+    assert _value(over, "german") != pytest.approx(base_ger)
+    assert _value(over, "us") == pytest.approx(base_us)
+
+
+def test_scenario_ai_weights_reach_the_game_and_its_saves() -> None:
+    """The scenario's ``[ai.<side>]`` values (H-1 sets ``hidden`` for the German side) are in the game's data from the
+    start (public, like the scenario: in either side's view) and in its saved form; a scenario without the table
+    saves none."""
+    g = engine.new_game(engine.load_scenario("hacse", "h1-le-hamel"), seed=1)
+    assert data(g.state).ai == {"german": {"hidden": 1.0}}
+    assert data(g.view("us")).ai == {"german": {"hidden": 1.0}}
+    assert from_plain(Data, to_plain(data(g.state))).ai == {"german": {"hidden": 1.0}}
+    plain = engine.new_game(engine.load_scenario("hacse", "h2-height-212"), seed=1).state
+    assert "ai" not in to_plain(data(plain))

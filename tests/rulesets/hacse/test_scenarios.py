@@ -110,6 +110,9 @@ def test_15_10_2_setup_places_units_with_facing_status_and_carriers() -> None:
             'status = { hidden = 1 }\n\n[[units]]\nid = "G1"',
             "expected bool",
         ),
+        ("[ai.german]", "[ai.italian]", "ai.italian: unknown side 'italian'"),
+        ("hidden = 1.0", "boldness = 1.0", "ai.german.boldness: unknown AI weight"),
+        ("hidden = 1.0", 'hidden = "high"', "ai.german.hidden: expected a number"),
     ],
 )
 def test_15_10_validation_names_the_problem(tmp_path: object, old: str, new: str, message: str) -> None:

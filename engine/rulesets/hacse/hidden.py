@@ -28,12 +28,17 @@ def withhold(tr: Transition) -> None:
     owner = {u.id: u.side for u in st.units.values() if status(u).hidden}
     if not owner:
         return
-    names = None if all(_WORD.fullmatch(i) for i in owner) else _names(tuple(sorted(owner)))
+    names: re.Pattern[str] | None = None
     for k, e in enumerate(tr.events):
         if e.kind == "hide":
             continue
-        # an id is named where it is a whole word of the text (ids of letters, digits, _ and -: its words)
-        named = owner.keys() & _WORD.findall(e.text) if names is None else set(names.findall(e.text))
+        text = e.text
+        named: set[str] = set()
+        for i in owner:
+            if i in text:  # the pattern only where an id is in the text at all (most lines name no hidden unit)
+                names = names or _names(tuple(sorted(owner)))
+                named = set(names.findall(text))
+                break
         if e.data.get("unit") in owner:
             named.add(str(e.data["unit"]))
         if not named:
@@ -42,10 +47,6 @@ def withhold(tr: Transition) -> None:
         readers = tuple(s for s in before if all(owner[n] == s for n in named))
         if readers != tuple(before):
             tr.events[k] = replace(e, visible_to=readers)
-
-
-_WORD = re.compile(r"[\w-]+")
-"""A word of a line, as the pattern of :func:`_names` bounds an id (no word character or hyphen either side)."""
 
 
 @lru_cache(maxsize=256)

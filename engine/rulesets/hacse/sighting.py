@@ -170,7 +170,10 @@ def sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:
     """The line of sight from ``a`` to ``b`` (§6.2); the firer's hex never counts, the target's hex neither."""
     board = st.board
     d = data(st)
-    key = (id(board), id(tables), tuple(d.blown), rubble_hexes(st, tables), smoke_now(st), a, b)
+    if d.blown or d.buildings_lost or d.smoke:
+        key: tuple[object, ...] = (id(board), id(tables), tuple(d.blown), rubble_hexes(st, tables), smoke_now(st), a, b)
+    else:  # nothing laid, lost or blown yet: the same line as the board's own (the usual case, asked most)
+        key = (id(board), id(tables), a, b)
     kept = _LINES.get(key)
     if kept is not None and kept[0] is board and kept[1] is tables:
         return kept[2]

@@ -50,12 +50,11 @@ from .options import line_hexes
 from .rally import leadership
 from .threat import exchange
 from .victory import half_bv, scores
-from .weights import check_overrides, side_weights, weights
+from .weights import side_weights, weights
 
 __all__ = [
     "Condition",
     "ai_actions",
-    "check_overrides",
     "condition",
     "evaluate",
     "fire_score",

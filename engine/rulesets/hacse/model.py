@@ -258,7 +258,7 @@ class Data:
     victory: Any = field(default=None, metadata={"shared": True})
     """The scenario's ``[victory]`` table (plain data, read only)."""
     ai: dict[str, dict[str, float]] = field(default_factory=dict, metadata={"shared": True})
-    """The scenario's AI weights per side (``[ai.<side>]``; not rules: ``evaluation.side_weights``; read only)."""
+    """The scenario's AI weights per side (``[ai.<side>]``; not rules: ``weights.side_weights``; read only)."""
 
 
 def data(st: GameState) -> Data:

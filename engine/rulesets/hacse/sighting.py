@@ -155,7 +155,7 @@ def smoke_now(st: GameState) -> tuple[Hex, ...]:
     key = (tuple(d.smoke), new)
     got = _SMOKE.get(key)  # every line and sighting check asks it
     if got is None:
-        if len(_SMOKE) >= 1000:
+        if len(_SMOKE) >= _SMOKE_KEPT:
             _SMOKE.clear()
         fresh = set(new)
         got = _SMOKE[key] = tuple(sorted((h for h in d.smoke if h not in fresh), key=lambda h: (h.q, h.r)))
@@ -164,6 +164,7 @@ def smoke_now(st: GameState) -> tuple[Hex, ...]:
 
 _SMOKE: dict[tuple[tuple[Hex, ...], tuple[Hex, ...]], tuple[Hex, ...]] = {}
 """The smoke that counts, by the smoke laid and that laid in this Fire Phase (a value of the two)."""
+_SMOKE_KEPT = 1000
 
 
 def sight_line(st: GameState, tables: Tables, a: Hex, b: Hex) -> SightLine:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -35,6 +35,8 @@ CHOOSE = "enter or 1–9: choose"
 """The last line of every list the table opens."""
 CONFIRM = "enter or y: confirm"
 """The last line of a confirmation (an attack with its odds)."""
+GO_ON = "Enter on the hex again to go on"
+"""What the table says when a reaction stopped a move by destination."""
 
 
 def _title(screen: str) -> str:
@@ -66,12 +68,14 @@ def turn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, list[s
         term.wait_for("which move?")
         term.keys("1")
         decisions += 2
-        screen = term.wait_for("enters 1507")
+        # The first step's log line ("enters 1507") may already have scrolled out of the log pane when the
+        # French react to it under load: any sign of the move under way will do, the position is checked below.
+        screen = _wait_until(term, lambda s: "enters 1507" in s or GO_ON in s or _there(s), "the move to start")
         deadline = time.monotonic() + 60
         while not _there(screen) and time.monotonic() < deadline:
             if CHOOSE in screen:
                 raise AssertionError(f"a list opened during the move (the French react by themselves):\n{screen}")
-            if "Enter on the hex again to go on" in screen:
+            if GO_ON in screen:
                 term.keys("Enter")  # a reaction stopped the move: go on
                 decisions += 1
                 time.sleep(2.0)  # the line that said so fades
@@ -147,6 +151,17 @@ def _play_the_turn(term: Terminal, trail: list[str]) -> int:
         decisions += 1
         _changed(term, screen)
     raise AssertionError(f"turn 2 did not start ({decisions} decisions: {trail}); the screen:\n{screen}")
+
+
+def _wait_until(term: Terminal, seen: Callable[[str], bool], what: str, timeout: float = 60.0) -> str:
+    """Wait until ``seen`` holds for the screen; returns the screen."""
+    deadline = time.monotonic() + timeout
+    screen = term.screen()
+    while not seen(screen) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        screen = term.screen()
+    assert seen(screen), f"{what} did not show within {timeout} s; the screen:\n{screen}"
+    return screen
 
 
 def _changed(term: Terminal, before: str, timeout: float = 10.0) -> None:

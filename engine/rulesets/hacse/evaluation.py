@@ -291,6 +291,8 @@ def evaluate(tables: Tables, st: GameState, side: str) -> float:
         score += sign * _facing(tables, s, present, w)
     if w["mines"]:
         score -= w["mines"] * _known_mines(tables, st, side)
+    if w["demolition"]:
+        score += w["demolition"] * _demolition(tables, st, side)
     # 3.2: a unit laying or clearing mines, cutting wire or climbing gives up its fire this turn (13.3-13.5, 4.7)
     score -= w["work"] * sum(1 for u in st.units.values() if u.side == side and status(u).work in _NO_FIRE)
     return score
@@ -318,6 +320,30 @@ def _known_mines(tables: Tables, st: GameState, side: str) -> float:
             chance = float(chance_at_least(trigger_tn(n)))
             risk += (1.0 if u.side == side else -1.0) * sheet.bv * chance
     return risk
+
+
+def _demolition(tables: Tables, st: GameState, side: str) -> float:
+    """The progress toward blowing the scenario's bridge (4.10, 15.10.5), for ``side`` less its enemies: the points
+    of the ``bridge_destroyed`` award times the share of the charges needed that are attached or being attached
+    this turn (a work of 3.2, done in the End Phase), less those being removed; 0 once it is blown (its award is in
+    the victory points then)."""
+    d = data(st)
+    victory: Mapping[str, Any] = d.victory or {}
+    award, hexes = victory.get("bridge_destroyed"), victory.get("hexes")
+    if not isinstance(award, dict) or not isinstance(hexes, str) or not hexes.split():
+        return 0.0
+    bridge = parse_hex(hexes.split()[0])
+    if bridge in d.blown:
+        return 0.0
+    owner = award.get("side")
+    n = d.charges.get(bridge, 0)
+    for u in st.units.values():
+        s = status(u)
+        if s.work_hex == bridge and not s.destroyed and s.work in ("attach", "remove"):
+            n += 1 if s.work == "attach" else -1
+    need = max(1, int(tables.bridge["charges_to_blow"]))
+    value = float(award.get("points", 0)) * min(max(n, 0), need) / need
+    return value if owner == side else -value
 
 
 # --- Fire by a hidden unit ------------------------------------------------------------------------------------

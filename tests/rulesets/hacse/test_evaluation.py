@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.ai.players import make_agent
 from engine.ai.simulate import simulate
 from engine.hexgrid import parse_hex
 from engine.rulesets.hacse.evaluation import condition, goals, objective_values, weights
@@ -133,6 +134,46 @@ def test_15_10_5_the_bridge_is_worth_its_award() -> None:
     st = game("h3-bridge-at-dusk").state
     values = objective_values(st)
     assert values == {parse_hex("1007"): 40.0}  # no points of its own: the Soviet award for it intact and held
+
+
+def _charged(n: int) -> GameState:
+    """H-3 at its first decision with ``n`` demolition charges on the bridge 1007 (15.10.5: 3 at the start)."""
+    st = game("h3-bridge-at-dusk").state.clone()
+    data(st).charges[parse_hex("1007")] = n
+    return st
+
+
+def test_4_10_15_10_5_each_charge_toward_blowing_the_bridge_is_worth_a_share_of_its_award() -> None:
+    share = weights()["demolition"] * 20 / 5  # bridge_destroyed +20 German; 5 charges blow it (terrain.toml)
+    assert share > 0
+    for n in (3, 4):
+        assert _value(_charged(n + 1), "german") - _value(_charged(n), "german") == pytest.approx(share)
+        assert _value(_charged(n + 1), "soviet") - _value(_charged(n), "soviet") == pytest.approx(-share)
+    assert _value(_charged(6), "german") == pytest.approx(_value(_charged(5), "german"))  # 5 blow it: no more
+
+
+def test_4_10_a_charge_being_attached_counts_and_one_being_removed_does_not() -> None:
+    st = _charged(3)
+    working = st.clone()
+    status(working.units["G1"]).work, status(working.units["G1"]).work_hex = "attach", parse_hex("1007")
+    assert _value(working, "german") == pytest.approx(_value(_charged(4), "german"))
+    removing = placed(game("h3-bridge-at-dusk"), S1="1007")
+    status(removing.units["S1"]).work, status(removing.units["S1"]).work_hex = "remove", parse_hex("1007")
+    unworked = placed(game("h3-bridge-at-dusk"), S1="1007")
+    assert _value(removing, "soviet") > _value(unworked, "soviet")
+
+
+def test_4_10_the_ai_blows_the_bridge_when_it_may() -> None:
+    g = game("h3-bridge-at-dusk", seed=3)
+    while not (g.legal_actions() and g.legal_actions()[0].verb == "blow"):
+        legal = g.legal_actions()
+        attach = engine.Action("work", ("G1", "1007"))
+        g.apply(attach if attach in legal else next(a for a in legal if a.verb in ("stand", "stop", "cease")))
+    assert g.state.turn == 6 and g.waiting().side == "german"
+    st = placed(g, S5="1208:nw", S1="1107")  # the Soviets at the bridge (G4 and G1 would stand there: away)
+    st.units["G4"].hex, st.units["G1"].hex = parse_hex("0707"), parse_hex("0807")
+    agent = make_agent("normal", 1)
+    assert agent.choose(ruleset().view(st, "german"), 1.0).verb == "blow"  # the award beats the charges' share
 
 
 def test_15_9_ai_goals_are_the_objectives_not_held_or_all_when_all_are() -> None:

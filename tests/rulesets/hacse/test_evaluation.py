@@ -152,7 +152,7 @@ def test_4_10_15_10_5_each_charge_toward_blowing_the_bridge_is_worth_a_share_of_
     assert _value(_charged(6), "german") == pytest.approx(_value(_charged(5), "german"))  # 5 blow it: no more
 
 
-def test_4_10_a_charge_being_attached_counts_and_one_being_removed_does_not() -> None:
+def test_4_10_a_charge_being_attached_counts_and_one_being_removed_counts_against_it() -> None:
     st = _charged(3)
     working = st.clone()
     status(working.units["G1"]).work, status(working.units["G1"]).work_hex = "attach", parse_hex("1007")

@@ -35,7 +35,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.errors import PlanspielError
-from engine.hexgrid import Hex, distance, parse_hex
+from engine.hexgrid import Hex, distance
 from engine.scenario import load_scenario
 from engine.state import GameState, Unit
 
@@ -49,7 +49,7 @@ from .model import data, status
 from .options import line_hexes
 from .rally import leadership
 from .threat import exchange
-from .victory import half_bv, scores
+from .victory import bridge_hex, half_bv, scores
 from .weights import side_weights, weights
 
 __all__ = [
@@ -61,7 +61,6 @@ __all__ = [
     "goals",
     "last_stand",
     "objective_values",
-    "side_weights",
     "weights",
 ]
 
@@ -122,12 +121,10 @@ def objective_values(st: GameState) -> dict[Hex, float]:
     d = data(st)
     out = {h: float(p) for h, p in d.points.items()}
     victory: Mapping[str, Any] = d.victory or {}
-    hexes = victory.get("hexes")
     award = victory.get("bridge_intact")
-    if isinstance(hexes, str) and hexes.split() and isinstance(award, dict):
-        bridge = parse_hex(hexes.split()[0])
-        if bridge in out and bridge not in d.blown:
-            out[bridge] += float(award.get("points", 0))
+    bridge = bridge_hex(st)
+    if isinstance(award, dict) and bridge in out and bridge not in d.blown:
+        out[bridge] += float(award.get("points", 0))
     return out
 
 
@@ -329,11 +326,8 @@ def _demolition(tables: Tables, st: GameState, side: str) -> float:
     the victory points then)."""
     d = data(st)
     victory: Mapping[str, Any] = d.victory or {}
-    award, hexes = victory.get("bridge_destroyed"), victory.get("hexes")
-    if not isinstance(award, dict) or not isinstance(hexes, str) or not hexes.split():
-        return 0.0
-    bridge = parse_hex(hexes.split()[0])
-    if bridge in d.blown:
+    award, bridge = victory.get("bridge_destroyed"), bridge_hex(st)
+    if not isinstance(award, dict) or bridge is None or bridge in d.blown:
         return 0.0
     owner = award.get("side")
     n = d.charges.get(bridge, 0)

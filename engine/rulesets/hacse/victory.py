@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.hexgrid import hex_to_offset, parse_hex
+from engine.hexgrid import Hex, hex_to_offset, parse_hex
 from engine.state import GameState
 
 from . import sheets
@@ -17,7 +17,7 @@ from .damage import effects
 from .data import Sheet, Tables
 from .model import Status, data, status
 
-__all__ = ["broken_sides", "half_bv", "scores", "update_control"]
+__all__ = ["bridge_hex", "broken_sides", "half_bv", "scores", "update_control"]
 
 
 def update_control(st: GameState) -> None:
@@ -77,13 +77,21 @@ def half_bv(tables: Tables, sheet: Sheet, s: Status) -> int:
     return award if effects(t).immobilised else 0
 
 
+def bridge_hex(st: GameState) -> Hex | None:
+    """The hex of the scenario's bridge awards (15.10.5): the first of its victory hexes; None without any."""
+    victory: dict[str, Any] = data(st).victory or {}
+    hexes = victory.get("hexes")
+    if not isinstance(hexes, str) or not hexes.split():
+        return None
+    return parse_hex(hexes.split()[0])
+
+
 def _bridge_award(st: GameState, victory: dict[str, Any], points: dict[str, int]) -> None:
     """15.10.5: the bridge intact and controlled by the side named, or destroyed, gives that award's side its
     points."""
-    hexes = victory.get("hexes")
-    if not isinstance(hexes, str) or not hexes.split():
+    bridge = bridge_hex(st)
+    if bridge is None:
         return
-    bridge = parse_hex(hexes.split()[0])
     d = data(st)
     award = victory.get("bridge_destroyed" if bridge in d.blown else "bridge_intact")
     if not isinstance(award, dict) or award.get("side") not in points:

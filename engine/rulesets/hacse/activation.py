@@ -54,7 +54,7 @@ from .data import Cost, Sheet, Tables
 from .deployment import apply_setup, setup_actions, setup_refusal
 from .geometry import direction_to, turn_steps
 from .model import FACING_NAMES, data, status
-from .movement import CLIMB, Refused, Spent, admit, combine, stacking_surcharge, step_cost, turn_cost
+from .movement import CLIMB, Refused, Spent, admit, combine, limit, stacking_surcharge, step_cost, turn_cost
 from .notation import (
     Aim,
     Assault,
@@ -327,29 +327,37 @@ def _each_move(st: GameState, tables: Tables, unit: Unit) -> Iterator[Action]:
 
 def _may_step(tables: Tables, move_class: str, spent: Spent, mp: tuple[int, int]) -> bool:
     """False when no step into a hex can be admitted (4.3): the move ended with a whole-move step, or it has spent
-    MP and the cheapest entry of the cost table would pass the larger of its MP and road MP (4.2). A bound that
-    spares trying each hex, never a refusal of its own: True leaves every step to :func:`step_into`."""
+    MP and the cheapest entry of the cost table would pass what the unit may still spend: a road step's cheapest
+    entry (the road row) within the allowance it would leave, or any step's within the allowance an off-road step
+    would leave (4.2: the road MP only while the move has road steps and at most one that is not, ``limit``). A
+    bound that spares trying each hex, never a refusal of its own: True leaves every step to :func:`step_into`."""
     if spent.max_move:
         return False
     if not spent.half_mp:
         return True
-    cheapest = remember(_CHEAPEST, (id(tables), move_class), lambda: _cheapest(tables, move_class), tables)
-    return spent.half_mp + round(2 * cheapest) <= 2 * max(mp)
+    any_step, road_step = remember(_CHEAPEST, (id(tables), move_class), lambda: _cheapest(tables, move_class), tables)
+    after_road = limit(tables, mp[0], mp[1], spent.off_road, spent.road_steps + 1)
+    after_off = limit(tables, mp[0], mp[1], spent.off_road + 1, spent.road_steps)
+    return (
+        spent.half_mp + round(2 * road_step) <= 2 * after_road or spent.half_mp + round(2 * any_step) <= 2 * after_off
+    )
 
 
-_CHEAPEST: dict[tuple[int, str], tuple[Tables, float]] = {}
+_CHEAPEST: dict[tuple[int, str], tuple[Tables, tuple[float, float]]] = {}
 
 
-def _cheapest(tables: Tables, move_class: str) -> float:
-    """The least a step into a hex can cost ``move_class`` (4.3): the cheapest float of the base rows, the
-    surcharges, level changes, wire, ditches and stacking only adding to it; 0 if some surcharge could take
-    away."""
+def _cheapest(tables: Tables, move_class: str) -> tuple[float, float]:
+    """The least a step into a hex can cost ``move_class`` (4.3): (any step, a road step); the cheapest float of the
+    base rows (of the road row for a road step, 4.2), the surcharges, level changes, wire, ditches and stacking only
+    adding to it; 0 if some surcharge could take away."""
     mv = tables.movement
     adds = [c for row in (*mv.surcharge.values(), *mv.level_change) for c in row.values()]
     if any(isinstance(c, (int, float)) and c < 0 for c in adds):
-        return 0.0
+        return 0.0, 0.0
     costs = [float(row[move_class]) for row in mv.base.values() if isinstance(row.get(move_class), (int, float))]
-    return max(0.0, min(costs, default=0.0))
+    cheapest = max(0.0, min(costs, default=0.0))
+    road = mv.base["road"].get(move_class)
+    return cheapest, max(cheapest, float(road)) if isinstance(road, (int, float)) else cheapest
 
 
 def _only_stop(st: GameState, tables: Tables, unit: Unit) -> bool:

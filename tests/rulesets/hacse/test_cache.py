@@ -73,6 +73,18 @@ def test_4_3_the_bound_on_steps_never_refuses_a_move_the_rules_admit() -> None:
     assert seen > 0  # the bound was put to the test
 
 
+def test_4_2_the_bound_counts_the_road_mp_only_while_a_road_move_may_go_on() -> None:
+    """Infantry (3 MP, 4 on roads, a step at least 1 MP) that has spent 3 MP: a road move with at most one step
+    off the road may take one more road step (4.2); once two steps were off the road only its 3 MP count, and no
+    step is tried."""
+    tables = ruleset().tables
+    spent = activation.Spent
+    assert activation._may_step(tables, "foot", spent(6, off_road=1, road_steps=2), (3, 4))
+    assert not activation._may_step(tables, "foot", spent(6, off_road=2, road_steps=1), (3, 4))
+    assert not activation._may_step(tables, "foot", spent(6, off_road=3, road_steps=0), (3, 4))
+    assert activation._may_step(tables, "foot", spent(4, off_road=2, road_steps=0), (3, 4))  # 1 MP left
+
+
 def test_a_replay_applies_each_action_as_a_fresh_apply_does() -> None:
     """A replay (each action checked, then applied to the state checked) ends in the state of the game played with
     copies (nothing handed on): the same history, the same final state."""

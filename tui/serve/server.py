@@ -352,6 +352,8 @@ async def _bridge(process: asyncssh.SSHServerProcess[bytes], child: Child, idle_
             if time.monotonic() - typed[0] > idle_timeout:
                 status = "idle"
                 break
+        if status == "quit" and output.done() and not output.cancelled() and output.exception() is not None:
+            status = "dropped"  # the screen could not be sent: the connection went first, the game is still on
         if status != "quit":
             child.hang_up()
             await _wait_exit(child, _HANG_UP_WAIT)

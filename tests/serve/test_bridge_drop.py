@@ -34,12 +34,6 @@ class _Child:
     def read(self) -> bytes:
         return os.read(self.master, 4096)
 
-    def write(self, data: bytes) -> None:
-        pass
-
-    def resize(self, cols: int, rows: int) -> None:
-        pass
-
     def hang_up(self) -> None:
         self.calls.append("hang_up")
         self.process.code = 0

@@ -10,6 +10,7 @@ import engine
 from engine.rulesets.hacse import activation
 from engine.rulesets.hacse.cache import applying, checking, handed, taken
 from engine.rulesets.hacse.model import status
+from engine.rulesets.hacse.movement import Spent
 
 from .helpers import game, ruleset
 
@@ -78,11 +79,10 @@ def test_4_2_the_bound_counts_the_road_mp_only_while_a_road_move_may_go_on() -> 
     off the road may take one more road step (4.2); once two steps were off the road only its 3 MP count, and no
     step is tried."""
     tables = ruleset().tables
-    spent = activation.Spent
-    assert activation._may_step(tables, "foot", spent(6, off_road=1, road_steps=2), (3, 4))
-    assert not activation._may_step(tables, "foot", spent(6, off_road=2, road_steps=1), (3, 4))
-    assert not activation._may_step(tables, "foot", spent(6, off_road=3, road_steps=0), (3, 4))
-    assert activation._may_step(tables, "foot", spent(4, off_road=2, road_steps=0), (3, 4))  # 1 MP left
+    assert activation._may_step(tables, "foot", Spent(6, off_road=1, road_steps=2), (3, 4))
+    assert not activation._may_step(tables, "foot", Spent(6, off_road=2, road_steps=1), (3, 4))
+    assert not activation._may_step(tables, "foot", Spent(6, off_road=3, road_steps=0), (3, 4))
+    assert activation._may_step(tables, "foot", Spent(4, off_road=2, road_steps=0), (3, 4))  # 1 MP left
 
 
 def test_a_replay_applies_each_action_as_a_fresh_apply_does() -> None:

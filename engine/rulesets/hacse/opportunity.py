@@ -124,9 +124,11 @@ def apply(tr: Transition, tables: Tables, verb: str, args: tuple[str, ...]) -> b
         if hidden:
             sighting.checks_of(tr, tables, firer, fired=True)
         results_now(tr, tables, mover)
-        if not status(mover).destroyed and _shots(st, tables, firer, mover):
+        # It may fire on with another weapon, unless it dissolved making this shot (infantry firing at armour next to
+        # it rolls morale first, 9.3, 9.5: it leaves the game).
+        if not status(mover).destroyed and not fs.destroyed and _shots(st, tables, firer, mover):
             return False
-        d.opp_firing = None  # it has nothing left to fire at the mover
+        d.opp_firing = None  # it has nothing left to fire at the mover, or is gone
     elif d.opp_firing is not None:
         tr.emit("hold", f"{d.opp_firing} holds its fire (rule 6.7)", unit=d.opp_firing)
         d.opp_firing = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.rules import Transition
-from engine.rulesets.hacse import attack
+from engine.rulesets.hacse import attack, opportunity
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.model import data, status
 from engine.rulesets.hacse.movement import Refused
@@ -108,3 +108,23 @@ def test_9_3_on_opportunity_too() -> None:
     attack.shoot(tr, T, tr.state.units["G1"], "U4", "MG42L", aim)
     assert status(tr.state.units["G1"]).shaken
     assert any("G1 fires its MG42L at U4" in e.text and "firer shaken" in e.text for e in tr.events)
+
+
+def test_9_3_9_5_a_unit_that_dissolves_firing_on_opportunity_fires_no_more() -> None:
+    """6.7: G1 (9 damage, its leader hit: morale 7) fires on opportunity at the Sherman next to it, rolls 20 for
+    morale first and dissolves (9.5): it leaves the game, so it has no other weapon to fire and the offer closes (the
+    mover's side acts again). Found in a seeded game of H-1 where the engine asked the gone unit for its next shot."""
+    st = fire_state([*LOSE, 10, 10] + [5] * 40, G1="0906", U4="0907:n")
+    g1 = status(st.units["G1"])
+    g1.rows_hit = [1, 2, 3, 4, 5, 6, 7, 9, 10]
+    g1.activated = g1.stood = True
+    st.phase, st.to_act = "movement", "german"
+    data(st).opp_mover = "U4"
+    assert opportunity.eligible(st, T, st.units["G1"])
+    tr = Transition(st.clone())
+    assert opportunity.apply(tr, T, "fire", ("G1", "U4", "MG42L"))
+    assert any("G1 rolls 20 for morale (infantry attacking armour) against 7: dissolved" in e.text for e in tr.events)
+    gone = tr.state.units["G1"]
+    assert status(gone).destroyed and gone.hex is None
+    d = data(tr.state)
+    assert d.opp_mover is None and d.opp_firing is None and tr.state.to_act == "us"

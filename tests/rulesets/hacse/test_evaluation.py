@@ -266,10 +266,11 @@ def test_ai_a_tractor_does_not_weigh_hooking_up_a_vehicle_that_drives() -> None:
 
 
 def _last_pak() -> GameState:
-    """H-1 with every German unit destroyed but the PaK G4, seen at 0905, and the Sherman U4 destroyed: the
-    Germans lead 40 (both objectives) + 24 to 42; breaking G4 ends the game (15.9) and loses it for the US."""
+    """H-1 with every German unit destroyed but the PaK G4, seen at 0905, and every US unit but U1 and U5: the
+    Germans lead 40 (both objectives) + 74 (U2, U3, U4, U6) to 92 (A-HQ, G1-G3 and the Panzer IVs G7, G8);
+    breaking G4 (+7, half its BV) ends the game (15.9) and loses it for the US."""
     st = placed(game("h1-le-hamel"), U5="0707:ne")
-    for uid in ("A-HQ", "G1", "G2", "G3", "U4"):
+    for uid in ("A-HQ", "G1", "G2", "G3", "G7", "G8", "U2", "U3", "U4", "U6"):
         u = st.units[uid]
         status(u).destroyed, status(u).hidden, u.hex = True, False, None
     status(st.units["G4"]).hidden = False
@@ -296,7 +297,7 @@ def test_15_9_the_ai_spares_the_enemys_last_unit_standing_while_behind_on_points
 
 def test_15_9_the_ai_attacks_the_last_unit_when_breaking_it_wins() -> None:
     st = _last_pak()
-    data(st).control[parse_hex("1207")] = "us"  # 20 + 42 + 7 (G4 shaken) against 20 + 24
+    data(st).control[parse_hex("1207")] = "us"  # 20 + 92 + 7 (G4 shaken) against 20 + 74
     assert _weighed(st) == [*_AT_PAK, _CEASE]
 
 
@@ -358,10 +359,18 @@ def test_scenario_ai_weights_apply_to_their_side_only() -> None:
 
 
 def test_scenario_ai_weights_reach_the_game_and_its_saves() -> None:
-    """The scenario's ``[ai.<side>]`` values (H-1 sets ``hidden`` for the German side) are in the game's data from the
-    start (public, like the scenario: in either side's view) and in its saved form; a scenario without the table
-    saves none."""
-    g = engine.new_game(engine.load_scenario("hacse", "h1-le-hamel"), seed=1)
+    """A scenario's ``[ai.<side>]`` values (H-1 with ``hidden`` set for the German side) are in the game's data from
+    the start (public, like the scenario: in either side's view) and in its saved form; a scenario without the table
+    (every shipped HACSE scenario) saves none."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from engine.scenario import find_scenario, parse_scenario  # noqa: PLC0415
+
+    src = Path(find_scenario("hacse", "h1-le-hamel"))
+    text = src.read_text(encoding="utf-8").replace("[victory]", "[ai.german]\nhidden = 1.0\n\n[victory]", 1)
+    mapped = src.with_suffix(".map")
+    sc = parse_scenario(text, str(src), map_text=mapped.read_text(encoding="utf-8"), map_file=str(mapped))
+    g = engine.new_game(sc, seed=1)
     assert data(g.state).ai == {"german": {"hidden": 1.0}}
     assert data(g.view("us")).ai == {"german": {"hidden": 1.0}}
     assert from_plain(Data, to_plain(data(g.state))).ai == {"german": {"hidden": 1.0}}

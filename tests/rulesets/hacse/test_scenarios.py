@@ -35,7 +35,7 @@ def test_15_10_scenario_sizes_turns_and_forces() -> None:
         sc = engine.load_scenario("hacse", sid)
         got[sid] = (sc.map.cols, sc.map.rows, sc.turns, len(sc.units))
     assert got == {
-        "h1-le-hamel": (20, 14, 10, 11),
+        "h1-le-hamel": (20, 14, 10, 13),  # 15.10.3's 11 and two Panzer IVs in turn 2 (the README's readings)
         "h2-height-212": (22, 16, 12, 11),  # 15.10.4's 12 less the third T-34, S3 (balance: the README's readings)
         "h3-bridge-at-dusk": (20, 14, 10, 12),
     }
@@ -110,9 +110,9 @@ def test_15_10_2_setup_places_units_with_facing_status_and_carriers() -> None:
             'status = { hidden = 1 }\n\n[[units]]\nid = "G1"',
             "expected bool",
         ),
-        ("[ai.german]", "[ai.italian]", "ai.italian: unknown side 'italian'"),
-        ("hidden = 1.0", "boldness = 1.0", "ai.german.boldness: unknown AI weight"),
-        ("hidden = 1.0", 'hidden = "high"', "ai.german.hidden: expected a number"),
+        ("[victory]", "[ai.italian]\nhidden = 1.0\n\n[victory]", "ai.italian: unknown side 'italian'"),
+        ("[victory]", "[ai.german]\nboldness = 1.0\n\n[victory]", "ai.german.boldness: unknown AI weight"),
+        ("[victory]", '[ai.german]\nhidden = "high"\n\n[victory]', "ai.german.hidden: expected a number"),
     ],
 )
 def test_15_10_validation_names_the_problem(tmp_path: object, old: str, new: str, message: str) -> None:

@@ -5,6 +5,7 @@ toward the enemy (2.2), and the AI plays the three scenarios to their end with i
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -358,19 +359,15 @@ def test_scenario_ai_weights_apply_to_their_side_only() -> None:
     assert _value(over, "us") == pytest.approx(base_us)
 
 
-def test_scenario_ai_weights_reach_the_game_and_its_saves() -> None:
+def test_scenario_ai_weights_reach_the_game_and_its_saves(tmp_path: Path) -> None:
     """A scenario's ``[ai.<side>]`` values (H-1 with ``hidden`` set for the German side) are in the game's data from
     the start (public, like the scenario: in either side's view) and in its saved form; a scenario without the table
     (every shipped HACSE scenario) saves none."""
-    from pathlib import Path  # noqa: PLC0415
-
-    from engine.scenario import find_scenario, parse_scenario  # noqa: PLC0415
-
-    src = Path(find_scenario("hacse", "h1-le-hamel"))
+    src = ROOT / "scenarios" / "hacse" / "h1-le-hamel.toml"
     text = src.read_text(encoding="utf-8").replace("[victory]", "[ai.german]\nhidden = 1.0\n\n[victory]", 1)
-    mapped = src.with_suffix(".map")
-    sc = parse_scenario(text, str(src), map_text=mapped.read_text(encoding="utf-8"), map_file=str(mapped))
-    g = engine.new_game(sc, seed=1)
+    (tmp_path / src.name).write_text(text, encoding="utf-8")
+    shutil.copy(src.with_suffix(".map"), tmp_path / src.with_suffix(".map").name)
+    g = engine.new_game(engine.load_scenario(tmp_path / src.name), seed=1)
     assert data(g.state).ai == {"german": {"hidden": 1.0}}
     assert data(g.view("us")).ai == {"german": {"hidden": 1.0}}
     assert from_plain(Data, to_plain(data(g.state))).ai == {"german": {"hidden": 1.0}}

@@ -37,6 +37,11 @@ __all__ = [
 _UNIT_ARGS = (Arg.ACTOR, Arg.UNIT, Arg.TARGET)
 """Argument kinds that name a unit (a target may also be a hex, read as a ``Hex``)."""
 
+REPLAY_CHECKPOINT = 32
+"""A replay copies its state at a roll or a reveal at most every this many actions (:meth:`Game._replay`): a copy
+costs about as much as applying an action, and at the end up to this many are applied again to reach the last
+position undo may return to."""
+
 
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -476,16 +481,19 @@ class Game:
     def _replay(self, history: Iterable[Action | str]) -> None:
         """Apply ``history`` as :func:`replay` does, with the game's states afterwards exactly those of
         :meth:`apply`: each action is applied to the state itself instead of a copy (nothing needs the positions
-        undo cannot reach), a copy is kept only where undo stops (after a roll or a reveal), and the actions since
-        the last such copy are applied again from it, each on a copy, for the positions undo may step back to.
+        undo cannot reach). Undo stops after a roll or a reveal, so only the position after the last such action
+        (the anchor) and those after it are kept: a copy is taken at a roll or reveal at most every
+        :data:`REPLAY_CHECKPOINT` actions, and at the end the actions since that copy are applied to it again up to
+        the anchor (the dice are part of the state, so they roll alike), then each later action on a copy.
 
         Raises:
             ReplayError: an action could not be read or applied (its position is counted from 1); the game is then
                 left unusable.
         """
         state = self._states[-1]
-        anchor = state.clone()
-        tail: list[Action] = []
+        checkpoint = state.clone()
+        since: list[Action] = []  # the actions applied since ``checkpoint``
+        floor = 0  # how many of ``since`` lead to the anchor (the last roll or reveal)
         for i, given in enumerate(history, start=1):
             resigned = self._resigning(given)
             if resigned is not None:
@@ -498,7 +506,7 @@ class Game:
                 self._history.append(Action(RESIGN, (resigned,)))
                 self._events.append(tuple(tr.events))
                 self._undo_floor = len(self._history)
-                anchor, tail = state.clone(), []
+                checkpoint, since, floor = state.clone(), [], 0
                 continue  # the game is over: a later entry is refused as played after the end
             try:
                 action = self._read(state, given)
@@ -512,13 +520,22 @@ class Game:
             self._states[-1] = state
             self._history.append(action)
             self._events.append(tuple(tr.events))
+            since.append(action)
             if tr.rolled or tr.revealed:
                 self._undo_floor = len(self._history)
-                anchor, tail = state.clone(), []
-            else:
-                tail.append(action)
+                if len(since) >= REPLAY_CHECKPOINT:
+                    checkpoint, since = state.clone(), []
+                floor = len(since)
+        if floor == len(since):
+            self._states = [state]  # the last action rolled or revealed: the game's state is the anchor
+            return
+        anchor = checkpoint
+        for action in since[:floor]:  # the same actions on the same state and dice: the same positions
+            tr = Transition(anchor)
+            self.ruleset.apply(tr, action)
+            anchor = tr.state
         states = [anchor]
-        for action in tail:
+        for action in since[floor:]:
             tr = Transition(states[-1].clone())
             self.ruleset.apply(tr, action)
             states.append(tr.state)

@@ -446,3 +446,37 @@ def test_replay_applies_in_place_and_keeps_what_undo_reaches(ruleset: str, scena
         assert rebuilt.state.to_dict() == step_by_step.state.to_dict()
         steps += 1
     assert steps >= 2 and not rebuilt.can_undo
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "scenario", "seed"),
+    [("hacse", "h3-bridge-at-dusk", 4), ("blitzkrieg1940", "hannut", 5)],
+)
+def test_replay_rebuilds_the_positions_undo_reaches_from_its_last_copy(ruleset: str, scenario: str, seed: int) -> None:
+    """A replay copies its state only now and then (``REPLAY_CHECKPOINT``) and reaches the last position undo may
+    return to by applying the actions since that copy again: at every length of a long history whose last
+    actions rolled nothing, the rebuilt game steps back through the same positions as the game played."""
+    sc = engine.load_scenario(ruleset, scenario)
+    played = engine.new_game(sc, seed=seed)
+    engine.take_scenario_setup(played)
+    rng = random.Random(seed)
+    quiet_ends: list[int] = []  # history lengths after which undo can step back at least twice
+    while played.to_act is not None and len(played.history) < 600:
+        played.apply(rng.choice(played.legal_actions()))
+        if played.can_undo and len(played.history) > 2 * engine.game.REPLAY_CHECKPOINT:
+            quiet_ends.append(len(played.history))
+    cuts = [n for n in quiet_ends if n - 1 in quiet_ends][::7][:6]
+    assert len(cuts) >= 3, "too few quiet stretches after two checkpoints' worth of actions"
+    for cut in cuts:
+        live = engine.new_game(sc, seed=seed)
+        for action in played.history[:cut]:
+            live.apply(action)
+        rebuilt = engine.replay(sc, seed, list(played.history[:cut]))
+        assert rebuilt.state.to_dict() == live.state.to_dict()
+        steps = 0
+        while live.can_undo:
+            assert rebuilt.can_undo, f"history of {cut}: undo stopped early"
+            assert rebuilt.undo() == live.undo()
+            assert rebuilt.state.to_dict() == live.state.to_dict(), f"history of {cut}: position {steps + 1} back"
+            steps += 1
+        assert steps >= 2 and not rebuilt.can_undo

@@ -22,31 +22,32 @@ __all__ = ["withhold"]
 
 def withhold(tr: Transition) -> None:
     """Withhold from each side the events of this transition that name an enemy unit hidden now (13.2)."""
-    st = tr.state
-    if not tr.events:
+    events = tr.events
+    if not events:
         return
-    owner = {u.id: u.side for u in st.units.values() if status(u).hidden}
+    owner = {u.id: u.side for u in tr.state.units.values() if status(u).hidden}
     if not owner:
         return
-    names: re.Pattern[str] | None = None
-    for k, e in enumerate(tr.events):
+    # Most lines name no hidden unit: one look at all the texts first, the pattern only where an id is in one.
+    texts = "\n".join(e.text for e in events)
+    names = _names(tuple(sorted(owner))) if any(i in texts for i in owner) else None
+    sides = tr.state.sides
+    for k, e in enumerate(events):
         if e.kind == "hide":
             continue
+        unit = e.data.get("unit")
         text = e.text
-        named: set[str] = set()
-        for i in owner:
-            if i in text:  # the pattern only where an id is in the text at all (most lines name no hidden unit)
-                names = names or _names(tuple(sorted(owner)))
-                named = set(names.findall(text))
-                break
-        if e.data.get("unit") in owner:
-            named.add(str(e.data["unit"]))
-        if not named:
+        named = names is not None and any(i in text for i in owner)
+        holders = {owner[n] for n in names.findall(text)} if named and names is not None else set()
+        if unit in owner:
+            holders.add(owner[unit])
+        if not holders:
             continue
-        before = st.sides if e.visible_to is None else e.visible_to
-        readers = tuple(s for s in before if all(owner[n] == s for n in named))
+        before = sides if e.visible_to is None else e.visible_to
+        # a line stays with a side only if every hidden unit it names is that side's own
+        readers = tuple(s for s in before if len(holders) == 1 and s in holders)
         if readers != tuple(before):
-            tr.events[k] = replace(e, visible_to=readers)
+            events[k] = replace(e, visible_to=readers)
 
 
 @lru_cache(maxsize=256)

@@ -92,3 +92,17 @@ def test_4_10_the_owner_decides_in_the_end_phase_and_a_blown_bridge_scores() -> 
     while g.state.outcome is None:
         _pass(g)
     assert g.state.outcome.winner == "german" and "german 20" in g.state.outcome.reason  # bridge destroyed: +20
+
+
+def test_14_11_ac_bg_01_four_charges_intact_five_may_be_blown_25_damage_destroyed() -> None:
+    tables = load_tables()
+    st = game("h3-bridge-at-dusk").state.clone()
+    st.turn = 6  # 15.10.5: blowing from turn 6 on
+    data(st).charges[BRIDGE] = 4
+    assert bridges.blowable(st, tables) is None  # 4 charges: intact (4.10: at least 5)
+    data(st).charges[BRIDGE] = 5
+    assert bridges.blowable(st, tables) == BRIDGE  # 5 charges: may be blown
+    tr = Transition(game("h3-bridge-at-dusk").state.clone())
+    assert not bridges.damage(tr, tables, BRIDGE, 24, "test fire") and BRIDGE not in data(tr.state).blown
+    assert bridges.damage(tr, tables, BRIDGE, 1, "test fire")  # 25 damage: destroyed (4.10: armour 2, 25)
+    assert BRIDGE in data(tr.state).blown

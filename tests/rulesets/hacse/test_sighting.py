@@ -1,15 +1,18 @@
-"""Sighting (§6.1), line of sight (§6.2) and the acceptance cases of §14.5 (clear weather)."""
+"""Sighting (§6.1), line of sight (§6.2) and the acceptance cases of §14.5 (AC-SG-08 and -09, lit targets at night:
+``test_fires.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.hexgrid import parse_hex
+from engine.hexgrid import distance, parse_hex
 from engine.rules import Transition
 from engine.rulesets.hacse import sighting
 from engine.rulesets.hacse.data import load_tables
-from engine.rulesets.hacse.model import status
-from engine.rulesets.hacse.sighting import automatic, check, sight_line, sight_tn
+from engine.rulesets.hacse.model import data, status
+from engine.rulesets.hacse.sighting import SightLine, automatic, check, sight_line, sight_tn
+from engine.rulesets.hacse.weather import sight_effect
+from engine.state import GameState
 
 from .helpers import LOSE, game, placed
 
@@ -130,3 +133,58 @@ def test_6_1_fire_phase_checks_only_of_units_on_the_map(sid: str) -> None:
         for tid in status(u).sighted:
             assert u.hex is not None and st.units[tid].hex is not None
             assert not status(st.units[tid]).hidden  # a hidden unit sighted is revealed (13.2)
+
+
+# --- 14.5 in other weather and light (6.1: the distance modifier and the reach of conditions 3-4 by condition) ---
+
+
+def _far(d: int, condition: str, *, binoculars: bool = False) -> int:
+    """The distance term of the sighting TN at ``d`` hexes in ``condition`` (6.1)."""
+    return sight_tn(base=0, distance=d, binoculars=binoculars, conditions=sight_effect(condition))[0]
+
+
+@pytest.mark.parametrize(
+    ("case", "condition", "d", "without", "with_glasses"),
+    [
+        ("AC-SG-03", "dusk", 12, 3, 2),
+        ("AC-SG-04", "light_rain", 10, 3, 2),
+        ("AC-SG-05", "heavy_rain", 9, 4, 2),
+        ("AC-SG-06", "moonlit_night", 4, 4, 1),
+        ("AC-SG-07", "dark_night", 4, 8, 8),  # binoculars need light: no help in the dark
+    ],
+)
+def test_14_5_ac_sg_03_to_07_distance_by_weather_and_light(
+    case: str, condition: str, d: int, without: int, with_glasses: int
+) -> None:
+    assert (_far(d, condition), _far(d, condition, binoculars=True)) == (without, with_glasses), case
+
+
+def _in(condition: str, observer: str, target: str) -> tuple[GameState, SightLine]:
+    """H-1 with G1 and U1 placed on the open column 01 (clear, level 0) and ``condition`` in force every turn."""
+    st = placed(game("h1-le-hamel"), G1=observer, U1=target)
+    data(st).conditions = [condition] * data(st).turns
+    line = sight_line(st, T, parse_hex(observer), parse_hex(target))
+    assert line.clear and not line.obstructing
+    return st, line
+
+
+def test_14_5_ac_sg_16_dusk_eleven_hexes_on_open_ground_needs_no_roll() -> None:
+    st, line = _in("dusk", "0101", "0112")
+    assert distance(parse_hex("0101"), parse_hex("0112")) == 11
+    assert automatic(st, T, st.units["G1"], st.units["U1"], line) == (
+        "within 12 hexes on open ground, nothing in the way (rule 6.1)"
+    )
+    # beyond dusk's 12 hexes a roll is needed, where clear weather's 15 would spare it
+    st, line = _in("dusk", "0101", "0114")
+    assert automatic(st, T, st.units["G1"], st.units["U1"], line) is None
+    st, line = _in("clear", "0101", "0114")
+    assert automatic(st, T, st.units["G1"], st.units["U1"], line) is not None
+
+
+def test_14_5_ac_sg_17_dark_night_two_hexes_needs_a_roll_at_plus_4() -> None:
+    st, line = _in("dark_night", "0101", "0103")
+    assert distance(parse_hex("0101"), parse_hex("0103")) == 2
+    assert automatic(st, T, st.units["G1"], st.units["U1"], line) is None  # conditions 3-4 never at night
+    assert _far(2, "dark_night") == 4
+    st, line = _in("clear", "0101", "0103")
+    assert automatic(st, T, st.units["G1"], st.units["U1"], line) is not None

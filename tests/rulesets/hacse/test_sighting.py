@@ -152,6 +152,7 @@ def _far(d: int, condition: str, *, binoculars: bool = False) -> int:
         ("AC-SG-06", "moonlit_night", 4, 4, 1),
         ("AC-SG-07", "dark_night", 4, 8, 8),  # binoculars need light: no help in the dark
     ],
+    ids=["ac_sg_03", "ac_sg_04", "ac_sg_05", "ac_sg_06", "ac_sg_07"],
 )
 def test_14_5_ac_sg_03_to_07_distance_by_weather_and_light(
     case: str, condition: str, d: int, without: int, with_glasses: int

@@ -9,7 +9,8 @@ import pytest
 import engine
 from engine.actions import Action
 from engine.ai import LEVELS, PlannerAgent, make_agent, planner
-from engine.odds import Odds
+
+from .clients import Client, PoisonedClient
 
 A = Action
 
@@ -36,29 +37,6 @@ def _edited(game: engine.Game, change: Any) -> engine.Game:
     st = game.state.clone()
     change(st)
     return engine.Game.restore(game.scenario, game.seed, [], st)
-
-
-class _Client:
-    """A side-scoped client that offers only some of the legal actions (to ask the AI one question)."""
-
-    def __init__(self, game: engine.Game, side: str, keep: Any = None) -> None:
-        self.game = game
-        self._side = side
-        self.keep = keep
-
-    @property
-    def side(self) -> str:
-        return self._side
-
-    def view(self) -> engine.GameState:
-        return self.game.view(self._side)
-
-    def legal_actions(self) -> list[Action]:
-        acts = self.game.legal_actions(side=self._side)
-        return [a for a in acts if self.keep is None or self.keep(a)]
-
-    def odds(self, action: Action) -> Odds | None:
-        return self.game.odds(action, side=self._side)
 
 
 # --- The evaluation ------------------------------------------------------------------------------------------
@@ -126,7 +104,7 @@ def test_prefers_the_higher_odds_attack() -> None:
         s.units["fra-iii11rdp-drg-1"].hex = s.board.parse("1407")  # dragoons beside the H39 at 1408
 
     game = _edited(game, targets)
-    client = _Client(
+    client = Client(
         game, "german", keep=lambda a: a.verb == "end" or (a.verb == "fire" and a.args[0] == "ger-i5pzr-pz4")
     )
     fires = [a for a in client.legal_actions() if a.verb == "fire"]
@@ -148,7 +126,7 @@ def test_ai_score_default_is_none_and_the_planner_follows_a_ruleset_that_scores(
 
     game = _edited(game, targets)
     rs = game.ruleset
-    client = _Client(
+    client = Client(
         game, "german", keep=lambda a: a.verb == "end" or (a.verb == "fire" and a.args[0] == "ger-i5pzr-pz4")
     )
     fires = [a for a in client.legal_actions() if a.verb == "fire"]
@@ -197,7 +175,7 @@ def test_retreats_a_unit_that_would_be_lost() -> None:
             s.units[gid].hex = s.board.parse(spot)
 
     game = _edited(game, doomed)
-    client = _Client(
+    client = Client(
         game, "french", keep=lambda a: a.verb in ("retreat", "close") and (a.verb == "close" or a.args[0] == uid)
     )
     choice = PlannerAgent("normal", seed=1).choose(client, 5.0)
@@ -235,25 +213,6 @@ def test_the_time_cap_holds_with_many_units(monkeypatch: pytest.MonkeyPatch) -> 
     assert 1 <= len(scored) < LEVELS["hard"].width  # it stopped early, with something scored
 
 
-class _Poison:
-    """Hidden information: any use of it fails the test."""
-
-    def __getattr__(self, name: str) -> Any:
-        raise AssertionError(f"the AI read hidden information ({name})")
-
-
-class _PoisonedClient(_Client):
-    """A client whose view carries poisoned dice and which has no way to the full game but its three queries."""
-
-    def view(self) -> engine.GameState:
-        v = self.game.view(self._side).clone()
-        v.dice = _Poison()  # type: ignore[assignment]
-        return v
-
-    def __getattr__(self, name: str) -> Any:
-        raise AssertionError(f"the AI asked the client for {name}")
-
-
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_never_reads_hidden_information(level: str) -> None:
     """Given a view whose hidden parts (the dice) are poisoned, every level still decides from the view alone."""
@@ -262,7 +221,7 @@ def test_never_reads_hidden_information(level: str) -> None:
     for _ in range(12):
         side = game.to_act
         assert side is not None
-        client = _PoisonedClient(game, side)
+        client = PoisonedClient(game, side)
         before = game.state.dice.to_dict()
         action = agent.choose(client, budget_s=0.3)
         assert game.state.dice.to_dict() == before  # the game's dice are never touched
@@ -275,7 +234,7 @@ def test_minirules_hidden_sniper_stays_hidden() -> None:
     game = engine.new_game(engine.load_scenario("minirules", "duel"), seed=2)
     game.apply("end")
     assert game.to_act == "blue"
-    client = _PoisonedClient(game, "blue")
+    client = PoisonedClient(game, "blue")
     assert "red-sniper" not in client.view().units
     action = PlannerAgent("normal", seed=1).choose(client, 0.5)
     assert action in game.legal_actions()

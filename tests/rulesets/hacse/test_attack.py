@@ -83,9 +83,21 @@ def test_6_3_odds_list_the_modifiers_and_sum_to_one() -> None:
 
 def test_6_8_a_hit_damages_the_target_and_the_dice_log_explains_the_roll() -> None:
     st = fire_state(dice=LOSE + [10, 10] + [4] * 60, G4="0905:s", U4="0908:n")
-    after = play(st, "fire G4 U4 PAK40")
+    rs = ruleset()
+    action = rs.parse_action(st, "fire G4 U4 PAK40")
+    rs.check(st, action)
+    tr = Transition(st.clone())
+    rs.apply(tr, action)
+    after = tr.state
     u4 = status(after.units["U4"])
     assert u4.rows_hit, "a roll of 20 hits and the PaK 40's AP penetrates the Sherman's front"
+    # the dice log: the hit roll on 2d10 with its TN, each modifier with its rule, the dice and what was needed
+    hit = next(e for e in tr.events if e.kind == "roll")
+    assert hit.data["dice"] == [10, 10] and hit.data["sides"] == 10 and hit.data["target"] == 6
+    assert hit.text == (
+        "G4 fires PAK40 at U4: TN 6 = +4 base number (rule 6.3) -1 target profile (rule 5) "
+        "+3 light forest in the line of fire (rule 6.2): rolled 10+10 = 20, needs 6 or more"
+    )
     g4 = status(after.units["G4"])
     assert g4.fired == [0] and g4.fire_done  # its only weapon: its fire is over
     assert g4.spent == {"0.AP": 1}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from engine import Action
 from engine.rulesets.hacse.model import status
 from tests.tui.conftest import enter_on, make_app, pick_listed, screen_text, settle, table
@@ -126,3 +128,16 @@ async def test_13_2_in_hot_seat_the_other_seat_never_sees_a_hidden_unit() -> Non
         assert still, "some German unit is still hidden"
         shown = [i for i in still if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", seen)]
         assert not shown, f"the Soviet seat reads hidden German units: {shown}"
+
+
+async def test_2_2_the_facing_marker_reads_in_monochrome(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NO_COLOR: the monochrome theme, and the PaK's facing is still on the map as a glyph (2.2), not a colour."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(H1)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot, app)
+        if isinstance(app.screen, HandoffScreen):
+            await pilot.press("enter", "enter")
+            await settle(pilot, app)
+        assert app.effective_theme() == "monochrome"
+        assert "↙" in screen_text(app)  # G4 faces SW

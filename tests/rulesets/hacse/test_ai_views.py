@@ -1,6 +1,6 @@
 """The AI plays HACSE from its side's view only (13.2), at every level: its choice on a position with hidden enemy
 units is the same when what lies outside its view (the hidden units, the game's dice) is changed and poisoned;
-``planspiel simulate hacse h1-le-hamel`` runs from the command line; ``ai:hard`` answers each side of H-1 legally.
+``ai:hard`` answers each side of H-1 legally.
 
 The planner stops at a time cap (``engine.ai.planner``): with a real clock a loaded machine could cut one search
 shorter than its twin and make two choices differ for no reason of the view. The comparison therefore runs on a
@@ -9,11 +9,7 @@ same agent seed makes the same choice from the same view."""
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 import time
 import types
 from pathlib import Path
@@ -115,34 +111,6 @@ def test_13_2_the_ai_chooses_alike_whatever_lies_outside_its_view(scenario_id: s
     assert {"movement", "attack"} <= {phase for _, phase in compared}, compared
     if scenario_id == "h3-bridge-at-dusk":
         assert ("soviet", "movement") in compared and ("soviet", "attack") in compared
-
-
-def test_planspiel_simulate_plays_h1_from_the_command_line() -> None:
-    env = {**os.environ, "PLANSPIEL_RULESETS": "engine.rulesets.hacse.ruleset:Hacse"}
-    cmd = [sys.executable, "-m", "tui.cli", "simulate", "hacse", "h1-le-hamel", "--games", "2", "--json"]
-    done = subprocess.run(
-        [*cmd, "--a", "ai:easy", "--b", "random"],
-        check=False,
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "hacse/h1-le-hamel: 2 games finished of 2" in done.stdout
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert (result["ruleset"], result["scenario"], result["a_side"], result["b_side"]) == (
-        "hacse",
-        "h1-le-hamel",
-        "german",
-        "us",
-    )
-    assert (result["games"], result["finished"], result["errors"]) == (2, 2, 0)
-    assert result["a_wins"] + result["b_wins"] + result["draws"] == 2
-    assert [g["index"] for g in result["per_game"]] == [0, 1]
-    assert all(g["winner"] in ("german", "us", "draw") for g in result["per_game"])
-    assert all(1 <= g["turns"] <= 10 for g in result["per_game"])  # H-1 lasts ten turns at most
 
 
 @pytest.mark.parametrize("side", ["german", "us"])

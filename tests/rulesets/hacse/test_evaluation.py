@@ -4,6 +4,7 @@ toward the enemy (2.2), and the AI plays the three scenarios to their end with i
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -224,20 +225,34 @@ def test_the_ai_plays_each_scenario_to_its_end_on_either_side(sid: str, other: s
         assert 1 <= result.turns[0] <= engine.load_scenario("hacse", sid).turns
 
 
-def test_planspiel_simulate_plays_hacse_with_the_ruleset_named_as_a_plugin() -> None:
+@pytest.mark.parametrize(
+    ("scenario_id", "sides", "b", "games"),
+    [("h2-height-212", ("soviet", "german"), "greedy", 1), ("h1-le-hamel", ("german", "us"), "random", 2)],
+)
+def test_planspiel_simulate_plays_hacse_with_the_ruleset_named_as_a_plugin(
+    scenario_id: str, sides: tuple[str, str], b: str, games: int
+) -> None:
     env = {**os.environ, "PLANSPIEL_RULESETS": "engine.rulesets.hacse.ruleset:Hacse"}
-    cmd = [sys.executable, "-m", "tui.cli", "simulate", "hacse", "h2-height-212", "--games", "1"]
+    cmd = [sys.executable, "-m", "tui.cli", "simulate", "hacse", scenario_id, "--games", str(games), "--json"]
     done = subprocess.run(
-        [*cmd, "--a", "ai:easy", "--b", "greedy"],
+        [*cmd, "--a", "ai:easy", "--b", b],
         check=False,
         env=env,
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=240,
     )
     assert done.returncode == 0, done.stderr
-    assert "1 game finished of 1" in done.stdout
+    assert f"hacse/{scenario_id}: {games} game{'s' if games > 1 else ''} finished of {games}" in done.stdout
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (result["ruleset"], result["scenario"], result["a_side"], result["b_side"]) == ("hacse", scenario_id, *sides)
+    assert (result["games"], result["finished"], result["errors"]) == (games, games, 0)
+    assert result["a_wins"] + result["b_wins"] + result["draws"] == games
+    assert [g["index"] for g in result["per_game"]] == list(range(games))
+    assert all(g["winner"] in (*sides, "draw") for g in result["per_game"])
+    turns = engine.load_scenario("hacse", scenario_id).turns
+    assert all(1 <= g["turns"] <= turns for g in result["per_game"])
 
 
 def test_ai_a_unit_entering_with_its_tractor_is_no_worse_than_waiting() -> None:

@@ -9,13 +9,22 @@ from __future__ import annotations
 import re
 
 import pytest
+from textual.pilot import Pilot
 
 from engine import Action
 from engine.rulesets.hacse.model import status
 from tests.tui.conftest import enter_on, make_app, pick_listed, screen_text, settle, table
-from tui.app import Start
+from tui.app import PlanspielApp, Start
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.handoff import HandoffScreen
+
+
+async def _past_handoff(pilot: Pilot[None], app: PlanspielApp) -> None:
+    """Through the hand-off screen, if it is up (hot-seat: the next player takes the keyboard)."""
+    if isinstance(app.screen, HandoffScreen):
+        await pilot.press("enter", "enter")
+        await settle(pilot, app)
+
 
 H1 = Start("new", "hacse", "h1-le-hamel", {"german": "human", "us": "human"}, 1)
 """Seed 1: the Germans lose the initiative and move first (3.2)."""
@@ -28,9 +37,7 @@ async def test_3_2_a_whole_activation_by_keys() -> None:
         assert app.session is not None
         game = app.session.game
         assert (game.state.phase, game.state.to_act) == ("movement", "german")
-        if isinstance(app.screen, HandoffScreen):
-            await pilot.press("enter", "enter")
-            await settle(pilot, app)
+        await _past_handoff(pilot, app)
         screen = table(app)
         assert screen.client.side == "german"
         assert "↙" in screen_text(app)  # G4 faces SW (2.2): its marker is on the map
@@ -47,9 +54,7 @@ async def test_2_2_the_selected_gun_shows_its_front_arc_on_the_map() -> None:
     app = make_app(H1)
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot, app)
-        if isinstance(app.screen, HandoffScreen):
-            await pilot.press("enter", "enter")
-            await settle(pilot, app)
+        await _past_handoff(pilot, app)
         screen = table(app)
         await enter_on(app, pilot, "0905")  # the PaK G4, facing SW
         assert screen.selected == "G4"
@@ -70,9 +75,7 @@ async def test_4_1_a_gun_is_turned_by_keys_and_its_marker_turns() -> None:
         await settle(pilot, app)
         assert app.session is not None
         game = app.session.game
-        if isinstance(app.screen, HandoffScreen):
-            await pilot.press("enter", "enter")
-            await settle(pilot, app)
+        await _past_handoff(pilot, app)
         screen = table(app)
         assert "↙" in screen_text(app) and "↓" not in screen_text(app)
         before = screen.map.content(screen.info.board.parse("0905"))
@@ -111,9 +114,7 @@ async def test_13_2_in_hot_seat_the_other_seat_never_sees_a_hidden_unit() -> Non
         game = app.session.game
         hidden = [u.id for u in game.state.units.values() if u.side == "german" and u.hex is not None]
         assert hidden and all(status(game.state.units[i]).hidden for i in hidden)
-        if isinstance(app.screen, HandoffScreen):
-            await pilot.press("enter", "enter")
-            await settle(pilot, app)
+        await _past_handoff(pilot, app)
         assert (game.state.phase, game.to_act, table(app).client.side) == ("movement", "german", "german")
         await pick_listed(app, pilot, Action("stand", ("A-HQ",)))  # the German activation, by keys
         assert game.history[-1] == Action("stand", ("A-HQ",)) and game.to_act == "soviet"
@@ -136,8 +137,6 @@ async def test_2_2_the_facing_marker_reads_in_monochrome(monkeypatch: pytest.Mon
     app = make_app(H1)
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot, app)
-        if isinstance(app.screen, HandoffScreen):
-            await pilot.press("enter", "enter")
-            await settle(pilot, app)
+        await _past_handoff(pilot, app)
         assert app.effective_theme() == "monochrome"
         assert "↙" in screen_text(app)  # G4 faces SW

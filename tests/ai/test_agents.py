@@ -11,30 +11,11 @@ import engine
 from engine.ai import AI_LEVELS, GreedyAgent, PlannerAgent, PlayerView, RandomAgent, make_agent, parse_player
 from engine.odds import Odds, OddsEntry
 
+from .clients import Client
+
 
 def _hannut(seed: int = 7) -> engine.Game:
     return engine.new_game(engine.load_scenario("blitzkrieg1940", "hannut"), seed=seed)
-
-
-class _SideView:
-    """A minimal side-scoped client (what the TUI passes)."""
-
-    def __init__(self, game: engine.Game, side: str) -> None:
-        self.game = game
-        self._side = side
-
-    @property
-    def side(self) -> str:
-        return self._side
-
-    def view(self) -> engine.GameState:
-        return self.game.view(self._side)
-
-    def legal_actions(self) -> list[engine.Action]:
-        return self.game.legal_actions(side=self._side)
-
-    def odds(self, action: engine.Action) -> Odds | None:
-        return self.game.odds(action, side=self._side)
 
 
 @pytest.mark.parametrize("agent_cls", [RandomAgent, GreedyAgent])
@@ -44,7 +25,7 @@ def test_agents_play_legal_actions_from_a_view_or_a_client(agent_cls: type) -> N
     for i in range(40):
         side = game.to_act
         assert side is not None
-        source = game.view(side) if i % 2 else _SideView(game, side)
+        source = game.view(side) if i % 2 else Client(game, side)
         action = agent.choose(source, budget_s=1.0)
         assert action in game.legal_actions()
         game.apply(action, side=side)
@@ -52,7 +33,7 @@ def test_agents_play_legal_actions_from_a_view_or_a_client(agent_cls: type) -> N
 
 def test_side_view_satisfies_the_protocol() -> None:
     game = _hannut()
-    assert isinstance(_SideView(game, "german"), PlayerView)
+    assert isinstance(Client(game, "german"), PlayerView)
 
 
 def test_same_seed_same_choices() -> None:
@@ -85,7 +66,7 @@ def test_no_decision_is_a_value_error() -> None:
         game.apply("default")
     assert game.to_act == "german"
     with pytest.raises(ValueError, match="no legal action for french"):
-        GreedyAgent().choose(_SideView(game, "french"), 1.0)
+        GreedyAgent().choose(Client(game, "french"), 1.0)
 
 
 class _FakeView:

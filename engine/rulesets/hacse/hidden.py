@@ -36,9 +36,9 @@ def withhold(tr: Transition) -> None:
         if e.kind == "hide":
             continue
         unit = e.data.get("unit")
-        text = e.text
-        named = names is not None and any(i in text for i in owner)
-        holders = {owner[n] for n in names.findall(text)} if named and names is not None else set()
+        holders: set[str] = set()
+        if names is not None and any(i in e.text for i in owner):
+            holders = {owner[n] for n in names.findall(e.text)}
         if unit in owner:
             holders.add(owner[unit])
         if not holders:

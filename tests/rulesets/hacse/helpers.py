@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,8 @@ from engine.hexgrid import parse_hex
 from engine.rules import Transition
 from engine.rulesets.hacse.model import FACING_NAMES, data, status
 from engine.rulesets.hacse.ruleset import Hacse
+from engine.rulesets.hacse.sighting import sight_tn
+from engine.rulesets.hacse.weather import sight_effect
 from engine.state import GameState
 
 LOSE = [1, 1, 10, 10]
@@ -134,3 +137,13 @@ async def reach_quietly(
     while isinstance(app.screen, HandoffScreen):
         await pilot.press("enter")
         await settle(pilot, app)
+
+
+def names_unit(text: str, uid: str) -> bool:
+    """Whether ``text`` names the unit ``uid`` (as a word: ``G1`` is not named by ``G12`` or ``A-G1``)."""
+    return re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])", text) is not None
+
+
+def distance_term(d: int, condition: str, *, binoculars: bool = False, lit: bool = False) -> int:
+    """The distance term of the sighting TN at ``d`` hexes in the weather or light ``condition`` (6.1)."""
+    return sight_tn(base=0, distance=d, binoculars=binoculars, conditions=sight_effect(condition), lit=lit)[0]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import time
 import types
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +23,8 @@ from engine.hexgrid import Hex
 from engine.rulesets.hacse.model import status
 from tests.ai.clients import Client, PoisonedClient
 
-ROOT = Path(__file__).resolve().parents[3]
+from .helpers import game as set_up
+
 LEVELS = ("greedy", "easy", "normal", "hard")
 SEED = 4
 
@@ -35,12 +35,6 @@ def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = types.SimpleNamespace(perf_counter=lambda: 0.0)
     monkeypatch.setattr(planner, "time", clock)
     monkeypatch.setattr(agents, "time", clock)
-
-
-def _after_setup(scenario_id: str) -> engine.Game:
-    game = engine.new_game(engine.load_scenario("hacse", scenario_id), seed=SEED)
-    engine.take_scenario_setup(game)  # 15.10.2: the scenario's deployment (H-3: every German unit hidden)
-    return game
 
 
 def _hidden_enemies(game: engine.Game, side: str) -> list[str]:
@@ -99,7 +93,7 @@ def test_13_2_the_ai_chooses_alike_whatever_lies_outside_its_view(scenario_id: s
     """Seeded random play through the first two turns; at the first decision of each side and phase where the
     side to act has hidden enemies (H-3: all the Germans from the start; H-1: most of them), the level's choice is
     the same when those units are destroyed, moved next to its own units or damaged, and the dice changed."""
-    game = _after_setup(scenario_id)
+    game = set_up(scenario_id, seed=SEED)
     rng = random.Random(SEED)
     compared: set[tuple[str, str]] = set()
     while game.to_act is not None and game.state.turn <= 2:
@@ -117,7 +111,7 @@ def test_13_2_the_ai_chooses_alike_whatever_lies_outside_its_view(scenario_id: s
 def test_ai_hard_answers_each_side_of_h1_with_a_legal_action(side: str) -> None:
     """One ``ai:hard`` decision for the side, on a budget of 1 s (below the level's 5 s): a legal action. The time
     it took is only shown, never asserted (no timed assertions in the tests)."""
-    game = _after_setup("h1-le-hamel")
+    game = set_up("h1-le-hamel", seed=SEED)
     rng = random.Random(SEED)
     while game.to_act != side:
         assert game.to_act is not None

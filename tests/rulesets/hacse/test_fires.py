@@ -10,29 +10,24 @@ from engine.rulesets.hacse import attack, fires
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.endphase import end_phase_events, end_phase_smoke
 from engine.rulesets.hacse.model import data, status
-from engine.rulesets.hacse.sighting import sight_line, sight_roll, sight_tn
-from engine.rulesets.hacse.weather import sight_effect
+from engine.rulesets.hacse.sighting import sight_line, sight_roll
 from engine.state import GameState
 
-from .helpers import game, placed
+from .helpers import distance_term, game, placed
 
 T = load_tables()
 FUEL, AMMO = 8, 9
 """The M4's fuel tank and ammunition rows (15.7.5)."""
 
 
-def _far(d: int, condition: str, *, binoculars: bool = False, lit: bool = False) -> int:
-    return sight_tn(base=0, distance=d, binoculars=binoculars, conditions=sight_effect(condition), lit=lit)[0]
-
-
 def test_14_5_ac_sg_08_moonlit_night_a_lit_target_at_9_hexes() -> None:
-    assert _far(9, "moonlit_night") == 9 and _far(9, "moonlit_night", lit=True) == 4  # min(9, 4)
-    assert _far(9, "moonlit_night", binoculars=True, lit=True) == 3  # min(3, 4)
+    assert distance_term(9, "moonlit_night") == 9 and distance_term(9, "moonlit_night", lit=True) == 4  # min(9, 4)
+    assert distance_term(9, "moonlit_night", binoculars=True, lit=True) == 3  # min(3, 4)
 
 
 def test_14_5_ac_sg_09_dark_night_beside_a_burning_tank_at_7_hexes() -> None:
-    assert _far(7, "dark_night") == 14 and _far(7, "dark_night", lit=True) == 3
-    assert _far(7, "clear", lit=True) == 1  # by day the weather's term is the lower one
+    assert distance_term(7, "dark_night") == 14 and distance_term(7, "dark_night", lit=True) == 3
+    assert distance_term(7, "clear", lit=True) == 1  # by day the weather's term is the lower one
 
 
 def _h1() -> GameState:

@@ -11,10 +11,9 @@ from engine.rulesets.hacse import sighting
 from engine.rulesets.hacse.data import load_tables
 from engine.rulesets.hacse.model import data, status
 from engine.rulesets.hacse.sighting import SightLine, automatic, check, sight_line, sight_tn
-from engine.rulesets.hacse.weather import sight_effect
 from engine.state import GameState
 
-from .helpers import LOSE, game, placed
+from .helpers import LOSE, distance_term, game, placed
 
 T = load_tables()
 
@@ -138,11 +137,6 @@ def test_6_1_fire_phase_checks_only_of_units_on_the_map(sid: str) -> None:
 # --- 14.5 in other weather and light (6.1: the distance modifier and the reach of conditions 3-4 by condition) ---
 
 
-def _far(d: int, condition: str, *, binoculars: bool = False) -> int:
-    """The distance term of the sighting TN at ``d`` hexes in ``condition`` (6.1)."""
-    return sight_tn(base=0, distance=d, binoculars=binoculars, conditions=sight_effect(condition))[0]
-
-
 @pytest.mark.parametrize(
     ("case", "condition", "d", "without", "with_glasses"),
     [
@@ -157,7 +151,7 @@ def _far(d: int, condition: str, *, binoculars: bool = False) -> int:
 def test_14_5_ac_sg_03_to_07_distance_by_weather_and_light(
     case: str, condition: str, d: int, without: int, with_glasses: int
 ) -> None:
-    assert (_far(d, condition), _far(d, condition, binoculars=True)) == (without, with_glasses), case
+    assert (distance_term(d, condition), distance_term(d, condition, binoculars=True)) == (without, with_glasses), case
 
 
 def _in(condition: str, observer: str, target: str) -> tuple[GameState, SightLine]:
@@ -186,6 +180,6 @@ def test_14_5_ac_sg_17_dark_night_two_hexes_needs_a_roll_at_plus_4() -> None:
     st, line = _in("dark_night", "0101", "0103")
     assert distance(parse_hex("0101"), parse_hex("0103")) == 2
     assert automatic(st, T, st.units["G1"], st.units["U1"], line) is None  # conditions 3-4 never at night
-    assert _far(2, "dark_night") == 4
+    assert distance_term(2, "dark_night") == 4
     st, line = _in("clear", "0101", "0103")
     assert automatic(st, T, st.units["G1"], st.units["U1"], line) is not None

@@ -5,7 +5,6 @@ unit's existence never reaches the other side through a log or dice line (13.2).
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 
@@ -15,11 +14,12 @@ from engine.hexgrid import parse_hex
 from engine.rules import Transition
 from engine.rulesets.hacse import sighting
 from engine.rulesets.hacse.data import load_tables
+from engine.rulesets.hacse.hidden import withhold
 from engine.rulesets.hacse.model import data, status
 from engine.rulesets.hacse.sighting import check
 from engine.state import GameState
 
-from .helpers import LOSE, fire_state, game, placed, play, ruleset
+from .helpers import LOSE, fire_state, game, names_unit, placed, play, ruleset
 
 T = load_tables()
 
@@ -131,10 +131,6 @@ def test_7_3_a_random_hit_check_counting_a_hidden_unit_is_read_only_by_its_side(
     assert not any("S2" in t or "TN 17" in t for t in german)
 
 
-def _names(text: str, uid: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])", text) is not None
-
-
 @pytest.mark.parametrize("scenario", ["h1-le-hamel", "h2-height-212", "h3-bridge-at-dusk"])
 def test_13_2_no_log_or_dice_line_of_a_side_names_an_enemy_unit_hidden_from_it(scenario: str) -> None:
     """Seeded random playouts: after each action, no event the other side may read names a unit hidden then (a unit
@@ -157,7 +153,7 @@ def test_13_2_no_log_or_dice_line_of_a_side_names_an_enemy_unit_hidden_from_it(s
             for u in hidden:
                 for side in game_.state.sides:
                     if side != u.side and e.is_visible_to(side):
-                        assert not _names(e.text, u.id), f"{side} reads {e.text!r} of hidden {u.id}"
+                        assert not names_unit(e.text, u.id), f"{side} reads {e.text!r} of hidden {u.id}"
 
 
 def test_3_2_step_9_sight_is_lost_where_new_smoke_cuts_the_line() -> None:
@@ -172,3 +168,19 @@ def test_3_2_step_9_sight_is_lost_where_new_smoke_cuts_the_line() -> None:
     sighting.persistence(tr, T)
     assert status(st.units["G1"]).sighted == []
     assert not [e for e in tr.events if e.kind == "roll"]
+
+
+def test_13_2_a_line_that_names_a_hidden_unit_in_its_text_is_withheld_from_the_enemy() -> None:
+    """``hidden.withhold``, the last word after every action: a line whose text names a hidden unit (and no
+    ``unit`` in its data) is left to that unit's side; one naming hidden units of both sides to neither; a ``hide``
+    line, and a line naming no hidden unit, as they were."""
+    st = game("h3-bridge-at-dusk").state.clone()  # 15.10.5: every German unit is hidden after the set-up
+    assert status(st.units["G1"]).hidden and not status(st.units["S1"]).hidden
+    status(st.units["S1"]).hidden = True
+    tr = Transition(st)
+    tr.emit("cease", "G1 ceases fire (rule 3.2)")
+    tr.emit("note", "G1 and S1 in one line")
+    tr.emit("hide", "G1 is out of sight (rule 13.2)")
+    tr.emit("note", "G12 is no unit; nor is A-G1")
+    withhold(tr)
+    assert [e.visible_to for e in tr.events] == [("german",), (), None, None]

@@ -6,13 +6,12 @@ verbs."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from textual.pilot import Pilot
 
 from engine import Action
 from engine.rulesets.hacse.model import status
+from tests.rulesets.hacse.helpers import names_unit
 from tests.tui.conftest import enter_on, make_app, pick_listed, screen_text, settle, table
 from tui.app import PlanspielApp, Start
 from tui.screens.dialogs import ChoiceDialog
@@ -127,7 +126,7 @@ async def test_13_2_in_hot_seat_the_other_seat_never_sees_a_hidden_unit() -> Non
         assert "A hidden unit is activated (rule 3.2)" in seen  # what it is told of the German activation
         still = [i for i in hidden if status(game.state.units[i]).hidden]
         assert still, "some German unit is still hidden"
-        shown = [i for i in still if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", seen)]
+        shown = [i for i in still if names_unit(seen, i)]
         assert not shown, f"the Soviet seat reads hidden German units: {shown}"
 
 
